@@ -1,0 +1,146 @@
+/**
+ * Every failure the CLI reports is a CliError with a stable string `code` and the contract's exit
+ * code. `main.ts` is the one place that turns them into `rsi: …` / `hint: …` lines; nobody matches
+ * on message text.
+ */
+
+export const ExitCode = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  notSignedIn: 3,
+  forbidden: 4,
+  notFound: 5,
+  conflict: 6,
+  confirmationRequired: 7,
+  unavailable: 8,
+  timedOut: 9,
+  analysisFailed: 10,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface CliErrorOptions {
+  hint?: string;
+  cause?: unknown;
+}
+
+export class CliError extends Error {
+  readonly code: string = 'unexpected';
+  readonly exitCode: ExitCode = ExitCode.unexpected;
+  readonly hint: string | undefined;
+
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options.hint;
+  }
+}
+
+/** A reply the spec does not allow, or a bug. Exit 1. */
+export class UnexpectedReplyError extends CliError {
+  override readonly code = 'unexpected_reply';
+}
+
+/** Bad or missing flag or argument, value out of range, ambiguous name. Exit 2. */
+export class UsageError extends CliError {
+  override readonly code: string = 'usage';
+  override readonly exitCode = ExitCode.usage;
+}
+
+/** A name matched no item or several; lists the candidates. Exit 2. */
+export class AmbiguousNameError extends UsageError {
+  override readonly code = 'ambiguous_name';
+  constructor(
+    message: string,
+    readonly candidates: readonly string[],
+    options: CliErrorOptions = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/** No credentials, 401, refresh refused. Exit 3. */
+export class NotSignedInError extends CliError {
+  override readonly code: string = 'not_signed_in';
+  override readonly exitCode = ExitCode.notSignedIn;
+  constructor(message: string, options: CliErrorOptions = {}) {
+    super(message, { hint: 'run `rsi login`', ...options });
+  }
+}
+
+/** Missing scope (named) or not a member / not an editor. Exit 4. */
+export class ForbiddenError extends CliError {
+  override readonly code = 'forbidden';
+  override readonly exitCode = ExitCode.forbidden;
+  constructor(
+    message: string,
+    readonly scope?: string,
+    options: CliErrorOptions = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/** Exit 5. */
+export class NotFoundError extends CliError {
+  override readonly code = 'not_found';
+  override readonly exitCode = ExitCode.notFound;
+}
+
+/** Scoring setup missing, or selection does not match a finished scan. Exit 6. */
+export class ConflictError extends CliError {
+  override readonly code = 'conflict';
+  override readonly exitCode = ExitCode.conflict;
+  constructor(
+    message: string,
+    readonly setupUrl?: string,
+    options: CliErrorOptions = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/** The server asked for confirmation and nobody can answer. Nothing was run. Exit 7. */
+export class ConfirmationRequiredError extends CliError {
+  override readonly code = 'confirmation_required';
+  override readonly exitCode = ExitCode.confirmationRequired;
+}
+
+/** Network failure, timeout, 5xx. Exit 8. */
+export class ServiceUnavailableError extends CliError {
+  override readonly code = 'unavailable';
+  override readonly exitCode = ExitCode.unavailable;
+  constructor(
+    message: string,
+    readonly status?: number,
+    options: CliErrorOptions = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/** `--watch` / `--wait` reached `--timeout`. Exit 9. */
+export class WatchTimeoutError extends CliError {
+  override readonly code = 'watch_timeout';
+  override readonly exitCode = ExitCode.timedOut;
+}
+
+/** Scoring finished but at least one analysis failed. Exit 10. */
+export class AnalysisFailedError extends CliError {
+  override readonly code = 'analysis_failed';
+  override readonly exitCode = ExitCode.analysisFailed;
+}
+
+/** Ctrl-C. Exit 130. */
+export class InterruptedError extends CliError {
+  override readonly code = 'interrupted';
+  override readonly exitCode = ExitCode.interrupted;
+  constructor(message = 'interrupted', options: CliErrorOptions = {}) {
+    super(message, options);
+  }
+}
+
+export function isCliError(error: unknown): error is CliError {
+  return error instanceof CliError;
+}

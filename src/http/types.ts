@@ -1,0 +1,55 @@
+/**
+ * The HTTP port shared by the API client and auth. `src/http/` implements it on undici; the client
+ * only sees these types, and auth plugs in through `AuthProvider`.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type QueryValue = string | number | boolean | undefined | readonly (string | number)[];
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Path relative to the API base `<base>/api/v1`, starting with `/` (e.g. `/keywords`). */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** JSON body; serialised by the http layer. */
+  body?: unknown;
+  /**
+   * Whether the request may be retried automatically. Defaults to true for GET, false otherwise:
+   * a POST is never repeated behind the user's back.
+   */
+  idempotent?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** The raw body text. */
+  text: string;
+  /** The body parsed as JSON when the content type is JSON and it parses; otherwise undefined. */
+  json: unknown;
+  /** True when the content type is JSON and the body parsed. */
+  isJson: boolean;
+}
+
+/**
+ * Sends requests to the API with authentication, timeouts and safe retries. Resolves with any HTTP
+ * status (the caller maps statuses to errors); rejects with a `ServiceUnavailableError` on network
+ * failure or timeout, `NotSignedInError` when no token can be had, `InterruptedError` on abort.
+ */
+export interface Http {
+  readonly apiBase: string;
+  request(req: HttpRequest): Promise<HttpResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * How http obtains a bearer token. On a 401 it calls `refreshAfterUnauthorized` once with the token
+ * that was rejected and retries with the result, if any.
+ */
+export interface AuthProvider {
+  getAccessToken(signal?: AbortSignal): Promise<string>;
+  refreshAfterUnauthorized(rejectedToken: string, signal?: AbortSignal): Promise<string | undefined>;
+}

@@ -1,0 +1,31 @@
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * The process's standard streams with their terminal facts, injected from `main.ts` so commands
+ * and tests never touch `process.stdout` directly.
+ */
+export interface Io {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Terminal width for tables; 80 when unknown. */
+  columns: number;
+  /** Whether stdout may carry colour (false when not a TTY, NO_COLOR or --no-color). */
+  color: boolean;
+  /** Whether stderr may carry colour (spinners, prompts). */
+  colorStderr: boolean;
+}
+
+/** A prompt can be shown only when a person can see it and answer. */
+export function canPrompt(io: Io): boolean {
+  return io.stdinIsTTY && io.stderrIsTTY;
+}
+
+/** Wall-clock time, injected so auth and client code never call Date.now() themselves. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}

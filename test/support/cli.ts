@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const RSI_BIN = fileURLToPath(new URL('../../bin/rsi.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunCliOptions {
+  /** Extra environment; merged over a clean base (no inherited RSI_* or colour variables). */
+  env?: Record<string, string | undefined>;
+  /** Text written to stdin, then closed. Default: stdin closed at once. */
+  input?: string;
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+/** The environment every spawned rsi starts from: the parent's, minus anything that changes rsi. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('RSI_') && key !== 'RSI_REQUIRE_SYSTEM_TESTS') continue;
+    if (['NO_COLOR', 'FORCE_COLOR', 'BROWSER', 'DBUS_SESSION_BUS_ADDRESS'].includes(key)) continue;
+    if (key.startsWith('VITEST') || key === 'NODE_OPTIONS') continue;
+    env[key] = value;
+  }
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+/** Spawns `node bin/rsi.js …` as a real child process and collects its output. */
+export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RSI_BIN, ...args], {
+      env: cleanEnv(options.env),
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 25_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input ?? '');
+  });
+}

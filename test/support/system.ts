@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/**
+ * System parts (real keychain, Chromium, tmux) are used for real. Where one is missing the tests
+ * that need it skip with a clear message, unless RSI_REQUIRE_SYSTEM_TESTS=1 (set by .ci/run), where
+ * the missing part is a failure.
+ */
+export const requireSystemTests = process.env.RSI_REQUIRE_SYSTEM_TESTS === '1';
+
+export interface SystemPart {
+  name: string;
+  available: boolean;
+  reason: string;
+}
+
+function commandExists(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+export function chromiumPart(): SystemPart {
+  const path = '/usr/bin/chromium';
+  return { name: 'chromium', available: existsSync(path), reason: `${path} not found (apt-get install chromium)` };
+}
+
+export function tmuxPart(): SystemPart {
+  return { name: 'tmux', available: commandExists('tmux'), reason: 'tmux not found (apt-get install tmux)' };
+}
+
+export function keyringPart(): SystemPart {
+  const ok = commandExists('gnome-keyring-daemon') && commandExists('dbus-daemon');
+  return {
+    name: 'gnome-keyring',
+    available: ok,
+    reason: 'gnome-keyring-daemon or dbus-daemon not found (apt-get install dbus gnome-keyring)',
+  };
+}
+
+/**
+ * Returns true when tests needing `part` should be skipped, printing why. Throws when the part is
+ * missing and RSI_REQUIRE_SYSTEM_TESTS=1, so CI can never silently skip.
+ */
+export function skipWithout(part: SystemPart): boolean {
+  if (part.available) return false;
+  if (requireSystemTests) {
+    throw new Error(`RSI_REQUIRE_SYSTEM_TESTS=1 but ${part.name} is missing: ${part.reason}`);
+  }
+  console.warn(`[skip] ${part.name} tests skipped: ${part.reason}`);
+  return true;
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// One sandbox per test file, files in parallel: most tests wait on child processes and sockets,
+// so a few more workers than the 2 CI cores keeps the machine busy without starving it.
+export default defineConfig({
+  test: {
+    root: new URL('..', import.meta.url).pathname,
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 4,
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    reporters: ['default'],
+  },
+});
