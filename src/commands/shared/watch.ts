@@ -1,0 +1,217 @@
+/**
+ * Watching a project's status until the service no longer says `wait`: the poll loop shared by
+ * `rsi status --watch` and `rsi analyses run --wait`, and the few ways of showing a status.
+ */
+import type { Clock, Io } from '../../io/io.js';
+import type { Progress } from '../../io/progress.js';
+import { AnalysisFailedError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
+
+/** The parts of a ProjectStatus the watch reads; the client's ProjectStatus satisfies it. */
+export interface StatusLike {
+  signals_ready: boolean;
+  scoring: string;
+  summary: string;
+  next: string;
+  analyses: ReadonlyArray<{
+    keyword_id?: string | undefined;
+    keyword_name?: string | undefined;
+    status?: string | undefined;
+  }>;
+}
+
+export interface WatchTiming {
+  /** Pause between polls, in ms. */
+  intervalMs: number;
+  /** Give up after this long, in ms; 0 means never. */
+  timeoutMs: number;
+  /** Ceiling of the backoff after transient errors, in ms. */
+  maxBackoffMs?: number;
+}
+
+export interface WatchEvents<S> {
+  /** Called after every successful poll; `changed` is false when the reply equals the previous one. */
+  onStatus?(status: S, changed: boolean): void;
+  /** Called when a poll failed with a transient error and the loop will try again after `delayMs`. */
+  onRetry?(error: ServiceUnavailableError, delayMs: number): void;
+}
+
+export const DEFAULT_INTERVAL_S = 2;
+export const DEFAULT_TIMEOUT_S = 3600;
+const DEFAULT_MAX_BACKOFF_MS = 30_000;
+
+/** The service says the user need not act yet. Everything else ends the watch. */
+export function isWaiting(status: StatusLike): boolean {
+  return status.next === 'wait';
+}
+
+/**
+ * Polls `poll` until the status's `next` is no longer `wait` and returns that status.
+ *
+ * Transient failures (ServiceUnavailableError: network, timeouts, 5xx) do not end the watch: it
+ * keeps polling with exponential backoff (interval × 2ⁿ, capped) until the deadline, because a
+ * scoring run takes minutes and a blip in between should not cost the user the wait. Any other
+ * error (401, 403, a malformed reply, Ctrl-C) ends it at once.
+ *
+ * @throws WatchTimeoutError when `timeoutMs` passes first; its message carries the last state seen.
+ */
+export async function watchStatus<S extends StatusLike>(
+  poll: (signal: AbortSignal) => Promise<S>,
+  timing: WatchTiming,
+  clock: Clock,
+  signal: AbortSignal,
+  events: WatchEvents<S> = {},
+): Promise<S> {
+  const started = clock.now();
+  const deadline = timing.timeoutMs > 0 ? started + timing.timeoutMs : Number.POSITIVE_INFINITY;
+  const maxBackoff = Math.max(timing.intervalMs, timing.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS);
+  let previous: string | undefined;
+  let last: S | undefined;
+  let lastError: ServiceUnavailableError | undefined;
+  let failures = 0;
+
+  for (;;) {
+    let delay = timing.intervalMs;
+    try {
+      const status = await poll(signal);
+      const serialised = JSON.stringify(status);
+      const changed = serialised !== previous;
+      previous = serialised;
+      last = status;
+      lastError = undefined;
+      failures = 0;
+      events.onStatus?.(status, changed);
+      if (!isWaiting(status)) return status;
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableError) || signal.aborted) throw error;
+      lastError = error;
+      failures += 1;
+      delay = Math.min(maxBackoff, timing.intervalMs * 2 ** failures);
+      if (clock.now() < deadline) events.onRetry?.(error, Math.min(delay, deadline - clock.now()));
+    }
+
+    const now = clock.now();
+    if (now >= deadline) throw timeoutError(timing.timeoutMs, last, lastError);
+    await clock.sleep(Math.min(delay, deadline - now), signal);
+  }
+}
+
+function timeoutError(timeoutMs: number, last: StatusLike | undefined, lastError: ServiceUnavailableError | undefined) {
+  const waited = formatSeconds(timeoutMs);
+  const state = last ? describeStatus(last) : 'no status received yet';
+  const why = lastError ? `; the last poll failed: ${lastError.message}` : '';
+  return new WatchTimeoutError(`gave up after ${waited} (--timeout): ${state}${why}`, {
+    hint: 'watch again with `rsi status <project> --watch`, or give a longer --timeout (0 = no limit)',
+  });
+}
+
+/** One short line for the live progress line: `scoring running · 3/5 analyses done · 1 failed`. */
+export function describeStatus(status: StatusLike): string {
+  const parts: string[] = [];
+  if (!status.signals_ready && status.scoring === 'not_started') parts.push('scanning for signals');
+  else parts.push(`scoring ${status.scoring.replaceAll('_', ' ')}`);
+  const counts = countAnalyses(status);
+  if (counts.total > 0) {
+    parts.push(`${counts.done}/${counts.total} analyses done`);
+    if (counts.failed > 0) parts.push(`${counts.failed} failed`);
+  }
+  if (status.next !== 'wait') parts.push(NEXT_LABEL[status.next] ?? `next: ${status.next}`);
+  return parts.join(' · ');
+}
+
+const NEXT_LABEL: Record<string, string> = {
+  run_analyses: 'ready to run analyses',
+  list_signals: 'signals ready',
+};
+
+export function countAnalyses(status: StatusLike): { total: number; done: number; failed: number; active: number } {
+  let done = 0;
+  let failed = 0;
+  let active = 0;
+  for (const a of status.analyses) {
+    if (a.status === 'done') done += 1;
+    else if (a.status === 'failed') failed += 1;
+    else active += 1;
+  }
+  return { total: status.analyses.length, done, failed, active };
+}
+
+/**
+ * Exit 10: scoring finished but at least one analysis failed. Only `--watch` and `--wait` apply it;
+ * a plain `status` reports the state and exits 0.
+ */
+export function assertNoFailedAnalyses(status: StatusLike, projectName: string): void {
+  if (status.scoring !== 'done') return;
+  const failed = status.analyses.filter((a) => a.status === 'failed');
+  if (failed.length === 0) return;
+  const names = failed.map((a) => a.keyword_name ?? a.keyword_id ?? '?');
+  const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+  throw new AnalysisFailedError(
+    `scoring of "${projectName}" is done, but ${failed.length} of ${status.analyses.length} analyses failed: ${shown}`,
+    { hint: `see \`rsi status "${projectName}"\` for details; results of the others are in \`rsi opportunities "${projectName}"\`` },
+  );
+}
+
+export interface WatchOutputOptions {
+  /** One compact ProjectStatus JSON document per line on stdout, instead of progress on stderr. */
+  ndjson: boolean;
+  projectName: string;
+}
+
+/**
+ * Runs the watch with the contract's output: with `ndjson`, each changed status as one JSON line on
+ * stdout (the last line is the final state); otherwise a live line on a terminal, or one stderr line
+ * per change elsewhere.
+ */
+export async function watchWithOutput<S extends StatusLike>(
+  poll: (signal: AbortSignal) => Promise<S>,
+  timing: WatchTiming,
+  deps: { io: Io; clock: Clock; signal: AbortSignal; progress: Progress },
+  output: WatchOutputOptions,
+): Promise<S> {
+  const { io, progress } = deps;
+  try {
+    return await watchStatus(poll, timing, deps.clock, deps.signal, {
+      onStatus(status, changed) {
+        if (!changed) return;
+        if (output.ndjson) io.stdout.write(`${JSON.stringify(status)}\n`);
+        else progress.update(describeStatus(status));
+      },
+      onRetry(error, delayMs) {
+        const line = `${error.message} · retrying in ${formatSeconds(delayMs)}`;
+        if (output.ndjson) progress.log(line);
+        else progress.update(line);
+      },
+    });
+  } finally {
+    progress.stop();
+  }
+}
+
+/** A compact human duration: `45 s`, `1.5 s`, `2 min 5 s`. */
+export function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  if (s < 60) return `${Number.isInteger(s) ? s : Number(s.toFixed(1))} s`;
+  const m = Math.floor(s / 60);
+  const rest = Math.round(s - m * 60);
+  return rest === 0 ? `${m} min` : `${m} min ${rest} s`;
+}
+
+/**
+ * Validates `--interval` and `--timeout` (seconds) into milliseconds. The interval's floor of 0.1 s
+ * keeps a typo from hammering the service; the ceiling of a day is only a sanity check.
+ */
+export function parseTiming(raw: { interval?: string | undefined; timeout?: string | undefined }): WatchTiming {
+  const interval = parseSeconds('--interval', raw.interval, DEFAULT_INTERVAL_S, 0.1, 3600);
+  const timeout = parseSeconds('--timeout', raw.timeout, DEFAULT_TIMEOUT_S, 0, 7 * 24 * 3600);
+  return { intervalMs: Math.round(interval * 1000), timeoutMs: Math.round(timeout * 1000) };
+}
+
+function parseSeconds(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    const zero = min === 0 ? ' (0 = no limit)' : '';
+    throw new UsageError(`${flag} must be a number of seconds from ${min} to ${max}${zero} (got "${raw}")`);
+  }
+  return value;
+}

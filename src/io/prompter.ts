@@ -1,0 +1,66 @@
+import { canPrompt, type Io } from './io.js';
+import { ConfirmationRequiredError } from '../errors.js';
+
+/**
+ * Asking the person at the terminal. Commands depend on this port, never on @inquirer/prompts, so
+ * tests script the answers and a question nobody expected fails the test.
+ */
+export interface Prompter {
+  confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
+}
+
+/**
+ * The real prompter: @inquirer/prompts (loaded on first use) rendered on stderr, so stdout stays
+ * pure data even while a question is on screen. Ctrl-C inside a prompt rejects with inquirer's
+ * ExitPromptError, which `main.ts` turns into exit 130; an aborted `signal` does the same.
+ */
+export function createPrompter(io: Io, signal?: AbortSignal): Prompter {
+  return {
+    async confirm(message, options = {}) {
+      // Defence in depth: callers check canPrompt first, but a prompt nobody can answer would hang
+      // (or, without a TTY, inquirer exits 0 silently), so refuse here too.
+      if (!canPrompt(io)) {
+        throw new ConfirmationRequiredError(`cannot ask "${message}": no terminal to answer on`);
+      }
+      const { confirm } = await import('@inquirer/prompts');
+      return confirm(
+        { message, default: options.default ?? false },
+        { input: io.stdin, output: io.stderr, ...(signal ? { signal } : {}) },
+      );
+    },
+  };
+}
+
+export interface ScriptedAnswer {
+  /** The question expected, as an exact string or a pattern. */
+  question: string | RegExp;
+  answer: boolean;
+}
+
+/**
+ * A prompter for tests: answers the scripted questions in order and throws on any question it was
+ * not told to expect. `assertDone()` fails when a scripted question was never asked.
+ */
+export class ScriptedPrompter implements Prompter {
+  readonly asked: string[] = [];
+  private readonly script: ScriptedAnswer[];
+
+  constructor(script: readonly ScriptedAnswer[] = []) {
+    this.script = [...script];
+  }
+
+  async confirm(message: string): Promise<boolean> {
+    this.asked.push(message);
+    const next = this.script.shift();
+    if (next === undefined) throw new Error(`unexpected question: "${message}"`);
+    const matches = typeof next.question === 'string' ? next.question === message : next.question.test(message);
+    if (!matches) throw new Error(`unexpected question: "${message}" (expected ${String(next.question)})`);
+    return next.answer;
+  }
+
+  assertDone(): void {
+    if (this.script.length > 0) {
+      throw new Error(`questions never asked: ${this.script.map((s) => String(s.question)).join(', ')}`);
+    }
+  }
+}

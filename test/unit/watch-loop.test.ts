@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import {
+  assertNoFailedAnalyses,
+  describeStatus,
+  formatSeconds,
+  parseTiming,
+  watchStatus,
+  watchWithOutput,
+  type StatusLike,
+} from '../../src/commands/shared/watch.js';
+import { AnalysisFailedError, NotSignedInError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../src/errors.js';
+import type { Clock, Io } from '../../src/io/io.js';
+import { createProgress } from '../../src/io/progress.js';
+
+/** A clock whose sleeps return at once and advance time: the loop's timing, without waiting. */
+function fakeClock(): Clock & { sleeps: number[]; t: number } {
+  const clock = {
+    t: 1_000_000,
+    sleeps: [] as number[],
+    now: () => clock.t,
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      signal?.throwIfAborted();
+      clock.sleeps.push(ms);
+      clock.t += ms;
+    },
+  };
+  return clock;
+}
+
+function status(next: string, analyses: Array<{ status: string; keyword_name?: string }> = [], scoring = 'running'): StatusLike {
+  return { signals_ready: true, scoring, summary: 's', next, analyses };
+}
+
+/** Replies (or throws) in order; repeats the last reply when the script runs out. */
+function scripted(replies: Array<StatusLike | Error>) {
+  let i = 0;
+  const poll = async () => {
+    const r = replies[Math.min(i, replies.length - 1)]!;
+    i += 1;
+    if (r instanceof Error) throw r;
+    return r;
+  };
+  return { poll, calls: () => i };
+}
+
+function fakeIo(tty: boolean): Io & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  return {
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    stdinIsTTY: tty,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    columns: 80,
+    color: false,
+    colorStderr: false,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+const never = new AbortController().signal;
+
+describe('watchStatus', () => {
+  it('polls every interval while next is wait and returns the first other status', async () => {
+    const clock = fakeClock();
+    const done = status('list_signals', [{ status: 'done' }], 'done');
+    const { poll, calls } = scripted([status('wait'), status('wait'), done]);
+    const seen: boolean[] = [];
+    const result = await watchStatus(poll, { intervalMs: 2000, timeoutMs: 0 }, clock, never, {
+      onStatus: (_s, changed) => seen.push(changed),
+    });
+    expect(result).toBe(done);
+    expect(calls()).toBe(3);
+    expect(clock.sleeps).toEqual([2000, 2000]);
+    expect(seen).toEqual([true, false, true]);
+  });
+
+  it('returns at once when the user must act', async () => {
+    const clock = fakeClock();
+    const { poll, calls } = scripted([status('run_analyses')]);
+    await watchStatus(poll, { intervalMs: 2000, timeoutMs: 1000 }, clock, never);
+    expect(calls()).toBe(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('gives up with WatchTimeoutError at the deadline, naming the last state', async () => {
+    const clock = fakeClock();
+    const { poll, calls } = scripted([status('wait', [{ status: 'done' }, { status: 'running' }])]);
+    const error = await watchStatus(poll, { intervalMs: 2000, timeoutMs: 5000 }, clock, never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WatchTimeoutError);
+    expect((error as Error).message).toContain('1/2 analyses done');
+    expect((error as Error).message).toContain('5 s');
+    // Polls at 0, 2, 4 and a last one exactly at the deadline (5), never sleeping past it.
+    expect(clock.sleeps).toEqual([2000, 2000, 1000]);
+    expect(calls()).toBe(4);
+  });
+
+  it('keeps polling through transient errors with exponential backoff, reset after a success', async () => {
+    const clock = fakeClock();
+    const down = new ServiceUnavailableError('the service did not answer', 503);
+    const { poll } = scripted([down, down, down, status('wait'), down, status('run_analyses')]);
+    const retries: number[] = [];
+    await watchStatus(poll, { intervalMs: 1000, timeoutMs: 0, maxBackoffMs: 5000 }, clock, never, {
+      onRetry: (_e, ms) => retries.push(ms),
+    });
+    expect(retries).toEqual([2000, 4000, 5000, 2000]);
+    expect(clock.sleeps).toEqual([2000, 4000, 5000, 1000, 2000]);
+  });
+
+  it('reports the last failure when the deadline passes while the service is down', async () => {
+    const clock = fakeClock();
+    const { poll } = scripted([new ServiceUnavailableError('connection refused')]);
+    const error = await watchStatus(poll, { intervalMs: 1000, timeoutMs: 10_000 }, clock, never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WatchTimeoutError);
+    expect((error as Error).message).toContain('connection refused');
+  });
+
+  it('ends at once on a non-transient error', async () => {
+    const clock = fakeClock();
+    const { poll, calls } = scripted([status('wait'), new NotSignedInError('token refused')]);
+    await expect(watchStatus(poll, { intervalMs: 1000, timeoutMs: 0 }, clock, never)).rejects.toBeInstanceOf(NotSignedInError);
+    expect(calls()).toBe(2);
+  });
+
+  it('stops when the signal is aborted', async () => {
+    const clock = fakeClock();
+    const abort = new AbortController();
+    const { poll } = scripted([status('wait')]);
+    let n = 0;
+    const promise = watchStatus(
+      async (s) => {
+        if (++n === 3) abort.abort(new Error('interrupted'));
+        return poll();
+      },
+      { intervalMs: 1000, timeoutMs: 0 },
+      clock,
+      abort.signal,
+    );
+    await expect(promise).rejects.toThrow('interrupted');
+    expect(n).toBe(3);
+  });
+});
+
+describe('watchWithOutput', () => {
+  it('with ndjson prints one status per change on stdout, the last line the final state', async () => {
+    const io = fakeIo(false);
+    const final = status('list_signals', [{ status: 'done' }], 'done');
+    const { poll } = scripted([status('wait', [{ status: 'running' }]), status('wait', [{ status: 'running' }]), final]);
+    await watchWithOutput(
+      poll,
+      { intervalMs: 10, timeoutMs: 0 },
+      { io, clock: fakeClock(), signal: never, progress: createProgress(io) },
+      { ndjson: true, projectName: 'P' },
+    );
+    const lines = io.out().trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines.at(-1)!)).toEqual(final);
+    expect(io.err()).toBe('');
+  });
+
+  it('without a terminal prints one stderr line per change and nothing on stdout', async () => {
+    const io = fakeIo(false);
+    const { poll } = scripted([
+      status('wait', [{ status: 'running' }, { status: 'pending' }]),
+      status('wait', [{ status: 'running' }, { status: 'pending' }]),
+      status('wait', [{ status: 'done' }, { status: 'running' }]),
+      status('list_signals', [{ status: 'done' }, { status: 'done' }], 'done'),
+    ]);
+    await watchWithOutput(
+      poll,
+      { intervalMs: 10, timeoutMs: 0 },
+      { io, clock: fakeClock(), signal: never, progress: createProgress(io) },
+      { ndjson: false, projectName: 'P' },
+    );
+    expect(io.out()).toBe('');
+    expect(io.err().trimEnd().split('\n')).toEqual([
+      'scoring running · 0/2 analyses done',
+      'scoring running · 1/2 analyses done',
+      'scoring done · 2/2 analyses done · signals ready',
+    ]);
+  });
+
+  it('on a terminal redraws one live line and clears it at the end', async () => {
+    const io = fakeIo(true);
+    const { poll } = scripted([status('wait', [{ status: 'running' }]), status('run_analyses', [{ status: 'done' }], 'done')]);
+    await watchWithOutput(
+      poll,
+      { intervalMs: 10, timeoutMs: 0 },
+      { io, clock: fakeClock(), signal: never, progress: createProgress(io, { frameMs: 0 }) },
+      { ndjson: false, projectName: 'P' },
+    );
+    expect(io.err()).toContain('\r\x1b[2K⠋ scoring running · 0/1 analyses done');
+    expect(io.err()).not.toContain('\n');
+    expect(io.err().endsWith('\r\x1b[2K')).toBe(true);
+  });
+});
+
+describe('helpers', () => {
+  it('describes a status in one line', () => {
+    expect(describeStatus({ signals_ready: false, scoring: 'not_started', summary: '', next: 'wait', analyses: [] })).toBe(
+      'scanning for signals',
+    );
+    expect(describeStatus(status('wait', [{ status: 'done' }, { status: 'failed' }, { status: 'running' }]))).toBe(
+      'scoring running · 1/3 analyses done · 1 failed',
+    );
+  });
+
+  it('exit 10 only when scoring is done and an analysis failed', () => {
+    expect(() => assertNoFailedAnalyses(status('wait', [{ status: 'failed' }], 'running'), 'P')).not.toThrow();
+    expect(() => assertNoFailedAnalyses(status('list_signals', [{ status: 'done' }], 'done'), 'P')).not.toThrow();
+    const error = (() => {
+      try {
+        assertNoFailedAnalyses(status('list_signals', [{ status: 'done' }, { status: 'failed', keyword_name: 'KRAS' }], 'done'), 'P');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(AnalysisFailedError);
+    expect((error as Error).message).toContain('1 of 2 analyses failed: KRAS');
+  });
+
+  it('validates --interval and --timeout', () => {
+    expect(parseTiming({})).toEqual({ intervalMs: 2000, timeoutMs: 3_600_000 });
+    expect(parseTiming({ interval: '0.5', timeout: '0' })).toEqual({ intervalMs: 500, timeoutMs: 0 });
+    expect(() => parseTiming({ interval: '0' })).toThrow(UsageError);
+    expect(() => parseTiming({ interval: 'abc' })).toThrow(/--interval must be a number of seconds from 0.1/);
+    expect(() => parseTiming({ timeout: '-1' })).toThrow(/--timeout .*0 = no limit/);
+    expect(() => parseTiming({ timeout: '' })).toThrow(UsageError);
+  });
+
+  it('formats durations', () => {
+    expect(formatSeconds(5000)).toBe('5 s');
+    expect(formatSeconds(1500)).toBe('1.5 s');
+    expect(formatSeconds(3_600_000)).toBe('60 min');
+    expect(formatSeconds(125_000)).toBe('2 min 5 s');
+  });
+});
