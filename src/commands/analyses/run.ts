@@ -1,10 +1,425 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError } from '../../errors.js';
+import type { Prompter } from '../../io/prompter.js';
+import type { Progress } from '../../io/progress.js';
+import { canPrompt } from '../../io/io.js';
+import {
+  ConfirmationRequiredError,
+  ConflictError,
+  ServiceUnavailableError,
+  UnexpectedReplyError,
+  UsageError,
+} from '../../errors.js';
+import {
+  assertNoFailedAnalyses,
+  parseTiming,
+  printStatus,
+  shellQuote,
+  watchWithOutput,
+  writeRows,
+  type StatusLike,
+  type WatchTiming,
+} from '../shared/watch.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('run').action(() => {
-    throw new CliError('not implemented yet');
+export const TOP_TYPES = ['target', 'disease', 'modality', 'mechanism'] as const;
+export const ANALYSIS_MODES = ['most_promising', 'novel_signal_scout', 'validated_opportunity'] as const;
+
+export interface Selection {
+  keyword_id: string;
+  signal_keyword_id: string;
+}
+
+export interface TopRequest {
+  type: string;
+  limit: number;
+  analysis_mode?: string;
+  readiness?: string;
+  therapeutic_area?: string;
+  include_analysed?: boolean;
+  confirmed?: boolean;
+}
+
+/** The RunAnalyses request body (service-api.md). */
+export interface RunAnalysesBody {
+  selections?: Selection[];
+  top?: TopRequest;
+  include_analysed?: boolean;
+  confirmed?: boolean;
+}
+
+/** The AnalysesResult reply, as far as this command reads it. */
+export interface AnalysesReply {
+  needs_confirmation?: boolean | undefined;
+  assumption?: string | undefined;
+  available?: number | undefined;
+  limit?: number | undefined;
+  signals?: ReadonlyArray<Record<string, unknown>> | undefined;
+  runs?: ReadonlyArray<{ id: string; keyword_id: string; kind: string }> | undefined;
+  skipped?: ReadonlyArray<{ keyword_id: string; signal_keyword_id: string; reason: string }> | undefined;
+}
+
+type Status = StatusLike;
+
+export interface AnalysesRunOptions {
+  project: string;
+  /** Where the selections come from, read when the command runs (stdin or a file). */
+  selectionsFrom: string | undefined;
+  /** From --select, in order. */
+  select: Selection[];
+  top: TopRequest | undefined;
+  includeAnalysed: boolean;
+  yes: boolean;
+  /** Undefined: do not wait. */
+  wait: WatchTiming | undefined;
+}
+
+/** What `analyses run` needs from the service. */
+export interface AnalysesPort {
+  resolveProject(ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
+  runAnalyses(projectId: string, body: RunAnalysesBody, signal: AbortSignal): Promise<AnalysesReply>;
+  getProjectStatus(projectId: string, signal: AbortSignal): Promise<Status>;
+}
+
+export interface AnalysesDeps {
+  port?: AnalysesPort;
+  prompter?: Prompter;
+  progress?: Progress;
+  /** Reads the --selections source ("-" is stdin). */
+  readSource?: (from: string) => Promise<string>;
+}
+
+interface RawFlags {
+  select?: string[];
+  selections?: string;
+  top?: string;
+  type?: string;
+  analysisMode?: string;
+  readiness?: string;
+  therapeuticArea?: string;
+  includeAnalysed?: boolean;
+  yes?: boolean;
+  wait?: boolean;
+  interval?: string;
+  timeout?: string;
+}
+
+export function build(ctx: Context, runF: (options: AnalysesRunOptions, ctx: Context) => Promise<void> = run): Command {
+  return new Command('run')
+    .description('start scoring analyses for chosen signals, or for the top N of a type')
+    .argument('<project>', 'project UUID or exact name')
+    .option('--select <KEYWORD_ID:SIGNAL_KEYWORD_ID>', 'a signal to analyse (repeatable)', collect, [])
+    .option('--selections <path|->', 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items')
+    .option('--top <N>', 'analyse the top N signals (1-100); needs --type')
+    .option('--type <type>', `signal type for --top: ${TOP_TYPES.join(', ')}`)
+    .option('--analysis-mode <mode>', `with --top: ${ANALYSIS_MODES.join(', ')}`)
+    .option('--readiness <value>', 'with --top: readiness filter')
+    .option('--therapeutic-area <value>', 'with --top: therapeutic area filter')
+    .option('--include-analysed', 'also analyse signals that were analysed before')
+    .option('-y, --yes', 'confirm without asking when the service asks for confirmation')
+    .option('--wait', 'after starting, follow the status like `rsi status --watch`')
+    .option('--interval <seconds>', 'seconds between polls with --wait (default 2, min 0.1)')
+    .option('--timeout <seconds>', 'give up waiting after this many seconds, exit 9 (default 3600, 0 = none)')
+    .addHelpText(
+      'after',
+      `
+--selections accepts a JSON array of {keyword_id, signal_keyword_id} (extra fields such as those of
+Signal objects are ignored), a whole SignalList ({"signals": [...]}) or a RunAnalyses body
+({"selections": [...]}), so this works:
+  rsi signals P --json | jq '[.signals[] | {keyword_id, signal_keyword_id}]' | rsi analyses run P --selections -
+
+When the service asks for confirmation, a terminal user is asked (default: no); --yes confirms.
+Without a terminal and without --yes: exit 7 and nothing is run (with --json the service's
+needs_confirmation reply is printed). Answering no prints "Nothing was run." and exits 0.
+With --json and --wait the output is NDJSON: the AnalysesResult, then ProjectStatus lines.
+Exit codes: 6 setup missing (the setup URL is shown), 7 confirmation needed, 8 service unavailable
+(after a 504 no run was recorded and running again is safe), 9 --timeout, 10 an analysis failed.`,
+    )
+    .action(async (project: string, flags: RawFlags) => {
+      await runF(await parseRunFlags(project, flags), ctx);
+    });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Validates the flags into options; every failure is a UsageError naming the flag. */
+export async function parseRunFlags(project: string, flags: RawFlags): Promise<AnalysesRunOptions> {
+  const { z } = await import('zod');
+  if (project.trim() === '') throw new UsageError('<project> must not be empty');
+  const select = (flags.select ?? []).map(parseSelect);
+  const hasSelections = select.length > 0 || flags.selections !== undefined;
+  const hasTop = flags.top !== undefined || flags.type !== undefined;
+
+  if (hasSelections && hasTop) {
+    throw new UsageError('--top/--type cannot be combined with --select or --selections: choose signals one way');
+  }
+  if (!hasSelections && !hasTop) {
+    throw new UsageError('say what to analyse: --select KEYWORD_ID:SIGNAL_KEYWORD_ID, --selections PATH|-, or --top N --type T');
+  }
+  const topOnly: Array<[string, unknown]> = [
+    ['--analysis-mode', flags.analysisMode],
+    ['--readiness', flags.readiness],
+    ['--therapeutic-area', flags.therapeuticArea],
+  ];
+  let top: TopRequest | undefined;
+  if (hasTop) {
+    if (flags.top === undefined) throw new UsageError('--type needs --top N');
+    if (flags.type === undefined) throw new UsageError(`--top needs --type (${TOP_TYPES.join(', ')})`);
+    const limit = z.coerce.number().int().min(1).max(100).safeParse(flags.top.trim() === '' ? Number.NaN : flags.top);
+    if (!limit.success) throw new UsageError(`--top must be a whole number from 1 to 100 (got "${flags.top}")`);
+    if (!z.enum(TOP_TYPES).safeParse(flags.type).success) {
+      throw new UsageError(`--type must be one of ${TOP_TYPES.join(', ')} (got "${flags.type}")`);
+    }
+    if (flags.analysisMode !== undefined && !z.enum(ANALYSIS_MODES).safeParse(flags.analysisMode).success) {
+      throw new UsageError(`--analysis-mode must be one of ${ANALYSIS_MODES.join(', ')} (got "${flags.analysisMode}")`);
+    }
+    top = { type: flags.type, limit: limit.data };
+    if (flags.analysisMode !== undefined) top.analysis_mode = flags.analysisMode;
+    if (flags.readiness !== undefined) top.readiness = flags.readiness;
+    if (flags.therapeuticArea !== undefined) top.therapeutic_area = flags.therapeuticArea;
+  } else {
+    const given = topOnly.find(([, v]) => v !== undefined);
+    if (given) throw new UsageError(`${given[0]} only applies with --top`);
+  }
+  if (!flags.wait && (flags.interval !== undefined || flags.timeout !== undefined)) {
+    throw new UsageError(`${flags.interval !== undefined ? '--interval' : '--timeout'} only applies with --wait`);
+  }
+  return {
+    project,
+    select,
+    selectionsFrom: flags.selections,
+    top,
+    includeAnalysed: flags.includeAnalysed === true,
+    yes: flags.yes === true,
+    wait: flags.wait ? parseTiming(flags) : undefined,
+  };
+}
+
+function parseSelect(value: string): Selection {
+  const parts = value.split(':');
+  if (parts.length !== 2 || parts[0]!.trim() === '' || parts[1]!.trim() === '') {
+    throw new UsageError(`--select must be KEYWORD_ID:SIGNAL_KEYWORD_ID (got "${value}")`);
+  }
+  return { keyword_id: parts[0]!.trim(), signal_keyword_id: parts[1]!.trim() };
+}
+
+/**
+ * Reads --selections JSON. Accepted: an array of objects with `keyword_id` and `signal_keyword_id`
+ * (extra fields ignored, so Signal objects work), a SignalList (`{signals: [...]}`) or a RunAnalyses
+ * body (`{selections: [...]}`): whatever `rsi signals --json` or a jq filter over it produces.
+ */
+export function parseSelectionsJson(text: string, from: string): Selection[] {
+  const where = from === '-' ? 'stdin' : from;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--selections: ${where} is not valid JSON`);
+  }
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+    const obj = data as Record<string, unknown>;
+    data = Array.isArray(obj.selections) ? obj.selections : Array.isArray(obj.signals) ? obj.signals : data;
+  }
+  if (!Array.isArray(data)) {
+    throw new UsageError(`--selections: ${where} must hold an array of {keyword_id, signal_keyword_id}, a SignalList or a RunAnalyses body`);
+  }
+  return data.map((item: unknown, i) => {
+    const o = (item ?? {}) as Record<string, unknown>;
+    if (typeof o.keyword_id !== 'string' || o.keyword_id === '' || typeof o.signal_keyword_id !== 'string' || o.signal_keyword_id === '') {
+      throw new UsageError(`--selections: item ${i} in ${where} needs string keyword_id and signal_keyword_id`);
+    }
+    return { keyword_id: o.keyword_id, signal_keyword_id: o.signal_keyword_id };
   });
+}
+
+function dedupe(selections: Selection[]): Selection[] {
+  const seen = new Set<string>();
+  return selections.filter((s) => {
+    const key = `${s.keyword_id}\u0000${s.signal_keyword_id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export async function run(options: AnalysesRunOptions, ctx: Context, deps: AnalysesDeps = {}): Promise<void> {
+  const { io } = ctx;
+  const { format } = ctx.globals();
+  const machine = format === 'json' || format === 'ndjson';
+
+  // Read stdin/file before any request, so a bad file costs no round trip.
+  let selections = [...options.select];
+  if (options.selectionsFrom !== undefined) {
+    const read = deps.readSource ?? ((from: string) => readSource(from, io.stdin));
+    selections.push(...parseSelectionsJson(await read(options.selectionsFrom), options.selectionsFrom));
+    if (selections.length === 0) throw new UsageError(`--selections: ${options.selectionsFrom === '-' ? 'stdin' : options.selectionsFrom} holds no selections`);
+  }
+  selections = dedupe(selections);
+  // stdin that carried the selections cannot also carry the answer to a question.
+  const stdinFree = options.selectionsFrom !== '-';
+
+  const body: RunAnalysesBody = {};
+  if (options.top) {
+    body.top = { ...options.top, ...(options.includeAnalysed ? { include_analysed: true } : {}) };
+  } else {
+    body.selections = selections;
+  }
+  if (options.includeAnalysed) body.include_analysed = true;
+
+  const port = deps.port ?? (await defaultPort(ctx));
+  const project = await port.resolveProject(options.project, ctx.signal);
+  let result = await send(port, project, body, ctx.signal);
+
+  if (result.needs_confirmation) {
+    showConfirmation(io, result, project.name);
+    let confirmed = options.yes;
+    if (!confirmed) {
+      if (!stdinFree || !canPrompt(io)) {
+        if (machine) io.stdout.write(`${JSON.stringify(result)}\n`);
+        throw new ConfirmationRequiredError(`the service asks to confirm before running analyses for "${project.name}"; nothing was run`, {
+          hint: stdinFree
+            ? 'run again with --yes to confirm (no terminal to ask on)'
+            : 'run again with --yes to confirm (stdin carried --selections, so nobody can answer)',
+        });
+      }
+      const prompter = deps.prompter ?? (await import('../../io/prompter.js')).createPrompter(io, ctx.signal);
+      confirmed = await prompter.confirm(`Run ${confirmCount(result)} for "${project.name}"?`, { default: false });
+      if (!confirmed) {
+        if (machine) io.stdout.write(`${JSON.stringify(result)}\n`);
+        io.stderr.write('Nothing was run.\n');
+        return;
+      }
+    }
+    const again: RunAnalysesBody = { ...body, confirmed: true, ...(body.top ? { top: { ...body.top, confirmed: true } } : {}) };
+    result = await send(port, project, again, ctx.signal);
+    if (result.needs_confirmation) {
+      throw new UnexpectedReplyError('the service asked for confirmation again after confirmed: true; nothing was run');
+    }
+  }
+
+  printResult(io, format, result, project.name);
+  if (options.wait === undefined) return;
+
+  const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io);
+  const final = await watchWithOutput(
+    (signal) => port.getProjectStatus(project.id, signal),
+    options.wait,
+    { io, clock: ctx.clock, signal: ctx.signal, progress },
+    { ndjson: machine, projectName: project.name },
+  );
+  if (!machine) {
+    io.stdout.write('\n');
+    printStatus(io, format, final, project.name);
+  }
+  assertNoFailedAnalyses(final, project.name);
+}
+
+/** One POST, never retried: the error says whether running again is safe. */
+async function send(
+  port: AnalysesPort,
+  project: { id: string; name: string },
+  body: RunAnalysesBody,
+  signal: AbortSignal,
+): Promise<AnalysesReply> {
+  try {
+    return await port.runAnalyses(project.id, body, signal);
+  } catch (error) {
+    if (error instanceof ServiceUnavailableError) {
+      if (error.status === 504) {
+        throw new ServiceUnavailableError('the scoring service did not respond, and no run was recorded', 504, {
+          hint: 'running the same command again is safe',
+          cause: error,
+        });
+      }
+      throw new ServiceUnavailableError(error.message, error.status, {
+        hint: `the request may or may not have been recorded: check \`rsi status ${shellQuote(project.name)}\` before running again`,
+        cause: error,
+      });
+    }
+    if (error instanceof ConflictError && error.setupUrl && !`${error.message} ${error.hint ?? ''}`.includes(error.setupUrl)) {
+      throw new ConflictError(`${error.message}: finish scoring setup at ${error.setupUrl}`, error.setupUrl, {
+        hint: `open ${error.setupUrl}, finish setup, then run this again`,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+function confirmCount(result: AnalysesReply): string {
+  const n = result.signals?.length || result.limit || result.available;
+  if (n === undefined || n === 0) return 'these analyses';
+  return `${n} ${n === 1 ? 'analysis' : 'analyses'}`;
+}
+
+/** What the service wants confirmed, on stderr: the assumption, the numbers, and the signals. */
+function showConfirmation(io: Context['io'], result: AnalysesReply, projectName: string): void {
+  const lines = [`The service asks you to confirm before it runs analyses for "${projectName}":`];
+  if (result.assumption) lines.push(`  ${result.assumption}`);
+  const numbers = [
+    result.available !== undefined ? `${result.available} available` : undefined,
+    result.limit !== undefined ? `limit ${result.limit}` : undefined,
+  ].filter(Boolean);
+  if (numbers.length > 0) lines.push(`  ${numbers.join(', ')}`);
+  io.stderr.write(`${lines.join('\n')}\n`);
+  const signals = result.signals ?? [];
+  if (signals.length > 0) {
+    const shown = signals.slice(0, 20);
+    const rows = shown.map((s, i) => [
+      String(i + 1),
+      str(s.name) || str(s.keyword_name) || str(s.signal_keyword_id) || JSON.stringify(s),
+      str(s.type),
+      str(s.signal_keyword_id),
+    ]);
+    io.stderr.write('\n');
+    writeRows(io.stderr, 'table', ['#', 'SIGNAL', 'TYPE', 'SIGNAL KEYWORD ID'], rows);
+    if (signals.length > shown.length) io.stderr.write(`  … and ${signals.length - shown.length} more\n`);
+    io.stderr.write('\n');
+  }
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+function printResult(io: Context['io'], format: string, result: AnalysesReply, projectName: string): void {
+  if (format === 'json' || format === 'ndjson') {
+    io.stdout.write(`${JSON.stringify(result, null, io.stdoutIsTTY && format === 'json' ? 2 : undefined)}\n`);
+    return;
+  }
+  const runs = result.runs ?? [];
+  const skipped = result.skipped ?? [];
+  if (runs.length > 0) {
+    io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"\n`);
+    writeRows(io.stdout, format, ['RUN ID', 'KEYWORD ID', 'KIND'], runs.map((r) => [r.id, r.keyword_id, r.kind]));
+  } else {
+    io.stderr.write(`No analysis was started for "${projectName}".\n`);
+  }
+  if (skipped.length > 0) {
+    io.stderr.write(`Skipped ${skipped.length}:\n`);
+    for (const s of skipped) io.stderr.write(`  ${s.keyword_id}:${s.signal_keyword_id}  ${s.reason}\n`);
+  }
+}
+
+async function readSource(from: string, stdin: NodeJS.ReadableStream): Promise<string> {
+  if (from !== '-') {
+    const { readFile } = await import('node:fs/promises');
+    try {
+      return await readFile(from, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`--selections: cannot read ${from}${code ? ` (${code})` : ''}`);
+    }
+  }
+  let text = '';
+  stdin.setEncoding('utf8');
+  for await (const chunk of stdin) text += chunk as string;
+  return text;
+}
+
+/** The real client behind the port; wired once the API client lands. */
+export async function defaultPort(_ctx: Context): Promise<never> {
+  const { CliError } = await import('../../errors.js');
+  throw new CliError('not implemented yet: waiting for the API client');
 }

@@ -16,6 +16,8 @@ export interface StatusLike {
     keyword_id?: string | undefined;
     keyword_name?: string | undefined;
     status?: string | undefined;
+    updated_at?: string | undefined;
+    runs?: ReadonlyArray<{ id?: string | undefined; type?: string | undefined; status?: string | undefined }> | undefined;
   }>;
 }
 
@@ -185,6 +187,101 @@ export async function watchWithOutput<S extends StatusLike>(
   } finally {
     progress.stop();
   }
+}
+
+/** The `next` value as something to type. */
+export function nextStep(status: StatusLike, projectRef: string): string {
+  const p = shellQuote(projectRef);
+  switch (status.next) {
+    case 'wait':
+      return `wait: rsi status ${p} --watch`;
+    case 'run_analyses':
+      return `run analyses: rsi signals ${p}, then rsi analyses run ${p} --top 5 --type target`;
+    case 'list_signals':
+      return `list signals: rsi signals ${p}`;
+    default:
+      return status.next;
+  }
+}
+
+/** Quotes an argument for a POSIX shell only when it needs it. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:@%+=-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The analyses of a status as table rows (one per keyword; runs summarised). */
+export function analysesRows(status: StatusLike): string[][] {
+  return status.analyses.map((a) => {
+    const runText = (a.runs ?? []).map((r) => `${r.type ?? '?'}:${r.status ?? '?'}`).join(' ');
+    return [
+      String(a.keyword_name ?? ''),
+      String(a.keyword_id ?? ''),
+      String(a.status ?? ''),
+      String(a.updated_at ?? ''),
+      runText,
+    ];
+  });
+}
+
+export const ANALYSES_HEADER = ['KEYWORD', 'KEYWORD ID', 'STATUS', 'UPDATED', 'RUNS'];
+
+/**
+ * Writes rows to stdout: aligned columns with a header for `table`, tab-separated without a header
+ * for `tsv` (what `cut` and `awk` want), RFC 4180 with a header for `csv`.
+ */
+export function writeRows(out: NodeJS.WritableStream, format: string, header: readonly string[], rows: readonly string[][]): void {
+  if (format === 'tsv') {
+    for (const row of rows) out.write(`${row.map((c) => c.replace(/[\t\n]/g, ' ')).join('\t')}\n`);
+    return;
+  }
+  if (format === 'csv') {
+    const cell = (c: string) => (/[",\n\r]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c);
+    for (const row of [header, ...rows]) out.write(`${row.map(cell).join(',')}\n`);
+    return;
+  }
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
+  for (const row of all) {
+    const line = row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+    out.write(`${line.trimEnd()}\n`);
+  }
+}
+
+/**
+ * Shows one status for a person: the summary and next step, then the analyses. On `table` all of
+ * it goes to stdout; on `tsv`/`csv` stdout carries only the analyses rows (data) and the summary
+ * goes to stderr, so a pipe gets clean rows and the person still sees the state.
+ */
+export function printStatus(
+  io: Io,
+  format: string,
+  status: StatusLike,
+  projectName: string,
+): void {
+  const summary = [
+    `Project:  ${projectName}`,
+    `Summary:  ${status.summary}`,
+    `Signals:  ${status.signals_ready ? 'ready' : 'not ready'}`,
+    `Scoring:  ${status.scoring.replaceAll('_', ' ')}${describeCounts(status)}`,
+    `Next:     ${nextStep(status, projectName)}`,
+  ];
+  const rows = analysesRows(status);
+  if (format === 'table') {
+    io.stdout.write(`${summary.join('\n')}\n`);
+    if (rows.length > 0) {
+      io.stdout.write('\n');
+      writeRows(io.stdout, format, ANALYSES_HEADER, rows);
+    }
+    return;
+  }
+  io.stderr.write(`${summary.join('\n')}\n`);
+  writeRows(io.stdout, format, ANALYSES_HEADER, rows);
+}
+
+function describeCounts(status: StatusLike): string {
+  const c = countAnalyses(status);
+  if (c.total === 0) return '';
+  return ` (${c.done}/${c.total} analyses done${c.failed > 0 ? `, ${c.failed} failed` : ''})`;
 }
 
 /** A compact human duration: `45 s`, `1.5 s`, `2 min 5 s`. */

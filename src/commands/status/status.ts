@@ -1,10 +1,90 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError } from '../../errors.js';
+import type { Progress } from '../../io/progress.js';
+import { UsageError } from '../../errors.js';
+import {
+  assertNoFailedAnalyses,
+  parseTiming,
+  printStatus,
+  watchWithOutput,
+  type StatusLike,
+  type WatchTiming,
+} from '../shared/watch.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('status').action(() => {
-    throw new CliError('not implemented yet');
-  });
+export interface StatusOptions {
+  project: string;
+  /** Undefined: print the status once. */
+  watch: WatchTiming | undefined;
+}
+
+type Status = StatusLike;
+
+/** What `status` needs from the service: the client and project resolution, behind one seam. */
+export interface StatusPort {
+  resolveProject(ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
+  getProjectStatus(projectId: string, signal: AbortSignal): Promise<Status>;
+}
+
+export interface StatusDeps {
+  port?: StatusPort;
+  progress?: Progress;
+}
+
+export function build(ctx: Context, runF: (options: StatusOptions, ctx: Context) => Promise<void> = run): Command {
+  return new Command('status')
+    .description("show a project's discovery and scoring status; --watch follows it until you can act")
+    .argument('<project>', 'project UUID or exact name')
+    .option('--watch', 'poll while the service says wait: until scoring is done or you must act')
+    .option('--interval <seconds>', 'seconds between polls with --watch (default 2, min 0.1)')
+    .option('--timeout <seconds>', 'give up after this many seconds with --watch, exit 9 (default 3600, 0 = none)')
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 done or your turn to act; 9 --timeout reached (--watch); 10 scoring done but an
+analysis failed (--watch only: a plain status reports failures and exits 0).
+With --json, --watch prints one ProjectStatus JSON document per line, the last line the final state.`,
+    )
+    .action(async (project: string, flags: { watch?: boolean; interval?: string; timeout?: string }) => {
+      await runF(parseStatusFlags(project, flags), ctx);
+    });
+}
+
+export function parseStatusFlags(project: string, flags: { watch?: boolean; interval?: string; timeout?: string }): StatusOptions {
+  if (!flags.watch && (flags.interval !== undefined || flags.timeout !== undefined)) {
+    throw new UsageError(`${flags.interval !== undefined ? '--interval' : '--timeout'} only applies with --watch`);
+  }
+  if (project.trim() === '') throw new UsageError('<project> must not be empty');
+  return { project, watch: flags.watch ? parseTiming(flags) : undefined };
+}
+
+export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps = {}): Promise<void> {
+  const port = deps.port ?? (await defaultPort(ctx));
+  const { io } = ctx;
+  const { format } = ctx.globals();
+  const machine = format === 'json' || format === 'ndjson';
+  const project = await port.resolveProject(options.project, ctx.signal);
+  const poll = (signal: AbortSignal) => port.getProjectStatus(project.id, signal);
+
+  if (options.watch === undefined) {
+    const status = await poll(ctx.signal);
+    if (machine) io.stdout.write(`${JSON.stringify(status, null, io.stdoutIsTTY && format === 'json' ? 2 : undefined)}\n`);
+    else printStatus(io, format, status, project.name);
+    return;
+  }
+
+  const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io);
+  const final = await watchWithOutput(
+    poll,
+    options.watch,
+    { io, clock: ctx.clock, signal: ctx.signal, progress },
+    { ndjson: machine, projectName: project.name },
+  );
+  if (!machine) printStatus(io, format, final, project.name);
+  assertNoFailedAnalyses(final, project.name);
+}
+
+/** The real client behind the port; wired once the API client lands. */
+export async function defaultPort(_ctx: Context): Promise<never> {
+  const { CliError } = await import('../../errors.js');
+  throw new CliError('not implemented yet: waiting for the API client');
 }

@@ -1,0 +1,320 @@
+import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import {
+  build,
+  parseRunFlags,
+  parseSelectionsJson,
+  run,
+  type AnalysesPort,
+  type AnalysesReply,
+  type AnalysesRunOptions,
+  type RunAnalysesBody,
+} from '../../src/commands/analyses/run.js';
+import type { Context, OutputFormat } from '../../src/commands/context.js';
+import type { Io } from '../../src/io/io.js';
+import { ScriptedPrompter } from '../../src/io/prompter.js';
+import { createProgress } from '../../src/io/progress.js';
+import {
+  AnalysisFailedError,
+  ConfirmationRequiredError,
+  ConflictError,
+  ServiceUnavailableError,
+  UnexpectedReplyError,
+  UsageError,
+} from '../../src/errors.js';
+import type { StatusLike } from '../../src/commands/shared/watch.js';
+
+function fakeIo(tty: boolean): Io & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  return {
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    stdinIsTTY: tty,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    columns: 100,
+    color: false,
+    colorStderr: false,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+function fakeCtx(io: Io, format: OutputFormat): Context {
+  let t = 0;
+  return {
+    io,
+    env: {},
+    clock: { now: () => t, sleep: async (ms) => void (t += ms) },
+    signal: new AbortController().signal,
+    version: 'test',
+    globals: () => ({ profile: 'default', baseUrl: undefined, json: format === 'json', format, debug: false, timeoutMs: 1000 }),
+    session: () => Promise.reject(new Error('no session in unit tests')),
+    client: () => Promise.reject(new Error('no client in unit tests')),
+  };
+}
+
+const PROJECT = { id: '11111111-1111-4111-8111-111111111111', name: 'KRAS inhibitors' };
+const CONFIRM: AnalysesReply = {
+  needs_confirmation: true,
+  assumption: 'Top 3 target signals by rank',
+  available: 12,
+  limit: 3,
+  signals: [{ name: 'KRAS', type: 'target', signal_keyword_id: 's1' }, { name: 'SOS1', type: 'target' }, { name: 'SHP2', type: 'target' }],
+  runs: [],
+  skipped: [],
+};
+const STARTED: AnalysesReply = {
+  needs_confirmation: false,
+  runs: [
+    { id: 'r1', keyword_id: 'k1', kind: 'target' },
+    { id: 'r2', keyword_id: 'k2', kind: 'target' },
+  ],
+  skipped: [{ keyword_id: 'k3', signal_keyword_id: 's3', reason: 'already analysed' }],
+};
+
+/** A port that answers runAnalyses from a script and records the bodies sent. */
+function fakePort(replies: Array<AnalysesReply | Error>, statuses: StatusLike[] = []) {
+  const bodies: RunAnalysesBody[] = [];
+  let s = 0;
+  const port: AnalysesPort = {
+    resolveProject: async (ref) => {
+      expect(ref).toBe('KRAS inhibitors');
+      return PROJECT;
+    },
+    runAnalyses: async (id, body) => {
+      expect(id).toBe(PROJECT.id);
+      bodies.push(structuredClone(body));
+      const r = replies.shift();
+      if (r === undefined) throw new Error('unexpected POST');
+      if (r instanceof Error) throw r;
+      return r;
+    },
+    getProjectStatus: async () => statuses[Math.min(s++, statuses.length - 1)]!,
+  };
+  return { port, bodies };
+}
+
+const TOP: Partial<AnalysesRunOptions> = { top: { type: 'target', limit: 3 } };
+function options(extra: Partial<AnalysesRunOptions> = {}): AnalysesRunOptions {
+  return { project: 'KRAS inhibitors', select: [], selectionsFrom: undefined, top: undefined, includeAnalysed: false, yes: false, wait: undefined, ...extra };
+}
+
+describe('analyses run: flags', () => {
+  async function parse(args: string[]) {
+    let captured: AnalysesRunOptions | undefined;
+    const cmd = build(fakeCtx(fakeIo(false), 'tsv'), async (o) => void (captured = o));
+    cmd.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+    await new Command('x').addCommand(cmd).parseAsync(['run', 'KRAS inhibitors', ...args], { from: 'user' });
+    return captured!;
+  }
+
+  it('collects repeated --select and the top fields', async () => {
+    expect((await parse(['--select', 'k1:s1', '--select', 'k2:s2'])).select).toEqual([
+      { keyword_id: 'k1', signal_keyword_id: 's1' },
+      { keyword_id: 'k2', signal_keyword_id: 's2' },
+    ]);
+    const o = await parse(['--top', '5', '--type', 'disease', '--analysis-mode', 'novel_signal_scout', '--readiness', 'high', '--therapeutic-area', 'oncology', '--include-analysed', '--yes', '--wait', '--interval', '0.5', '--timeout', '0']);
+    expect(o.top).toEqual({ type: 'disease', limit: 5, analysis_mode: 'novel_signal_scout', readiness: 'high', therapeutic_area: 'oncology' });
+    expect(o).toMatchObject({ includeAnalysed: true, yes: true, wait: { intervalMs: 500, timeoutMs: 0 } });
+  });
+
+  it.each([
+    [[], /say what to analyse/],
+    [['--top', '5'], /--top needs --type/],
+    [['--type', 'target'], /--type needs --top/],
+    [['--top', '0', '--type', 'target'], /--top must be a whole number from 1 to 100/],
+    [['--top', '101', '--type', 'target'], /from 1 to 100/],
+    [['--top', '2.5', '--type', 'target'], /from 1 to 100/],
+    [['--top', '5', '--type', 'gene'], /--type must be one of target, disease, modality, mechanism/],
+    [['--top', '5', '--type', 'target', '--analysis-mode', 'fast'], /--analysis-mode must be one of/],
+    [['--top', '5', '--type', 'target', '--select', 'a:b'], /cannot be combined/],
+    [['--selections', '-', '--top', '5', '--type', 'target'], /cannot be combined/],
+    [['--select', 'a:b', '--readiness', 'x'], /--readiness only applies with --top/],
+    [['--select', 'ab'], /--select must be KEYWORD_ID:SIGNAL_KEYWORD_ID/],
+    [['--select', 'a:b:c'], /--select must be/],
+    [['--select', 'a:b', '--timeout', '5'], /--timeout only applies with --wait/],
+    [['--select', 'a:b', '--wait', '--interval', '0'], /--interval must be a number of seconds from 0.1/],
+  ])('%j is a usage error', async (args, message) => {
+    const error = await parse(args as string[]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('parseRunFlags rejects an empty project', async () => {
+    await expect(parseRunFlags(' ', { select: ['a:b'] })).rejects.toBeInstanceOf(UsageError);
+  });
+});
+
+describe('analyses run: --selections JSON', () => {
+  const signalList = {
+    analysis_mode: 'most_promising',
+    analysis_mode_label: 'Most promising',
+    filter: '',
+    total: 2,
+    unanalysed_total: 2,
+    signals: [
+      { keyword_id: 'k1', signal_keyword_id: 's1', name: 'A', type: 'target', analysed: false },
+      { keyword_id: 'k2', signal_keyword_id: 's2', name: null, type: 'target', analysed: false },
+    ],
+  };
+  const expected = [
+    { keyword_id: 'k1', signal_keyword_id: 's1' },
+    { keyword_id: 'k2', signal_keyword_id: 's2' },
+  ];
+
+  it('accepts an array of selections, Signal objects, a SignalList or a RunAnalyses body', () => {
+    expect(parseSelectionsJson(JSON.stringify(expected), '-')).toEqual(expected);
+    expect(parseSelectionsJson(JSON.stringify(signalList.signals), '-')).toEqual(expected);
+    expect(parseSelectionsJson(JSON.stringify(signalList), '-')).toEqual(expected);
+    expect(parseSelectionsJson(JSON.stringify({ selections: expected }), 'f.json')).toEqual(expected);
+  });
+
+  it('rejects what is not a selection list', () => {
+    expect(() => parseSelectionsJson('nope', '-')).toThrow(/stdin is not valid JSON/);
+    expect(() => parseSelectionsJson('{"a":1}', 'f.json')).toThrow(/f.json must hold an array/);
+    expect(() => parseSelectionsJson('[{"keyword_id":"k"}]', '-')).toThrow(/item 0 .* needs string keyword_id and signal_keyword_id/);
+  });
+
+  it('sends selections from stdin merged with --select, without duplicates', async () => {
+    const io = fakeIo(false);
+    const { port, bodies } = fakePort([STARTED]);
+    await run(options({ select: [{ keyword_id: 'k1', signal_keyword_id: 's1' }], selectionsFrom: '-' }), fakeCtx(io, 'tsv'), {
+      port,
+      readSource: async () => JSON.stringify(signalList),
+    });
+    expect(bodies).toEqual([{ selections: expected }]);
+  });
+
+  it('an empty list is a usage error and sends nothing', async () => {
+    const { port, bodies } = fakePort([]);
+    await expect(run(options({ selectionsFrom: '-' }), fakeCtx(fakeIo(false), 'tsv'), { port, readSource: async () => '[]' })).rejects.toThrow(
+      /holds no selections/,
+    );
+    expect(bodies).toEqual([]);
+  });
+});
+
+describe('analyses run: confirmation', () => {
+  it('on a terminal asks, and yes re-sends the same body with confirmed: true', async () => {
+    const io = fakeIo(true);
+    const { port, bodies } = fakePort([CONFIRM, STARTED]);
+    const prompter = new ScriptedPrompter([{ question: 'Run 3 analyses for "KRAS inhibitors"?', answer: true }]);
+    await run(options({ ...TOP, includeAnalysed: true }), fakeCtx(io, 'table'), { port, prompter });
+    prompter.assertDone();
+    expect(bodies).toEqual([
+      { top: { type: 'target', limit: 3, include_analysed: true }, include_analysed: true },
+      { top: { type: 'target', limit: 3, include_analysed: true, confirmed: true }, include_analysed: true, confirmed: true },
+    ]);
+    expect(io.err()).toContain('Top 3 target signals by rank');
+    expect(io.err()).toContain('12 available, limit 3');
+    expect(io.err()).toMatch(/1\s+KRAS\s+target\s+s1/);
+    expect(io.err()).toContain('✓ Started 2 analyses for "KRAS inhibitors"');
+    expect(io.err()).toContain('k3:s3  already analysed');
+    expect(io.out()).toMatch(/RUN ID\s+KEYWORD ID\s+KIND\nr1\s+k1\s+target\nr2\s+k2\s+target\n/);
+  });
+
+  it('no sends nothing more and exits 0 with "Nothing was run."', async () => {
+    const io = fakeIo(true);
+    const { port, bodies } = fakePort([CONFIRM]);
+    const prompter = new ScriptedPrompter([{ question: /^Run 3 analyses/, answer: false }]);
+    await run(options(TOP), fakeCtx(io, 'table'), { port, prompter });
+    prompter.assertDone();
+    expect(bodies).toHaveLength(1);
+    expect(io.err()).toContain('Nothing was run.');
+    expect(io.out()).toBe('');
+  });
+
+  it('--yes confirms without asking', async () => {
+    const io = fakeIo(true);
+    const { port, bodies } = fakePort([CONFIRM, STARTED]);
+    await run(options({ ...TOP, yes: true }), fakeCtx(io, 'json'), { port, prompter: new ScriptedPrompter() });
+    expect(bodies[1]).toEqual({ top: { type: 'target', limit: 3, confirmed: true }, confirmed: true });
+    expect(JSON.parse(io.out())).toEqual(STARTED);
+  });
+
+  it('without a terminal and without --yes: exit 7, the reply on stdout with --json, nothing run', async () => {
+    const io = fakeIo(false);
+    const { port, bodies } = fakePort([CONFIRM]);
+    const error = await run(options(TOP), fakeCtx(io, 'json'), { port, prompter: new ScriptedPrompter() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfirmationRequiredError);
+    expect((error as ConfirmationRequiredError).hint).toContain('--yes');
+    expect(bodies).toHaveLength(1);
+    expect(JSON.parse(io.out())).toEqual(CONFIRM);
+  });
+
+  it('does not prompt when stdin carried the selections, even on a terminal', async () => {
+    const io = fakeIo(true);
+    const { port } = fakePort([CONFIRM]);
+    const error = await run(options({ selectionsFrom: '-' }), fakeCtx(io, 'table'), {
+      port,
+      prompter: new ScriptedPrompter(),
+      readSource: async () => '[{"keyword_id":"k","signal_keyword_id":"s"}]',
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfirmationRequiredError);
+    expect((error as ConfirmationRequiredError).hint).toContain('stdin');
+  });
+
+  it('a second needs_confirmation after confirmed: true is an unexpected reply', async () => {
+    const { port } = fakePort([CONFIRM, CONFIRM]);
+    await expect(run(options({ ...TOP, yes: true }), fakeCtx(fakeIo(false), 'tsv'), { port })).rejects.toBeInstanceOf(UnexpectedReplyError);
+  });
+});
+
+describe('analyses run: errors', () => {
+  it('504: says no run was recorded and that running again is safe', async () => {
+    const { port, bodies } = fakePort([new ServiceUnavailableError('HTTP 504', 504)]);
+    const error = (await run(options(TOP), fakeCtx(fakeIo(false), 'tsv'), { port }).catch((e: unknown) => e)) as ServiceUnavailableError;
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error.message).toContain('no run was recorded');
+    expect(error.hint).toContain('again is safe');
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('a network failure warns that the run may have been recorded', async () => {
+    const { port } = fakePort([new ServiceUnavailableError('request timed out')]);
+    const error = (await run(options(TOP), fakeCtx(fakeIo(false), 'tsv'), { port }).catch((e: unknown) => e)) as ServiceUnavailableError;
+    expect(error.hint).toContain("rsi status 'KRAS inhibitors'");
+  });
+
+  it('409 carries the setup URL', async () => {
+    const url = 'http://127.0.0.1:1/projects/x/overview?setup=1';
+    const { port } = fakePort([new ConflictError('scoring setup is missing', url)]);
+    const error = (await run(options(TOP), fakeCtx(fakeIo(false), 'tsv'), { port }).catch((e: unknown) => e)) as ConflictError;
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error.message).toContain(url);
+  });
+});
+
+describe('analyses run: --wait', () => {
+  const running: StatusLike = { signals_ready: true, scoring: 'running', summary: '', next: 'wait', analyses: [{ status: 'running', keyword_name: 'A' }] };
+  const done: StatusLike = { signals_ready: true, scoring: 'done', summary: 'Done', next: 'list_signals', analyses: [{ status: 'done', keyword_name: 'A' }] };
+  const failed: StatusLike = { ...done, analyses: [{ status: 'failed', keyword_name: 'A' }] };
+
+  it('with --json prints NDJSON: the result, then status lines', async () => {
+    const io = fakeIo(false);
+    const { port } = fakePort([STARTED], [running, done]);
+    await run(options({ select: [{ keyword_id: 'k', signal_keyword_id: 's' }], wait: { intervalMs: 10, timeoutMs: 0 } }), fakeCtx(io, 'json'), { port });
+    const lines = io.out().trimEnd().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toEqual([STARTED, running, done]);
+  });
+
+  it('exit 10 when scoring ends with a failed analysis', async () => {
+    const io = fakeIo(false);
+    const { port } = fakePort([STARTED], [running, failed]);
+    const error = await run(
+      options({ select: [{ keyword_id: 'k', signal_keyword_id: 's' }], wait: { intervalMs: 10, timeoutMs: 0 } }),
+      fakeCtx(io, 'tsv'),
+      { port, progress: createProgress(io) },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnalysisFailedError);
+    expect(io.err()).toContain('scoring running · 0/1 analyses done');
+  });
+});

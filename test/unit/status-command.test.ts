@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { build, run, type StatusOptions, type StatusPort } from '../../src/commands/status/status.js';
+import type { Context, OutputFormat } from '../../src/commands/context.js';
+import type { Io } from '../../src/io/io.js';
+import type { StatusLike } from '../../src/commands/shared/watch.js';
+import { AnalysisFailedError, UsageError, WatchTimeoutError } from '../../src/errors.js';
+import { createProgress } from '../../src/io/progress.js';
+
+function fakeIo(tty: boolean): Io & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  return { stdin: new PassThrough(), stdout, stderr, stdinIsTTY: tty, stdoutIsTTY: tty, stderrIsTTY: tty, columns: 100, color: false, colorStderr: false, out: () => out, err: () => err };
+}
+
+function fakeCtx(io: Io, format: OutputFormat): Context {
+  let t = 0;
+  return {
+    io,
+    env: {},
+    clock: { now: () => t, sleep: async (ms) => void (t += ms) },
+    signal: new AbortController().signal,
+    version: 'test',
+    globals: () => ({ profile: 'default', baseUrl: undefined, json: format === 'json', format, debug: false, timeoutMs: 1000 }),
+    session: () => Promise.reject(new Error('no session')),
+    client: () => Promise.reject(new Error('no client')),
+  };
+}
+
+const running: StatusLike = {
+  signals_ready: true,
+  scoring: 'running',
+  summary: '1 of 2 analyses running',
+  next: 'wait',
+  analyses: [
+    { keyword_id: 'k1', keyword_name: 'KRAS', status: 'done', updated_at: '2026-01-01T00:00:00Z', runs: [{ id: 'r1', type: 'target', status: 'done' }] },
+    { keyword_id: 'k2', keyword_name: 'SOS1', status: 'running' },
+  ],
+};
+const done: StatusLike = { ...running, scoring: 'done', next: 'list_signals', summary: 'Scoring done', analyses: running.analyses.map((a) => ({ ...a, status: 'done' })) };
+const failed: StatusLike = { ...done, analyses: [done.analyses[0]!, { ...done.analyses[1]!, status: 'failed' }] };
+
+function port(statuses: StatusLike[]): StatusPort & { polls: () => number } {
+  let i = 0;
+  return {
+    resolveProject: async (ref) => ({ id: 'p1', name: ref }),
+    getProjectStatus: async (id) => {
+      expect(id).toBe('p1');
+      return statuses[Math.min(i++, statuses.length - 1)]!;
+    },
+    polls: () => i,
+  };
+}
+
+const once = (project = 'Oncology watchlist'): StatusOptions => ({ project, watch: undefined });
+
+describe('status: flags', () => {
+  async function parse(args: string[]) {
+    let captured: StatusOptions | undefined;
+    const cmd = build(fakeCtx(fakeIo(false), 'tsv'), async (o) => void (captured = o));
+    cmd.exitOverride().configureOutput({ writeErr: () => undefined });
+    await new Command('x').addCommand(cmd).parseAsync(['status', 'P', ...args], { from: 'user' });
+    return captured!;
+  }
+  it('parses --watch timing with defaults', async () => {
+    expect(await parse([])).toEqual({ project: 'P', watch: undefined });
+    expect(await parse(['--watch'])).toEqual({ project: 'P', watch: { intervalMs: 2000, timeoutMs: 3_600_000 } });
+    expect(await parse(['--watch', '--interval', '0.25', '--timeout', '0'])).toEqual({ project: 'P', watch: { intervalMs: 250, timeoutMs: 0 } });
+  });
+  it('rejects --interval/--timeout without --watch and bad values', async () => {
+    await expect(parse(['--timeout', '5'])).rejects.toThrow(/--timeout only applies with --watch/);
+    await expect(parse(['--watch', '--timeout', 'soon'])).rejects.toBeInstanceOf(UsageError);
+  });
+});
+
+describe('status once', () => {
+  it('prints summary, next step and the analyses table on a terminal', async () => {
+    const io = fakeIo(true);
+    await run(once(), fakeCtx(io, 'table'), { port: port([running]) });
+    expect(io.out()).toContain('Project:  Oncology watchlist');
+    expect(io.out()).toContain('Scoring:  running (1/2 analyses done)');
+    expect(io.out()).toContain("Next:     wait: rsi status 'Oncology watchlist' --watch");
+    expect(io.out()).toMatch(/KEYWORD\s+KEYWORD ID\s+STATUS\s+UPDATED\s+RUNS\nKRAS\s+k1\s+done\s+2026-01-01T00:00:00Z\s+target:done\nSOS1\s+k2\s+running\n/);
+  });
+
+  it('prints tab-separated rows on stdout and the summary on stderr when piped', async () => {
+    const io = fakeIo(false);
+    await run(once(), fakeCtx(io, 'tsv'), { port: port([running]) });
+    expect(io.out()).toBe('KRAS\tk1\tdone\t2026-01-01T00:00:00Z\ttarget:done\nSOS1\tk2\trunning\t\t\n');
+    expect(io.err()).toContain('Summary:  1 of 2 analyses running');
+  });
+
+  it('--json prints the body', async () => {
+    const io = fakeIo(false);
+    await run(once(), fakeCtx(io, 'json'), { port: port([failed]) });
+    expect(JSON.parse(io.out())).toEqual(failed);
+  });
+
+  it('a failed analysis is reported but plain status exits 0', async () => {
+    const io = fakeIo(true);
+    await run(once(), fakeCtx(io, 'table'), { port: port([failed]) });
+    expect(io.out()).toContain('1 failed');
+  });
+});
+
+describe('status --watch', () => {
+  const watch = (timeoutMs = 0): StatusOptions => ({ project: 'P', watch: { intervalMs: 1000, timeoutMs } });
+
+  it('--json prints a line per change and ends with the final state', async () => {
+    const io = fakeIo(false);
+    const p = port([running, running, done]);
+    await run(watch(), fakeCtx(io, 'json'), { port: p });
+    expect(p.polls()).toBe(3);
+    expect(io.out().trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([running, done]);
+  });
+
+  it('human: progress lines on stderr, then the final status', async () => {
+    const io = fakeIo(false);
+    await run(watch(), fakeCtx(io, 'tsv'), { port: port([running, done]), progress: createProgress(io) });
+    expect(io.err()).toContain('scoring running · 1/2 analyses done\nscoring done · 2/2 analyses done · signals ready\n');
+    expect(io.out()).toContain('SOS1\tk2\tdone');
+  });
+
+  it('exit 10 when scoring is done with a failed analysis', async () => {
+    const io = fakeIo(false);
+    await expect(run(watch(), fakeCtx(io, 'json'), { port: port([running, failed]) })).rejects.toBeInstanceOf(AnalysisFailedError);
+    expect(JSON.parse(io.out().trimEnd().split('\n').at(-1)!)).toEqual(failed);
+  });
+
+  it('exit 9 on --timeout', async () => {
+    const io = fakeIo(false);
+    await expect(run(watch(3000), fakeCtx(io, 'json'), { port: port([running]) })).rejects.toBeInstanceOf(WatchTimeoutError);
+  });
+});
