@@ -1,0 +1,280 @@
+/**
+ * `rsi sandbox`: a local fake of the whole Research Intelligence Service — authorization server,
+ * API, setup page — faithful to shared/service-api.md. Choices where the spec is silent are in
+ * docs/sandbox.md. Imports nothing from the CLI layers.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { HttpError, send, type Req, type Res } from './http.js';
+import type { AddressInfo, Socket } from 'node:net';
+import { OAuthServer } from './oauth.js';
+import { ApiService } from './api.js';
+import { SandboxClock } from './clock.js';
+import { landingPage, setupPage, errorPage } from './pages.js';
+
+export const FAULTS = [
+  'analyses-504',
+  'register-429',
+  'scan-error',
+  'slow',
+  'html-502',
+  'truncated-json',
+  'bad-schema',
+  'hang',
+  'reset',
+  'rate-limit',
+  'flaky-503',
+] as const;
+export type Fault = (typeof FAULTS)[number];
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** Sandbox seconds per real second for scans and analyses. Default 1. */
+  timeScale?: number;
+  /** Access-token lifetime in seconds. Default 3600. */
+  tokenTtlSeconds?: number;
+  autoApprove?: boolean;
+  faults?: readonly string[];
+  /** Called for each request line, for the optional log on stderr. */
+  log?: (line: string) => void;
+}
+
+export interface SandboxStats {
+  requests: number;
+  apiRequests: number;
+  byRoute: Record<string, number>;
+  registrations: number;
+  tokens: { issuedByCode: number; refreshed: number; revoked: number };
+  runs: number;
+}
+
+export interface Sandbox {
+  url: string;
+  stats: SandboxStats;
+  close(): Promise<void>;
+}
+
+/** What every module of the sandbox shares. */
+export interface SandboxContext {
+  base: string;
+  apiResource: string;
+  mcpResource: string;
+  clock: SandboxClock;
+  faults: ReadonlySet<Fault>;
+  stats: SandboxStats;
+  tokenTtlSeconds: number;
+  autoApprove: boolean;
+}
+
+export function emptyStats(): SandboxStats {
+  return { requests: 0, apiRequests: 0, byRoute: {}, registrations: 0, tokens: { issuedByCode: 0, refreshed: 0, revoked: 0 }, runs: 0 };
+}
+
+const MAX_BODY = 1024 * 1024;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const faults = new Set<Fault>();
+  for (const f of options.faults ?? []) {
+    if (!(FAULTS as readonly string[]).includes(f)) throw new Error(`unknown fault "${f}"`);
+    faults.add(f as Fault);
+  }
+  const stats = emptyStats();
+  const sockets = new Set<Socket>();
+  const hanging = new Set<ServerResponse>();
+  const seen = new Set<string>();
+
+  const server = createServer();
+  server.keepAliveTimeout = 5000;
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  const base = `http://${hostPart}:${port}`;
+
+  const ctx: SandboxContext = {
+    base,
+    apiResource: `${base}/api/v1`,
+    mcpResource: `${base}/mcp`,
+    clock: new SandboxClock(options.timeScale ?? 1),
+    faults,
+    stats,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    autoApprove: options.autoApprove ?? false,
+  };
+  const oauth = new OAuthServer(ctx);
+  const api = new ApiService(ctx, oauth);
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((error: unknown) => {
+      options.log?.(`internal error: ${error instanceof Error ? error.stack : String(error)}`);
+      if (!res.headersSent) send(res, { status: 500, json: { error: 'internal error' } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(raw.url ?? '/', base);
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const method = raw.method ?? 'GET';
+
+    // Admin routes: outside the spec, never counted, never faulted.
+    if (path === '/__sandbox/stats' && method === 'GET') return send(res, { status: 200, json: stats });
+    if (path === '/__sandbox/reset-stats' && method === 'POST') {
+      Object.assign(stats, emptyStats());
+      return send(res, { status: 204 });
+    }
+
+    let body: Buffer;
+    try {
+      body = await readBody(raw);
+    } catch {
+      return send(res, { status: 413, json: { error: 'Request body too large' } });
+    }
+    const req: Req = { method, url, path, headers: raw.headers, body, remote: raw.socket.remoteAddress ?? 'unknown' };
+    stats.requests++;
+    const isApi = path === '/api/v1' || path.startsWith('/api/v1/');
+    if (isApi) stats.apiRequests++;
+    const route = isApi ? api.routeName(method, path) : `${method} ${routeTemplate(path)}`;
+    stats.byRoute[route] = (stats.byRoute[route] ?? 0) + 1;
+    options.log?.(`${method} ${url.pathname}${url.search ? '?…' : ''}`);
+
+    if (isApi) {
+      if (faults.has('hang')) {
+        hanging.add(res);
+        res.on('close', () => hanging.delete(res));
+        return;
+      }
+      if (faults.has('slow')) await new Promise((r) => setTimeout(r, 2000));
+      if (faults.has('html-502')) {
+        return send(res, { status: 502, html: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n' });
+      }
+      if (faults.has('rate-limit') && !seen.has(`rl:${route}`)) {
+        seen.add(`rl:${route}`);
+        return send(res, { status: 429, headers: { 'retry-after': '1' }, json: { error: 'Too many requests' } });
+      }
+      if (faults.has('flaky-503') && method === 'GET' && !seen.has(`503:${url.pathname}${url.search}`)) {
+        seen.add(`503:${url.pathname}${url.search}`);
+        return send(res, { status: 503, json: { error: 'Service temporarily unavailable' } });
+      }
+    }
+
+    let result: Res;
+    try {
+      result = isApi ? await api.handle(req) : await handleNonApi(req);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        result = typeof error.body === 'string' && error.body.startsWith('<')
+          ? { status: error.status, html: error.body }
+          : { status: error.status, json: error.body };
+      } else throw error;
+    }
+
+    if (isApi && result.status === 200 && result.json !== undefined) {
+      if (faults.has('bad-schema')) result = { ...result, json: breakSchema(result.json) };
+      if (faults.has('truncated-json')) {
+        const text = JSON.stringify(result.json);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+        return;
+      }
+      if (faults.has('reset')) {
+        const text = JSON.stringify(result.json);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+        res.write(text.slice(0, Math.floor(text.length / 2)));
+        setTimeout(() => res.destroy(), 20);
+        return;
+      }
+    }
+    send(res, result);
+  }
+
+  async function handleNonApi(req: Req): Promise<Res> {
+    const { method, path } = req;
+    if (method === 'GET' && path === '/') return { status: 200, html: landingPage(base) };
+    if (path.startsWith('/.well-known/') || path.startsWith('/oauth/')) return oauth.handle(req);
+    if (path === '/mcp' || path.startsWith('/mcp/')) {
+      return { status: 501, json: { error: 'The MCP server is not part of the sandbox' } };
+    }
+    const overview = /^\/projects\/([^/]+)\/overview$/.exec(path);
+    if (overview && method === 'GET') {
+      const project = api.projects.get(overview[1]!);
+      if (!project) return { status: 404, html: errorPage('Project not found', 'No project has this address.') };
+      return {
+        status: 200,
+        html: setupPage({
+          projectName: project.name,
+          projectId: project.id,
+          setupDone: project.setupDone,
+          justFinished: req.url.searchParams.get('setup') === 'done',
+        }),
+      };
+    }
+    const setup = /^\/projects\/([^/]+)\/setup$/.exec(path);
+    if (setup && method === 'POST') {
+      const project = api.projects.get(setup[1]!);
+      if (!project) return { status: 404, html: errorPage('Project not found', 'No project has this address.') };
+      project.setupDone = true;
+      // A browser form gets the page back; a script (Accept: application/json) gets JSON.
+      if ((req.headers.accept ?? '').includes('application/json')) {
+        return { status: 200, json: { id: project.id, setup: 'done' } };
+      }
+      return { status: 303, headers: { location: `/projects/${project.id}/overview?setup=done` } };
+    }
+    return { status: 404, json: { error: 'Not found' } };
+  }
+
+  return {
+    url: base,
+    stats,
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}
+
+function routeTemplate(path: string): string {
+  return path.replace(/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?=\/|$)/gi, '/{id}');
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(new Error('too large'));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** For --fault bad-schema: a reply that parses as JSON but breaks the spec's shapes. */
+function breakSchema(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null) return body;
+  const copy = structuredClone(body) as Record<string, unknown>;
+  if (Array.isArray(copy.data)) copy.data = copy.data.map((item: Record<string, unknown>) => ({ ...item, name: 42 }));
+  else if (Array.isArray(copy.projects)) copy.projects = copy.projects.map((p: Record<string, unknown>) => ({ ...p, role: undefined, id: 7 }));
+  else if ('scoring' in copy) copy.scoring = 'finished-ish';
+  else if ('signals' in copy) copy.signals = 'none';
+  else if ('keywords' in copy) copy.keywords = null;
+  else copy.id = null;
+  return copy;
+}
+
