@@ -18,7 +18,7 @@ describe('rsi sandbox (process)', () => {
   it('prints the loopback base URL first and serves discovery there', async () => {
     expect(proc.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${proc.url}/.well-known/oauth-authorization-server`);
-    expect((await res.json()).issuer).toBe(proc.url);
+    expect((await res.json().then((b): any => b)).issuer).toBe(proc.url);
   });
 
   it('counts requests per route at /__sandbox/stats', async () => {
@@ -82,7 +82,7 @@ describe('faults', () => {
 
   it('analyses-504 records nothing', async () => {
     const { sb, token } = await withFault('analyses-504');
-    const projects = (await (await get(sb, token, '/projects')).json()).projects;
+    const projects = (await (await get(sb, token, '/projects')).json().then((b): any => b)).projects;
     const kras = projects.find((p: { name: string }) => p.name === 'KRAS inhibitors').id;
     const res = await fetch(`${sb.url}/api/v1/projects/${kras}/analyses`, {
       method: 'POST',
@@ -90,7 +90,7 @@ describe('faults', () => {
       body: JSON.stringify({ top: { type: 'target', limit: 2, confirmed: true } }),
     });
     expect(res.status).toBe(504);
-    expect(await res.json()).toEqual({ error: 'The scoring service did not respond, and no run was recorded.' });
+    expect(await res.json().then((b): any => b)).toEqual({ error: 'The scoring service did not respond, and no run was recorded.' });
     expect(sb.stats.runs).toBe(0);
   });
 
@@ -99,7 +99,7 @@ describe('faults', () => {
     started.push(sb);
     const res = await fetch(`${sb.url}/oauth/register`, { method: 'POST', body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'] }) });
     expect(res.status).toBe(429);
-    expect((await res.json()).error).toBe('slow_down');
+    expect((await res.json().then((b): any => b)).error).toBe('slow_down');
     const { sb: sb2, token } = await withFault('scan-error');
     const created = await fetch(`${sb2.url}/api/v1/projects`, {
       method: 'POST',
@@ -107,14 +107,14 @@ describe('faults', () => {
       body: '{"name":"With scan error"}',
     });
     expect(created.status).toBe(201);
-    expect((await created.json()).scan_error).toEqual(expect.any(String));
+    expect((await created.json().then((b): any => b)).scan_error).toEqual(expect.any(String));
   });
 
   it('truncated-json, bad-schema, rate-limit and flaky-503 misbehave as documented', async () => {
     const t = await withFault('truncated-json');
-    await expect((await get(t.sb, t.token, '/projects')).json()).rejects.toThrow();
+    await expect((await get(t.sb, t.token, '/projects')).json().then((b): any => b)).rejects.toThrow();
     const b = await withFault('bad-schema');
-    const body = await (await get(b.sb, b.token, '/keywords?q=egfr')).json();
+    const body = await (await get(b.sb, b.token, '/keywords?q=egfr')).json().then((b): any => b);
     expect(typeof body.data[0].name).not.toBe('string');
     const r = await withFault('rate-limit');
     const first = await get(r.sb, r.token, '/projects');

@@ -43,12 +43,12 @@ function authorizeUrl(clientId: string, challenge: string, extra: Record<string,
 
 async function token(form: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(`${sb.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
-  return { status: res.status, body: await res.json(), headers: res.headers };
+  return { status: res.status, body: await res.json().then((b): any => b), headers: res.headers };
 }
 
 /** Registers, authorizes (auto-approve) and returns the code + what is needed to exchange it. */
 async function codeFor(extra: Record<string, string> = {}): Promise<{ clientId: string; code: string; verifier: string }> {
-  const { client_id: clientId } = (await (await register()).json()) as { client_id: string };
+  const { client_id: clientId } = (await (await register()).json().then((b): any => b)) as { client_id: string };
   const { verifier, challenge } = pkce();
   const res = await fetch(authorizeUrl(clientId, challenge, extra), { redirect: 'manual' });
   const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
@@ -81,11 +81,11 @@ describe('an independent OAuth client (oauth4webapi)', () => {
 
     const call = async (method: string, path: string, body?: unknown): Promise<Response> =>
       oauth.protectedResourceRequest(tokens.access_token, method, new URL(`${sb.url}/api/v1${path}`), new Headers(body ? { 'content-type': 'application/json' } : {}), body ? JSON.stringify(body) : undefined, opts);
-    const kw = (await (await call('GET', '/keywords?q=kras')).json()).data[0];
+    const kw = (await (await call('GET', '/keywords?q=kras')).json().then((b): any => b)).data[0];
     expect((await call('GET', `/keywords/${kw.id}`)).status).toBe(200);
     expect((await call('GET', `/keywords/${kw.id}/relations?relation=assets`)).status).toBe(200);
-    const projects = (await (await call('GET', '/projects')).json()).projects;
-    const created = await (await call('POST', '/projects', { name: 'oauth4webapi' })).json();
+    const projects = (await (await call('GET', '/projects')).json().then((b): any => b)).projects;
+    const created = await (await call('POST', '/projects', { name: 'oauth4webapi' })).json().then((b): any => b);
     expect(created.role).toBe('owner');
     const kras = projects.find((p: { name: string }) => p.name === 'KRAS inhibitors').id;
     for (const sub of ['status', 'signals', 'opportunities']) expect((await call('GET', `/projects/${kras}/${sub}`)).status).toBe(200);
@@ -105,7 +105,7 @@ describe('an independent OAuth client (oauth4webapi)', () => {
 
 describe('metadata', () => {
   it('RFC 8414 and RFC 9728 documents name each other and the four endpoints', async () => {
-    const as = await (await fetch(`${sb.url}/.well-known/oauth-authorization-server`)).json();
+    const as = await (await fetch(`${sb.url}/.well-known/oauth-authorization-server`)).json().then((b): any => b);
     expect(as).toMatchObject({
       issuer: sb.url,
       authorization_endpoint: `${sb.url}/oauth/authorize`,
@@ -116,7 +116,7 @@ describe('metadata', () => {
       code_challenge_methods_supported: ['S256'],
     });
     for (const r of ['api/v1', 'mcp']) {
-      const pr = await (await fetch(`${sb.url}/.well-known/oauth-protected-resource/${r}`)).json();
+      const pr = await (await fetch(`${sb.url}/.well-known/oauth-protected-resource/${r}`)).json().then((b): any => b);
       expect(pr).toMatchObject({ resource: `${sb.url}/${r}`, authorization_servers: [sb.url] });
     }
   });
@@ -132,13 +132,13 @@ describe('registration', () => {
   ])('rejects %s with invalid_client_metadata', async (_name, body) => {
     const res = await register(body);
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toBe('invalid_client_metadata');
+    expect((await res.json().then((b): any => b)).error).toBe('invalid_client_metadata');
   });
 
   it('accepts https and http on localhost, 127.0.0.1 and [::1]', async () => {
     const res = await register({ redirect_uris: ['https://example.com/cb', 'http://localhost:1/cb', 'http://127.0.0.1:2/cb', 'http://[::1]:3/cb'] });
     expect(res.status).toBe(201);
-    expect((await res.json()).client_id).toEqual(expect.any(String));
+    expect((await res.json().then((b): any => b)).client_id).toEqual(expect.any(String));
   });
 
   it('the per-address limit answers 429 slow_down with Retry-After', async () => {
@@ -148,7 +148,7 @@ describe('registration', () => {
       if (last.status === 429) break;
     }
     expect(last!.status).toBe(429);
-    expect((await last!.json()).error).toBe('slow_down');
+    expect((await last!.json().then((b): any => b)).error).toBe('slow_down');
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
@@ -170,7 +170,7 @@ describe('authorize and token', () => {
   });
 
   it('redirect carries code, state and iss; errors redirect with error, unknown clients do not redirect', async () => {
-    const { client_id: clientId } = await (await register()).json();
+    const { client_id: clientId } = await (await register()).json().then((b): any => b);
     const { challenge } = pkce();
     const ok = await fetch(authorizeUrl(clientId, challenge), { redirect: 'manual' });
     const loc = new URL(ok.headers.get('location')!);

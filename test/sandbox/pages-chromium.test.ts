@@ -41,7 +41,7 @@ describe.skipIf(skip)('consent and setup pages in Chromium', () => {
     const reg = await (await fetch(`${sb.url}/oauth/register`, {
       method: 'POST',
       body: JSON.stringify({ client_name: 'rsi (browser test)', redirect_uris: [REDIRECT] }),
-    })).json();
+    })).json().then((b): any => b);
     const verifier = randomBytes(32).toString('base64url');
     const u = new URL(`${sb.url}/oauth/authorize`);
     u.search = new URLSearchParams({
@@ -94,7 +94,7 @@ describe.skipIf(skip)('consent and setup pages in Chromium', () => {
     try {
       const token = (await obtainTokens(auto2.url)).access_token;
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const created = await (await fetch(`${auto2.url}/api/v1/projects`, { method: 'POST', headers, body: '{"name":"Browser setup"}' })).json();
+      const created = await (await fetch(`${auto2.url}/api/v1/projects`, { method: 'POST', headers, body: '{"name":"Browser setup"}' })).json().then((b): any => b);
       const run = () => fetch(`${auto2.url}/api/v1/projects/${created.id}/analyses`, { method: 'POST', headers, body: '{"top":{"type":"target","limit":1}}' });
       await new Promise((r) => setTimeout(r, 100));
       expect((await run()).status).toBe(409);
