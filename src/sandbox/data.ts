@@ -209,7 +209,7 @@ export class Catalogue {
     for (const [n, s] of MODALITIES) add(n, 'modality', s, `${n} as a therapeutic modality.`);
     for (const [n, s] of MECHANISMS) add(n, 'mechanism', s, `${n} as a mechanism of action.`);
     for (let i = 0; i < 80; i++) {
-      const name = `${SPONSOR_HEADS[i % SPONSOR_HEADS.length]} ${SPONSOR_TAILS[Math.floor(i / 2) % SPONSOR_TAILS.length]}`;
+      const name = `${SPONSOR_HEADS[i % SPONSOR_HEADS.length]} ${SPONSOR_TAILS[(Math.floor(i / SPONSOR_HEADS.length) * 3 + i) % SPONSOR_TAILS.length]}`;
       if (this.keywords.some((k) => k.name === name)) continue;
       add(name, 'sponsor', [], `${name} sponsors research and clinical programmes.`);
     }
