@@ -111,6 +111,8 @@ export class ConfirmationRequiredError extends CliError {
 export class ServiceUnavailableError extends CliError {
   override readonly code = 'unavailable';
   override readonly exitCode = ExitCode.unavailable;
+  /** The request timed out (as opposed to failing at once); retried at most once. */
+  timedOut = false;
   constructor(
     message: string,
     readonly status?: number,
@@ -139,6 +141,16 @@ export class InterruptedError extends CliError {
   constructor(message = 'interrupted', options: CliErrorOptions = {}) {
     super(message, options);
   }
+}
+
+/** The OS keychain or the credentials file cannot be used. Exit 1, with what to do about it. */
+export class CredentialStoreError extends CliError {
+  override readonly code = 'credential_store';
+}
+
+/** A config file that cannot be read or does not validate. Exit 1, naming the file. */
+export class ConfigError extends CliError {
+  override readonly code = 'config';
 }
 
 export function isCliError(error: unknown): error is CliError {

@@ -1,0 +1,186 @@
+/**
+ * OAuth protocol steps on oauth4webapi, named after the steps. Never prints, never asks.
+ */
+import * as oauth from 'oauth4webapi';
+import type { Writable } from 'node:stream';
+import { NotSignedInError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
+import type { AuthServerInfo } from '../storage/config.js';
+import { redactBody, redactUrl } from '../http/redact.js';
+import { isLoopbackHost } from './base-url.js';
+
+export interface OAuthEnv {
+  userAgent: string;
+  timeoutMs: number;
+  trace?: Writable | undefined;
+}
+
+/** oauth4webapi request options: loopback http allowed, our User-Agent, timeout and trace. */
+export interface RequestOptions {
+  signal: AbortSignal;
+  headers: Headers;
+  [oauth.allowInsecureRequests]: boolean;
+  // oauth4webapi calls it as (url, { method, headers, body, redirect, signal }).
+  [oauth.customFetch]: (url: string, options: oauth.CustomFetchOptions<any, any>) => Promise<Response>;
+}
+
+export function requestOptions(url: string, env: OAuthEnv): RequestOptions {
+  const insecure = new URL(url).protocol === 'http:' && isLoopbackHost(new URL(url).hostname);
+  return {
+    [oauth.allowInsecureRequests]: insecure,
+    signal: AbortSignal.timeout(env.timeoutMs),
+    headers: new Headers({ 'user-agent': env.userAgent }),
+    [oauth.customFetch]: tracingFetch(env.trace),
+  };
+}
+
+function tracingFetch(trace: Writable | undefined): RequestOptions[typeof oauth.customFetch] {
+  return async (url, init) => {
+    if (trace) {
+      trace.write(`> ${init?.method ?? 'GET'} ${redactUrl(url)}\n`);
+      if (typeof init?.body === 'string' || init?.body instanceof URLSearchParams) trace.write(`> ${redactBody(String(init.body))}\n`);
+    }
+    let res: Response;
+    try {
+      res = await fetch(url, init as RequestInit);
+    } catch (error) {
+      throw networkError(url, error);
+    }
+    if (trace) {
+      const text = await res.clone().text();
+      trace.write(`< ${res.status} ${redactUrl(url)}\n`);
+      if (text) trace.write(`< ${redactBody(text, res.headers.get('content-type') ?? '').slice(0, 2000)}\n`);
+    }
+    return res;
+  };
+}
+
+export function networkError(url: string, error: unknown): ServiceUnavailableError {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  const reason = (error as Error).name === 'TimeoutError' ? 'timed out'
+    : cause?.code === 'ECONNREFUSED' ? 'connection refused'
+    : cause?.code === 'ENOTFOUND' ? 'host not found'
+    : (error as Error).message;
+  return new ServiceUnavailableError(`cannot reach ${new URL(url).origin}: ${reason}`, undefined, {
+    hint: 'check the base URL and your network, or run `rsi doctor`',
+    cause: error,
+  });
+}
+
+/**
+ * RFC 9728 then RFC 8414: the API's protected-resource document names the authorization server,
+ * whose metadata must carry the same issuer. A service without the RFC 9728 document is taken to
+ * be its own authorization server, as the spec states.
+ * @see https://www.rfc-editor.org/rfc/rfc9728#section-3
+ * @see https://www.rfc-editor.org/rfc/rfc8414#section-3.3
+ */
+export async function discoverAuthorizationServer(baseUrl: string, env: OAuthEnv): Promise<oauth.AuthorizationServer> {
+  const resource = new URL(`${baseUrl}/api/v1`);
+  let issuer = new URL(baseUrl);
+  try {
+    const rs = await oauth.processResourceDiscoveryResponse(resource, await oauth.resourceDiscoveryRequest(resource, requestOptions(resource.href, env)));
+    const named = rs.authorization_servers?.[0];
+    if (named) issuer = new URL(named);
+  } catch (error) {
+    if (error instanceof ServiceUnavailableError) throw error;
+    // No usable RFC 9728 document: fall back to the base URL as the issuer.
+  }
+  if (issuer.protocol === 'http:' && !isLoopbackHost(issuer.hostname)) {
+    throw new UnexpectedReplyError(`the service names an authorization server over plain http (${issuer.href}); refusing`);
+  }
+  try {
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...requestOptions(issuer.href, env), algorithm: 'oauth2' }));
+    return as;
+  } catch (error) {
+    if (error instanceof ServiceUnavailableError) throw error;
+    throw new UnexpectedReplyError(`the service's OAuth metadata at ${issuer.origin} is not usable: ${(error as Error).message}`, {
+      hint: 'check --base-url; `rsi doctor` tests discovery',
+    });
+  }
+}
+
+export function authServerInfo(as: oauth.AuthorizationServer): AuthServerInfo {
+  if (!as.token_endpoint) throw new UnexpectedReplyError('the authorization server metadata has no token_endpoint');
+  return {
+    issuer: as.issuer,
+    token_endpoint: as.token_endpoint,
+    authorization_endpoint: as.authorization_endpoint,
+    revocation_endpoint: as.revocation_endpoint,
+    registration_endpoint: as.registration_endpoint,
+  };
+}
+
+export interface TokenResult {
+  accessToken: string;
+  refreshToken?: string | undefined;
+  expiresIn: number;
+  scope: string;
+}
+
+/**
+ * Refresh grant. Throws InvalidGrant for a refused refresh token (the caller decides whether
+ * another process already rotated it).
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-6
+ */
+export async function refreshTokens(
+  as: AuthServerInfo,
+  clientId: string,
+  refreshToken: string,
+  resource: string,
+  env: OAuthEnv,
+): Promise<TokenResult> {
+  const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: 'none' };
+  try {
+    const res = await oauth.refreshTokenGrantRequest(as as oauth.AuthorizationServer, client, oauth.None(), refreshToken, {
+      ...requestOptions(as.token_endpoint, env),
+      additionalParameters: { resource },
+    });
+    return tokenResult(await oauth.processRefreshTokenResponse(as as oauth.AuthorizationServer, client, res), undefined);
+  } catch (error) {
+    throw oauthFailure(error, 'refresh');
+  }
+}
+
+export class InvalidGrantError extends NotSignedInError {
+  override readonly code = 'invalid_grant';
+}
+
+/** Maps oauth4webapi's errors: invalid_grant → InvalidGrantError, 5xx/network → unavailable. */
+export function oauthFailure(error: unknown, step: string): Error {
+  if (error instanceof ServiceUnavailableError || error instanceof NotSignedInError) return error;
+  if (error instanceof oauth.ResponseBodyError) {
+    if (error.error === 'invalid_grant') return new InvalidGrantError(`your sign-in has expired or was revoked (${step} refused)`);
+    if (error.status >= 500) return new ServiceUnavailableError(`the authorization server answered ${error.status} during ${step}`, error.status);
+    return new NotSignedInError(`the authorization server refused the ${step}: ${error.error}`);
+  }
+  if (error instanceof oauth.OperationProcessingError && (error.cause as Response | undefined)?.status) {
+    const status = (error.cause as Response).status;
+    if (status >= 500) return new ServiceUnavailableError(`the authorization server answered ${status} during ${step}`, status);
+  }
+  if ((error as Error)?.name === 'TimeoutError') return new ServiceUnavailableError(`the authorization server did not answer during ${step}`);
+  return new UnexpectedReplyError(`unexpected reply from the authorization server during ${step}: ${(error as Error).message}`);
+}
+
+export function tokenResult(res: oauth.TokenEndpointResponse, requestedScope: string | undefined): TokenResult {
+  return {
+    accessToken: res.access_token,
+    refreshToken: res.refresh_token,
+    expiresIn: typeof res.expires_in === 'number' ? res.expires_in : 3600,
+    scope: res.scope ?? requestedScope ?? '',
+  };
+}
+
+/**
+ * Token revocation; best effort (the caller deletes local credentials whatever happens).
+ * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.1
+ */
+export async function revokeToken(as: AuthServerInfo, clientId: string, token: string, env: OAuthEnv): Promise<void> {
+  if (!as.revocation_endpoint) throw new UnexpectedReplyError('the authorization server has no revocation endpoint');
+  const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: 'none' };
+  try {
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as as oauth.AuthorizationServer, client, oauth.None(), token, requestOptions(as.revocation_endpoint, env)),
+    );
+  } catch (error) {
+    throw oauthFailure(error, 'revocation');
+  }
+}

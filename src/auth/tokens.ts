@@ -1,0 +1,149 @@
+/**
+ * Access tokens for API calls: proactive refresh a minute before expiry, reactive refresh once on a
+ * 401. Refresh tokens rotate, so concurrent rsi processes coordinate through a lock in the config
+ * folder: after taking it, a process re-reads the store and refreshes only if nobody else already
+ * did; it writes back only if the stored refresh token is still the one it refreshed.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CredentialStoreError, InterruptedError, NotSignedInError } from '../errors.js';
+import type { AuthProvider } from '../http/types.js';
+import type { Clock } from '../io/io.js';
+import type { AuthServerInfo } from '../storage/config.js';
+import type { CredentialKey, CredentialStore, StoredTokens } from '../storage/credentials.js';
+import { InvalidGrantError, refreshTokens, type OAuthEnv } from './oauth.js';
+
+export const REFRESH_MARGIN_MS = 60_000;
+
+/** RSI_TOKEN: used as is, never stored, never refreshed. */
+export class StaticTokenProvider implements AuthProvider {
+  constructor(private readonly token: string) {}
+
+  async getAccessToken(): Promise<string> {
+    return this.token;
+  }
+
+  async refreshAfterUnauthorized(): Promise<string | undefined> {
+    return undefined;
+  }
+}
+
+export interface StoredTokenProviderOptions {
+  store: CredentialStore;
+  key: CredentialKey;
+  authServer: AuthServerInfo;
+  configDir: string;
+  clock: Clock;
+  oauth: OAuthEnv;
+  /** Where loud warnings go (a failed save after a successful rotation). */
+  warn: (message: string) => void;
+}
+
+export class StoredTokenProvider implements AuthProvider {
+  private current: StoredTokens | undefined;
+
+  constructor(private readonly opts: StoredTokenProviderOptions) {}
+
+  async getAccessToken(signal?: AbortSignal): Promise<string> {
+    this.current ??= await this.opts.store.load(this.opts.key);
+    if (!this.current) throw new NotSignedInError(`not signed in to ${this.opts.key.baseUrl} (profile ${this.opts.key.profile})`);
+    if (this.current.expiresAt - this.opts.clock.now() > REFRESH_MARGIN_MS) return this.current.accessToken;
+    return (await this.refresh(this.current.accessToken, signal)).accessToken;
+  }
+
+  async refreshAfterUnauthorized(rejectedToken: string, signal?: AbortSignal): Promise<string | undefined> {
+    try {
+      return (await this.refresh(rejectedToken, signal)).accessToken;
+    } catch (error) {
+      if (error instanceof NotSignedInError) return undefined;
+      throw error;
+    }
+  }
+
+  /** The current tokens, refreshed first if they expire within a minute. For `rsi auth token`. */
+  async tokens(signal?: AbortSignal): Promise<StoredTokens> {
+    await this.getAccessToken(signal);
+    return this.current!;
+  }
+
+  private async refresh(staleAccessToken: string, signal?: AbortSignal): Promise<StoredTokens> {
+    const release = await this.lock(signal);
+    try {
+      // Someone else may have refreshed while we waited for the lock: use their result.
+      const stored = await this.opts.store.load(this.opts.key);
+      if (!stored) throw new NotSignedInError(`not signed in to ${this.opts.key.baseUrl} (profile ${this.opts.key.profile})`);
+      if (stored.accessToken !== staleAccessToken && stored.expiresAt - this.opts.clock.now() > REFRESH_MARGIN_MS) {
+        this.current = stored;
+        return stored;
+      }
+      if (!stored.refreshToken) {
+        throw new NotSignedInError('your access token has expired and there is no refresh token');
+      }
+      let result;
+      try {
+        result = await refreshTokens(this.opts.authServer, stored.clientId, stored.refreshToken, `${this.opts.key.baseUrl}/api/v1`, this.opts.oauth);
+      } catch (error) {
+        if (error instanceof InvalidGrantError) {
+          // A token another process rotated in the meantime is not a lost session: re-read.
+          const again = await this.opts.store.load(this.opts.key);
+          if (again && again.refreshToken !== stored.refreshToken) {
+            this.current = again;
+            return again;
+          }
+          // Nothing is deleted: the stored tokens stay until a new login replaces them.
+        }
+        throw error;
+      }
+      const next: StoredTokens = {
+        accessToken: result.accessToken,
+        refreshToken: result.refreshToken ?? stored.refreshToken,
+        expiresAt: this.opts.clock.now() + result.expiresIn * 1000,
+        scope: result.scope || stored.scope,
+        clientId: stored.clientId,
+      };
+      // Compare-and-swap: write back only over the refresh token we used.
+      const before = await this.opts.store.load(this.opts.key);
+      if (before && before.refreshToken === stored.refreshToken) {
+        try {
+          await this.opts.store.save(this.opts.key, next);
+        } catch (error) {
+          // The old refresh token is already dead on the server: this must not pass quietly.
+          this.opts.warn(
+            `rsi: warning: the service rotated your tokens but saving them failed (${(error as Error).message}); ` +
+              'this command can finish, but the next one will need `rsi login`',
+          );
+        }
+      }
+      this.current = next;
+      return next;
+    } finally {
+      await release();
+    }
+  }
+
+  private async lock(signal?: AbortSignal): Promise<() => Promise<void>> {
+    const { lock } = await import('proper-lockfile');
+    const dir = this.opts.configDir;
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw new CredentialStoreError(`cannot create the config folder ${dir}: ${(error as Error).message}`);
+    }
+    if (signal?.aborted) throw new InterruptedError();
+    try {
+      const release = await lock(dir, {
+        lockfilePath: join(dir, `refresh-${this.opts.key.profile}.lock`),
+        realpath: false,
+        // A lock older than 20 s belongs to a crashed process: take it over.
+        stale: 20_000,
+        update: 5_000,
+        retries: { retries: 200, minTimeout: 25, maxTimeout: 250, factor: 1.3 },
+      });
+      return async () => {
+        await release().catch(() => undefined);
+      };
+    } catch (error) {
+      throw new CredentialStoreError(`cannot lock ${dir} to refresh tokens: ${(error as Error).message}`);
+    }
+  }
+}

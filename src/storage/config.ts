@@ -1,0 +1,112 @@
+/**
+ * Non-secret configuration: profiles with their base URL, the authorization server's endpoints and
+ * the dynamic client registration. One JSON file, validated on read, written atomically.
+ */
+import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const ClientRegistration = z.object({
+  clientId: z.string().min(1),
+  redirectUri: z.string().url(),
+  /** The issuer this registration belongs to: never replayed at another. */
+  issuer: z.string().min(1),
+  registeredAt: z.string(),
+});
+export type ClientRegistration = z.infer<typeof ClientRegistration>;
+
+const AuthServer = z.object({
+  issuer: z.string().min(1),
+  token_endpoint: z.string().url(),
+  authorization_endpoint: z.string().url().optional(),
+  revocation_endpoint: z.string().url().optional(),
+  registration_endpoint: z.string().url().optional(),
+});
+export type AuthServerInfo = z.infer<typeof AuthServer>;
+
+const Profile = z.object({
+  baseUrl: z.string().url(),
+  authServer: AuthServer.optional(),
+  client: ClientRegistration.optional(),
+  credentialStore: z.enum(['keychain', 'file']).optional(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+const ConfigFile = z.object({
+  version: z.literal(1),
+  profiles: z.record(z.string(), Profile),
+});
+export type ConfigFile = z.infer<typeof ConfigFile>;
+
+export function configDir(env: Env): string {
+  if (env.RSI_CONFIG_DIR) return env.RSI_CONFIG_DIR;
+  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'rsi');
+  return join(env.HOME ?? homedir(), '.config', 'rsi');
+}
+
+export class ConfigStore {
+  readonly file: string;
+
+  constructor(readonly dir: string) {
+    this.file = join(dir, 'config.json');
+  }
+
+  async read(): Promise<ConfigFile> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: {} };
+      throw new ConfigError(`cannot read ${this.file}: ${(error as Error).message}`, { cause: error });
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new ConfigError(`${this.file} is not valid JSON`, { hint: `fix or delete the file, then run \`rsi login\`` });
+    }
+    const parsed = ConfigFile.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.join('.') || '(top level)';
+      throw new ConfigError(`${this.file} is not a valid rsi config: ${where}: ${issue?.message ?? 'invalid'}`, {
+        hint: 'fix or delete the file, then run `rsi login`',
+      });
+    }
+    return parsed.data;
+  }
+
+  async profile(name: string): Promise<Profile | undefined> {
+    return (await this.read()).profiles[name];
+  }
+
+  /** Read-modify-write of one profile; the file is replaced atomically. */
+  async updateProfile(name: string, update: (current: Profile | undefined) => Profile | undefined): Promise<void> {
+    const config = await this.read();
+    const next = update(config.profiles[name]);
+    if (next === undefined) delete config.profiles[name];
+    else config.profiles[name] = next;
+    await writeAtomic(this.file, `${JSON.stringify(config, null, 2)}\n`, 0o600);
+  }
+}
+
+/** Writes a file by renaming a complete temporary file over it, so readers never see half of it. */
+export async function writeAtomic(file: string, content: string, mode: number): Promise<void> {
+  const dir = file.slice(0, file.lastIndexOf('/')) || '.';
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await writeFile(tmp, content, { mode });
+    await chmod(tmp, mode);
+    await rename(tmp, file);
+  } catch (error) {
+    throw new ConfigError(`cannot write ${file}: ${(error as Error).message}`, {
+      hint: 'check that the config folder (RSI_CONFIG_DIR) is writable',
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * Where tokens live: the OS keychain (default), a 0600 file the user chose explicitly
+ * (`--insecure-storage` / RSI_CREDENTIAL_STORE=file), or memory (tests). Keyed by base URL and
+ * profile. Never a silent fallback from one to another.
+ */
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { CredentialStoreError } from '../errors.js';
+import { writeAtomic } from './config.js';
+
+export interface StoredTokens {
+  accessToken: string;
+  refreshToken?: string | undefined;
+  /** Absolute expiry of the access token, ms since the epoch. */
+  expiresAt: number;
+  scope: string;
+  clientId: string;
+}
+
+export interface CredentialKey {
+  baseUrl: string;
+  profile: string;
+}
+
+export type StoreKind = 'keychain' | 'file' | 'memory';
+
+export interface CredentialStore {
+  readonly kind: StoreKind;
+  load(key: CredentialKey): Promise<StoredTokens | undefined>;
+  save(key: CredentialKey, tokens: StoredTokens): Promise<void>;
+  delete(key: CredentialKey): Promise<void>;
+  /** Throws CredentialStoreError when the store cannot be used at all (locked, unreachable). */
+  probe(key: CredentialKey): Promise<void>;
+}
+
+const AccessPart = z.object({ accessToken: z.string().min(1), expiresAt: z.number(), scope: z.string(), clientId: z.string() });
+const RefreshPart = z.object({ refreshToken: z.string().min(1) });
+
+/** Windows Credential Manager caps one secret at 2,560 bytes; we keep every entry under it. */
+export const MAX_SECRET_BYTES = 2560;
+const KEYCHAIN_TIMEOUT_MS = 3000;
+
+export function keychainService(baseUrl: string): string {
+  return `rsi:${baseUrl}`;
+}
+
+/**
+ * The OS keychain through @napi-rs/keyring, pinned to the Secret Service on Linux so it never falls
+ * back silently to the kernel keyring. The access and refresh parts are separate entries so each
+ * stays under the 2,560-byte cap; the refresh part is written first, so an interrupted save leaves
+ * the newest refresh token (the one that matters) in place.
+ */
+export class KeychainStore implements CredentialStore {
+  readonly kind = 'keychain';
+
+  private async entry(key: CredentialKey, part: 'access' | 'refresh'): Promise<import('@napi-rs/keyring').AsyncEntry> {
+    const { AsyncEntry } = await import('@napi-rs/keyring');
+    return new AsyncEntry(keychainService(key.baseUrl), `${key.profile}:${part}`, { linux: { store: 'secret-service' } } as never);
+  }
+
+  private async call<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const signal = AbortSignal.timeout(KEYCHAIN_TIMEOUT_MS);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${KEYCHAIN_TIMEOUT_MS / 1000} s`)), KEYCHAIN_TIMEOUT_MS + 200);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([fn(signal), timeout]);
+    } catch (error) {
+      throw keychainError(what, error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async probe(key: CredentialKey): Promise<void> {
+    const entry = await this.entry(key, 'access');
+    await this.call('read the keychain', (signal) => entry.getPassword(signal));
+  }
+
+  async load(key: CredentialKey): Promise<StoredTokens | undefined> {
+    const [access, refresh] = await Promise.all([this.entry(key, 'access'), this.entry(key, 'refresh')]);
+    const a = await this.call('read the keychain', (signal) => access.getPassword(signal));
+    if (a === null) return undefined;
+    const r = await this.call('read the keychain', (signal) => refresh.getPassword(signal));
+    const accessPart = parseSecret(AccessPart, a, 'keychain entry');
+    const refreshPart = r === null ? undefined : parseSecret(RefreshPart, r, 'keychain entry');
+    return { ...accessPart, refreshToken: refreshPart?.refreshToken };
+  }
+
+  async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
+    const accessText = JSON.stringify({ accessToken: tokens.accessToken, expiresAt: tokens.expiresAt, scope: tokens.scope, clientId: tokens.clientId });
+    const refreshText = tokens.refreshToken ? JSON.stringify({ refreshToken: tokens.refreshToken }) : undefined;
+    for (const text of [accessText, refreshText]) {
+      if (text !== undefined && Buffer.byteLength(text) > MAX_SECRET_BYTES) {
+        throw new CredentialStoreError(`a token is too large for the OS keychain (${Buffer.byteLength(text)} bytes, the limit is ${MAX_SECRET_BYTES})`, {
+          hint: 'use `rsi login --insecure-storage` to keep tokens in a 0600 file instead',
+        });
+      }
+    }
+    const [access, refresh] = await Promise.all([this.entry(key, 'access'), this.entry(key, 'refresh')]);
+    if (refreshText !== undefined) await this.call('write to the keychain', (signal) => refresh.setPassword(refreshText, signal));
+    else await this.call('write to the keychain', (signal) => refresh.deleteCredential(signal));
+    await this.call('write to the keychain', (signal) => access.setPassword(accessText, signal));
+  }
+
+  async delete(key: CredentialKey): Promise<void> {
+    const [access, refresh] = await Promise.all([this.entry(key, 'access'), this.entry(key, 'refresh')]);
+    await this.call('delete from the keychain', (signal) => access.deleteCredential(signal));
+    await this.call('delete from the keychain', (signal) => refresh.deleteCredential(signal));
+  }
+}
+
+function keychainError(what: string, error: unknown): CredentialStoreError {
+  const raw = error instanceof Error ? error.message : String(error);
+  let reason = raw.split('\n')[0] ?? raw;
+  if (/autolaunch|DBUS_SESSION_BUS_ADDRESS|dbus.*not.*(found|available)|No such file/i.test(raw)) reason = 'no D-Bus session bus is available';
+  else if (/org\.freedesktop\.secrets|not provided by any \.service/i.test(raw)) reason = 'no Secret Service (keyring daemon) is running';
+  else if (/dismissed|locked/i.test(raw)) reason = 'the keyring is locked';
+  else if (/Did not receive a reply|no answer within|timed? ?out/i.test(raw)) reason = 'the keyring did not answer in time';
+  return new CredentialStoreError(`cannot ${what}: ${reason}`, {
+    hint: 'unlock or start your keyring, or sign in with `rsi login --insecure-storage` to keep tokens in a 0600 file',
+    cause: error,
+  });
+}
+
+function parseSecret<T>(schema: z.ZodType<T>, text: string, where: string): T {
+  try {
+    return schema.parse(JSON.parse(text));
+  } catch {
+    throw new CredentialStoreError(`the stored credentials (${where}) are unreadable`, { hint: 'run `rsi login` to replace them' });
+  }
+}
+
+const FileEntries = z.record(z.string(), AccessPart.extend({ refreshToken: z.string().optional() }));
+
+/** The explicit, visible fallback: `<config>/credentials.json`, mode 0600, replaced atomically. */
+export class FileStore implements CredentialStore {
+  readonly kind = 'file';
+  readonly file: string;
+
+  constructor(dir: string) {
+    this.file = join(dir, 'credentials.json');
+  }
+
+  private async readAll(): Promise<z.infer<typeof FileEntries>> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw new CredentialStoreError(`cannot read ${this.file}: ${(error as Error).message}`);
+    }
+    try {
+      return FileEntries.parse(JSON.parse(text));
+    } catch {
+      throw new CredentialStoreError(`${this.file} is corrupt`, { hint: 'delete it and run `rsi login --insecure-storage` again' });
+    }
+  }
+
+  async probe(): Promise<void> {
+    await this.readAll();
+  }
+
+  async load(key: CredentialKey): Promise<StoredTokens | undefined> {
+    return (await this.readAll())[entryName(key)];
+  }
+
+  async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
+    const all = await this.readAll();
+    all[entryName(key)] = { ...tokens, refreshToken: tokens.refreshToken };
+    await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
+  }
+
+  async delete(key: CredentialKey): Promise<void> {
+    const all = await this.readAll();
+    delete all[entryName(key)];
+    if (Object.keys(all).length === 0) await rm(this.file, { force: true });
+    else await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
+  }
+}
+
+function entryName(key: CredentialKey): string {
+  return `${key.profile} ${key.baseUrl}`;
+}
+
+export class MemoryStore implements CredentialStore {
+  readonly kind = 'memory';
+  private readonly entries = new Map<string, StoredTokens>();
+
+  async probe(): Promise<void> {}
+
+  async load(key: CredentialKey): Promise<StoredTokens | undefined> {
+    return this.entries.get(entryName(key));
+  }
+
+  async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
+    this.entries.set(entryName(key), { ...tokens });
+  }
+
+  async delete(key: CredentialKey): Promise<void> {
+    this.entries.delete(entryName(key));
+  }
+}
