@@ -1,10 +1,70 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('relations').action(() => {
-    throw new CliError('not implemented yet');
-  });
+export const RELATIONS = ['indications', 'assets', 'pipeline_targets', 'sponsors'] as const;
+export const ACTIVITIES = ['trials', 'papers', 'patents'] as const;
+
+export interface RelationsOptions {
+  keyword: string;
+  relation: string;
+  activity: string | undefined;
+  limit: number | undefined;
+  offset: number | undefined;
+  all: boolean;
+}
+
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('relations')
+    .description("list a keyword's indications, assets, pipeline targets or sponsors")
+    .argument('<keyword>', 'keyword UUID, or an exact name or synonym')
+    .option('--relation <r>', `one of ${RELATIONS.join(', ')} (required)`)
+    .option('--activity <a>', `for sponsors (required there): ${ACTIVITIES.join(', ')}`)
+    .option('--limit <n>', 'links per page, 1 to 100 (default 20)')
+    .option('--offset <n>', 'skip this many links (default 0)')
+    .option('--all', 'every link, streamed (fetches pages concurrently, prints in order)')
+    .addHelpText('after', '\nExamples:\n  rsi keywords relations EGFR --relation indications\n  rsi keywords relations NSCLC --relation sponsors --activity trials --all --format ndjson')
+    .action(async (keyword: string, flags: Record<string, unknown>) => {
+      const { intFlag, enumFlag } = await import('../shared/flags.js');
+      if (flags.relation === undefined) throw new UsageError(`--relation is required: one of ${RELATIONS.join(', ')}`);
+      const relation = (await enumFlag('--relation', flags.relation, RELATIONS))!;
+      const activity = await enumFlag('--activity', flags.activity, ACTIVITIES);
+      if (relation === 'sponsors' && !activity) throw new UsageError(`--activity is required with --relation sponsors: one of ${ACTIVITIES.join(', ')}`);
+      if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be used together');
+      await runF(
+        { keyword, relation, activity, limit: await intFlag('--limit', flags.limit, 1, 100), offset: await intFlag('--offset', flags.offset, 0), all: flags.all === true },
+        ctx,
+      );
+    });
+}
+
+export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
+  const [{ printJson, printRows }, { target }, { resolveKeyword }] = await Promise.all([
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+    import('../shared/resolve.js'),
+  ]);
+  const client = await ctx.client();
+  const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
+  const out = target(ctx);
+  const columns = [
+    { header: 'NAME', value: (r: { name: string }) => r.name, flexible: true },
+    { header: 'COUNT', value: (r: { count?: number }) => r.count, numeric: true },
+    { header: 'STAGE', value: (r: { stage?: string | null }) => r.stage },
+    { header: 'ID', value: (r: { id: string }) => r.id },
+  ];
+  const q = { relation: opts.relation, activity: opts.activity };
+  if (opts.all) {
+    const count = await printRows(out, client.iterateRelations(id, { ...q, pageSize: 100, concurrency: 4, offset: opts.offset }, ctx.signal), columns);
+    if (count === 0 && out.format !== 'json') ctx.io.stderr.write('No links\n');
+    return;
+  }
+  const page = await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal);
+  if (out.format === 'json') return printJson(ctx.io, page);
+  const count = await printRows(out, page.data, columns);
+  const { offset, total } = page.meta;
+  if (count === 0) ctx.io.stderr.write(total > 0 ? `No links at offset ${offset} (total ${total})\n` : 'No links\n');
+  else if (out.format === 'table') {
+    ctx.io.stderr.write(`Showing ${offset + 1}–${offset + count} of ${total}${offset + count < total ? `; more with --offset ${offset + count}, or --all` : ''}\n`);
+  }
 }

@@ -1,10 +1,50 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('search').action(() => {
-    throw new CliError('not implemented yet');
-  });
+export interface SearchOptions {
+  query: string;
+  page: number | undefined;
+  limit: number | undefined;
+  all: boolean;
+}
+
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('search')
+    .description('search keywords by name or synonym')
+    .argument('<query>', 'text to search for')
+    .option('--page <n>', 'page number, from 1 (default 1)')
+    .option('--limit <n>', 'results per page, 1 to 20 (default 10)')
+    .option('--all', 'every page, streamed')
+    .addHelpText('after', '\nExamples:\n  rsi keywords search egfr\n  rsi keywords search kinase --all --format csv > kinases.csv')
+    .action(async (query: string, flags: Record<string, unknown>) => {
+      const { intFlag } = await import('../shared/flags.js');
+      if (!query.trim()) throw new UsageError('the search query must not be empty');
+      if (flags.all && flags.page !== undefined) throw new UsageError('--all and --page cannot be used together');
+      await runF({ query, page: await intFlag('--page', flags.page, 1), limit: await intFlag('--limit', flags.limit, 1, 20), all: flags.all === true }, ctx);
+    });
+}
+
+export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
+  const [{ printJson, printRows }, { target }] = await Promise.all([import('../../io/output.js'), import('../shared/flags.js')]);
+  const client = await ctx.client();
+  const out = target(ctx);
+  const columns = [
+    { header: 'NAME', value: (k: { name: string }) => k.name },
+    { header: 'TYPE', value: (k: { type: string }) => k.type },
+    { header: 'SYNONYMS', value: (k: { synonyms: string[] }) => k.synonyms.join(', '), flexible: true },
+    { header: 'ID', value: (k: { id: string }) => k.id },
+  ];
+  let count: number;
+  if (opts.all) {
+    count = await printRows(out, client.iterateKeywordSearch({ q: opts.query, limit: opts.limit ?? 20 }, ctx.signal), columns);
+  } else {
+    const page = await client.searchKeywords({ q: opts.query, page: opts.page, limit: opts.limit }, ctx.signal);
+    if (out.format === 'json') return printJson(ctx.io, page);
+    count = await printRows(out, page.data, columns);
+    if (count > 0 && out.format === 'table' && count === page.meta.pageSize) {
+      ctx.io.stderr.write(`Page ${page.meta.page}; more may follow: --page ${page.meta.page + 1}, or --all\n`);
+    }
+  }
+  if (count === 0 && out.format !== 'json') ctx.io.stderr.write(`No keywords match "${opts.query}"\n`);
 }

@@ -1,0 +1,79 @@
+/**
+ * Flag validation at the boundary, with zod (loaded lazily): a failure is a UsageError naming the
+ * flag and what is allowed, raised before any request is sent.
+ */
+import { UsageError } from '../../errors.js';
+import type { Context } from '../context.js';
+import type { OutputTarget } from '../../io/output.js';
+
+/** An integer flag within [min, max]; undefined stays undefined. */
+export async function intFlag(flag: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): Promise<number | undefined> {
+  if (raw === undefined) return undefined;
+  const { z } = await import('zod');
+  const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
+  const schema = z.string().trim().regex(/^-?\d+$/).transform(Number).pipe(z.number().int().min(min).max(max));
+  const parsed = schema.safeParse(String(raw));
+  if (!parsed.success) throw new UsageError(`${flag} must be ${range} (got "${String(raw)}")`);
+  return parsed.data;
+}
+
+export async function enumFlag<T extends string>(flag: string, raw: unknown, allowed: readonly T[]): Promise<T | undefined> {
+  if (raw === undefined) return undefined;
+  const { z } = await import('zod');
+  const parsed = z.enum(allowed as unknown as [T, ...T[]]).safeParse(raw);
+  if (!parsed.success) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${String(raw)}")`);
+  return parsed.data;
+}
+
+export function nonEmpty(flag: string, raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const text = String(raw).trim();
+  if (!text) throw new UsageError(`${flag} must not be empty`);
+  return text;
+}
+
+export function conflicting(flags: Record<string, unknown>): void {
+  const given = Object.entries(flags).filter(([, v]) => v !== undefined && v !== false);
+  if (given.length > 1) throw new UsageError(`${given.map(([k]) => k).join(' and ')} cannot be used together`);
+}
+
+export function target(ctx: Context): OutputTarget {
+  return { io: ctx.io, format: ctx.globals().format };
+}
+
+/** Reads a file or stdin ("-") as text, with clear errors for the cases users hit. */
+export async function readInput(flag: string, path: string, ctx: Context, maxBytes = 10 * 1024 * 1024): Promise<string> {
+  if (path === '-') {
+    if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} - reads from stdin, but stdin is a terminal`, { hint: 'pipe the data in, or give a file path' });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of ctx.io.stdin) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) throw new UsageError(`${flag}: stdin is larger than ${maxBytes / 1024 / 1024} MiB`);
+      chunks.push(Buffer.from(chunk as Buffer));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  const { readFile, stat } = await import('node:fs/promises');
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new UsageError(`${flag}: ${path} is a directory`);
+    if (info.size > maxBytes) throw new UsageError(`${flag}: ${path} is larger than ${maxBytes / 1024 / 1024} MiB`);
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+    throw new UsageError(`${flag}: cannot read ${path}: ${why}`);
+  }
+}
+
+/** Parses JSON input, naming the flag and the position of a syntax error. */
+export function parseJsonInput(flag: string, text: string, source: string): unknown {
+  if (!text.trim()) throw new UsageError(`${flag}: ${source} is empty`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${flag}: ${source} is not valid JSON (${(error as Error).message})`);
+  }
+}
