@@ -14,6 +14,8 @@ export interface Column<T> {
   numeric?: boolean;
   /** Column gives up width first when the table is too wide. */
   flexible?: boolean;
+  /** Never shortened (ids people copy); the table may then be wider than the terminal. */
+  keep?: boolean;
 }
 
 export interface OutputTarget {
@@ -126,7 +128,7 @@ export async function renderTable<T>(io: Io, columns: readonly Column<T>[], rows
   const [{ default: Table }, { Chalk }] = await Promise.all([import('cli-table3'), import('chalk')]);
   const chalk = new Chalk({ level: io.color ? 1 : 0 });
   const natural = columns.map((c, i) => Math.max(c.header.length, ...rows.map((r) => displayWidth(r[i] ?? ''))));
-  const widths = fitWidths(natural, columns.map((c) => c.flexible === true), Math.max(40, io.columns));
+  const widths = fitWidths(natural, columns.map((c) => (c.keep ? 'keep' : c.flexible ? 'flex' : 'fixed')), Math.max(40, io.columns));
   const table = new Table({
     head: columns.map((c) => chalk.bold(c.header)),
     style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 2 },
@@ -137,7 +139,7 @@ export async function renderTable<T>(io: Io, columns: readonly Column<T>[], rows
   return `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
 }
 
-function fitWidths(natural: number[], flexible: boolean[], total: number): number[] {
+function fitWidths(natural: number[], kinds: Array<'keep' | 'flex' | 'fixed'>, total: number): number[] {
   const widths = [...natural];
   const gap = 2 * widths.length;
   let excess = widths.reduce((a, b) => a + b, 0) + gap - total;
@@ -146,7 +148,7 @@ function fitWidths(natural: number[], flexible: boolean[], total: number): numbe
     while (excess > 0) {
       let widest = -1;
       for (let i = 0; i < widths.length; i++) {
-        if ((pass && !flexible[i]) || widths[i]! <= 8) continue;
+        if (kinds[i] === 'keep' || (pass && kinds[i] !== 'flex') || widths[i]! <= 8) continue;
         if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
       }
       if (widest < 0) break;

@@ -377,7 +377,7 @@ export function projectSignals(cat: Catalogue, projectId: string, anchor: Keywor
     const pool = cat.ofType(type).filter((k) => k.id !== anchor.id);
     const start = intBetween(`${projectId}|${type}|start`, 0, pool.length - 1);
     for (let i = 0; i < 10; i++) {
-      const kw = pool[(start + i * 3) % pool.length]!;
+      const kw = pool[(start + i) % pool.length]!;
       out.push({
         keyword_id: anchor.id,
         signal_keyword_id: kw.id,

@@ -1,10 +1,41 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError } from '../../errors.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('opportunities').action(() => {
-    throw new CliError('not implemented yet');
-  });
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('opportunities')
+    .description("show a project's scored opportunities and analysis counts")
+    .argument('<project>', 'project UUID or exact name')
+    .action(async (project: string) => runF({ project }, ctx));
+}
+
+const PREFERRED = ['name', 'type', 'score', 'momentum', 'maturity', 'competition', 'risk', 'translation', 'analysis_mode', 'keyword_id'];
+
+export async function run(opts: { project: string }, ctx: Context): Promise<void> {
+  const [{ printJson, printRows }, { target }, { resolveProject }] = await Promise.all([
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+    import('../shared/resolve.js'),
+  ]);
+  const client = await ctx.client();
+  const project = await resolveProject(client, opts.project, ctx.signal);
+  const payload = await client.getOpportunities(project.id, ctx.signal);
+  const out = target(ctx);
+  if (out.format === 'json') return printJson(ctx.io, payload);
+  // The datasets' members are "not shown" in the spec: show the known ones first, then the rest.
+  const keys = new Set<string>();
+  for (const k of payload.keywords) for (const [key, v] of Object.entries(k)) if (v === null || typeof v !== 'object') keys.add(key);
+  const ordered = [...PREFERRED.filter((k) => keys.has(k)), ...[...keys].filter((k) => !PREFERRED.includes(k)).sort()];
+  const count = await printRows(
+    out,
+    payload.keywords,
+    ordered.map((key) => ({ header: out.format === 'table' ? key.toUpperCase() : key, value: (row: Record<string, unknown>) => row[key], numeric: typeof payload.keywords[0]?.[key] === 'number' })),
+  );
+  const pa = payload.project_analyses;
+  if (out.format === 'table' || count === 0) {
+    if (pa) {
+      const by = pa.by_status ? Object.entries(pa.by_status).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(', ') : '';
+      ctx.io.stderr.write(`${count} scored · analyses: ${pa.total ?? 0} total${by ? ` (${by})` : ''}\n`);
+    } else if (count === 0) ctx.io.stderr.write('No scored opportunities yet\n');
+  }
+  if (payload.error) ctx.io.stderr.write(`warning: the service reported: ${payload.error}\n`);
 }

@@ -1,10 +1,24 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError } from '../../errors.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('list').action(() => {
-    throw new CliError('not implemented yet');
-  });
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('list')
+    .description('list the projects you belong to, with your role')
+    .action(async () => runF({}, ctx));
+}
+
+export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+  const [{ printJson, printRows }, { target }] = await Promise.all([import('../../io/output.js'), import('../shared/flags.js')]);
+  const client = await ctx.client();
+  const body = await client.listProjects(ctx.signal);
+  const out = target(ctx);
+  if (out.format === 'json') return printJson(ctx.io, body);
+  const count = await printRows(out, body.projects, [
+    { header: 'NAME', value: (p) => p.name },
+    { header: 'ROLE', value: (p) => p.role },
+    { header: 'CREATED', value: (p) => p.created_at?.slice(0, 10) },
+    { header: 'ID', value: (p) => p.id, keep: true },
+    { header: 'BRIEF', value: (p) => p.brief, flexible: true },
+  ]);
+  if (count === 0) ctx.io.stderr.write('No projects yet: create one with `rsi projects create --name NAME`\n');
 }

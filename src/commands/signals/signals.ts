@@ -1,10 +1,58 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError } from '../../errors.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('signals').action(() => {
-    throw new CliError('not implemented yet');
-  });
+export const ANALYSIS_MODES = ['most_promising', 'novel_signal_scout', 'validated_opportunity'] as const;
+
+export interface SignalsOptions {
+  project: string;
+  type: string | undefined;
+  analysisMode: string | undefined;
+  limit: number | undefined;
+}
+
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('signals')
+    .description("list a project's signals (discovery candidates)")
+    .argument('<project>', 'project UUID or exact name')
+    .option('--type <t>', 'only signals of this type, e.g. target, disease, modality, mechanism')
+    .option('--analysis-mode <m>', `ranking: ${ANALYSIS_MODES.join(', ')}`)
+    .option('--limit <n>', 'at most this many, 1 to 500 (default 100)')
+    .addHelpText('after', `\nExamples:\n  rsi signals "KRAS inhibitors" --type target\n  rsi signals P --json | jq '[.signals[] | select(.analysed | not) | {keyword_id, signal_keyword_id}][:3]' | rsi analyses run P --selections -`)
+    .action(async (project: string, flags: Record<string, unknown>) => {
+      const { intFlag, enumFlag, nonEmpty } = await import('../shared/flags.js');
+      await runF(
+        {
+          project,
+          type: nonEmpty('--type', flags.type),
+          analysisMode: await enumFlag('--analysis-mode', flags.analysisMode, ANALYSIS_MODES),
+          limit: await intFlag('--limit', flags.limit, 1, 500),
+        },
+        ctx,
+      );
+    });
+}
+
+export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
+  const [{ printJson, printRows }, { target }, { resolveProject }] = await Promise.all([
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+    import('../shared/resolve.js'),
+  ]);
+  const client = await ctx.client();
+  const project = await resolveProject(client, opts.project, ctx.signal);
+  const list = await client.listSignals(project.id, { type: opts.type, analysis_mode: opts.analysisMode, limit: opts.limit }, ctx.signal);
+  const out = target(ctx);
+  if (out.format === 'json') return printJson(ctx.io, list);
+  const count = await printRows(out, list.signals, [
+    { header: 'RANK', value: (s) => s.rank, numeric: true },
+    { header: 'NAME', value: (s) => s.name, flexible: true },
+    { header: 'TYPE', value: (s) => s.type },
+    { header: 'ANALYSED', value: (s) => s.analysed },
+    { header: 'KEYWORD_ID', value: (s) => s.keyword_id, keep: true },
+    { header: 'SIGNAL_KEYWORD_ID', value: (s) => s.signal_keyword_id, keep: true },
+  ]);
+  if (count === 0) ctx.io.stderr.write(`No signals yet for ${project.name}${list.total === 0 ? ' (the scan may still be running: `rsi status` tells)' : ''}\n`);
+  else if (out.format === 'table') {
+    ctx.io.stderr.write(`${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}\n`);
+  }
 }
