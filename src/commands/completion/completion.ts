@@ -9,9 +9,11 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .description('print a shell completion script (bash, zsh or fish)')
     .argument('<shell>', SHELLS.join(', '))
     .addHelpText('after', '\nInstall:\n  bash: rsi completion bash > ~/.local/share/bash-completion/completions/rsi\n  zsh:  rsi completion zsh > "${fpath[1]}/_rsi"\n  fish: rsi completion fish > ~/.config/fish/completions/rsi.fish')
-    .action(async (shell: string) => {
+    .action(async (shell: string, _flags: unknown, self: Command) => {
       if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`shell must be one of ${SHELLS.join(', ')} (got "${shell}")`);
-      await runF({ shell: shell as (typeof SHELLS)[number] }, ctx);
+      let root = self;
+      while (root.parent) root = root.parent;
+      await runF({ shell: shell as (typeof SHELLS)[number], program: root }, ctx);
     });
 }
 
@@ -28,10 +30,10 @@ function walk(cmd: Command, path: string[], inherited: string[], out: Node[]): v
   for (const sub of cmd.commands) walk(sub, [...path, sub.name()], path.length === 0 ? cmd.options.map((o) => o.long!).filter(Boolean) : inherited, out);
 }
 
-export async function run(opts: { shell: (typeof SHELLS)[number] }, ctx: Context): Promise<void> {
-  const { buildProgram } = await import('../../program.js');
+/** `program` is the root of the command tree this command was parsed from. */
+export async function run(opts: { shell: (typeof SHELLS)[number]; program: Command }, ctx: Context): Promise<void> {
   const nodes: Node[] = [];
-  walk(buildProgram(ctx), [], [], nodes);
+  walk(opts.program, [], [], nodes);
   const script = opts.shell === 'bash' ? bash(nodes) : opts.shell === 'zsh' ? zsh(nodes) : fish(nodes);
   ctx.io.stdout.write(script);
 }
