@@ -30,9 +30,9 @@ export interface Selection {
 }
 
 export interface TopRequest {
-  type: string;
+  type: (typeof TOP_TYPES)[number];
   limit: number;
-  analysis_mode?: string;
+  analysis_mode?: (typeof ANALYSIS_MODES)[number];
   readiness?: string;
   therapeutic_area?: string;
   include_analysed?: boolean;
@@ -174,8 +174,8 @@ export async function parseRunFlags(project: string, flags: RawFlags): Promise<A
     if (flags.analysisMode !== undefined && !z.enum(ANALYSIS_MODES).safeParse(flags.analysisMode).success) {
       throw new UsageError(`--analysis-mode must be one of ${ANALYSIS_MODES.join(', ')} (got "${flags.analysisMode}")`);
     }
-    top = { type: flags.type, limit: limit.data };
-    if (flags.analysisMode !== undefined) top.analysis_mode = flags.analysisMode;
+    top = { type: flags.type as TopRequest['type'], limit: limit.data };
+    if (flags.analysisMode !== undefined) top.analysis_mode = flags.analysisMode as TopRequest['analysis_mode'];
     if (flags.readiness !== undefined) top.readiness = flags.readiness;
     if (flags.therapeuticArea !== undefined) top.therapeutic_area = flags.therapeuticArea;
   } else {
@@ -418,8 +418,12 @@ async function readSource(from: string, stdin: NodeJS.ReadableStream): Promise<s
   return text;
 }
 
-/** The real client behind the port; wired once the API client lands. */
-export async function defaultPort(_ctx: Context): Promise<never> {
-  const { CliError } = await import('../../errors.js');
-  throw new CliError('not implemented yet: waiting for the API client');
+/** The real client behind the port; loaded only when the command runs. */
+export async function defaultPort(ctx: Context): Promise<AnalysesPort> {
+  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
+  return {
+    resolveProject: (ref, signal) => resolveProject(client, ref, signal),
+    runAnalyses: (id, body, signal) => client.runAnalyses(id, body, signal),
+    getProjectStatus: (id, signal) => client.getProjectStatus(id, signal),
+  };
 }

@@ -83,8 +83,11 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
   assertNoFailedAnalyses(final, project.name);
 }
 
-/** The real client behind the port; wired once the API client lands. */
-export async function defaultPort(_ctx: Context): Promise<never> {
-  const { CliError } = await import('../../errors.js');
-  throw new CliError('not implemented yet: waiting for the API client');
+/** The real client behind the port; loaded only when the command runs. */
+export async function defaultPort(ctx: Context): Promise<StatusPort> {
+  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
+  return {
+    resolveProject: (ref, signal) => resolveProject(client, ref, signal),
+    getProjectStatus: (id, signal) => client.getProjectStatus(id, signal),
+  };
 }

@@ -1,0 +1,75 @@
+// `analyses run` against a scoring service that does not answer (504), and `status --watch`
+// giving up at --timeout. The sandbox runs in real time, so a new project's scan (30 s) outlasts
+// the tiny timeouts used here.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { obtainTokens } from '../support/oauth.js';
+import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+
+const RUN_ROUTE = 'POST /api/v1/projects/{projectId}/analyses';
+let sandbox: SandboxProcess;
+let configDir: string;
+let token: string;
+
+const rsi = (args: string[], input?: string) =>
+  runCli(args, { env: { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: configDir }, input });
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--auto-approve', '--fault', 'analyses-504']);
+  token = (await obtainTokens(sandbox.url)).access_token;
+  configDir = mkdtempSync(join(tmpdir(), 'rsi-e2e-'));
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+  if (configDir) rmSync(configDir, { recursive: true, force: true });
+});
+
+describe('analyses run when the scoring service does not answer', () => {
+  it('exits 8 after exactly one POST, says no run was recorded and that running again is safe', async () => {
+    const signals = await rsi(['signals', 'KRAS inhibitors', '--json']);
+    expect(signals.code, signals.stderr).toBe(0);
+    const first = (JSON.parse(signals.stdout) as { signals: Array<{ keyword_id: string; signal_keyword_id: string }> }).signals[0]!;
+    const before = await sandboxStats(sandbox.url);
+
+    const r = await rsi(['analyses', 'run', 'KRAS inhibitors', '--select', `${first.keyword_id}:${first.signal_keyword_id}`]);
+
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^rsi: .*no run was recorded/m);
+    expect(r.stderr).toMatch(/^hint: .*again is safe/m);
+    const after = await sandboxStats(sandbox.url);
+    expect(after.runs).toBe(before.runs);
+    expect((after.byRoute[RUN_ROUTE] ?? 0) - (before.byRoute[RUN_ROUTE] ?? 0)).toBe(1);
+  });
+});
+
+describe('status --watch --timeout', () => {
+  it('exits 9 when scoring is not done in time, after printing the states it saw', async () => {
+    const res = await fetch(`${sandbox.url}/api/v1/projects`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Slow scan' }),
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+
+    const r = await rsi(['status', id, '--watch', '--interval', '0.1', '--timeout', '0.5', '--json']);
+
+    expect(r.code, r.stderr).toBe(9);
+    expect(r.stderr).toMatch(/^rsi: gave up after 0\.5 s \(--timeout\): scanning for signals/m);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ next: 'wait' });
+  });
+
+  it('human output without a terminal: one line per change on stderr, then exit 9', async () => {
+    const r = await rsi(['status', 'Slow scan', '--watch', '--interval', '0.1', '--timeout', '0.3']);
+    expect(r.code, r.stderr).toBe(9);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n').filter((l) => l === 'scanning for signals')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,130 @@
+// `rsi status` once and with --watch, end to end against a sandbox child process (clock 50x).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { obtainTokens } from '../support/oauth.js';
+import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+
+interface Status {
+  signals_ready: boolean;
+  scoring: string;
+  next: string;
+  analyses: Array<{ status?: string; keyword_name?: string }>;
+}
+
+let sandbox: SandboxProcess;
+let configDir: string;
+let token: string;
+
+const rsi = (args: string[]) => runCli(args, { env: { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: configDir } });
+
+async function api(method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${sandbox.url}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+  return res.json();
+}
+
+async function newProject(name: string): Promise<string> {
+  const { id } = (await api('POST', '/projects', { name })) as { id: string };
+  const form = await fetch(`${sandbox.url}/projects/${id}/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+    redirect: 'manual',
+  });
+  expect(form.status).toBeLessThan(400);
+  return id;
+}
+
+const lines = (text: string) => text.trimEnd().split('\n').map((l) => JSON.parse(l) as Status);
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--auto-approve', '--time-scale', '50']);
+  token = (await obtainTokens(sandbox.url)).access_token;
+  configDir = mkdtempSync(join(tmpdir(), 'rsi-e2e-'));
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+  if (configDir) rmSync(configDir, { recursive: true, force: true });
+});
+
+describe('status once', () => {
+  it('--json prints the ProjectStatus body', async () => {
+    const r = await rsi(['status', 'Oncology watchlist', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const status = JSON.parse(r.stdout) as Status;
+    expect(status).toMatchObject({ scoring: 'done', signals_ready: true });
+    expect(status.analyses.length).toBeGreaterThan(0);
+  });
+
+  it('piped: the analyses as tab-separated rows on stdout, the summary on stderr; exit 0 even with failures', async () => {
+    const r = await rsi(['status', 'Oncology watchlist']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.split('\t')).toHaveLength(5);
+    expect(r.stderr).toMatch(/^Scoring: +done/m);
+    expect(r.stderr).toMatch(/^Next: /m);
+  });
+
+  it('an unknown project name: exit 2', async () => {
+    const r = await rsi(['status', 'No such project']);
+    expect(r.code).toBe(2);
+  });
+
+  it('a project the user does not belong to, by id: exit 4', async () => {
+    // "Competitor intel" is not listed for this user, so only its id could reach the API; an
+    // unknown id answers the same way (403: not a member).
+    const r = await rsi(['status', '00000000-0000-4000-8000-000000000000']);
+    expect(r.code, r.stderr).toBe(4);
+  });
+});
+
+describe('status --watch', () => {
+  it('--json: one ProjectStatus per line from scan to signals, the last line the final state', async () => {
+    const id = await newProject('Watched scan');
+    const r = await rsi(['status', id, '--watch', '--interval', '0.1', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const states = lines(r.stdout);
+    expect(states[0]!.next).toBe('wait');
+    expect(states.at(-1)!.next).not.toBe('wait');
+    expect(states.at(-1)!.signals_ready).toBe(true);
+    // Only changes are printed: no two neighbouring lines are the same.
+    for (let i = 1; i < states.length; i++) expect(states[i]).not.toEqual(states[i - 1]);
+    expect(r.stderr).toBe('');
+  });
+
+  it('piped, human: one progress line per change on stderr, then the final status', async () => {
+    const id = await newProject('Watched plainly');
+    const r = await rsi(['status', id, '--watch', '--interval', '0.1']);
+    expect(r.code, r.stderr).toBe(0);
+    const progress = r.stderr.split('\n').filter((l) => l.startsWith('scanning') || l.startsWith('scoring'));
+    expect(progress[0]).toBe('scanning for signals');
+    expect(new Set(progress).size).toBe(progress.length);
+    expect(r.stderr).toMatch(/^Signals: +ready/m);
+  });
+
+  it('returns at once when the user must act', async () => {
+    const r = await rsi(['status', 'KRAS inhibitors', '--watch', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toHaveLength(1);
+  });
+
+  it('exit 10 when scoring is done with a failed analysis; plain status still exits 0', async () => {
+    // Seeded: 6 analyses finished, the one of rank 7 failed.
+    const once = await rsi(['status', 'Oncology watchlist', '--json']);
+    expect(once.code).toBe(0);
+    expect((JSON.parse(once.stdout) as Status).analyses.filter((a) => a.status === 'failed')).toHaveLength(1);
+    const watched = await rsi(['status', 'Oncology watchlist', '--watch', '--json']);
+    expect(watched.code).toBe(10);
+    expect(watched.stderr).toMatch(/^rsi: scoring of "Oncology watchlist" is done, but 1 of 6 analyses failed/m);
+    expect(lines(watched.stdout)).toHaveLength(1);
+  });
+});
