@@ -1,0 +1,198 @@
+// The typed API client against a fake Http port: status mapping, schema checks, pagination.
+import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/client/client.js';
+import type { Http, HttpRequest, HttpResponse } from '../../src/http/types.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  NotSignedInError,
+  ServiceUnavailableError,
+  UnexpectedReplyError,
+  UsageError,
+} from '../../src/errors.js';
+
+const API = 'https://rsi.example/api/v1';
+
+function reply(status: number, body: unknown, contentType = 'application/json'): HttpResponse {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const isJson = contentType.includes('json');
+  return { status, headers: { 'content-type': contentType }, text, json: isJson ? JSON.parse(text) : undefined, isJson };
+}
+
+function fakeHttp(handler: (req: HttpRequest) => HttpResponse | Promise<HttpResponse>): Http & { calls: HttpRequest[] } {
+  const calls: HttpRequest[] = [];
+  return {
+    apiBase: API,
+    calls,
+    async request(req) {
+      calls.push(req);
+      return handler(req);
+    },
+    async close() {},
+  };
+}
+
+const UUID = '11111111-2222-4333-8444-555555555555';
+const hit = (i: number) => ({ id: UUID, name: `K${i}`, type: 'target', synonyms: [] });
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe('status mapping', () => {
+  const client = (status: number, body: unknown, ct?: string) => new ApiClient(fakeHttp(() => reply(status, body, ct)));
+
+  it('400 is a usage error carrying the server text', async () => {
+    const err = await client(400, { error: 'Missing name' }).createProject({ name: '' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toContain('Missing name');
+  });
+
+  it('401 is not signed in with a login hint', async () => {
+    const err = await client(401, { error: 'invalid_token' }).listProjects().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotSignedInError);
+    expect((err as NotSignedInError).exitCode).toBe(3);
+    expect((err as NotSignedInError).hint).toContain('rsi login');
+  });
+
+  it('403 insufficient_scope names the scope and the login command', async () => {
+    const err = await client(403, { error: 'insufficient_scope', scope: 'analyses:run' })
+      .runAnalyses(UUID, { selections: [] } as never)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ForbiddenError);
+    expect((err as ForbiddenError).scope).toBe('analyses:run');
+    expect((err as Error).message).toContain('missing scope analyses:run');
+    expect((err as ForbiddenError).hint).toContain('rsi login --scope analyses:run');
+    expect((err as ForbiddenError).exitCode).toBe(4);
+  });
+
+  it('other 403 keeps the server text', async () => {
+    const err = await client(403, { error: 'You are not a member of this project' }).getOpportunities(UUID).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ForbiddenError);
+    expect((err as Error).message).toContain('not a member');
+  });
+
+  it('404 is not found', async () => {
+    const err = await client(404, { error: 'Keyword not found' }).getKeyword(UUID).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect((err as NotFoundError).exitCode).toBe(5);
+  });
+
+  it('409 on analyses carries the setup URL derived from the API base', async () => {
+    const err = await client(409, { error: 'Scoring setup missing' }).runAnalyses(UUID, { selections: [] } as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    const url = `https://rsi.example/projects/${UUID}/overview?setup=1`;
+    expect((err as ConflictError).setupUrl).toBe(url);
+    expect(`${(err as Error).message} ${(err as ConflictError).hint}`).toContain(url);
+  });
+
+  it('a 502 HTML page is not parsed', async () => {
+    const err = await client(502, '<html><body>Bad Gateway</body></html>', 'text/html').listProjects().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect((err as Error).message).toContain('502 Bad Gateway with a non-JSON page');
+    expect((err as ServiceUnavailableError).exitCode).toBe(8);
+    expect((err as Error).message).not.toContain('<html>');
+  });
+
+  it('429 and 503 are service unavailable', async () => {
+    for (const status of [429, 503]) {
+      const err = await client(status, { error: 'busy' }).listProjects().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ServiceUnavailableError);
+    }
+  });
+
+  it('504 on analyses says no run was recorded and retrying is safe', async () => {
+    const err = await client(504, { error: 'Gateway Timeout' }).runAnalyses(UUID, { selections: [] } as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect(`${(err as Error).message} ${(err as ServiceUnavailableError).hint}`).toMatch(/no run was recorded.*safe/i);
+  });
+
+  it('a 2xx body that breaks the schema names the field', async () => {
+    const err = await client(200, { data: [{ id: UUID, name: 5, type: 'target', synonyms: [] }], meta: { page: 1, pageSize: 10 } })
+      .searchKeywords({ q: 'x' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnexpectedReplyError);
+    expect((err as Error).message).toContain('GET /keywords');
+    expect((err as Error).message).toContain('data.0.name');
+  });
+
+  it('a 2xx non-JSON body is an unexpected reply', async () => {
+    const err = await client(200, 'hello', 'text/plain').listProjects().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnexpectedReplyError);
+  });
+
+  it('unknown fields are kept', async () => {
+    const page = await client(200, { data: [{ ...hit(1), extra: 42 }], meta: { page: 1, pageSize: 10, next: 'x' } }).searchKeywords({ q: 'k' });
+    expect((page.data[0] as Record<string, unknown>).extra).toBe(42);
+    expect((page.meta as Record<string, unknown>).next).toBe('x');
+  });
+});
+
+describe('requests', () => {
+  it('runAnalyses is a POST marked not idempotent', async () => {
+    const http = fakeHttp(() => reply(202, { analyses: [] }));
+    await new ApiClient(http).runAnalyses(UUID, { selections: [] } as never).catch(() => undefined);
+    expect(http.calls[0]).toMatchObject({ method: 'POST', path: `/projects/${UUID}/analyses`, idempotent: false });
+  });
+
+  it('getKeyword joins include sections with commas', async () => {
+    const http = fakeHttp(() => reply(404, { error: 'nope' }));
+    await new ApiClient(http).getKeyword(UUID, { include: ['scores', 'counts'] }).catch(() => undefined);
+    expect(http.calls[0]?.query?.include).toBe('scores,counts');
+  });
+});
+
+describe('iterateKeywordSearch', () => {
+  it('walks pages until a short page, each hit once', async () => {
+    const total = 47;
+    const http = fakeHttp((req) => {
+      const page = Number(req.query?.page);
+      const limit = Number(req.query?.limit);
+      const data = [];
+      for (let i = (page - 1) * limit; i < Math.min(total, page * limit); i++) data.push(hit(i));
+      return reply(200, { data, meta: { page, pageSize: limit } });
+    });
+    const all = await collect(new ApiClient(http).iterateKeywordSearch({ q: 'k', limit: 20 }));
+    expect(all.map((h) => h.name)).toEqual(Array.from({ length: total }, (_, i) => `K${i}`));
+  });
+});
+
+describe('iterateRelations', () => {
+  function relationsHttp(total: number, delays = true) {
+    let inflight = 0;
+    let maxInflight = 0;
+    const http = fakeHttp(async (req) => {
+      inflight++;
+      maxInflight = Math.max(maxInflight, inflight);
+      const offset = Number(req.query?.offset ?? 0);
+      const limit = Number(req.query?.limit ?? 25);
+      // Later pages answer sooner: order must still hold.
+      if (delays) await new Promise((r) => setTimeout(r, Math.max(0, 20 - offset / limit)));
+      inflight--;
+      const data = [];
+      for (let i = offset; i < Math.min(total, offset + limit); i++) data.push({ id: UUID, name: `R${i}`, count: total - i });
+      return reply(200, { data, meta: { relation: 'assets', total, limit, offset } });
+    });
+    return { http, maxInflight: () => maxInflight };
+  }
+
+  it('yields every item exactly once, in order, with bounded concurrency', async () => {
+    const { http, maxInflight } = relationsHttp(1037);
+    const items = await collect(new ApiClient(http).iterateRelations(UUID, { relation: 'assets', pageSize: 100, concurrency: 4 }));
+    expect(items.map((r) => r.name)).toEqual(Array.from({ length: 1037 }, (_, i) => `R${i}`));
+    expect(http.calls).toHaveLength(11);
+    expect(maxInflight()).toBeGreaterThan(1);
+    expect(maxInflight()).toBeLessThanOrEqual(4);
+    const offsets = http.calls.map((c) => Number(c.query?.offset));
+    expect(new Set(offsets).size).toBe(offsets.length);
+  });
+
+  it('an empty relation makes one request', async () => {
+    const { http } = relationsHttp(0, false);
+    expect(await collect(new ApiClient(http).iterateRelations(UUID, { relation: 'assets' }))).toEqual([]);
+    expect(http.calls).toHaveLength(1);
+  });
+});
