@@ -1,0 +1,115 @@
+// Output formats: csv quoting, tsv, streamed json arrays, ndjson, fitted tables without colour.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Io } from '../../src/io/io.js';
+import type { OutputFormat } from '../../src/commands/context.js';
+import { printJson, printRows, type Column } from '../../src/io/output.js';
+
+function fakeIo(tty = false, columns = 80): Io & { out: () => string } {
+  const stdout = new PassThrough();
+  let text = '';
+  stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
+  return {
+    stdin: new PassThrough(),
+    stdout,
+    stderr: new PassThrough(),
+    stdinIsTTY: false,
+    stdoutIsTTY: tty,
+    stderrIsTTY: false,
+    columns,
+    color: false,
+    colorStderr: false,
+    out: () => text,
+  };
+}
+
+interface Row { name: string; count: number; note: string | null; id: string }
+const rows: Row[] = [
+  { name: 'Alpha, "the first"', count: 3, note: 'line\nbreak', id: 'aaaaaaaa-0000-4000-8000-000000000001' },
+  { name: 'Beta', count: 12, note: null, id: 'aaaaaaaa-0000-4000-8000-000000000002' },
+];
+const columns: Column<Row>[] = [
+  { header: 'NAME', value: (r) => r.name, flexible: true },
+  { header: 'COUNT', value: (r) => r.count, numeric: true },
+  { header: 'NOTE', value: (r) => r.note },
+  { header: 'ID', value: (r) => r.id, keep: true },
+];
+
+async function render(format: OutputFormat, data: Iterable<Row> | AsyncIterable<Row> = rows, tty = false, width = 80) {
+  const io = fakeIo(tty, width);
+  const n = await printRows({ io, format }, data, columns);
+  await new Promise((r) => setImmediate(r));
+  return { n, text: io.out() };
+}
+
+describe('printRows', () => {
+  it('csv quotes per RFC 4180 with a header and CRLF', async () => {
+    const { text, n } = await render('csv');
+    expect(n).toBe(2);
+    expect(text).toBe(
+      'NAME,COUNT,NOTE,ID\r\n' +
+        '"Alpha, ""the first""",3,"line\nbreak",aaaaaaaa-0000-4000-8000-000000000001\r\n' +
+        'Beta,12,,aaaaaaaa-0000-4000-8000-000000000002\r\n',
+    );
+  });
+
+  it('tsv has no header and no raw tabs or newlines in cells', async () => {
+    const { text } = await render('tsv');
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]!.split('\t')).toEqual(['Alpha, "the first"', '3', 'line break', 'aaaaaaaa-0000-4000-8000-000000000001']);
+  });
+
+  it('json streams one parseable array; compact when piped', async () => {
+    async function* gen() {
+      yield* rows;
+    }
+    const { text } = await render('json', gen());
+    expect(JSON.parse(text)).toEqual(rows);
+    expect(text.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('json is indented on a TTY and still parses', async () => {
+    const { text } = await render('json', rows, true);
+    expect(JSON.parse(text)).toEqual(rows);
+    expect(text).toContain('\n  {');
+  });
+
+  it('empty json is []', async () => {
+    const { text, n } = await render('json', []);
+    expect(n).toBe(0);
+    expect(JSON.parse(text)).toEqual([]);
+  });
+
+  it('ndjson prints one item per line', async () => {
+    const { text } = await render('ndjson');
+    expect(text.trimEnd().split('\n').map((l) => JSON.parse(l) as Row)).toEqual(rows);
+  });
+
+  it('an empty table prints nothing on stdout', async () => {
+    expect((await render('table', [], true)).text).toBe('');
+  });
+
+  it('a table fits the terminal width, keeps ids whole and has no colour codes when colour is off', async () => {
+    const long = [{ ...rows[1]!, name: 'x'.repeat(200) }];
+    const { text } = await render('table', long, true, 80);
+    for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(text).toContain('aaaaaaaa-0000-4000-8000-000000000002');
+    expect(text).toContain('…');
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/\u001b\[/);
+  });
+});
+
+describe('printJson', () => {
+  it('prints the value exactly: compact when piped, 2-space on a TTY', async () => {
+    const body = { data: [], meta: { page: 1, pageSize: 10 } };
+    const piped = fakeIo(false);
+    await printJson(piped, body);
+    const tty = fakeIo(true);
+    await printJson(tty, body);
+    await new Promise((r) => setImmediate(r));
+    expect(piped.out()).toBe(`${JSON.stringify(body)}\n`);
+    expect(tty.out()).toBe(`${JSON.stringify(body, null, 2)}\n`);
+  });
+});
