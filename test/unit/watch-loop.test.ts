@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import {
   assertNoFailedAnalyses,
   describeStatus,
+  elapsedSince,
   formatSeconds,
   parseTiming,
   watchStatus,
@@ -234,6 +235,14 @@ describe('helpers', () => {
     expect(() => parseTiming({ interval: 'abc' })).toThrow(/--interval must be a number of seconds from 0.1/);
     expect(() => parseTiming({ timeout: '-1' })).toThrow(/--timeout .*0 = no limit/);
     expect(() => parseTiming({ timeout: '' })).toThrow(UsageError);
+  });
+
+  it('elapsedSince counts whole seconds from its creation', () => {
+    const clock = fakeClock();
+    const elapsed = elapsedSince(clock);
+    expect(elapsed()).toBe(' · 0 s');
+    clock.t += 61_900;
+    expect(elapsed()).toBe(' · 1 min 1 s');
   });
 
   it('formats durations', () => {

@@ -15,6 +15,7 @@ import {
   parseTiming,
   printStatus,
   shellQuote,
+  elapsedSince,
   watchWithOutput,
   writeRows,
   type StatusLike,
@@ -301,7 +302,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
   printResult(io, format, result, project.name);
   if (options.wait === undefined) return;
 
-  const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io);
+  const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(
     (signal) => port.getProjectStatus(project.id, signal),
     options.wait,

@@ -284,6 +284,12 @@ function describeCounts(status: StatusLike): string {
   return ` (${c.done}/${c.total} analyses done${c.failed > 0 ? `, ${c.failed} failed` : ''})`;
 }
 
+/** For the live line: ` · 42 s` since the watch began (whole seconds, so it ticks calmly). */
+export function elapsedSince(clock: Clock): () => string {
+  const started = clock.now();
+  return () => ` · ${formatSeconds(Math.floor((clock.now() - started) / 1000) * 1000)}`;
+}
+
 /** A compact human duration: `45 s`, `1.5 s`, `2 min 5 s`. */
 export function formatSeconds(ms: number): string {
   const s = ms / 1000;

@@ -6,6 +6,7 @@ import {
   assertNoFailedAnalyses,
   parseTiming,
   printStatus,
+  elapsedSince,
   watchWithOutput,
   type StatusLike,
   type WatchTiming,
@@ -72,7 +73,7 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
     return;
   }
 
-  const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io);
+  const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(
     poll,
     options.watch,
