@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RSI_BIN } from '../support/cli.js';
+import { RSI_BIN, cleanEnv } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
 import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
@@ -16,7 +16,8 @@ const SOCKET = `rsi-test-${process.pid}`;
 const PROJECT = 'KRAS inhibitors';
 
 function tmux(...args: string[]): string {
-  const r = spawnSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+  // The private server starts from a clean environment: no RSI_* or colour settings of the developer.
+  const r = spawnSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8', env: cleanEnv({ TERM: 'xterm-256color' }) });
   if (r.status !== 0) throw new Error(`tmux ${args[0]}: ${r.stderr}`);
   return r.stdout;
 }
