@@ -1,21 +1,28 @@
 /**
  * The sandbox's two clocks: real time for OAuth lifetimes (codes, tokens), and a scaled clock for
  * scans and analyses, so `--time-scale 100` makes a 30-second scan take 0.3 s without shortening
- * tokens (use `--token-ttl` for that).
+ * tokens (use `--token-ttl` for that). `advance` jumps both forward (POST /__sandbox/advance), so
+ * tests can check 60-second codes and 30-day refresh tokens without waiting.
  */
 export class SandboxClock {
   private readonly startReal = Date.now();
+  private offsetMs = 0;
 
   constructor(readonly scale: number) {}
 
-  /** Real milliseconds since the epoch. */
+  /** Real milliseconds since the epoch (plus any jump). */
   real(): number {
-    return Date.now();
+    return Date.now() + this.offsetMs;
   }
 
-  /** Sandbox milliseconds: real time at start-up, then running `scale` times faster. */
+  /** Sandbox milliseconds: real time at start-up, then running `scale` times faster (plus any jump). */
   now(): number {
-    return this.startReal + (Date.now() - this.startReal) * this.scale;
+    return this.startReal + (Date.now() - this.startReal) * this.scale + this.offsetMs;
+  }
+
+  /** Moves both clocks forward by `seconds`. */
+  advance(seconds: number): void {
+    this.offsetMs += seconds * 1000;
   }
 
   /** The scaled clock's reading as an ISO timestamp. */

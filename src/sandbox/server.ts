@@ -51,6 +51,8 @@ export interface SandboxStats {
 export interface Sandbox {
   url: string;
   stats: SandboxStats;
+  /** Jumps both clocks forward (what POST /__sandbox/advance?seconds=N does). */
+  advance(seconds: number): void;
   close(): Promise<void>;
 }
 
@@ -129,6 +131,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (path === '/__sandbox/reset-stats' && method === 'POST') {
       Object.assign(stats, emptyStats());
       return send(res, { status: 204 });
+    }
+    if (path === '/__sandbox/advance' && method === 'POST') {
+      const seconds = Number(url.searchParams.get('seconds'));
+      if (!Number.isFinite(seconds) || seconds < 0) return send(res, { status: 400, json: { error: 'seconds must be a number >= 0' } });
+      ctx.clock.advance(seconds);
+      return send(res, { status: 200, json: { advanced: seconds } });
     }
 
     let body: Buffer;
@@ -233,6 +241,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     url: base,
     stats,
+    advance: (seconds: number) => ctx.clock.advance(seconds),
     close: async () => {
       for (const res of hanging) res.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -247,3 +247,55 @@ describe('authorize and token', () => {
     expect(missing.status).toBe(400);
   });
 });
+
+describe('lifetimes (clock jumps through POST /__sandbox/advance)', () => {
+  let fresh: Sandbox;
+  let original: Sandbox;
+  beforeAll(async () => {
+    fresh = await startSandbox({ autoApprove: true });
+    original = sb;
+    sb = fresh;
+  });
+  afterAll(async () => {
+    sb = original;
+    await fresh?.close();
+  });
+  const advance = async (seconds: number): Promise<void> => {
+    const res = await fetch(`${sb.url}/__sandbox/advance?seconds=${seconds}`, { method: 'POST' });
+    expect(res.status).toBe(200);
+  };
+  const exchange = (c: { clientId: string; code: string; verifier: string }) =>
+    token({ grant_type: 'authorization_code', code: c.code, client_id: c.clientId, redirect_uri: REDIRECT, code_verifier: c.verifier, resource: `${sb.url}/api/v1` });
+
+  it('an authorization code lives 60 seconds', async () => {
+    const young = await codeFor();
+    await advance(55);
+    expect((await exchange(young)).status).toBe(200);
+    const old = await codeFor();
+    await advance(61);
+    expect((await exchange(old)).body.error).toBe('invalid_grant');
+  });
+
+  it('an access token lives 3600 seconds by default; a refresh token 30 days', async () => {
+    const c = await codeFor();
+    const clientId = c.clientId;
+    const first = (await exchange(c)).body;
+    expect(first.expires_in).toBe(3600);
+    const call = (t: string) => fetch(`${sb.url}/api/v1/projects`, { headers: { authorization: `Bearer ${t}` } }).then((r) => r.status);
+    await advance(3590);
+    expect(await call(first.access_token)).toBe(200);
+    await advance(20);
+    expect(await call(first.access_token)).toBe(401);
+    // 29 days later the refresh token still works and rotates; the new one dies after 30 days.
+    await advance(29 * 86400);
+    const second = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId });
+    expect(second.status).toBe(200);
+    expect(await call(second.body.access_token)).toBe(200);
+    await advance(30 * 86400 + 1);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: second.body.refresh_token, client_id: clientId })).body.error).toBe('invalid_grant');
+  });
+
+  it('rejects a bad advance', async () => {
+    expect((await fetch(`${sb.url}/__sandbox/advance?seconds=-1`, { method: 'POST' })).status).toBe(400);
+  });
+});
