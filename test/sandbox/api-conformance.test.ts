@@ -239,32 +239,77 @@ describe('analyses', () => {
 });
 
 describe('behaviour over time', () => {
-  it('a new project: scan (wait) → signals ready (list_signals) → setup → runs (wait) → done', async () => {
-    const created = (await api('/projects', { method: 'POST', body: JSON.stringify({ name: 'Timeline' }) })).body;
-    const first = (await api(`/projects/${created.id}/status`)).body;
-    expect(first).toMatchObject({ signals_ready: false, scoring: 'not_started', next: 'wait' });
-    expect((await api(`/projects/${created.id}/signals`)).body.signals).toEqual([]);
-    // 30 sandbox seconds at ×1000 is 30 ms.
-    await new Promise((r) => setTimeout(r, 100));
-    const ready = (await api(`/projects/${created.id}/status`)).body;
+  // A sandbox at real speed whose clock the test jumps (POST /__sandbox/advance): no timing races.
+  let slow: Sandbox;
+  let slowToken: string;
+  beforeAll(async () => {
+    slow = await startSandbox({ autoApprove: true });
+    slowToken = (await obtainTokens(slow.url)).access_token;
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+  const on = async (path: string, init: RequestInit = {}): Promise<any> => {
+    const res = await fetch(`${slow.url}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${slowToken}`, 'content-type': 'application/json' } });
+    return res.json();
+  };
+  const advance = async (seconds: number): Promise<void> => {
+    expect((await fetch(`${slow.url}/__sandbox/advance?seconds=${seconds}`, { method: 'POST' })).status).toBe(200);
+  };
+
+  it('a new project: scan (wait) → signals ready (list_signals) → setup → pending → running → done/failed', async () => {
+    const created = await on('/projects', { method: 'POST', body: JSON.stringify({ name: 'Timeline' }) });
+    expect(await on(`/projects/${created.id}/status`)).toMatchObject({ signals_ready: false, scoring: 'not_started', next: 'wait' });
+    expect((await on(`/projects/${created.id}/signals`)).signals).toEqual([]);
+    // Selections before the scan finished do not match a finished scan: 409.
+    const early = await fetch(`${slow.url}/api/v1/projects/${created.id}/analyses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${slowToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ top: { type: 'target', limit: 1, confirmed: true } }),
+    });
+    expect(early.status).toBe(409);
+    await advance(25);
+    expect((await on(`/projects/${created.id}/status`)).signals_ready).toBe(false);
+    await advance(6);
+    const ready = await on(`/projects/${created.id}/status`);
     expect(ready).toMatchObject({ signals_ready: true, scoring: 'not_started', next: 'list_signals' });
     expect(ready.summary).toContain('setup');
     const page = await fetch(created.setup_url);
     expect(await page.text()).toContain('Finish scoring setup');
-    const post = await fetch(`${sb.url}/projects/${created.id}/setup`, { method: 'POST', redirect: 'manual' });
+    const post = await fetch(`${slow.url}/projects/${created.id}/setup`, { method: 'POST', redirect: 'manual' });
     expect(post.status).toBe(303);
-    const run = await api(`/projects/${created.id}/analyses`, { method: 'POST', body: JSON.stringify({ top: { type: 'target', limit: 3, confirmed: true } }) });
-    expect(run.body.runs).toHaveLength(3);
-    const running = (await api(`/projects/${created.id}/status`)).body;
-    expect(running.next).toBe('wait');
-    expect(['running']).toContain(running.scoring);
-    await new Promise((r) => setTimeout(r, 60));
-    const done = (await api(`/projects/${created.id}/status`)).body;
+
+    // Rank 7 fails (documented rule: rank a multiple of 7); ranks 1 and 2 succeed.
+    const signals = (await on(`/projects/${created.id}/signals?limit=500`)).signals as Array<{ keyword_id: string; signal_keyword_id: string; rank: number }>;
+    const pick = signals.filter((x) => [1, 2, 7].includes(x.rank)).map((x) => ({ keyword_id: x.keyword_id, signal_keyword_id: x.signal_keyword_id }));
+    expect(pick).toHaveLength(3);
+    const run = await on(`/projects/${created.id}/analyses`, { method: 'POST', body: JSON.stringify({ selections: pick }) });
+    expect(run.runs).toHaveLength(3);
+    const statuses = async (): Promise<string[]> => ((await on(`/projects/${created.id}/status`)).analyses as Array<{ status: string }>).map((a) => a.status).sort();
+    expect(await on(`/projects/${created.id}/status`)).toMatchObject({ scoring: 'running', next: 'wait' });
+    expect(await statuses()).toEqual(['pending', 'pending', 'pending']);
+    await advance(6);
+    expect(await statuses()).toEqual(['running', 'running', 'running']);
+    expect((await on(`/projects/${created.id}/opportunities`)).keywords).toEqual([]);
+    await advance(20);
+    const done = await on(`/projects/${created.id}/status`);
     expect(done).toMatchObject({ scoring: 'done', next: 'run_analyses' });
-    expect(done.analyses.every((a: { status: string }) => a.status === 'done' || a.status === 'failed')).toBe(true);
-    const opp = (await api(`/projects/${created.id}/opportunities`)).body;
-    expect(opp.project_analyses.total).toBe(3);
-    const analysed = (await api(`/projects/${created.id}/signals`)).body;
-    expect(analysed.unanalysed_total).toBeLessThan(analysed.total);
+    expect(await statuses()).toEqual(['done', 'done', 'failed']);
+    const opp = await on(`/projects/${created.id}/opportunities`);
+    expect(opp.project_analyses).toMatchObject({ total: 3, completed: 2 });
+    expect(opp.keywords).toHaveLength(2);
+    const analysed = await on(`/projects/${created.id}/signals`);
+    expect(analysed.unanalysed_total).toBe(analysed.total - 2);
+  });
+
+  it('--time-scale makes the 30-second scan finish in a fraction of a second', async () => {
+    // The file's sandbox runs at ×1000: poll (bounded) until the scan is done.
+    const created = (await api('/projects', { method: 'POST', body: JSON.stringify({ name: 'Fast' }) })).body;
+    let ready = false;
+    for (let i = 0; i < 100 && !ready; i++) {
+      ready = (await api(`/projects/${created.id}/status`)).body.signals_ready;
+      if (!ready) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(ready).toBe(true);
   });
 });
