@@ -91,9 +91,9 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   );
   const out = target(ctx);
   const err = ctx.io.stderr;
+  if (out.format !== 'json') err.write(`✓ Created project ${created.name}\n`);
   if (out.format === 'json') await printJson(ctx.io, created);
   else if (out.format === 'table') {
-    err.write(`✓ Created project ${created.name}\n`);
     ctx.io.stdout.write(`id         ${created.id}\nsetup_url  ${created.setup_url}\n`);
   } else {
     await printRows(out, [created], [

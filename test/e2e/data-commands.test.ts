@@ -1,0 +1,233 @@
+// keywords, projects, signals, opportunities, api and completion end to end: bin/rsi.js against a
+// sandbox child process. JSON output is checked against the client's zod schemas (the spec's shapes).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as S from '../../src/client/schemas.js';
+import { runCli } from '../support/cli.js';
+import { obtainTokens } from '../support/oauth.js';
+import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+
+let sandbox: SandboxProcess;
+let configDir: string;
+let token: string;
+let readOnlyToken: string;
+
+const rsi = (args: string[], env: Record<string, string> = {}, input?: string) =>
+  runCli(args, { env: { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: configDir, ...env }, input });
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--auto-approve', '--time-scale', '100']);
+  token = (await obtainTokens(sandbox.url)).access_token;
+  readOnlyToken = (await obtainTokens(sandbox.url, { scopes: ['service:read'] })).access_token;
+  configDir = mkdtempSync(join(tmpdir(), 'rsi-e2e-data-'));
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+  if (configDir) rmSync(configDir, { recursive: true, force: true });
+});
+
+const parse = (text: string): unknown => JSON.parse(text);
+
+describe('keywords', () => {
+  it('search --json prints the API page exactly (spec shape)', async () => {
+    const r = await rsi(['keywords', 'search', 'egfr', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const page = S.KeywordSearchPage.parse(parse(r.stdout));
+    expect(page.data.map((k) => k.name)).toContain('EGFR');
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('search piped prints tsv rows with the name first', async () => {
+    const r = await rsi(['keywords', 'search', 'kras']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]!.split('\t')[0]).toBe('KRAS');
+  });
+
+  it('an empty search: nothing on stdout, a message on stderr; --json prints the empty body', async () => {
+    const r = await rsi(['keywords', 'search', 'zzzqqqxxx']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/No keywords/);
+    const j = await rsi(['keywords', 'search', 'zzzqqqxxx', '--json']);
+    expect(S.KeywordSearchPage.parse(parse(j.stdout)).data).toEqual([]);
+  });
+
+  it('get resolves a synonym, case-insensitively', async () => {
+    const r = await rsi(['keywords', 'get', 'erbb1', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(S.KeywordCard.parse(parse(r.stdout)).name).toBe('EGFR');
+  });
+
+  it('an unknown name exits 2 before any keyword-card request', async () => {
+    const before = (await sandboxStats(sandbox.url)).byRoute['GET /api/v1/keywords/{keywordId}'] ?? 0;
+    const r = await rsi(['keywords', 'get', 'no-such-keyword-anywhere']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^rsi: .*no-such-keyword-anywhere/m);
+    expect((await sandboxStats(sandbox.url)).byRoute['GET /api/v1/keywords/{keywordId}'] ?? 0).toBe(before);
+  });
+
+  it('an unknown UUID exits 5', async () => {
+    const r = await rsi(['keywords', 'get', '00000000-0000-4000-8000-000000000000']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^rsi: /m);
+  });
+
+  it('relations --all --json: one array, count equals meta.total, no duplicates', async () => {
+    const first = await rsi(['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--limit', '1', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const total = S.RelationPage.parse(parse(first.stdout)).meta.total;
+    expect(total).toBeGreaterThan(5000);
+    const r = await rsi(['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--all', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const items = S.RelationItem.array().parse(parse(r.stdout));
+    expect(items).toHaveLength(total);
+    expect(new Set(items.map((i) => i.id)).size).toBe(total);
+  });
+
+  it('relations --all --format ndjson: one item per line, with activity', async () => {
+    const first = await rsi(['keywords', 'relations', 'Non-small cell lung cancer', '--relation', 'sponsors', '--activity', 'trials', '--limit', '1', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const total = S.RelationPage.parse(parse(first.stdout)).meta.total;
+    const r = await rsi(['keywords', 'relations', 'Non-small cell lung cancer', '--relation', 'sponsors', '--activity', 'trials', '--all', '--format', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => S.RelationItem.parse(parse(l)));
+    expect(lines).toHaveLength(total);
+    expect(new Set(lines.map((i) => i.id)).size).toBe(total);
+  });
+
+  it('out-of-range limits and bad enums exit 2 naming the flag, without a request', async () => {
+    const before = (await sandboxStats(sandbox.url)).apiRequests;
+    const cases: Array<[string[], RegExp]> = [
+      [['keywords', 'search', 'egfr', '--limit', '21'], /--limit/],
+      [['keywords', 'search', 'egfr', '--page', '0'], /--page/],
+      [['keywords', 'relations', 'EGFR', '--relation', 'assets', '--limit', '101'], /--limit/],
+      [['keywords', 'relations', 'EGFR', '--relation', 'assets', '--offset', '-1'], /--offset/],
+      [['keywords', 'relations', 'EGFR', '--relation', 'nope'], /--relation/],
+      [['signals', 'KRAS inhibitors', '--limit', '501'], /--limit/],
+      [['projects', 'create', '--name', 'X', '--goal', 'bogus'], /--goal/],
+      [['projects', 'create', '--name', 'X', '--operand', 'xor'], /--operand/],
+    ];
+    for (const [args, flag] of cases) {
+      const r = await rsi(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(flag);
+      expect(r.stdout).toBe('');
+    }
+    expect((await sandboxStats(sandbox.url)).apiRequests).toBe(before);
+  });
+});
+
+describe('projects, signals, opportunities', () => {
+  it('projects list --json is the API body', async () => {
+    const r = await rsi(['projects', 'list', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const list = S.ProjectList.parse(parse(r.stdout));
+    expect(list.projects.map((p) => p.name)).toEqual(expect.arrayContaining(['Oncology watchlist', 'KRAS inhibitors', 'Fibrosis landscape']));
+  });
+
+  it('projects create with a watchlist from stdin prints id and setup URL; --json prints the body', async () => {
+    const card = S.KeywordSearchPage.parse(parse((await rsi(['keywords', 'search', 'EGFR', '--json'])).stdout)).data[0]!;
+    const watchlist = JSON.stringify([{ entity_id: card.id, entity_type: 'keyword', entity_name: card.name }]);
+    const r = await rsi(['projects', 'create', '--name', 'E2E created', '--brief', 'b', '--watchlist-file', '-', '--operand', 'or', '--goal', 'target', '--json'], {}, watchlist);
+    expect(r.code, r.stderr).toBe(0);
+    const created = S.CreatedProject.parse(parse(r.stdout));
+    expect(created.setup_url).toContain(created.id);
+    const human = await rsi(['projects', 'create', '--name', 'E2E human']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stderr).toContain('Created project E2E human');
+    expect(human.stdout).toMatch(/[0-9a-f-]{36}/);
+    expect(human.stdout).toContain('setup=1');
+  });
+
+  it('projects create: invalid watchlist file exits 2; missing name exits 2', async () => {
+    const file = join(configDir, 'bad-watchlist.json');
+    writeFileSync(file, '[{"entity_type": 5}]');
+    expect((await rsi(['projects', 'create', '--name', 'X', '--watchlist-file', file])).code).toBe(2);
+    expect((await rsi(['projects', 'create'])).code).toBe(2);
+  });
+
+  it('projects create without projects:write exits 4 naming the scope', async () => {
+    const r = await rsi(['projects', 'create', '--name', 'No scope'], { RSI_TOKEN: readOnlyToken });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('projects:write');
+  });
+
+  it('signals --json validates; a project name resolves', async () => {
+    const r = await rsi(['signals', 'KRAS inhibitors', '--limit', '5', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const list = S.SignalList.parse(parse(r.stdout));
+    expect(list.signals.length).toBeLessThanOrEqual(5);
+  });
+
+  it('opportunities --json validates and is non-empty for Oncology watchlist', async () => {
+    const r = await rsi(['opportunities', 'Oncology watchlist', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    S.OpportunityPayload.parse(parse(r.stdout));
+    expect(r.stdout.length).toBeGreaterThan(10);
+  });
+
+  it('a project the user is not a member of (or an unknown id): 403 → exit 4, with the server text', async () => {
+    // The sandbox answers 403 for any project id the user is not a member of, known or not.
+    const r = await rsi(['opportunities', '00000000-0000-4000-8000-000000000000']);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(/^rsi: .*not a member/m);
+    expect(r.stdout).toBe('');
+  });
+
+  it('an unknown project name exits 2 listing the candidates', async () => {
+    const r = await rsi(['signals', 'Competitor intel']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Oncology watchlist');
+  });
+
+  it('a bad token exits 3 with a login hint', async () => {
+    const r = await rsi(['projects', 'list'], { RSI_TOKEN: 'not-a-valid-token' });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/hint: .*rsi login/);
+  });
+});
+
+describe('api', () => {
+  it('GET with and without the /api/v1 prefix, fields as query', async () => {
+    const a = await rsi(['api', 'GET', '/keywords', '--field', 'q=kras', '--field', 'limit=2']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(S.KeywordSearchPage.parse(parse(a.stdout)).meta.pageSize).toBe(2);
+    const b = await rsi(['api', 'GET', '/api/v1/projects']);
+    expect(b.code, b.stderr).toBe(0);
+    S.ProjectList.parse(parse(b.stdout));
+  });
+
+  it('POST with --input - sends the JSON body', async () => {
+    const r = await rsi(['api', 'POST', '/projects', '--input', '-'], {}, JSON.stringify({ name: 'Via api' }));
+    expect(r.code, r.stderr).toBe(0);
+    S.CreatedProject.parse(parse(r.stdout));
+  });
+
+  it('a 400 prints the body and exits 2; a 404 exits 5', async () => {
+    const r = await rsi(['api', 'POST', '/projects', '--field', 'name=']);
+    expect(r.code).toBe(2);
+    expect(parse(r.stdout)).toHaveProperty('error');
+    const n = await rsi(['api', 'GET', '/keywords/00000000-0000-4000-8000-000000000000']);
+    expect(n.code).toBe(5);
+  });
+
+  it('a bad method exits 2 without a request', async () => {
+    expect((await rsi(['api', 'FETCH', '/projects'])).code).toBe(2);
+  });
+});
+
+describe('completion', () => {
+  for (const shell of ['bash', 'zsh', 'fish']) {
+    it(`${shell} covers commands and flags`, async () => {
+      const r = await rsi(['completion', shell]);
+      expect(r.code, r.stderr).toBe(0);
+      for (const word of ['keywords', 'relations', 'projects', 'opportunities', 'relation', 'watchlist-file']) expect(r.stdout).toContain(word);
+    });
+  }
+  it('an unknown shell exits 2', async () => {
+    expect((await rsi(['completion', 'tcsh'])).code).toBe(2);
+  });
+});
