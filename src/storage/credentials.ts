@@ -56,7 +56,11 @@ export class KeychainStore implements CredentialStore {
 
   private async entry(key: CredentialKey, part: 'access' | 'refresh'): Promise<import('@napi-rs/keyring').AsyncEntry> {
     const { AsyncEntry } = await import('@napi-rs/keyring');
-    return new AsyncEntry(keychainService(key.baseUrl), `${key.profile}:${part}`, { linux: { store: 'secret-service' } } as never);
+    try {
+      return new AsyncEntry(keychainService(key.baseUrl), `${key.profile}:${part}`, { linux: { store: 'secret-service' } } as never);
+    } catch (error) {
+      throw keychainError('open the keychain', error);
+    }
   }
 
   private async call<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -77,6 +81,7 @@ export class KeychainStore implements CredentialStore {
 
   async probe(key: CredentialKey): Promise<void> {
     const entry = await this.entry(key, 'access');
+    // Reading our own entry proves the store is reachable and unlocked without writing anything.
     await this.call('read the keychain', (signal) => entry.getPassword(signal));
   }
 

@@ -1,10 +1,106 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('login').action(() => {
-    throw new CliError('not implemented yet');
+export interface LoginCommandOptions {
+  baseUrl: string | undefined;
+  scopes: string[];
+  noBrowser: boolean;
+  port: number | undefined;
+  insecureStorage: boolean;
+  timeoutSeconds: number;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('login')
+    .description('sign in through the browser (OAuth 2.0 with PKCE) and store the tokens in the OS keychain')
+    .option('--scope <scope>', 'a scope to request, repeatable (default: service:read projects:write analyses:run)', collect)
+    .option('--no-browser', 'do not open a browser: print the URL, and accept the redirected URL pasted on stdin (SSH)')
+    .option('--port <n>', 'loopback port for the redirect (fixed, for ssh -L); default: any free port')
+    .option('--insecure-storage', 'store tokens in a 0600 file in the config folder instead of the keychain')
+    .option('--timeout <seconds>', 'give up waiting for the browser after this long', '300')
+    .addHelpText('after', '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765')
+    .action(async (flags: Record<string, unknown>) => {
+      const { intFlag } = await import('../shared/flags.js');
+      const scopes = (flags.scope as string[] | undefined) ?? [];
+      for (const s of scopes) if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)) throw new UsageError(`--scope "${s}" is not a valid scope name`);
+      const port = await intFlag('--port', flags.port, 1, 65535);
+      const timeoutSeconds = (await intFlag('--timeout', flags.timeout, 1, 3600))!;
+      await runF({ baseUrl: ctx.globals().baseUrl, scopes, noBrowser: flags.browser === false, port, insecureStorage: flags.insecureStorage === true, timeoutSeconds }, ctx);
+    });
+}
+
+export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void> {
+  const [{ authContext, credentialStore }, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { openBrowser }, { CredentialStoreError }] = await Promise.all([
+    import('../../auth/session.js'),
+    import('../../auth/base-url.js'),
+    import('../../auth/login.js'),
+    import('../../io/browser.js'),
+    import('../../errors.js'),
+  ]);
+  const globals = ctx.globals();
+  const auth = authContext({ globals, env: ctx.env, io: ctx.io, clock: ctx.clock, signal: ctx.signal, version: ctx.version });
+  const profile = await auth.config.profile(globals.profile);
+  const raw = opts.baseUrl ?? profile?.baseUrl;
+  if (!raw) throw new UsageError('no service to sign in to', { hint: 'pass --base-url <url> (or set RSI_BASE_URL)' });
+  const baseUrl = normaliseBaseUrl(raw);
+  const store = credentialStore(ctx.env, auth.configDir, undefined, opts.insecureStorage);
+  // Fail before the browser dance, not after it, when the tokens could not be kept.
+  try {
+    await store.probe({ baseUrl, profile: globals.profile });
+  } catch (error) {
+    if (error instanceof CredentialStoreError && store.kind === 'keychain') {
+      throw new CredentialStoreError(`no usable OS keychain: ${error.message.replace(/^cannot (read|open) the keychain: /, '')}`, {
+        hint: 'start or unlock your keyring, or run `rsi login --insecure-storage` to keep tokens in a 0600 file (RSI_CREDENTIAL_STORE=file does the same)',
+      });
+    }
+    throw error;
+  }
+  const err = ctx.io.stderr;
+  if (ctx.env.RSI_TOKEN) err.write('warning: RSI_TOKEN is set and will still take precedence over this login until you unset it\n');
+  const scopes = opts.scopes.length ? [...new Set(opts.scopes)] : [...DEFAULT_SCOPES];
+  const result = await login({
+    baseUrl,
+    profile: globals.profile,
+    scopes,
+    port: opts.port,
+    timeoutMs: opts.timeoutSeconds * 1000,
+    store,
+    config: auth.config,
+    oauth: auth.oauth,
+    clock: ctx.clock,
+    signal: ctx.signal,
+    pasted: opts.noBrowser ? stdinLines(ctx) : undefined,
+    events: {
+      info: (line) => void err.write(`${line}\n`),
+      authorizationUrl: async (url) => {
+        if (opts.noBrowser) {
+          err.write(`Open this URL in a browser to sign in:\n\n  ${url}\n\n`);
+          err.write('Then come back here. If the browser cannot reach this machine, paste the address it was redirected to (starting with http://127.0.0.1) and press Enter.\n');
+          return;
+        }
+        const opened = await openBrowser(url, { env: ctx.env });
+        err.write(`${opened ? 'Opening your browser to sign in. If it does not open, visit' : 'Open this URL in a browser to sign in'}:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`);
+      },
+    },
   });
+  const granted = result.scope.split(/\s+/).filter(Boolean);
+  err.write(`✓ Signed in to ${baseUrl} (profile ${globals.profile}; tokens in the ${store.kind === 'file' ? 'file ' + (store as { file?: string }).file : 'OS keychain'})\n`);
+  err.write(`Scopes: ${granted.join(' ') || '(none)'}\n`);
+  const missing = scopes.filter((s) => !granted.includes(s));
+  if (missing.length) err.write(`warning: the service did not grant ${missing.join(', ')}; commands that need ${missing.length > 1 ? 'them' : 'it'} will fail with exit 4\n`);
+}
+
+async function* stdinLines(ctx: Context): AsyncIterable<string> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+  try {
+    for await (const line of rl) yield line;
+  } finally {
+    rl.close();
+  }
 }

@@ -1,10 +1,39 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError } from '../../errors.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('logout').action(() => {
-    throw new CliError('not implemented yet');
-  });
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('logout')
+    .description('revoke the stored refresh token at the service and delete the stored credentials')
+    .action(async () => runF({}, ctx));
+}
+
+export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+  const [{ authContext, credentialStore, resolveBaseUrl }, { revokeToken }] = await Promise.all([import('../../auth/session.js'), import('../../auth/oauth.js')]);
+  const globals = ctx.globals();
+  const auth = authContext({ globals, env: ctx.env, io: ctx.io, clock: ctx.clock, signal: ctx.signal, version: ctx.version });
+  const profile = await auth.config.profile(globals.profile);
+  const baseUrl = resolveBaseUrl(globals, profile);
+  const err = ctx.io.stderr;
+  if (!baseUrl || !profile) {
+    err.write(`Not signed in (profile ${globals.profile}); nothing to do\n`);
+    return;
+  }
+  const store = credentialStore(ctx.env, auth.configDir, profile);
+  const key = { baseUrl, profile: globals.profile };
+  const tokens = await store.load(key);
+  if (!tokens) {
+    err.write(`Not signed in to ${baseUrl} (profile ${globals.profile}); nothing to do\n`);
+    return;
+  }
+  if (profile.authServer?.revocation_endpoint) {
+    try {
+      // Revoking the refresh token ends the whole session at the service (RFC 7009 §2.1).
+      await revokeToken(profile.authServer, tokens.clientId, tokens.refreshToken ?? tokens.accessToken, auth.oauth);
+    } catch (error) {
+      err.write(`warning: could not revoke the session at the service (${(error as Error).message}); deleting the local credentials anyway\n`);
+    }
+  }
+  await store.delete(key);
+  err.write(`✓ Signed out of ${baseUrl} (profile ${globals.profile})\n`);
+  if (ctx.env.RSI_TOKEN) err.write('note: RSI_TOKEN is still set in your environment\n');
 }

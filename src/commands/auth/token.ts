@@ -1,10 +1,15 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { CliError } from '../../errors.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('token').action(() => {
-    throw new CliError('not implemented yet');
-  });
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('token')
+    .description('print a valid access token (refreshing it first if needed), e.g. for curl')
+    .addHelpText('after', '\nThe token is a secret: do not paste it into logs or tickets.\n\nExample:\n  curl -H "Authorization: Bearer $(rsi auth token)" "$(rsi auth status --json | jq -r .baseUrl)/api/v1/projects"')
+    .action(async () => runF({}, ctx));
+}
+
+export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+  const { tokenForProfile } = await import('./status.js');
+  const { token } = await tokenForProfile(ctx, true);
+  ctx.io.stdout.write(`${token}\n`);
 }
