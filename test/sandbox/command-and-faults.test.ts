@@ -29,10 +29,10 @@ describe('rsi sandbox (process)', () => {
     expect(after.byRoute['GET /api/v1/projects']).toBe((before.byRoute['GET /api/v1/projects'] ?? 0) + 1);
   });
 
-  it('stops cleanly on SIGTERM with exit 0', async () => {
+  it.each([['SIGTERM'], ['SIGINT']] as const)('stops cleanly on %s with exit 0', async (signal) => {
     const p = await startProcess([]);
     const exited = new Promise<number | null>((resolve) => p.child.once('exit', (code) => resolve(code)));
-    p.child.kill('SIGTERM');
+    p.child.kill(signal);
     expect(await exited).toBe(0);
     expect(p.stderr()).toContain('stopped');
     await expect(fetch(`${p.url}/`)).rejects.toThrow();
@@ -100,14 +100,32 @@ describe('faults', () => {
     const res = await fetch(`${sb.url}/oauth/register`, { method: 'POST', body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'] }) });
     expect(res.status).toBe(429);
     expect((await res.json().then((b): any => b)).error).toBe('slow_down');
-    const { sb: sb2, token } = await withFault('scan-error');
+    // Real speed (time jumps below), so the check before the scan finishes cannot race.
+    const sb2 = await startSandbox({ autoApprove: true, faults: ['scan-error'] });
+    started.push(sb2);
+    const token = (await obtainTokens(sb2.url)).access_token;
     const created = await fetch(`${sb2.url}/api/v1/projects`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: '{"name":"With scan error"}',
     });
     expect(created.status).toBe(201);
-    expect((await created.json().then((b): any => b)).scan_error).toEqual(expect.any(String));
+    const body = await created.json().then((b): any => b);
+    expect(body.scan_error).toEqual(expect.any(String));
+    // The project exists and, documented: the scan is retried 10 s later, then takes 30 s.
+    const status = async (): Promise<any> => (await get(sb2, token, `/projects/${body.id}/status`)).json();
+    expect(await status()).toMatchObject({ signals_ready: false, next: 'wait' });
+    await fetch(`${sb2.url}/__sandbox/advance?seconds=41`, { method: 'POST' });
+    expect(await status()).toMatchObject({ signals_ready: true, next: 'list_signals' });
+  });
+
+  it('slow delays API answers (a short client timeout gives up; a patient client succeeds)', async () => {
+    const { sb, token } = await withFault('slow');
+    const impatient = fetch(`${sb.url}/api/v1/projects`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(300) });
+    await expect(impatient).rejects.toThrow();
+    expect((await get(sb, token, '/projects')).status).toBe(200);
+    // Discovery is not slowed: clients can still sign in.
+    expect((await fetch(`${sb.url}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(1500) })).status).toBe(200);
   });
 
   it('truncated-json, bad-schema, rate-limit and flaky-503 misbehave as documented', async () => {
