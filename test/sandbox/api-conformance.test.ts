@@ -208,6 +208,42 @@ describe('analyses', () => {
     expect(r.body.error).toContain(`/projects/${ids['Immunology pipeline']}/overview?setup=1`);
   });
 
+  it.each([
+    ['not JSON', '{oops'],
+    ['an array', '[]'],
+    ['both selections and top', JSON.stringify({ selections: [{ keyword_id: 'a', signal_keyword_id: 'b' }], top: { type: 'target', limit: 1 } })],
+    ['empty selections', JSON.stringify({ selections: [] })],
+    ['101 selections', JSON.stringify({ selections: Array.from({ length: 101 }, () => ({ keyword_id: 'a', signal_keyword_id: 'b' })) })],
+    ['a selection without signal_keyword_id', JSON.stringify({ selections: [{ keyword_id: 'a' }] })],
+    ['top without type', JSON.stringify({ top: { limit: 1 } })],
+    ['top.type unknown', JSON.stringify({ top: { type: 'sponsor', limit: 1 } })],
+    ['top without limit', JSON.stringify({ top: { type: 'target' } })],
+    ['top.limit 0', JSON.stringify({ top: { type: 'target', limit: 0 } })],
+    ['top.limit 2.5', JSON.stringify({ top: { type: 'target', limit: 2.5 } })],
+    ['top.analysis_mode unknown', JSON.stringify({ top: { type: 'target', limit: 1, analysis_mode: 'best' } })],
+    ['confirmed not boolean', JSON.stringify({ top: { type: 'target', limit: 1 }, confirmed: 'yes' })],
+    ['top.readiness not a string', JSON.stringify({ top: { type: 'target', limit: 1, readiness: 3 } })],
+  ])('run analyses rejects %s with 400 and an error text', async (_name, body) => {
+    const r = await api(`/projects/${ids['KRAS inhibitors']}/analyses`, { method: 'POST', body });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toEqual(expect.any(String));
+  });
+
+  it('top.limit 100 and 1 are accepted (limits inclusive)', async () => {
+    for (const limit of [1, 100]) {
+      const r = await api(`/projects/${ids['KRAS inhibitors']}/analyses`, { method: 'POST', body: JSON.stringify({ top: { type: 'target', limit } }) });
+      expect(r.status).toBe(202);
+      expect(r.body.needs_confirmation).toBe(true);
+    }
+  });
+
+  it('a malformed project id is 400; an unknown one is 403 (existence is not revealed)', async () => {
+    for (const sub of ['status', 'signals', 'opportunities']) {
+      expect((await api(`/projects/not-a-uuid/${sub}`)).status, sub).toBe(400);
+      expect((await api(`/projects/00000000-0000-4000-8000-000000000000/${sub}`)).status, sub).toBe(403);
+    }
+  });
+
   it('top asks for confirmation first, records nothing, then runs on confirmed: true', async () => {
     const p = ids['KRAS inhibitors'];
     const before = sb.stats.runs;
