@@ -1,10 +1,147 @@
-// PLACEHOLDER: replaced by the real command.
 import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { CliError } from '../../errors.js';
 
-export function build(_ctx: Context): Command {
-  return new Command('doctor').action(() => {
-    throw new CliError('not implemented yet');
-  });
+export interface Check {
+  name: string;
+  ok: boolean;
+  /** Skipped checks (nothing to test) count as ok. */
+  skipped?: boolean;
+  detail: string;
+  hint?: string;
+}
+
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('doctor')
+    .description('check what can go wrong before it does: service, discovery, PKCE, keychain, loopback port, clock, registration')
+    .action(async () => runF({}, ctx));
+}
+
+class DoctorFailedError extends CliError {
+  override readonly code = 'doctor_failed';
+}
+
+const MAX_SKEW_MS = 60_000;
+
+export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+  const checks = await runChecks(ctx);
+  const globals = ctx.globals();
+  if (globals.format === 'json') {
+    const { printJson } = await import('../../io/output.js');
+    await printJson(ctx.io, checks);
+  } else {
+    const { Chalk } = await import('chalk');
+    const chalk = new Chalk({ level: ctx.io.color ? 1 : 0 });
+    for (const c of checks) {
+      const mark = c.skipped ? chalk.dim('-') : c.ok ? chalk.green('✓') : chalk.red('✗');
+      ctx.io.stdout.write(`${mark} ${c.name}: ${c.detail}\n`);
+      if (!c.ok && c.hint) ctx.io.stdout.write(`  ${chalk.dim('→')} ${c.hint}\n`);
+    }
+  }
+  const failed = checks.filter((c) => !c.ok);
+  if (failed.length) throw new DoctorFailedError(`${failed.length} of ${checks.length} checks failed: ${failed.map((c) => c.name).join(', ')}`);
+}
+
+export async function runChecks(ctx: Context): Promise<Check[]> {
+  const [{ authContext, credentialStore, resolveBaseUrl }, { discoverAuthorizationServer }, { registrationAccepted }, { startLoopbackReceiver }] = await Promise.all([
+    import('../../auth/session.js'),
+    import('../../auth/oauth.js'),
+    import('../../auth/login.js'),
+    import('../../auth/loopback.js'),
+  ]);
+  const globals = ctx.globals();
+  const auth = authContext({ globals, env: ctx.env, io: ctx.io, clock: ctx.clock, signal: ctx.signal, version: ctx.version });
+  const checks: Check[] = [];
+  const add = (c: Check): void => void checks.push(c.ok ? { name: c.name, ok: true, ...(c.skipped ? { skipped: true } : {}), detail: c.detail } : c);
+
+  let profile;
+  try {
+    profile = await auth.config.profile(globals.profile);
+    add({ name: 'config', ok: true, detail: `${auth.config.file}${profile ? ` (profile ${globals.profile})` : ' (no profile yet)'}` });
+  } catch (error) {
+    add({ name: 'config', ok: false, detail: (error as Error).message, hint: (error as CliError).hint });
+  }
+
+  let baseUrl: string | undefined;
+  try {
+    baseUrl = resolveBaseUrl(globals, profile);
+  } catch (error) {
+    add({ name: 'base URL', ok: false, detail: (error as Error).message, hint: 'use https://, or http:// only for 127.0.0.1/localhost' });
+  }
+  if (!baseUrl && !checks.some((c) => c.name === 'base URL')) {
+    add({ name: 'base URL', ok: false, detail: 'none configured', hint: 'run `rsi login --base-url <url>` or set RSI_BASE_URL' });
+  }
+
+  let as: Awaited<ReturnType<typeof discoverAuthorizationServer>> | undefined;
+  if (baseUrl) {
+    add({ name: 'base URL', ok: true, detail: baseUrl });
+    const started = ctx.clock.now();
+    try {
+      const res = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(globals.timeoutMs), headers: { 'user-agent': auth.userAgent } });
+      await res.body?.cancel();
+      const date = res.headers.get('date');
+      add({ name: 'service reachable', ok: res.status < 500, detail: `${res.status} in ${Math.round(ctx.clock.now() - started)} ms`, hint: 'the service answered with a server error; try later' });
+      if (date) {
+        const skew = Date.parse(date) - (started + ctx.clock.now()) / 2;
+        add({
+          name: 'clock skew',
+          ok: Math.abs(skew) < MAX_SKEW_MS,
+          detail: `${Math.round(skew / 1000)} s against the server's Date header`,
+          hint: 'set your clock (NTP): token expiry is computed locally',
+        });
+      } else add({ name: 'clock skew', ok: true, skipped: true, detail: 'the server sent no Date header' });
+    } catch (error) {
+      add({ name: 'service reachable', ok: false, detail: (error as Error).message, hint: 'check the URL, your network, proxy settings (HTTPS_PROXY) and VPN' });
+    }
+    try {
+      as = await discoverAuthorizationServer(baseUrl, auth.oauth);
+      add({ name: 'OAuth discovery', ok: true, detail: `issuer ${as.issuer}` });
+      const s256 = as.code_challenge_methods_supported?.includes('S256') === true;
+      add({ name: 'PKCE S256', ok: s256, detail: s256 ? 'advertised' : 'not advertised', hint: 'the service must support PKCE S256; rsi will not sign in without it' });
+    } catch (error) {
+      add({ name: 'OAuth discovery', ok: false, detail: (error as Error).message, hint: (error as CliError).hint ?? 'check --base-url' });
+    }
+  }
+
+  if (ctx.env.RSI_TOKEN) {
+    add({ name: 'credentials', ok: true, detail: 'RSI_TOKEN is set: it is used as is, and hides any stored login' });
+  } else {
+    try {
+      const store = credentialStore(ctx.env, auth.configDir, profile);
+      await store.probe({ baseUrl: baseUrl ?? 'probe', profile: globals.profile });
+      const stored = baseUrl ? await store.load({ baseUrl, profile: globals.profile }) : undefined;
+      add({
+        name: store.kind === 'keychain' ? 'keychain' : 'credentials file',
+        ok: true,
+        detail: `${store.kind === 'keychain' ? 'reachable and unlocked' : 'readable'}; ${stored ? `signed in, access token ${stored.expiresAt > ctx.clock.now() ? 'valid' : 'expired (will refresh)'}` : 'not signed in'}`,
+      });
+    } catch (error) {
+      add({ name: 'keychain', ok: false, detail: (error as Error).message, hint: (error as CliError).hint });
+    }
+  }
+
+  try {
+    const port = profile?.client ? Number(new URL(profile.client.redirectUri).port) : 0;
+    const receiver = await startLoopbackReceiver(port).catch(() => startLoopbackReceiver(0));
+    add({ name: 'loopback port', ok: true, detail: `127.0.0.1:${receiver.port} can be bound${port && receiver.port !== port ? ` (registered port ${port} is busy: login will register a new one)` : ''}` });
+    await receiver.close();
+  } catch (error) {
+    add({ name: 'loopback port', ok: false, detail: (error as Error).message, hint: 'login needs a local port on 127.0.0.1; check firewall/sandbox rules' });
+  }
+
+  if (as && profile?.client) {
+    if (profile.client.issuer !== as.issuer) {
+      add({ name: 'client registration', ok: false, detail: `registered at ${profile.client.issuer}, not ${as.issuer}`, hint: 'run `rsi login` to register again' });
+    } else {
+      try {
+        const ok = await registrationAccepted({ oauth: auth.oauth }, as, profile.client);
+        add({ name: 'client registration', ok, detail: ok ? `${profile.client.clientId} accepted` : 'no longer accepted by the service', hint: 'run `rsi login`: it registers again' });
+      } catch (error) {
+        add({ name: 'client registration', ok: false, detail: (error as Error).message });
+      }
+    }
+  } else {
+    add({ name: 'client registration', ok: true, skipped: true, detail: 'none stored yet (login registers one)' });
+  }
+  return checks;
 }
