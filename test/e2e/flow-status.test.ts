@@ -45,7 +45,7 @@ async function newProject(name: string): Promise<string> {
 const lines = (text: string) => text.trimEnd().split('\n').map((l) => JSON.parse(l) as Status);
 
 beforeAll(async () => {
-  sandbox = await startSandbox(['--auto-approve', '--time-scale', '50']);
+  sandbox = await startSandbox(['--auto-approve', '--time-scale', '10']);
   token = (await obtainTokens(sandbox.url)).access_token;
   configDir = mkdtempSync(join(tmpdir(), 'rsi-e2e-'));
 });
