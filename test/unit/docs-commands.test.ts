@@ -1,0 +1,74 @@
+// docs/commands.md cannot drift from the command tree: every command path and every long flag of the
+// real program (as --help shows them) must appear in it.
+import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/program.js';
+import type { Context } from '../../src/commands/context.js';
+
+const doc = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
+
+function fakeContext(): Context {
+  const never = () => Promise.reject(new Error('not used'));
+  return {
+    io: {
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      columns: 80,
+      color: false,
+      colorStderr: false,
+    },
+    env: {},
+    clock: { now: () => 0, sleep: () => Promise.resolve() },
+    signal: new AbortController().signal,
+    version: '0.0.0',
+    globals: () => ({ profile: 'default', baseUrl: undefined, json: false, format: 'tsv', debug: false, timeoutMs: 30_000 }),
+    session: never,
+    client: never,
+  };
+}
+
+interface Entry { path: string; flags: string[] }
+
+function walk(cmd: Command, prefix: string[], out: Entry[]): void {
+  for (const sub of cmd.commands) {
+    const path = [...prefix, sub.name()];
+    out.push({ path: path.join(' '), flags: sub.options.map((o) => o.long).filter((l): l is string => !!l && l !== '--help') });
+    walk(sub, path, out);
+  }
+}
+
+const program = buildProgram(fakeContext());
+const entries: Entry[] = [];
+walk(program, [], entries);
+
+describe('docs/commands.md', () => {
+  it('finds the command tree', () => {
+    expect(entries.map((e) => e.path)).toEqual(expect.arrayContaining(['keywords search', 'projects create', 'api', 'completion']));
+  });
+
+  it('documents every global flag', () => {
+    for (const o of program.options) if (o.long) expect(doc, `global ${o.long}`).toContain(`\`${o.long}`);
+  });
+
+  for (const e of entries) {
+    it(`documents rsi ${e.path} and its flags`, () => {
+      expect(doc, `command "rsi ${e.path}"`).toContain(`rsi ${e.path}`);
+      // A section for every leaf command.
+      const leaf = !program.commands.find((c) => c.name() === e.path.split(' ')[0])?.commands.length || e.path.includes(' ');
+      if (leaf) expect(doc, `a "## rsi ${e.path}" section`).toContain(`## rsi ${e.path}\n`);
+      // Each flag appears in that command's own section (from its heading to the next one).
+      const start = doc.indexOf(`## rsi ${e.path}\n`);
+      const end = doc.indexOf('\n## ', start + 1);
+      const section = start < 0 ? '' : doc.slice(start, end < 0 ? undefined : end);
+      for (const flag of e.flags) {
+        expect(section, `rsi ${e.path} ${flag}`).toMatch(new RegExp(`${flag}(?![a-z-])`));
+      }
+    });
+  }
+});
