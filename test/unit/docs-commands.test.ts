@@ -67,7 +67,7 @@ describe('docs/commands.md', () => {
       const end = doc.indexOf('\n## ', start + 1);
       const section = start < 0 ? '' : doc.slice(start, end < 0 ? undefined : end);
       for (const flag of e.flags) {
-        expect(section, `rsi ${e.path} ${flag}`).toMatch(new RegExp(`${flag}(?![a-z-])`));
+        expect(section, `rsi ${e.path} ${flag}`).toMatch(new RegExp(`${flag}(?![A-Za-z0-9_-])`));
       }
     });
   }
