@@ -10,7 +10,7 @@ let sb: Sandbox;
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 
 beforeAll(async () => {
-  sb = await startSandbox({ autoApprove: true, timeScale: 1000, tokenTtlSeconds: 2 });
+  sb = await startSandbox({ autoApprove: true, timeScale: 1000 });
 });
 afterAll(async () => {
   await sb?.close();
@@ -77,7 +77,7 @@ describe('an independent OAuth client (oauth4webapi)', () => {
       await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, { ...opts, additionalParameters: { resource: resourceId.href } }),
     );
     expect(tokens.scope).toBe(ALL_SCOPES.join(' '));
-    expect(tokens.expires_in).toBe(2);
+    expect(tokens.expires_in).toBe(3600);
 
     const call = async (method: string, path: string, body?: unknown): Promise<Response> =>
       oauth.protectedResourceRequest(tokens.access_token, method, new URL(`${sb.url}/api/v1${path}`), new Headers(body ? { 'content-type': 'application/json' } : {}), body ? JSON.stringify(body) : undefined, opts);
@@ -159,7 +159,7 @@ describe('authorize and token', () => {
   let original: Sandbox;
   let base: string;
   beforeAll(async () => {
-    fresh = await startSandbox({ autoApprove: true, tokenTtlSeconds: 2 });
+    fresh = await startSandbox({ autoApprove: true, tokenTtlSeconds: 90 });
     base = fresh.url;
     original = sb;
     sb = fresh;
@@ -203,7 +203,7 @@ describe('authorize and token', () => {
     const ok = await token(form);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('cache-control')).toBe('no-store');
-    expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 2, scope: ALL_SCOPES.join(' ') });
+    expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 90, scope: ALL_SCOPES.join(' ') });
     const again = await token(form);
     expect(again).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(again.body.error_description).toEqual(expect.any(String));
@@ -236,7 +236,9 @@ describe('authorize and token', () => {
     expect((await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: c.clientId, resource: `${base}/mcp` })).body.error).toBe('invalid_target');
     const headers = { authorization: `Bearer ${first.access_token}` };
     expect((await fetch(`${base}/api/v1/projects`, { headers })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2100));
+    fresh.advance(80);
+    expect((await fetch(`${base}/api/v1/projects`, { headers })).status).toBe(200);
+    fresh.advance(11);
     expect((await fetch(`${base}/api/v1/projects`, { headers })).status).toBe(401);
   });
 
