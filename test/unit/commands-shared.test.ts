@@ -1,0 +1,105 @@
+// Shared command helpers: name resolution (projects, keywords) and flag validation.
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/client/client.js';
+import { AmbiguousNameError, UsageError } from '../../src/errors.js';
+import { resolveKeyword, resolveProject } from '../../src/commands/shared/resolve.js';
+import { enumFlag, intFlag, parseJsonInput } from '../../src/commands/shared/flags.js';
+
+const P1 = 'aaaaaaaa-0000-4000-8000-000000000001';
+const P2 = 'aaaaaaaa-0000-4000-8000-000000000002';
+const K1 = 'bbbbbbbb-0000-4000-8000-000000000001';
+const K2 = 'bbbbbbbb-0000-4000-8000-000000000002';
+
+function fakeClient(calls: string[] = []): ApiClient {
+  return {
+    async listProjects() {
+      calls.push('listProjects');
+      return {
+        projects: [
+          { id: P1, name: 'Oncology watchlist', role: 'owner' },
+          { id: P2, name: 'Twin', role: 'viewer' },
+          { id: 'aaaaaaaa-0000-4000-8000-000000000003', name: 'Twin', role: 'editor' },
+        ],
+      };
+    },
+    async searchKeywords(q: { q: string }) {
+      calls.push(`search:${q.q}`);
+      const all = [
+        { id: K1, name: 'EGFR', type: 'target', synonyms: ['ERBB1', 'HER1'] },
+        { id: K2, name: 'HER1 antibody', type: 'asset', synonyms: ['her1'] },
+        { id: 'bbbbbbbb-0000-4000-8000-000000000003', name: 'EGFR-TKI', type: 'modality', synonyms: [] },
+      ];
+      return { data: all.filter((k) => `${k.name} ${k.synonyms.join(' ')}`.toLowerCase().includes(q.q.toLowerCase())), meta: { page: 1, pageSize: 20 } };
+    },
+  } as unknown as ApiClient;
+}
+
+describe('resolveProject', () => {
+  it('an exact name resolves', async () => {
+    expect((await resolveProject(fakeClient(), 'Oncology watchlist')).id).toBe(P1);
+  });
+  it('a case-insensitive name resolves when unique', async () => {
+    expect((await resolveProject(fakeClient(), 'oncology WATCHLIST')).id).toBe(P1);
+  });
+  it('a UUID resolves to the listed project, or is passed through for the server to judge', async () => {
+    expect((await resolveProject(fakeClient(), P1)).name).toBe('Oncology watchlist');
+    const other = 'cccccccc-0000-4000-8000-000000000009';
+    expect((await resolveProject(fakeClient(), other)).id).toBe(other);
+  });
+  it('two projects with one name: ambiguous, both ids listed', async () => {
+    const err = await resolveProject(fakeClient(), 'Twin').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AmbiguousNameError);
+    expect((err as AmbiguousNameError).exitCode).toBe(2);
+    expect((err as AmbiguousNameError).candidates).toHaveLength(2);
+  });
+  it('an unknown name lists the projects', async () => {
+    const err = (await resolveProject(fakeClient(), 'Nope').catch((e: unknown) => e)) as AmbiguousNameError;
+    expect(err).toBeInstanceOf(AmbiguousNameError);
+    expect(err.candidates).toContain('Oncology watchlist');
+    expect(err.hint).toContain('Oncology watchlist');
+  });
+});
+
+describe('resolveKeyword', () => {
+  it('a UUID needs no request', async () => {
+    const calls: string[] = [];
+    expect(await resolveKeyword(fakeClient(calls), K1)).toEqual({ id: K1, name: K1 });
+    expect(calls).toEqual([]);
+  });
+  it('a synonym matches exactly, case-insensitively; partial matches do not count', async () => {
+    expect(await resolveKeyword(fakeClient(), 'erbb1')).toEqual({ id: K1, name: 'EGFR' });
+    expect(await resolveKeyword(fakeClient(), 'egfr')).toEqual({ id: K1, name: 'EGFR' });
+  });
+  it('several exact matches: ambiguous with candidates', async () => {
+    const err = (await resolveKeyword(fakeClient(), 'HER1').catch((e: unknown) => e)) as AmbiguousNameError;
+    expect(err).toBeInstanceOf(AmbiguousNameError);
+    expect(err.candidates).toHaveLength(2);
+  });
+  it('no exact match: exit 2 naming near candidates', async () => {
+    const err = (await resolveKeyword(fakeClient(), 'EGF').catch((e: unknown) => e)) as AmbiguousNameError;
+    expect(err).toBeInstanceOf(AmbiguousNameError);
+    expect(err.message).toContain('no keyword named "EGF"');
+    expect(err.candidates.join(' ')).toContain('EGFR');
+  });
+});
+
+describe('flags', () => {
+  it('intFlag accepts the range and names the flag otherwise', async () => {
+    expect(await intFlag('--limit', '20', 1, 20)).toBe(20);
+    expect(await intFlag('--limit', undefined, 1, 20)).toBeUndefined();
+    for (const bad of ['0', '21', '1.5', 'abc', '']) {
+      const err = await intFlag('--limit', bad, 1, 20).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toMatch(/^--limit must be an integer from 1 to 20/);
+    }
+  });
+  it('enumFlag lists the allowed values', async () => {
+    expect(await enumFlag('--operand', 'or', ['and', 'or'])).toBe('or');
+    const err = await enumFlag('--operand', 'xor', ['and', 'or']).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('--operand must be one of and, or (got "xor")');
+  });
+  it('parseJsonInput names the flag and source', () => {
+    expect(() => parseJsonInput('--input', '{', 'stdin')).toThrow(/--input: stdin is not valid JSON/);
+    expect(() => parseJsonInput('--input', ' ', 'f.json')).toThrow(/--input: f.json is empty/);
+  });
+});
