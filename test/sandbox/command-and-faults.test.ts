@@ -59,6 +59,22 @@ describe('rsi sandbox (process)', () => {
   });
 });
 
+describe('startSandbox (in-process)', () => {
+  it('close() ends idle keep-alive connections and hanging requests, so it returns', async () => {
+    const sb = await startSandbox({ faults: ['hang'] });
+    const { Agent, request } = await import('undici');
+    const agent = new Agent({ keepAliveTimeout: 60_000 });
+    const res = await request(`${sb.url}/.well-known/oauth-authorization-server`, { dispatcher: agent });
+    expect(res.statusCode).toBe(200);
+    await res.body.text(); // the socket stays open, idle, in the agent's pool
+    const hanging = fetch(`${sb.url}/api/v1/projects`).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    await sb.close(); // would never resolve if idle or hanging sockets kept the server open
+    expect(await hanging).toBeInstanceOf(Error);
+    await agent.close();
+  });
+});
+
 describe('faults', () => {
   const started: Sandbox[] = [];
   async function withFault(...faults: string[]): Promise<{ sb: Sandbox; token: string }> {
