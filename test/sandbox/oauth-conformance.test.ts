@@ -301,3 +301,61 @@ describe('lifetimes (clock jumps through POST /__sandbox/advance)', () => {
     expect((await fetch(`${sb.url}/__sandbox/advance?seconds=-1`, { method: 'POST' })).status).toBe(400);
   });
 });
+
+describe('the consent page over plain HTTP (no --auto-approve)', () => {
+  let consent: Sandbox;
+  beforeAll(async () => {
+    consent = await startSandbox({});
+  });
+  afterAll(async () => {
+    await consent?.close();
+  });
+
+  async function open(clientName: string): Promise<{ html: string; request: string }> {
+    const reg = await (await fetch(`${consent.url}/oauth/register`, {
+      method: 'POST',
+      body: JSON.stringify({ client_name: clientName, redirect_uris: [REDIRECT] }),
+    })).json().then((b): any => b);
+    const u = new URL(`${consent.url}/oauth/authorize`);
+    u.search = new URLSearchParams({
+      response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge,
+      code_challenge_method: 'S256', resource: `${consent.url}/mcp`, scope: 'service:read', state: 'plain',
+    }).toString();
+    const res = await fetch(u);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    const html = await res.text();
+    return { html, request: /name="request" value="([^"]+)"/.exec(html)![1]! };
+  }
+  const decide = (request: string, decision: string): Promise<Response> =>
+    fetch(`${consent.url}/oauth/authorize/decision`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ request, decision }),
+      redirect: 'manual',
+    });
+
+  it('names the client (escaped), the scopes and the resource; a decision is answerable once', async () => {
+    const { html, request } = await open('<script>alert(1)</script> Tool');
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).toContain('service:read');
+    expect(html).toContain(`${consent.url}/mcp`);
+    expect(html).toContain('Dana Reyes');
+    const approved = await decide(request, 'approve');
+    expect(approved.status).toBe(302);
+    const loc = new URL(approved.headers.get('location')!);
+    expect(loc.searchParams.get('code')).toBeTruthy();
+    expect(loc.searchParams.get('iss')).toBe(consent.url);
+    expect((await decide(request, 'approve')).status).toBe(400);
+  });
+
+  it('deny redirects with access_denied, state and iss', async () => {
+    const { request } = await open('Denied tool');
+    const denied = await decide(request, 'deny');
+    const loc = new URL(denied.headers.get('location')!);
+    expect(loc.searchParams.get('error')).toBe('access_denied');
+    expect(loc.searchParams.get('state')).toBe('plain');
+    expect(loc.searchParams.get('iss')).toBe(consent.url);
+  });
+});
