@@ -36,13 +36,35 @@ export class ApiClient {
     return this.get('/keywords', S.KeywordSearchPage, { q: q.q, page: q.page, limit: q.limit }, signal);
   }
 
-  /** Every hit of a search, page after page, until a short page. */
-  async *iterateKeywordSearch(q: { q: string; limit?: number }, signal?: AbortSignal): AsyncIterable<S.KeywordHit> {
+  /**
+   * Every hit of a search, in order, until a short or empty page. The search reports no total, so
+   * up to `window` pages are requested ahead while earlier ones print; pages fetched past the end
+   * are discarded (at most `window - 1` extra requests).
+   */
+  async *iterateKeywordSearch(q: { q: string; limit?: number; window?: number }, signal?: AbortSignal): AsyncIterable<S.KeywordHit> {
     const limit = q.limit ?? 20;
-    for (let page = 1; ; page++) {
-      const res = await this.searchKeywords({ q: q.q, page, limit }, signal);
-      yield* res.data;
-      if (res.data.length < limit) return;
+    const window = Math.max(1, q.window ?? 3);
+    const first = await this.searchKeywords({ q: q.q, page: 1, limit }, signal);
+    yield* first.data;
+    if (first.data.length < limit) return;
+    let next = 2;
+    const inflight: Array<Promise<S.KeywordSearchPage>> = [];
+    const launch = (): void => {
+      const page = next++;
+      const p = this.searchKeywords({ q: q.q, page, limit }, signal);
+      p.catch(() => undefined); // observed below, or discarded after the end
+      inflight.push(p);
+    };
+    try {
+      for (let i = 0; i < window; i++) launch();
+      while (inflight.length > 0) {
+        const res = await inflight.shift()!;
+        yield* res.data;
+        if (res.data.length < limit) return;
+        launch();
+      }
+    } finally {
+      await Promise.allSettled(inflight);
     }
   }
 
@@ -79,18 +101,23 @@ export class ApiClient {
     const inflight: Array<Promise<S.RelationPage>> = [];
     const launch = (): void => {
       if (next >= total) return;
-      inflight.push(this.listRelations(id, { relation: q.relation, activity: q.activity, limit: pageSize, offset: next }, signal));
+      const p = this.listRelations(id, { relation: q.relation, activity: q.activity, limit: pageSize, offset: next }, signal);
+      p.catch(() => undefined); // observed when its turn comes, or discarded on an early stop
+      inflight.push(p);
       next += pageSize;
     };
-    for (let i = 0; i < concurrency; i++) launch();
-    while (inflight.length > 0) {
-      const page = await inflight.shift()!;
-      launch();
-      yield* page.data;
-      if (page.data.length === 0) break;
+    try {
+      for (let i = 0; i < concurrency; i++) launch();
+      while (inflight.length > 0) {
+        const page = await inflight.shift()!;
+        launch();
+        yield* page.data;
+        if (page.data.length === 0) break;
+      }
+    } finally {
+      // Let pages still in flight settle so an early stop or an error leaves nothing dangling.
+      await Promise.allSettled(inflight);
     }
-    // Let pages still in flight settle so an early stop leaves no rejected promise unobserved.
-    await Promise.allSettled(inflight);
   }
 
   async listProjects(signal?: AbortSignal): Promise<S.ProjectList> {

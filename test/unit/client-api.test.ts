@@ -196,3 +196,66 @@ describe('iterateRelations', () => {
     expect(http.calls).toHaveLength(1);
   });
 });
+
+describe('iterateKeywordSearch look-ahead', () => {
+  for (const total of [0, 19, 20, 40, 41, 133]) {
+    it(`${total} hits: each once, in order, at most 2 pages past the end`, async () => {
+      const http = fakeHttp(async (req) => {
+        const page = Number(req.query?.page);
+        const limit = Number(req.query?.limit);
+        await new Promise((r) => setTimeout(r, (page * 7) % 5));
+        const data = [];
+        for (let i = (page - 1) * limit; i < Math.min(total, page * limit); i++) data.push(hit(i));
+        return reply(200, { data, meta: { page, pageSize: limit } });
+      });
+      const all = await collect(new ApiClient(http).iterateKeywordSearch({ q: 'k', limit: 20 }));
+      expect(all.map((h) => h.name)).toEqual(Array.from({ length: total }, (_, i) => `K${i}`));
+      const needed = Math.floor(total / 20) + 1;
+      expect(http.calls.length).toBeGreaterThanOrEqual(needed);
+      expect(http.calls.length).toBeLessThanOrEqual(needed + 2);
+    });
+  }
+
+  it('an error on a later page rejects the iteration', async () => {
+    const http = fakeHttp((req) => {
+      const page = Number(req.query?.page);
+      if (page === 3) return reply(503, { error: 'busy' });
+      return reply(200, { data: Array.from({ length: 20 }, (_, i) => hit(i)), meta: { page, pageSize: 20 } });
+    });
+    await expect(collect(new ApiClient(http).iterateKeywordSearch({ q: 'k', limit: 20 }))).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+});
+
+describe('iterateRelations errors', () => {
+  it('a failing page rejects the iteration without unhandled rejections from pages in flight', async () => {
+    const http = fakeHttp(async (req) => {
+      const offset = Number(req.query?.offset ?? 0);
+      if (offset >= 200) {
+        await new Promise((r) => setTimeout(r, 5));
+        return reply(502, '<html>bad</html>', 'text/html');
+      }
+      const data = Array.from({ length: 100 }, (_, i) => ({ id: UUID, name: `R${offset + i}` }));
+      return reply(200, { data, meta: { relation: 'assets', total: 1000, limit: 100, offset } });
+    });
+    await expect(collect(new ApiClient(http).iterateRelations(UUID, { relation: 'assets', pageSize: 100, concurrency: 4 }))).rejects.toBeInstanceOf(
+      ServiceUnavailableError,
+    );
+  });
+
+  it('stopping early (break) lets the pages in flight settle', async () => {
+    const { http } = (() => {
+      const h = fakeHttp(async (req) => {
+        const offset = Number(req.query?.offset ?? 0);
+        const data = Array.from({ length: 100 }, (_, i) => ({ id: UUID, name: `R${offset + i}` }));
+        return reply(200, { data, meta: { relation: 'assets', total: 1000, limit: 100, offset } });
+      });
+      return { http: h };
+    })();
+    let n = 0;
+    for await (const _ of new ApiClient(http).iterateRelations(UUID, { relation: 'assets', pageSize: 100, concurrency: 4 })) {
+      if (++n === 150) break;
+    }
+    expect(n).toBe(150);
+    expect(http.calls.length).toBeLessThanOrEqual(6);
+  });
+});
