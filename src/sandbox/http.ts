@@ -37,6 +37,11 @@ export function send(res: ServerResponse, r: Res): void {
   } else if (r.html !== undefined) {
     payload = r.html;
     headers['content-type'] = 'text/html; charset=utf-8';
+    // Pages cannot be framed (clickjacking on the consent page), run no script, leak no referrer.
+    headers['content-security-policy'] ??= "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+    headers['x-frame-options'] ??= 'DENY';
+    headers['referrer-policy'] ??= 'no-referrer';
+    headers['cache-control'] ??= 'no-store';
   } else if (r.text !== undefined) {
     payload = r.text;
     headers['content-type'] ??= 'text/plain; charset=utf-8';

@@ -324,6 +324,8 @@ describe('the consent page over plain HTTP (no --auto-approve)', () => {
     const res = await fetch(u);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const html = await res.text();
     return { html, request: /name="request" value="([^"]+)"/.exec(html)![1]! };
   }
