@@ -195,10 +195,15 @@ export class ApiClient {
       case 404:
         return new NotFoundError(text ?? `not found (${what})`);
       case 409: {
-        const setupUrl = about.projectId ? this.setupUrl(about.projectId) : undefined;
+        const projectId = about.projectId ?? /\/projects\/([^/?]+)/.exec(what)?.[1];
+        const setupUrl = projectId ? this.setupUrl(decodeURIComponent(projectId)) : undefined;
         const setupMissing = /setup/i.test(text ?? '');
         return new ConflictError(text ?? `conflict (${what})`, setupMissing ? setupUrl : undefined, {
-          hint: setupMissing && setupUrl ? `finish scoring setup at ${setupUrl}` : 'list the project\'s signals (`rsi signals`) and select from the finished scan',
+          hint: setupMissing
+            ? setupUrl
+              ? `finish scoring setup at ${setupUrl}`
+              : 'finish the project\'s scoring setup in the browser'
+            : 'list the project\'s signals (`rsi signals`) and select from the finished scan',
         });
       }
       default: {

@@ -214,6 +214,16 @@ describe('api', () => {
     expect(n.code).toBe(5);
   });
 
+  it('a 409 (scoring setup missing) exits 6 with the setup URL; the body is on stdout', async () => {
+    const list = S.ProjectList.parse(parse((await rsi(['projects', 'list', '--json'])).stdout));
+    const pending = list.projects.find((p) => p.name === 'Immunology pipeline');
+    expect(pending, 'seed project with setup not finished').toBeDefined();
+    const r = await rsi(['api', 'POST', `/projects/${pending!.id}/analyses`, '--input', '-'], {}, JSON.stringify({ top: { type: 'target', limit: 1 } }));
+    expect(r.code, r.stderr).toBe(6);
+    expect(parse(r.stdout)).toHaveProperty('error');
+    expect(r.stderr).toMatch(new RegExp(`hint: .*/projects/${pending!.id}/overview\\?setup=1`));
+  });
+
   it('a bad method exits 2 without a request', async () => {
     expect((await rsi(['api', 'FETCH', '/projects'])).code).toBe(2);
   });

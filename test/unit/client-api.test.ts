@@ -259,3 +259,17 @@ describe('iterateRelations errors', () => {
     expect(http.calls.length).toBeLessThanOrEqual(6);
   });
 });
+
+describe('errorFor', () => {
+  it('a 409 setup-missing reached through raw (rsi api) still hints the setup URL', () => {
+    const client = new ApiClient(fakeHttp(() => reply(200, {})));
+    const err = client.errorFor(reply(409, { error: 'Scoring setup is missing for this project.' }), `POST /projects/${UUID}/analyses`) as ConflictError;
+    expect(err).toBeInstanceOf(ConflictError);
+    expect(err.hint).toContain(`https://rsi.example/projects/${UUID}/overview?setup=1`);
+  });
+  it('a 409 selection conflict points at the signals', () => {
+    const client = new ApiClient(fakeHttp(() => reply(200, {})));
+    const err = client.errorFor(reply(409, { error: 'Selection does not match the finished scan' }), `POST /projects/${UUID}/analyses`) as ConflictError;
+    expect(err.hint).toContain('rsi signals');
+  });
+});
