@@ -24,7 +24,11 @@ export async function run(opts: { project: string }, ctx: Context): Promise<void
   // The datasets' members are "not shown" in the spec: show the known ones first, then the rest.
   const keys = new Set<string>();
   for (const k of payload.keywords) for (const [key, v] of Object.entries(k)) if (v === null || typeof v !== 'object') keys.add(key);
-  const ordered = [...PREFERRED.filter((k) => keys.has(k)), ...[...keys].filter((k) => !PREFERRED.includes(k)).sort()];
+  let ordered = [...PREFERRED.filter((k) => keys.has(k)), ...[...keys].filter((k) => !PREFERRED.includes(k)).sort()];
+  // On a terminal: what a researcher reads (name, type, scores); ids, mode and timestamps are in
+  // tsv/csv/--json. The mode, when all rows share it, goes in the footer.
+  const modes = new Set(payload.keywords.map((k) => (k as Record<string, unknown>).analysis_mode));
+  if (out.format === 'table') ordered = ordered.filter((k) => !/(^|_)id$|_at$/.test(k) && !(k === 'analysis_mode' && modes.size <= 1));
   const count = await printRows(
     out,
     payload.keywords,
@@ -34,7 +38,8 @@ export async function run(opts: { project: string }, ctx: Context): Promise<void
   if (out.format === 'table' || count === 0) {
     if (pa) {
       const by = pa.by_status ? Object.entries(pa.by_status).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(', ') : '';
-      ctx.io.stderr.write(`${count} scored · analyses: ${pa.total ?? 0} total${by ? ` (${by})` : ''}\n`);
+      const mode = modes.size === 1 ? [...modes][0] : undefined;
+      ctx.io.stderr.write(`${count} scored${typeof mode === 'string' && out.format === 'table' ? ` (${mode})` : ''} · analyses: ${pa.total ?? 0} total${by ? ` (${by})` : ''}\n`);
     } else if (count === 0) ctx.io.stderr.write('No scored opportunities yet\n');
   }
   if (payload.error) ctx.io.stderr.write(`warning: the service reported: ${payload.error}\n`);

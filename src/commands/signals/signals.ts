@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
+import type { Column } from '../../io/output.js';
+import type { Signal } from '../../client/schemas.js';
 
 export const ANALYSIS_MODES = ['most_promising', 'novel_signal_scout', 'validated_opportunity'] as const;
 
@@ -43,16 +45,20 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
   const list = await client.listSignals(project.id, { type: opts.type, analysis_mode: opts.analysisMode, limit: opts.limit }, ctx.signal);
   const out = target(ctx);
   if (out.format === 'json') return printJson(ctx.io, list);
-  const count = await printRows(out, list.signals, [
+  // On a terminal the watchlist keyword's id is shown only when the rows do not all share it.
+  const oneKeyword = new Set(list.signals.map((s) => s.keyword_id)).size <= 1;
+  const columns: Array<Column<Signal>> = [
     { header: 'RANK', value: (s) => s.rank, numeric: true },
     { header: 'NAME', value: (s) => s.name, flexible: true },
     { header: 'TYPE', value: (s) => s.type },
     { header: 'ANALYSED', value: (s) => s.analysed },
     { header: 'KEYWORD_ID', value: (s) => s.keyword_id, keep: true },
     { header: 'SIGNAL_KEYWORD_ID', value: (s) => s.signal_keyword_id, keep: true },
-  ]);
+  ];
+  const count = await printRows(out, list.signals, out.format === 'table' && oneKeyword ? columns.filter((c) => c.header !== 'KEYWORD_ID') : columns);
   if (count === 0) ctx.io.stderr.write(`No signals yet for ${project.name}${list.total === 0 ? ' (the scan may still be running: `rsi status` tells)' : ''}\n`);
   else if (out.format === 'table') {
-    ctx.io.stderr.write(`${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}\n`);
+    const kw = oneKeyword ? ` · keyword ${list.signals[0]!.keyword_id}` : '';
+    ctx.io.stderr.write(`${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}\n`);
   }
 }
