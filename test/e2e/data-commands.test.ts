@@ -87,6 +87,23 @@ describe('keywords', () => {
     expect(new Set(items.map((i) => i.id)).size).toBe(total);
   });
 
+  it('search --all --json: every hit of every page exactly once', async () => {
+    // Count by walking the pages directly against the API.
+    let expected = 0;
+    for (let page = 1; ; page++) {
+      const res = await fetch(`${sandbox.url}/api/v1/keywords?q=a&limit=20&page=${page}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = S.KeywordSearchPage.parse(await res.json());
+      expected += body.data.length;
+      if (body.data.length < 20) break;
+    }
+    expect(expected).toBeGreaterThan(20);
+    const r = await rsi(['keywords', 'search', 'a', '--all', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const hits = S.KeywordHit.array().parse(parse(r.stdout));
+    expect(hits).toHaveLength(expected);
+    expect(new Set(hits.map((h) => h.id)).size).toBe(expected);
+  });
+
   it('relations --all --format ndjson: one item per line, with activity', async () => {
     const first = await rsi(['keywords', 'relations', 'Non-small cell lung cancer', '--relation', 'sponsors', '--activity', 'trials', '--limit', '1', '--json']);
     expect(first.code, first.stderr).toBe(0);
