@@ -212,7 +212,7 @@ export class ApiClient {
             hint: 'running the same command again is safe',
           });
         }
-        const status = `${res.status}${STATUS_TEXT[res.status] ? ` ${STATUS_TEXT[res.status]}` : ''}`;
+        const status = `${res.status}${STATUS_TEXT[res.status] ? ` (${STATUS_TEXT[res.status]})` : ''}`;
         if (res.status === 429 || res.status >= 500) {
           const detail = res.isJson ? (text ? `: ${text}` : '') : ' with a non-JSON page';
           return new ServiceUnavailableError(`the service answered ${status}${detail} (${what})`, res.status, {

@@ -92,7 +92,7 @@ describe('status mapping', () => {
   it('a 502 HTML page is not parsed', async () => {
     const err = await client(502, '<html><body>Bad Gateway</body></html>', 'text/html').listProjects().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceUnavailableError);
-    expect((err as Error).message).toContain('502 Bad Gateway with a non-JSON page');
+    expect((err as Error).message).toContain('the service answered 502 (Bad Gateway) with a non-JSON page');
     expect((err as ServiceUnavailableError).exitCode).toBe(8);
     expect((err as Error).message).not.toContain('<html>');
   });
