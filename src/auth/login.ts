@@ -231,7 +231,7 @@ async function authorize(opts: LoginOptions, as: oauth.AuthorizationServer, clie
     const expiresAt = opts.clock.now() + tokens.expiresIn * 1000;
     await opts.store.save(
       { baseUrl: opts.baseUrl, profile: opts.profile },
-      { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt, scope: tokens.scope, clientId: client.client_id },
+      { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt, obtainedAt: opts.clock.now(), scope: tokens.scope, clientId: client.client_id },
     );
     await opts.config.updateProfile(opts.profile, (p) => ({
       ...(p ?? {}),

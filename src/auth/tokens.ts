@@ -15,6 +15,12 @@ import { InvalidGrantError, refreshTokens, type OAuthEnv } from './oauth.js';
 
 export const REFRESH_MARGIN_MS = 60_000;
 
+/** Refresh a minute before expiry, or a quarter of the lifetime for short-lived tokens. */
+export function refreshMargin(tokens: { expiresAt: number; obtainedAt?: number | undefined }): number {
+  if (tokens.obtainedAt === undefined) return REFRESH_MARGIN_MS;
+  return Math.min(REFRESH_MARGIN_MS, Math.max(0, (tokens.expiresAt - tokens.obtainedAt) / 4));
+}
+
 /** RSI_TOKEN: used as is, never stored, never refreshed. */
 export class StaticTokenProvider implements AuthProvider {
   constructor(private readonly token: string) {}
@@ -47,7 +53,7 @@ export class StoredTokenProvider implements AuthProvider {
   async getAccessToken(signal?: AbortSignal): Promise<string> {
     this.current ??= await this.opts.store.load(this.opts.key);
     if (!this.current) throw new NotSignedInError(`not signed in to ${this.opts.key.baseUrl} (profile ${this.opts.key.profile})`);
-    if (this.current.expiresAt - this.opts.clock.now() > REFRESH_MARGIN_MS) return this.current.accessToken;
+    if (this.current.expiresAt - this.opts.clock.now() > refreshMargin(this.current)) return this.current.accessToken;
     return (await this.refresh(this.current.accessToken, signal)).accessToken;
   }
 
@@ -72,7 +78,7 @@ export class StoredTokenProvider implements AuthProvider {
       // Someone else may have refreshed while we waited for the lock: use their result.
       const stored = await this.opts.store.load(this.opts.key);
       if (!stored) throw new NotSignedInError(`not signed in to ${this.opts.key.baseUrl} (profile ${this.opts.key.profile})`);
-      if (stored.accessToken !== staleAccessToken && stored.expiresAt - this.opts.clock.now() > REFRESH_MARGIN_MS) {
+      if (stored.accessToken !== staleAccessToken && stored.expiresAt > this.opts.clock.now()) {
         this.current = stored;
         return stored;
       }
@@ -98,6 +104,7 @@ export class StoredTokenProvider implements AuthProvider {
         accessToken: result.accessToken,
         refreshToken: result.refreshToken ?? stored.refreshToken,
         expiresAt: this.opts.clock.now() + result.expiresIn * 1000,
+        obtainedAt: this.opts.clock.now(),
         scope: result.scope || stored.scope,
         clientId: stored.clientId,
       };

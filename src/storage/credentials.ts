@@ -14,6 +14,8 @@ export interface StoredTokens {
   refreshToken?: string | undefined;
   /** Absolute expiry of the access token, ms since the epoch. */
   expiresAt: number;
+  /** When the access token was obtained: its lifetime sets how early to refresh. */
+  obtainedAt?: number | undefined;
   scope: string;
   clientId: string;
 }
@@ -34,7 +36,7 @@ export interface CredentialStore {
   probe(key: CredentialKey): Promise<void>;
 }
 
-const AccessPart = z.object({ accessToken: z.string().min(1), expiresAt: z.number(), scope: z.string(), clientId: z.string() });
+const AccessPart = z.object({ accessToken: z.string().min(1), expiresAt: z.number(), obtainedAt: z.number().optional(), scope: z.string(), clientId: z.string() });
 const RefreshPart = z.object({ refreshToken: z.string().min(1) });
 
 /** Windows Credential Manager caps one secret at 2,560 bytes; we keep every entry under it. */
@@ -96,7 +98,7 @@ export class KeychainStore implements CredentialStore {
   }
 
   async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
-    const accessText = JSON.stringify({ accessToken: tokens.accessToken, expiresAt: tokens.expiresAt, scope: tokens.scope, clientId: tokens.clientId });
+    const accessText = JSON.stringify({ accessToken: tokens.accessToken, expiresAt: tokens.expiresAt, obtainedAt: tokens.obtainedAt, scope: tokens.scope, clientId: tokens.clientId });
     const refreshText = tokens.refreshToken ? JSON.stringify({ refreshToken: tokens.refreshToken }) : undefined;
     for (const text of [accessText, refreshText]) {
       if (text !== undefined && Buffer.byteLength(text) > MAX_SECRET_BYTES) {

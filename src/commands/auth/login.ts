@@ -63,7 +63,10 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
   const err = ctx.io.stderr;
   if (ctx.env.RSI_TOKEN) err.write('warning: RSI_TOKEN is set and will still take precedence over this login until you unset it\n');
   const scopes = opts.scopes.length ? [...new Set(opts.scopes)] : [...DEFAULT_SCOPES];
-  const result = await login({
+  const paste = opts.noBrowser ? await stdinLines(ctx) : undefined;
+  let result;
+  try {
+    result = await login({
     baseUrl,
     profile: globals.profile,
     scopes,
@@ -74,7 +77,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
     oauth: auth.oauth,
     clock: ctx.clock,
     signal: ctx.signal,
-    pasted: opts.noBrowser ? stdinLines(ctx) : undefined,
+    pasted: paste?.lines,
     events: {
       info: (line) => void err.write(`${line}\n`),
       authorizationUrl: async (url) => {
@@ -87,7 +90,11 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
         err.write(`${opened ? 'Opening your browser to sign in. If it does not open, visit' : 'Open this URL in a browser to sign in'}:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`);
       },
     },
-  });
+    });
+  } finally {
+    // An unfinished read of stdin would keep the process alive after the login ended.
+    paste?.close();
+  }
   const granted = result.scope.split(/\s+/).filter(Boolean);
   err.write(`✓ Signed in to ${baseUrl} (profile ${globals.profile}; tokens in the ${store.kind === 'file' ? 'file ' + (store as { file?: string }).file : 'OS keychain'})\n`);
   err.write(`Scopes: ${granted.join(' ') || '(none)'}\n`);
@@ -95,12 +102,14 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
   if (missing.length) err.write(`warning: the service did not grant ${missing.join(', ')}; commands that need ${missing.length > 1 ? 'them' : 'it'} will fail with exit 4\n`);
 }
 
-async function* stdinLines(ctx: Context): AsyncIterable<string> {
+async function stdinLines(ctx: Context): Promise<{ lines: AsyncIterable<string>; close(): void }> {
   const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: ctx.io.stdin, terminal: false });
-  try {
-    for await (const line of rl) yield line;
-  } finally {
-    rl.close();
-  }
+  return {
+    lines: rl,
+    close: () => {
+      rl.close();
+      ctx.io.stdin.pause();
+    },
+  };
 }
