@@ -41,6 +41,10 @@ export async function main(options: MainOptions = {}): Promise<number> {
   if (listening) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // A closed pipe also surfaces as an 'error' event on stdout: without a listener it would crash.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') abort.abort(error);
+    });
   }
 
   let sessionPromise: Promise<Session> | undefined;
@@ -91,6 +95,10 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
       return ExitCode.ok;
     }
     return ExitCode.usage;
+  }
+  // The reader went away (`rsi … | head`): not an error of ours, and nothing more to say.
+  if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' || (signal.reason as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') {
+    return ExitCode.ok;
   }
   if (isPromptExit(error) || (signal.aborted && !(error instanceof CliError))) {
     error = new InterruptedError();
