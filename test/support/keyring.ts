@@ -1,0 +1,60 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+
+export interface PrivateKeyring {
+  /** DBUS_SESSION_BUS_ADDRESS of the private bus that holds the Secret Service. */
+  address: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real Secret Service for one test file: a private D-Bus session bus and an unlocked
+ * gnome-keyring on it, so tests never touch the developer's own keychain. Recipe and pitfalls in
+ * shared/system-tests.md (non-empty password; poll for the bus name; probe before trusting).
+ */
+export async function startPrivateKeyring(): Promise<PrivateKeyring> {
+  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const address = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    bus.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) resolve(line.trim());
+    });
+    bus.once('exit', (code) => reject(new Error(`dbus-daemon exited with ${code}`)));
+    setTimeout(() => reject(new Error('dbus-daemon printed no address')), 5000).unref();
+  });
+  const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: address } as NodeJS.ProcessEnv;
+  const daemon: ChildProcess = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  daemon.stdin!.end('rsi-test-password');
+  await new Promise<void>((resolve) => daemon.once('exit', () => resolve()));
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const owned = spawnSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'], { env, encoding: 'utf8' });
+    if (owned.stdout?.includes('boolean true')) break;
+    if (Date.now() > deadline) throw new Error('gnome-keyring never took org.freedesktop.secrets on the private bus');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Probe with a real store/lookup/clear before trusting it.
+  const store = spawnSync('secret-tool', ['store', '--label=rsi-probe', 'rsi-probe', 'x'], { env, input: 'probe', encoding: 'utf8' });
+  const lookup = spawnSync('secret-tool', ['lookup', 'rsi-probe', 'x'], { env, encoding: 'utf8' });
+  spawnSync('secret-tool', ['clear', 'rsi-probe', 'x'], { env });
+  if (store.status !== 0 || lookup.stdout !== 'probe') throw new Error(`the private keyring does not work: ${store.stderr}${lookup.stderr}`);
+  return {
+    address,
+    env: { DBUS_SESSION_BUS_ADDRESS: address },
+    stop: async () => {
+      // Only our daemon: the process that owns the Secret Service name on our private bus.
+      const pid = spawnSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.GetConnectionUnixProcessID', 'string:org.freedesktop.secrets'], { env, encoding: 'utf8' });
+      const match = /uint32 (\d+)/.exec(pid.stdout ?? '');
+      if (match) {
+        try {
+          process.kill(Number(match[1]), 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      }
+      bus.kill('SIGTERM');
+    },
+  };
+}
