@@ -1,0 +1,177 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NotSignedInError, UsageError } from '../../src/errors.js';
+import { normaliseBaseUrl, isLoopbackHost } from '../../src/auth/base-url.js';
+import { InvalidGrantError } from '../../src/auth/oauth.js';
+import { StaticTokenProvider, StoredTokenProvider, refreshMargin } from '../../src/auth/tokens.js';
+import { MemoryStore, type StoredTokens } from '../../src/storage/credentials.js';
+import type { Clock } from '../../src/io/io.js';
+
+const NOW = 1_700_000_000_000;
+const clock: Clock = { now: () => NOW, sleep: async () => undefined };
+const key = { baseUrl: 'http://127.0.0.1:1', profile: 'default' };
+
+/** A token endpoint that rotates RT-n → RT-(n+1) and refuses anything else with invalid_grant. */
+let server: Server;
+let tokenEndpoint: string;
+let current = 'RT-1';
+let refreshes = 0;
+let onRefresh: () => Promise<void> = async () => undefined;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', async () => {
+      const form = new URLSearchParams(body);
+      await onRefresh();
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('cache-control', 'no-store');
+      if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== current) {
+        res.statusCode = 400;
+        res.end(JSON.stringify({ error: 'invalid_grant' }));
+        return;
+      }
+      refreshes++;
+      const n = Number(current.slice(3)) + 1;
+      current = `RT-${n}`;
+      res.end(JSON.stringify({ access_token: `AT-${n}`, token_type: 'Bearer', expires_in: 600, refresh_token: current, scope: 'service:read' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  tokenEndpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/oauth/token`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+let dir: string;
+beforeEach(async () => {
+  current = 'RT-1';
+  refreshes = 0;
+  onRefresh = async () => undefined;
+  dir = await mkdtemp(join(tmpdir(), 'rsi-auth-'));
+  return () => rm(dir, { recursive: true, force: true });
+});
+
+function tokens(over: Partial<StoredTokens> = {}): StoredTokens {
+  return { accessToken: 'AT-1', refreshToken: 'RT-1', expiresAt: NOW + 600_000, obtainedAt: NOW - 1000, scope: 'service:read', clientId: 'c1', ...over };
+}
+
+function provider(store: MemoryStore, warnings: string[] = []): StoredTokenProvider {
+  return new StoredTokenProvider({
+    store,
+    key,
+    authServer: { issuer: 'http://127.0.0.1', token_endpoint: tokenEndpoint },
+    configDir: dir,
+    clock,
+    oauth: { userAgent: 'rsi/test', timeoutMs: 5000 },
+    warn: (m) => warnings.push(m),
+  });
+}
+
+describe('base URL validation', () => {
+  it('accepts https anywhere and http only on loopback', () => {
+    expect(normaliseBaseUrl('https://svc.example/')).toBe('https://svc.example');
+    expect(normaliseBaseUrl('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
+    expect(normaliseBaseUrl('http://localhost:1/x/')).toBe('http://localhost:1/x');
+    expect(normaliseBaseUrl('http://[::1]:5')).toBe('http://[::1]:5');
+    expect(() => normaliseBaseUrl('http://svc.example')).toThrow(UsageError);
+    expect(() => normaliseBaseUrl('ftp://svc.example')).toThrow(UsageError);
+    expect(() => normaliseBaseUrl('not a url')).toThrow(UsageError);
+    expect(() => normaliseBaseUrl('https://u:p@svc.example')).toThrow(UsageError);
+    expect(isLoopbackHost('127.5.6.7')).toBe(true);
+    expect(isLoopbackHost('127.0.0.1.evil.example')).toBe(false);
+  });
+});
+
+describe('token providers', () => {
+  it('RSI_TOKEN is used as is and never refreshed', async () => {
+    const p = new StaticTokenProvider('env-token');
+    expect(await p.getAccessToken()).toBe('env-token');
+    expect(await p.refreshAfterUnauthorized()).toBeUndefined();
+  });
+
+  it('refreshes early only within the margin (a minute, or a quarter of a short lifetime)', () => {
+    expect(refreshMargin({ expiresAt: 10_000_000 })).toBe(60_000);
+    expect(refreshMargin({ expiresAt: 2000, obtainedAt: 0 })).toBe(500);
+  });
+
+  it('uses a fresh stored token without refreshing', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens());
+    expect(await provider(store).getAccessToken()).toBe('AT-1');
+    expect(refreshes).toBe(0);
+  });
+
+  it('refreshes a token about to expire and stores the rotation with an absolute expiry', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW + 30_000, obtainedAt: NOW - 570_000 }));
+    expect(await provider(store).getAccessToken()).toBe('AT-2');
+    expect(refreshes).toBe(1);
+    expect(await store.load(key)).toMatchObject({ accessToken: 'AT-2', refreshToken: 'RT-2', expiresAt: NOW + 600_000, obtainedAt: NOW });
+  });
+
+  it('refreshes reactively once after a 401 and gives up quietly on a second', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens());
+    const p = provider(store);
+    expect(await p.refreshAfterUnauthorized('AT-1')).toBe('AT-2');
+    current = 'RT-gone';
+    expect(await p.refreshAfterUnauthorized('AT-2')).toBeUndefined();
+  });
+
+  it('uses tokens another process refreshed while it waited instead of refreshing again', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens());
+    const p = provider(store);
+    expect(await p.getAccessToken()).toBe('AT-1');
+    // Another process rotates while this one's request is being refused with 401.
+    await store.save(key, tokens({ accessToken: 'AT-other', refreshToken: 'RT-other', expiresAt: NOW + 600_000 }));
+    expect(await p.refreshAfterUnauthorized('AT-1')).toBe('AT-other');
+    expect(refreshes).toBe(0);
+  });
+
+  it('invalid_grant for a token another process rotated keeps the winner\'s tokens', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1 }));
+    current = 'RT-9';
+    // While our refresh is in flight, the "other process" stores its rotated tokens.
+    onRefresh = async () => {
+      onRefresh = async () => undefined;
+      await store.save(key, tokens({ accessToken: 'AT-9', refreshToken: 'RT-9', expiresAt: NOW + 600_000 }));
+    };
+    expect(await provider(store).getAccessToken()).toBe('AT-9');
+    expect((await store.load(key))?.refreshToken).toBe('RT-9');
+  });
+
+  it('a real invalid_grant is exit 3 with `rsi login` and deletes nothing', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1, refreshToken: 'RT-revoked' }));
+    const error = await provider(store).getAccessToken().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidGrantError);
+    expect((error as NotSignedInError).exitCode).toBe(3);
+    expect((error as NotSignedInError).hint).toContain('rsi login');
+    expect((await store.load(key))?.refreshToken).toBe('RT-revoked');
+  });
+
+  it('says loudly when rotated tokens cannot be saved', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1 }));
+    store.save = async () => {
+      throw new Error('disk full');
+    };
+    const warnings: string[] = [];
+    expect(await provider(store, warnings).getAccessToken()).toBe('AT-2');
+    expect(warnings.join('\n')).toMatch(/saving them failed \(disk full\).*rsi login/);
+  });
+
+  it('with nothing stored: NotSignedInError', async () => {
+    await expect(provider(new MemoryStore()).getAccessToken()).rejects.toBeInstanceOf(NotSignedInError);
+  });
+});
