@@ -11,7 +11,8 @@ import type { AuthProvider } from '../http/types.js';
 import type { Clock } from '../io/io.js';
 import type { AuthServerInfo } from '../storage/config.js';
 import type { CredentialKey, CredentialStore, StoredTokens } from '../storage/credentials.js';
-import { InvalidGrantError, refreshTokens, type OAuthEnv } from './oauth.js';
+// oauth.ts (and oauth4webapi) is loaded only when a refresh is due: most runs never need it.
+import type { OAuthEnv } from './oauth.js';
 
 export const REFRESH_MARGIN_MS = 60_000;
 
@@ -85,6 +86,7 @@ export class StoredTokenProvider implements AuthProvider {
       if (!stored.refreshToken) {
         throw new NotSignedInError('your access token has expired and there is no refresh token');
       }
+      const { InvalidGrantError, refreshTokens } = await import('./oauth.js');
       let result;
       try {
         result = await refreshTokens(this.opts.authServer, stored.clientId, stored.refreshToken, `${this.opts.key.baseUrl}/api/v1`, this.opts.oauth);
@@ -129,7 +131,9 @@ export class StoredTokenProvider implements AuthProvider {
   }
 
   private async lock(signal?: AbortSignal): Promise<() => Promise<void>> {
-    const { lock } = await import('proper-lockfile');
+    // proper-lockfile is CommonJS: its functions sit on the default export once bundled.
+    const lockfile = await import('proper-lockfile');
+    const lock = (lockfile.lock ?? (lockfile as unknown as { default: typeof lockfile }).default.lock) as typeof lockfile.lock;
     const dir = this.opts.configDir;
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -195,7 +195,7 @@ async function main() {
   }, 1.6);
 
   // --- one request ------------------------------------------------------------------------------
-  const sb = await startSandbox(['--auto-approve', '--time-scale', '30']);
+  const sb = await startSandbox(['--auto-approve', '--time-scale', '30', '--quiet']);
   try {
     const tokens = await obtainTokens(sb.url);
     const env = { RSI_TOKEN: tokens.access_token, RSI_BASE_URL: sb.url, RSI_CONFIG_DIR: join(work, 'cfg') };
