@@ -120,8 +120,9 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
+/** By code, not class name: bundling may rename the class (CommanderError2). */
 function isCommanderError(error: unknown): error is { code: string; exitCode: number } {
-  return error instanceof Error && error.name === 'CommanderError';
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string' && String((error as { code?: unknown }).code).startsWith('commander.');
 }
 
 function isPromptExit(error: unknown): boolean {
