@@ -56,7 +56,8 @@ export class UndiciHttp implements Http {
 
   async request(req: HttpRequest): Promise<HttpResponse> {
     const url = this.url(req);
-    const idempotent = req.idempotent ?? (req.method === 'GET' || req.method === 'PUT' || req.method === 'DELETE');
+    // As the port documents: only a GET is retried unless the caller vouches for the request.
+    const idempotent = req.idempotent ?? req.method === 'GET';
     const maxRetries = idempotent ? (this.options.maxRetries ?? 3) : 0;
     let token = this.options.auth ? await this.options.auth.getAccessToken(req.signal) : undefined;
     let refreshed = false;

@@ -137,6 +137,19 @@ describe('UndiciHttp', () => {
     }
   });
 
+  it('retries other methods only when the caller marks them idempotent', async () => {
+    handler = (_req, res) => json(res, 503, { error: 'busy' });
+    const http = makeHttp();
+    try {
+      expect((await http.request({ method: 'DELETE', path: '/x' })).status).toBe(503);
+      expect(seen).toHaveLength(1);
+      expect((await http.request({ method: 'PUT', path: '/x', body: {}, idempotent: true })).status).toBe(503);
+      expect(seen).toHaveLength(5);
+    } finally {
+      await http.close();
+    }
+  });
+
   it('refreshes once on a 401 and resends with the new token', async () => {
     handler = (req, res) => (req.headers.authorization === 'Bearer new' ? json(res, 200, {}) : json(res, 401, { error: 'unauthorized' }));
     const rejected: string[] = [];
