@@ -61,6 +61,9 @@ export function resolveBaseUrl(globals: GlobalOptions, profile: Profile | undefi
 
 export async function openSession(options: OpenSessionOptions): Promise<Session> {
   const { globals, env, io, clock } = options;
+  if (env.RSI_CREDENTIAL_STORE && !['keychain', 'file'].includes(env.RSI_CREDENTIAL_STORE)) {
+    throw new UsageError(`RSI_CREDENTIAL_STORE must be "keychain" or "file" (got "${env.RSI_CREDENTIAL_STORE}")`);
+  }
   const auth = authContext(options);
   const envToken = env.RSI_TOKEN?.trim();
   // The config is read only when needed: RSI_TOKEN with RSI_BASE_URL works with no config at all.
