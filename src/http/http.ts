@@ -173,8 +173,12 @@ export class UndiciHttp implements Http {
       : code === 'ENOTFOUND' ? 'host not found'
       : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? 'the connection was closed unexpectedly'
       : error instanceof Error ? error.message : String(error);
+    // A POST cut off after it was sent may have been processed: say so rather than invite a blind retry.
+    const sent = req.method !== 'GET' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND';
     return new ServiceUnavailableError(`cannot reach the service (${where}): ${reason}`, undefined, {
-      hint: 'check the base URL and your network, or run `rsi doctor`',
+      hint: sent
+        ? 'the service may have processed the request: check (rsi projects list, rsi status) before running it again'
+        : 'check the base URL and your network, or run `rsi doctor`',
       cause: error,
     });
   }

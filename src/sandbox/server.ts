@@ -184,7 +184,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       } else throw error;
     }
 
-    if (isApi && result.status === 200 && result.json !== undefined) {
+    if (isApi && result.status >= 200 && result.status < 300 && result.json !== undefined) {
       if (faults.has('bad-schema')) result = { ...result, json: breakSchema(result.json) };
       if (faults.has('truncated-json')) {
         const text = JSON.stringify(result.json);
