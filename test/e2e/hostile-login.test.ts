@@ -1,0 +1,91 @@
+// Hostile and interrupted sign-ins beyond the basics in auth-login.test.ts: a replayed code, a
+// callback claiming another issuer, and a second login while one is waiting. Each ends cleanly
+// and writes or changes no credentials it should not.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RSI_BIN, cleanEnv } from '../support/cli.js';
+import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+
+let auto: SandboxProcess;
+let consent: SandboxProcess;
+beforeAll(async () => {
+  [auto, consent] = await Promise.all([startSandbox(['--auto-approve', '--quiet']), startSandbox(['--quiet'])]);
+});
+afterAll(async () => {
+  await Promise.all([auto?.stop(), consent?.stop()]);
+});
+
+function startLogin(dir: string, base: string) {
+  const child = spawn(process.execPath, [RSI_BIN, 'login', '--base-url', base, '--no-browser'], {
+    env: cleanEnv({ RSI_CONFIG_DIR: dir, RSI_CREDENTIAL_STORE: 'file' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  const url = new Promise<string>((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (c: string) => {
+      stderr += c;
+      const m = /(http:\/\/\S+\/oauth\/authorize\?\S+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', () => reject(new Error(stderr)));
+  });
+  const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+  return { child, url, done };
+}
+
+describe('hostile sign-ins', () => {
+  it('a replayed authorization code is refused: exit 3, nothing stored', async () => {
+    const first = startLogin(mkdtempSync(join(tmpdir(), 'rsi-h-')), auto.url);
+    const callback = (await fetch(await first.url, { redirect: 'manual' })).headers.get('location')!;
+    first.child.stdin.write(`${callback}\n`);
+    expect((await first.done).code).toBe(0);
+    // The same code, pasted into another login of the same client registration, must not work.
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-h-'));
+    const second = startLogin(dir, auto.url);
+    await second.url;
+    const replay = new URL(callback);
+    second.child.stdin.write(`${replay}\n`);
+    const r = await second.done;
+    expect(r.code).toBe(3);
+    expect(existsSync(join(dir, 'credentials.json'))).toBe(false);
+  });
+
+  it('a callback whose iss names another issuer is refused: exit 3, nothing stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-h-'));
+    const login = startLogin(dir, auto.url);
+    const callback = new URL((await fetch(await login.url, { redirect: 'manual' })).headers.get('location')!);
+    callback.searchParams.set('iss', 'https://issuer.example');
+    login.child.stdin.write(`${callback}\n`);
+    const r = await login.done;
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^rsi: .*issuer/m);
+    expect(existsSync(join(dir, 'credentials.json'))).toBe(false);
+  });
+
+  it('a second login while one waits: each has its own listener; cancelling the first keeps the second\'s tokens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-h-'));
+    const a = startLogin(dir, consent.url);
+    const urlA = new URL(await a.url);
+    const b = startLogin(dir, consent.url);
+    const urlB = new URL(await b.url);
+    expect(urlB.searchParams.get('redirect_uri')).not.toBe(urlA.searchParams.get('redirect_uri'));
+    // Approve B through the consent form.
+    const page = await (await fetch(urlB)).text();
+    const requestId = /name="request" value="([^"]+)"/.exec(page)![1]!;
+    const approved = await fetch(`${consent.url}/oauth/authorize/decision`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ request: requestId, decision: 'approve' }),
+      redirect: 'follow',
+    });
+    expect(await approved.text()).toContain('Signed in to rsi');
+    expect((await b.done).code).toBe(0);
+    const stored = readFileSync(join(dir, 'credentials.json'), 'utf8');
+    a.child.kill('SIGINT');
+    expect((await a.done).code).toBe(130);
+    expect(readFileSync(join(dir, 'credentials.json'), 'utf8')).toBe(stored);
+  });
+});
