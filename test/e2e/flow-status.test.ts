@@ -1,9 +1,11 @@
-// `rsi status` once and with --watch, end to end against a sandbox child process (clock 50x).
+// `rsi status` once and with --watch, end to end against a sandbox child process; watches jump
+// the sandbox clock instead of racing it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { spawn } from 'node:child_process';
+import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 
@@ -42,10 +44,39 @@ async function newProject(name: string): Promise<string> {
   return id;
 }
 
+/**
+ * Runs a watch and, once it has printed its first state, jumps the sandbox clock past the scan:
+ * the test sees "scanning" then "ready" however slow the machine is.
+ */
+function watchThenAdvance(args: string[], firstSeen: (out: { stdout: string; stderr: string }) => boolean): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RSI_BIN, ...args], {
+      env: cleanEnv({ RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: configDir }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out = { stdout: '', stderr: '' };
+    let advanced = false;
+    const check = (): void => {
+      if (advanced || !firstSeen(out)) return;
+      advanced = true;
+      fetch(`${sandbox.url}/__sandbox/advance?seconds=31`, { method: 'POST' }).catch(reject);
+    };
+    child.stdout.setEncoding('utf8').on('data', (c: string) => ((out.stdout += c), check()));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => ((out.stderr += c), check()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, ...out });
+    });
+  });
+}
+
 const lines = (text: string) => text.trimEnd().split('\n').map((l) => JSON.parse(l) as Status);
 
 beforeAll(async () => {
-  sandbox = await startSandbox(['--auto-approve', '--time-scale', '10']);
+  // Real-time clock: a new project's scan lasts 30 s unless a test jumps the clock.
+  sandbox = await startSandbox(['--auto-approve', '--quiet']);
   token = (await obtainTokens(sandbox.url)).access_token;
   configDir = mkdtempSync(join(tmpdir(), 'rsi-e2e-'));
 });
@@ -90,7 +121,7 @@ describe('status once', () => {
 describe('status --watch', () => {
   it('--json: one ProjectStatus per line from scan to signals, the last line the final state', async () => {
     const id = await newProject('Watched scan');
-    const r = await rsi(['status', id, '--watch', '--interval', '0.1', '--json']);
+    const r = await watchThenAdvance(['status', id, '--watch', '--interval', '0.1', '--json'], (o) => o.stdout.includes('\n'));
     expect(r.code, r.stderr).toBe(0);
     const states = lines(r.stdout);
     expect(states[0]!.next).toBe('wait');
@@ -103,7 +134,7 @@ describe('status --watch', () => {
 
   it('piped, human: one progress line per change on stderr, then the final status', async () => {
     const id = await newProject('Watched plainly');
-    const r = await rsi(['status', id, '--watch', '--interval', '0.1']);
+    const r = await watchThenAdvance(['status', id, '--watch', '--interval', '0.1'], (o) => o.stderr.includes('scanning for signals'));
     expect(r.code, r.stderr).toBe(0);
     const progress = r.stderr.split('\n').filter((l) => l.startsWith('scanning') || l.startsWith('scoring'));
     expect(progress[0]).toBe('scanning for signals');
