@@ -2,17 +2,10 @@
  * The composition root: the only module that reads `process.env`, argv and the real stdio. It
  * builds the dependencies, runs the command tree, and maps errors to the contract's exit codes.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import pkg from '../package.json' with { type: 'json' };
-import { CliError, ExitCode, InterruptedError, UsageError } from './errors.js';
-import type { Clock, Io } from './io/io.js';
-import type { Context, GlobalOptions, OutputFormat, Session } from './commands/context.js';
-import type { ApiClient } from './client/client.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-const FORMATS: readonly OutputFormat[] = ['table', 'tsv', 'csv', 'json', 'ndjson'];
-const DEFAULT_HTTP_TIMEOUT_S = 30;
+import { CliError, ExitCode, InterruptedError } from './errors.js';
+import type { Io } from './io/io.js';
+import { createContext, type Env } from './context.js';
 
 export interface MainOptions {
   argv?: readonly string[];
@@ -47,30 +40,8 @@ export async function main(options: MainOptions = {}): Promise<number> {
     });
   }
 
-  let sessionPromise: Promise<Session> | undefined;
-  let clientPromise: Promise<ApiClient> | undefined;
   let program: import('commander').Command | undefined;
-
-  const ctx: Context = {
-    io,
-    env,
-    clock: systemClock,
-    signal: abort.signal,
-    version: pkg.version,
-    globals: () => resolveGlobals(program?.opts() ?? {}, env, io),
-    session: () => {
-      sessionPromise ??= import('./auth/session.js').then((m) =>
-        m.openSession({ globals: ctx.globals(), env, io, clock: systemClock, signal: abort.signal, version: pkg.version }),
-      );
-      return sessionPromise;
-    },
-    client: () => {
-      clientPromise ??= Promise.all([ctx.session(), import('./client/client.js')]).then(
-        ([session, m]) => new m.ApiClient(session.http),
-      );
-      return clientPromise;
-    },
-  };
+  const ctx = createContext({ io, env, signal: abort.signal, version: pkg.version, flags: () => program?.opts() ?? {} });
 
   try {
     const { buildProgram } = await import('./program.js');
@@ -80,7 +51,7 @@ export async function main(options: MainOptions = {}): Promise<number> {
   } catch (error) {
     return reportError(error, io, debug, abort.signal);
   } finally {
-    if (sessionPromise) await sessionPromise.then((s) => s.http.close()).catch(() => undefined);
+    await ctx.close();
     if (listening) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -128,47 +99,6 @@ function isCommanderError(error: unknown): error is { code: string; exitCode: nu
 function isPromptExit(error: unknown): boolean {
   return error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError');
 }
-
-/** Resolves the global flags against the environment. Throws UsageError for bad values. */
-export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io): GlobalOptions {
-  const json = opts.json === true;
-  let format: OutputFormat;
-  if (typeof opts.format === 'string') {
-    if (!FORMATS.includes(opts.format as OutputFormat)) {
-      throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${opts.format}")`);
-    }
-    format = opts.format as OutputFormat;
-    if (json && format !== 'json') throw new UsageError('--json cannot be combined with --format ' + format);
-  } else {
-    format = json ? 'json' : io.stdoutIsTTY ? 'table' : 'tsv';
-  }
-  const profile = (typeof opts.profile === 'string' ? opts.profile : env.RSI_PROFILE) || 'default';
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(profile)) {
-    throw new UsageError(`invalid profile name "${profile}": use letters, digits, ".", "_" or "-"`);
-  }
-  const baseUrl = (typeof opts.baseUrl === 'string' ? opts.baseUrl : env.RSI_BASE_URL) || undefined;
-  const rawTimeout = typeof opts.httpTimeout === 'string' ? opts.httpTimeout : env.RSI_HTTP_TIMEOUT;
-  let timeoutS = DEFAULT_HTTP_TIMEOUT_S;
-  if (rawTimeout !== undefined && rawTimeout !== '') {
-    timeoutS = Number(rawTimeout);
-    if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 3600) {
-      throw new UsageError(`--http-timeout must be a number of seconds between 0 and 3600 (got "${rawTimeout}")`);
-    }
-  }
-  return {
-    profile,
-    baseUrl,
-    json,
-    format,
-    debug: opts.debug === true || env.RSI_DEBUG === '1',
-    timeoutMs: Math.round(timeoutS * 1000),
-  };
-}
-
-const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined),
-};
 
 function processIo(argv: readonly string[], env: Env): Io {
   const stdoutIsTTY = process.stdout.isTTY === true;

@@ -4,7 +4,7 @@
  * Help and usage text go to the injected streams.
  */
 import { Command, Option } from 'commander';
-import type { Context } from './commands/context.js';
+import { OUTPUT_FORMATS, type Context } from './context.js';
 import * as login from './commands/auth/login.js';
 import * as logout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
@@ -30,7 +30,7 @@ export function buildProgram(ctx: Context): Command {
     .option('--profile <name>', 'named set of base URL and credentials (env: RSI_PROFILE)')
     .option('--base-url <url>', 'service base address (env: RSI_BASE_URL)')
     .option('--json', 'machine output: the API JSON on stdout, nothing else')
-    .addOption(new Option('--format <format>', 'output format').choices(['table', 'tsv', 'csv', 'json', 'ndjson']))
+    .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS))
     .option('--no-color', 'no colour (env: NO_COLOR)')
     .option('--debug', 'HTTP trace on stderr, secrets redacted (env: RSI_DEBUG=1)')
     .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')

@@ -1,101 +1,46 @@
 /**
- * Builds the authenticated connection a command uses: base URL, token source (RSI_TOKEN, keychain
- * or file) and the HTTP layer with the matching AuthProvider.
+ * Builds the authenticated connection an API command uses from the resolved credentials: the HTTP
+ * layer with the matching AuthProvider (RSI_TOKEN as is, or stored tokens refreshed under a lock).
  */
-import type { GlobalOptions, Session } from '../commands/context.js';
 import type { Clock, Io } from '../io/io.js';
-import { NotSignedInError, UsageError } from '../errors.js';
-import { ConfigStore, configDir, type Profile } from '../storage/config.js';
-import { FileStore, KeychainStore, type CredentialStore, type StoreKind } from '../storage/credentials.js';
 import { UndiciHttp } from '../http/http.js';
-import { normaliseBaseUrl } from './base-url.js';
+import { notSignedIn, type AuthGlobals, type Credentials, type TokenSource } from './credentials.js';
+import type { Http } from '../http/types.js';
 import { StaticTokenProvider, StoredTokenProvider } from './tokens.js';
-import type { OAuthEnv } from './oauth.js';
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** An authenticated connection to one service. */
+export interface Session {
+  profile: string;
+  baseUrl: string;
+  tokenSource: TokenSource;
+  http: Http;
+}
 
-export interface OpenSessionOptions {
-  globals: GlobalOptions;
-  env: Env;
+export interface SessionOptions {
+  globals: AuthGlobals;
   io: Io;
   clock: Clock;
-  signal: AbortSignal;
-  version: string;
 }
 
-/** Everything auth commands need besides a session: stores, config, resolved names. */
-export interface AuthContext {
-  profile: string;
-  configDir: string;
-  config: ConfigStore;
-  oauth: OAuthEnv;
-  userAgent: string;
-}
-
-export function authContext(options: OpenSessionOptions): AuthContext {
-  const dir = configDir(options.env);
-  const userAgent = `rsi/${options.version}`;
-  return {
-    profile: options.globals.profile,
-    configDir: dir,
-    config: new ConfigStore(dir),
-    userAgent,
-    oauth: { userAgent, timeoutMs: options.globals.timeoutMs, trace: options.globals.debug ? options.io.stderr : undefined },
-  };
-}
-
-/** RSI_CREDENTIAL_STORE, or the store the profile was signed in with. */
-export function credentialStore(env: Env, dir: string, profile?: Profile, insecure = false): CredentialStore {
-  const chosen = insecure ? 'file' : (env.RSI_CREDENTIAL_STORE || profile?.credentialStore || 'keychain');
-  if (chosen !== 'keychain' && chosen !== 'file') {
-    throw new UsageError(`RSI_CREDENTIAL_STORE must be "keychain" or "file" (got "${chosen}")`);
-  }
-  return chosen === 'file' ? new FileStore(dir) : new KeychainStore();
-}
-
-/** The base URL in force: --base-url / RSI_BASE_URL, else the profile's saved one. */
-export function resolveBaseUrl(globals: GlobalOptions, profile: Profile | undefined): string | undefined {
-  if (globals.baseUrl) return normaliseBaseUrl(globals.baseUrl, '--base-url');
-  return profile?.baseUrl;
-}
-
-export async function openSession(options: OpenSessionOptions): Promise<Session> {
-  const { globals, env, io, clock } = options;
-  if (env.RSI_CREDENTIAL_STORE && !['keychain', 'file'].includes(env.RSI_CREDENTIAL_STORE)) {
-    throw new UsageError(`RSI_CREDENTIAL_STORE must be "keychain" or "file" (got "${env.RSI_CREDENTIAL_STORE}")`);
-  }
-  const auth = authContext(options);
-  const envToken = env.RSI_TOKEN?.trim();
-  // The config is read only when needed: RSI_TOKEN with RSI_BASE_URL works with no config at all.
-  const needProfile = !envToken || !globals.baseUrl;
-  const profile = needProfile ? await auth.config.profile(globals.profile) : undefined;
-  const baseUrl = resolveBaseUrl(globals, profile);
-  if (!baseUrl) {
-    throw new NotSignedInError(`no service configured for profile "${globals.profile}"`, {
-      hint: 'run `rsi login --base-url <url>`, or set RSI_BASE_URL',
-    });
-  }
+export async function openSession(creds: Credentials, options: SessionOptions): Promise<Session> {
+  const { globals, io, clock } = options;
+  const baseUrl = creds.requireBaseUrl();
   const trace = globals.debug ? io.stderr : undefined;
-  if (envToken) {
-    if (/\s/.test(envToken)) throw new UsageError('RSI_TOKEN must be a single token without spaces');
-    const http = new UndiciHttp({ baseUrl, auth: new StaticTokenProvider(envToken), timeoutMs: globals.timeoutMs, userAgent: auth.userAgent, clock, trace });
-    return { profile: globals.profile, baseUrl, tokenSource: 'env', http };
+  const http = (auth: StaticTokenProvider | StoredTokenProvider) =>
+    new UndiciHttp({ baseUrl, auth, timeoutMs: globals.timeoutMs, userAgent: creds.userAgent, clock, trace });
+  if (creds.envToken) {
+    return { profile: creds.profileName, baseUrl, tokenSource: 'RSI_TOKEN', http: http(new StaticTokenProvider(creds.envToken)) };
   }
-  if (!profile || profile.baseUrl !== baseUrl || !profile.authServer) {
-    throw new NotSignedInError(`not signed in to ${baseUrl} (profile ${globals.profile})`, {
-      hint: `run \`rsi login --base-url ${baseUrl}\``,
-    });
-  }
-  const store = credentialStore(env, auth.configDir, profile);
+  const profile = creds.profile;
+  if (!creds.source || !profile?.authServer) throw notSignedIn(creds);
   const provider = new StoredTokenProvider({
-    store,
-    key: { baseUrl, profile: globals.profile },
+    store: creds.store(),
+    key: creds.key(),
     authServer: profile.authServer,
-    configDir: auth.configDir,
+    configDir: creds.configDir,
     clock,
-    oauth: auth.oauth,
+    oauth: creds.oauth,
     warn: (message) => void io.stderr.write(`${message}\n`),
   });
-  const http = new UndiciHttp({ baseUrl, auth: provider, timeoutMs: globals.timeoutMs, userAgent: auth.userAgent, clock, trace });
-  return { profile: globals.profile, baseUrl, tokenSource: store.kind as Exclude<StoreKind, 'memory'>, http };
+  return { profile: creds.profileName, baseUrl, tokenSource: creds.source, http: http(provider) };
 }

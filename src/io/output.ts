@@ -5,7 +5,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
-import type { OutputFormat } from '../commands/context.js';
+import type { OutputFormat } from './formats.js';
 
 export interface Column<T> {
   header: string;

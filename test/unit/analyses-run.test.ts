@@ -11,7 +11,7 @@ import {
   type AnalysesRunOptions,
   type RunAnalysesBody,
 } from '../../src/commands/analyses/run.js';
-import type { Context, OutputFormat } from '../../src/commands/context.js';
+import { fakeCtx, fakeIo } from '../support/fakes.js';
 import type { Io } from '../../src/io/io.js';
 import { ScriptedPrompter } from '../../src/io/prompter.js';
 import { createProgress } from '../../src/io/progress.js';
@@ -24,42 +24,6 @@ import {
   UsageError,
 } from '../../src/errors.js';
 import type { StatusLike } from '../../src/commands/shared/watch.js';
-
-function fakeIo(tty: boolean): Io & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  return {
-    stdin: new PassThrough(),
-    stdout,
-    stderr,
-    stdinIsTTY: tty,
-    stdoutIsTTY: tty,
-    stderrIsTTY: tty,
-    columns: 100,
-    color: false,
-    colorStderr: false,
-    out: () => out,
-    err: () => err,
-  };
-}
-
-function fakeCtx(io: Io, format: OutputFormat): Context {
-  let t = 0;
-  return {
-    io,
-    env: {},
-    clock: { now: () => t, sleep: async (ms) => void (t += ms) },
-    signal: new AbortController().signal,
-    version: 'test',
-    globals: () => ({ profile: 'default', baseUrl: undefined, json: format === 'json', format, debug: false, timeoutMs: 1000 }),
-    session: () => Promise.reject(new Error('no session in unit tests')),
-    client: () => Promise.reject(new Error('no client in unit tests')),
-  };
-}
 
 const PROJECT = { id: '11111111-1111-4111-8111-111111111111', name: 'KRAS inhibitors' };
 const CONFIRM: AnalysesReply = {

@@ -1,36 +1,15 @@
 // docs/commands.md cannot drift from the command tree: every command path and every long flag of the
 // real program (as --help shows them) must appear in it.
 import { readFileSync } from 'node:fs';
-import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
-import type { Context } from '../../src/commands/context.js';
+import { fakeCtx, fakeIo } from '../support/fakes.js';
 
 const doc = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
 
-function fakeContext(): Context {
-  const never = () => Promise.reject(new Error('not used'));
-  return {
-    io: {
-      stdin: new PassThrough(),
-      stdout: new PassThrough(),
-      stderr: new PassThrough(),
-      stdinIsTTY: false,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      columns: 80,
-      color: false,
-      colorStderr: false,
-    },
-    env: {},
-    clock: { now: () => 0, sleep: () => Promise.resolve() },
-    signal: new AbortController().signal,
-    version: '0.0.0',
-    globals: () => ({ profile: 'default', baseUrl: undefined, json: false, format: 'tsv', debug: false, timeoutMs: 30_000 }),
-    session: never,
-    client: never,
-  };
+function fakeContext() {
+  return fakeCtx(fakeIo(), 'tsv');
 }
 
 interface Entry { path: string; flags: string[] }

@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../../src/io/io.js';
-import type { OutputFormat } from '../../src/commands/context.js';
+import type { OutputFormat } from '../../src/context.js';
 import { printJson, printRows, type Column } from '../../src/io/output.js';
 
 function fakeIo(tty = false, columns = 80): Io & { out: () => string } {

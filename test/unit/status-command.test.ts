@@ -2,35 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { build, run, type StatusOptions, type StatusPort } from '../../src/commands/status/status.js';
-import type { Context, OutputFormat } from '../../src/commands/context.js';
+import { fakeCtx, fakeIo } from '../support/fakes.js';
 import type { Io } from '../../src/io/io.js';
 import type { StatusLike } from '../../src/commands/shared/watch.js';
 import { AnalysisFailedError, UsageError, WatchTimeoutError } from '../../src/errors.js';
 import { createProgress } from '../../src/io/progress.js';
-
-function fakeIo(tty: boolean): Io & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  return { stdin: new PassThrough(), stdout, stderr, stdinIsTTY: tty, stdoutIsTTY: tty, stderrIsTTY: tty, columns: 100, color: false, colorStderr: false, out: () => out, err: () => err };
-}
-
-function fakeCtx(io: Io, format: OutputFormat): Context {
-  let t = 0;
-  return {
-    io,
-    env: {},
-    clock: { now: () => t, sleep: async (ms) => void (t += ms) },
-    signal: new AbortController().signal,
-    version: 'test',
-    globals: () => ({ profile: 'default', baseUrl: undefined, json: format === 'json', format, debug: false, timeoutMs: 1000 }),
-    session: () => Promise.reject(new Error('no session')),
-    client: () => Promise.reject(new Error('no client')),
-  };
-}
 
 const running: StatusLike = {
   signals_ready: true,

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
 import type { Prompter } from '../../io/prompter.js';
 import type { Progress } from '../../io/progress.js';
 import { canPrompt } from '../../io/io.js';

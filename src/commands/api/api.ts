@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { HttpMethod } from '../../http/types.js';
 

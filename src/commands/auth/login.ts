@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 
 export interface LoginCommandOptions {
@@ -35,20 +35,18 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void> {
-  const [{ authContext, credentialStore }, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { openBrowser }, { CredentialStoreError }] = await Promise.all([
-    import('../../auth/session.js'),
+  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { openBrowser }, { CredentialStoreError }] = await Promise.all([
+    ctx.credentials(),
     import('../../auth/base-url.js'),
     import('../../auth/login.js'),
     import('../../io/browser.js'),
     import('../../errors.js'),
   ]);
   const globals = ctx.globals();
-  const auth = authContext({ globals, env: ctx.env, io: ctx.io, clock: ctx.clock, signal: ctx.signal, version: ctx.version });
-  const profile = await auth.config.profile(globals.profile);
-  const raw = opts.baseUrl ?? profile?.baseUrl;
+  const raw = opts.baseUrl ?? creds.profile?.baseUrl;
   if (!raw) throw new UsageError('no service to sign in to', { hint: 'pass --base-url <url> (or set RSI_BASE_URL)' });
   const baseUrl = normaliseBaseUrl(raw);
-  const store = credentialStore(ctx.env, auth.configDir, undefined, opts.insecureStorage);
+  const store = creds.store({ insecure: opts.insecureStorage });
   // Fail before the browser dance, not after it, when the tokens could not be kept.
   try {
     await store.probe({ baseUrl, profile: globals.profile });
@@ -61,7 +59,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
     throw error;
   }
   const err = ctx.io.stderr;
-  if (ctx.env.RSI_TOKEN) err.write('warning: RSI_TOKEN is set and will still take precedence over this login until you unset it\n');
+  if (creds.envToken) err.write('warning: RSI_TOKEN is set and will still take precedence over this login until you unset it\n');
   const scopes = opts.scopes.length ? [...new Set(opts.scopes)] : [...DEFAULT_SCOPES];
   const paste = opts.noBrowser ? await stdinLines(ctx) : undefined;
   let result;
@@ -73,8 +71,8 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
     port: opts.port,
     timeoutMs: opts.timeoutSeconds * 1000,
     store,
-    config: auth.config,
-    oauth: auth.oauth,
+    config: creds.config,
+    oauth: creds.oauth,
     clock: ctx.clock,
     signal: ctx.signal,
     pasted: paste?.lines,

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('logout')
@@ -8,18 +8,16 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
-  const [{ authContext, credentialStore, resolveBaseUrl }, { revokeToken }] = await Promise.all([import('../../auth/session.js'), import('../../auth/oauth.js')]);
+  const [creds, { revokeToken }] = await Promise.all([ctx.credentials(), import('../../auth/oauth.js')]);
   const globals = ctx.globals();
-  const auth = authContext({ globals, env: ctx.env, io: ctx.io, clock: ctx.clock, signal: ctx.signal, version: ctx.version });
-  const profile = await auth.config.profile(globals.profile);
-  const baseUrl = resolveBaseUrl(globals, profile);
+  const { profile, baseUrl } = creds;
   const err = ctx.io.stderr;
   if (!baseUrl || !profile) {
     err.write(`Not signed in (profile ${globals.profile}); nothing to do\n`);
     return;
   }
-  const store = credentialStore(ctx.env, auth.configDir, profile);
-  const key = { baseUrl, profile: globals.profile };
+  const store = creds.store();
+  const key = creds.key();
   const tokens = await store.load(key);
   if (!tokens) {
     err.write(`Not signed in to ${baseUrl} (profile ${globals.profile}); nothing to do\n`);
@@ -28,12 +26,12 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
   if (profile.authServer?.revocation_endpoint) {
     try {
       // Revoking the refresh token ends the whole session at the service (RFC 7009 §2.1).
-      await revokeToken(profile.authServer, tokens.clientId, tokens.refreshToken ?? tokens.accessToken, auth.oauth);
+      await revokeToken(profile.authServer, tokens.clientId, tokens.refreshToken ?? tokens.accessToken, creds.oauth);
     } catch (error) {
       err.write(`warning: could not revoke the session at the service (${(error as Error).message}); deleting the local credentials anyway\n`);
     }
   }
   await store.delete(key);
   err.write(`✓ Signed out of ${baseUrl} (profile ${globals.profile})\n`);
-  if (ctx.env.RSI_TOKEN) err.write('note: RSI_TOKEN is still set in your environment\n');
+  if (creds.envToken) err.write('note: RSI_TOKEN is still set in your environment\n');
 }

@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
-import { NotSignedInError } from '../../errors.js';
+import type { Context, TokenSource } from '../../context.js';
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('status')
@@ -13,7 +12,7 @@ export interface AuthStatus {
   baseUrl: string | null;
   signedIn: boolean;
   /** Where the token in use comes from. */
-  source: 'RSI_TOKEN' | 'keychain' | 'file' | null;
+  source: TokenSource | null;
   scopes: string[];
   expiresAt: string | null;
   /** A stored login hidden by RSI_TOKEN. */
@@ -23,32 +22,24 @@ export interface AuthStatus {
 
 /** The token in use for this profile, refreshed first when `refresh` (for `auth token`). */
 export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{ token: string; status: AuthStatus }> {
-  const [{ authContext, credentialStore, resolveBaseUrl }, { StoredTokenProvider }] = await Promise.all([import('../../auth/session.js'), import('../../auth/tokens.js')]);
-  const globals = ctx.globals();
-  const auth = authContext({ globals, env: ctx.env, io: ctx.io, clock: ctx.clock, signal: ctx.signal, version: ctx.version });
-  const envToken = ctx.env.RSI_TOKEN?.trim();
-  const profile = await auth.config.profile(globals.profile);
-  const baseUrl = resolveBaseUrl(globals, profile) ?? null;
-  const status: AuthStatus = { profile: globals.profile, baseUrl, signedIn: false, source: null, scopes: [], expiresAt: null, storedLoginHidden: false, clientId: null };
-  const store = profile && baseUrl === profile.baseUrl ? credentialStore(ctx.env, auth.configDir, profile) : undefined;
-  const stored = store && baseUrl ? await store.load({ baseUrl, profile: globals.profile }) : undefined;
-  if (envToken) {
-    return { token: envToken, status: { ...status, signedIn: true, source: 'RSI_TOKEN', storedLoginHidden: stored !== undefined } };
+  const [creds, { notSignedIn }, { StoredTokenProvider }] = await Promise.all([ctx.credentials(), import('../../auth/credentials.js'), import('../../auth/tokens.js')]);
+  const { profile, baseUrl } = creds;
+  const status: AuthStatus = { profile: creds.profileName, baseUrl: baseUrl ?? null, signedIn: false, source: null, scopes: [], expiresAt: null, storedLoginHidden: false, clientId: null };
+  const store = profile && baseUrl === profile.baseUrl ? creds.store() : undefined;
+  const stored = store ? await store.load(creds.key()) : undefined;
+  if (creds.envToken) {
+    return { token: creds.envToken, status: { ...status, signedIn: true, source: 'RSI_TOKEN', storedLoginHidden: stored !== undefined } };
   }
-  if (!baseUrl || !store || !stored || !profile?.authServer) {
-    throw new NotSignedInError(`not signed in${baseUrl ? ` to ${baseUrl}` : ''} (profile ${globals.profile})`, {
-      hint: baseUrl ? `run \`rsi login --base-url ${baseUrl}\`` : 'run `rsi login --base-url <url>`',
-    });
-  }
+  if (!store || !stored || !profile?.authServer) throw notSignedIn(creds);
   let tokens = stored;
   if (refresh) {
     const provider = new StoredTokenProvider({
       store,
-      key: { baseUrl, profile: globals.profile },
+      key: creds.key(),
       authServer: profile.authServer,
-      configDir: auth.configDir,
+      configDir: creds.configDir,
       clock: ctx.clock,
-      oauth: auth.oauth,
+      oauth: creds.oauth,
       warn: (m) => void ctx.io.stderr.write(`${m}\n`),
     });
     tokens = await provider.tokens(ctx.signal);

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
+import type { Credentials } from '../../auth/credentials.js';
 import { CliError } from '../../errors.js';
 
 export interface Check {
@@ -43,31 +44,26 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
 }
 
 export async function runChecks(ctx: Context): Promise<Check[]> {
-  const [{ authContext, credentialStore, resolveBaseUrl }, { discoverAuthorizationServer }, { registrationAccepted }, { startLoopbackReceiver }] = await Promise.all([
-    import('../../auth/session.js'),
+  const [{ discoverAuthorizationServer }, { registrationAccepted }, { startLoopbackReceiver }, { ConfigError }] = await Promise.all([
     import('../../auth/oauth.js'),
     import('../../auth/login.js'),
     import('../../auth/loopback.js'),
+    import('../../errors.js'),
   ]);
   const globals = ctx.globals();
-  const auth = authContext({ globals, env: ctx.env, io: ctx.io, clock: ctx.clock, signal: ctx.signal, version: ctx.version });
   const checks: Check[] = [];
   const add = (c: Check): void => void checks.push(c.ok ? { name: c.name, ok: true, ...(c.skipped ? { skipped: true } : {}), detail: c.detail } : c);
 
-  let profile;
+  let creds: Credentials | undefined;
   try {
-    profile = await auth.config.profile(globals.profile);
-    add({ name: 'config', ok: true, detail: `${auth.config.file}${profile ? ` (profile ${globals.profile})` : ' (no profile yet)'}` });
+    creds = await ctx.credentials();
+    add({ name: 'config', ok: true, detail: `${creds.config.file}${creds.profile ? ` (profile ${globals.profile})` : ' (no profile yet)'}` });
   } catch (error) {
-    add({ name: 'config', ok: false, detail: (error as Error).message, hint: (error as CliError).hint });
+    if (error instanceof ConfigError) add({ name: 'config', ok: false, detail: (error as Error).message, hint: (error as CliError).hint });
+    else add({ name: 'base URL', ok: false, detail: (error as Error).message, hint: 'use https://, or http:// only for 127.0.0.1/localhost' });
   }
-
-  let baseUrl: string | undefined;
-  try {
-    baseUrl = resolveBaseUrl(globals, profile);
-  } catch (error) {
-    add({ name: 'base URL', ok: false, detail: (error as Error).message, hint: 'use https://, or http:// only for 127.0.0.1/localhost' });
-  }
+  const profile = creds?.profile;
+  const baseUrl = creds?.baseUrl;
   if (!baseUrl && !checks.some((c) => c.name === 'base URL')) {
     add({ name: 'base URL', ok: false, detail: 'none configured', hint: 'run `rsi login --base-url <url>` or set RSI_BASE_URL' });
   }
@@ -77,7 +73,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
     add({ name: 'base URL', ok: true, detail: baseUrl });
     const started = ctx.clock.now();
     try {
-      const res = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(globals.timeoutMs), headers: { 'user-agent': auth.userAgent } });
+      const res = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(globals.timeoutMs), headers: { 'user-agent': creds!.userAgent } });
       await res.body?.cancel();
       const date = res.headers.get('date');
       add({ name: 'service reachable', ok: res.status < 500, detail: `${res.status} in ${Math.round(ctx.clock.now() - started)} ms`, hint: 'the service answered with a server error; try later' });
@@ -94,7 +90,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
       add({ name: 'service reachable', ok: false, detail: (error as Error).message, hint: 'check the URL, your network, proxy settings (HTTPS_PROXY) and VPN' });
     }
     try {
-      as = await discoverAuthorizationServer(baseUrl, auth.oauth);
+      as = await discoverAuthorizationServer(baseUrl, creds!.oauth);
       add({ name: 'OAuth discovery', ok: true, detail: `issuer ${as.issuer}` });
       const s256 = as.code_challenge_methods_supported?.includes('S256') === true;
       add({ name: 'PKCE S256', ok: s256, detail: s256 ? 'advertised' : 'not advertised', hint: 'the service must support PKCE S256; rsi will not sign in without it' });
@@ -103,11 +99,11 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
     }
   }
 
-  if (ctx.env.RSI_TOKEN) {
+  if (creds?.envToken) {
     add({ name: 'credentials', ok: true, detail: 'RSI_TOKEN is set: it is used as is, and hides any stored login' });
-  } else {
+  } else if (creds) {
     try {
-      const store = credentialStore(ctx.env, auth.configDir, profile);
+      const store = creds.store();
       await store.probe({ baseUrl: baseUrl ?? 'probe', profile: globals.profile });
       const stored = baseUrl ? await store.load({ baseUrl, profile: globals.profile }) : undefined;
       add({
@@ -134,7 +130,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
       add({ name: 'client registration', ok: false, detail: `registered at ${profile.client.issuer}, not ${as.issuer}`, hint: 'run `rsi login` to register again' });
     } else {
       try {
-        const ok = await registrationAccepted({ oauth: auth.oauth }, as, profile.client);
+        const ok = await registrationAccepted({ oauth: creds!.oauth }, as, profile.client);
         add({ name: 'client registration', ok, detail: ok ? `${profile.client.clientId} accepted` : 'no longer accepted by the service', hint: 'run `rsi login`: it registers again' });
       } catch (error) {
         add({ name: 'client registration', ok: false, detail: (error as Error).message });

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('opportunities')

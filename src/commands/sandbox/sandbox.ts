@@ -3,7 +3,7 @@
  * base URL, so scripts can read it; everything else goes to stderr.
  */
 import { Command, Option } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 
 export interface SandboxCommandOptions {

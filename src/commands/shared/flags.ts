@@ -3,7 +3,7 @@
  * flag and what is allowed, raised before any request is sent.
  */
 import { UsageError } from '../../errors.js';
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
 import type { OutputTarget } from '../../io/output.js';
 
 /** An integer flag within [min, max]; undefined stays undefined. */

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
 import type { Column } from '../../io/output.js';
 import type { Signal } from '../../client/schemas.js';
 

@@ -1,0 +1,114 @@
+/**
+ * The one place that decides which credentials a command uses: the profile, the base URL in force,
+ * the credential store, and where the token comes from (RSI_TOKEN, keychain or file). Every
+ * command that needs them (API commands through the session, login, logout, auth status/token,
+ * doctor) asks `ctx.credentials()`, which calls `resolveCredentials` once per process.
+ */
+import type { Clock, Io } from '../io/io.js';
+import { NotSignedInError, UsageError } from '../errors.js';
+import { ConfigStore, configDir, type Profile } from '../storage/config.js';
+import { FileStore, KeychainStore, type CredentialKey, type CredentialStore } from '../storage/credentials.js';
+import { normaliseBaseUrl } from './base-url.js';
+import type { OAuthEnv } from './oauth.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where the access token in use comes from; spelled as users see it in `auth status`. */
+export type TokenSource = 'RSI_TOKEN' | 'keychain' | 'file';
+
+/** The global options auth needs (a subset of the Context's GlobalOptions). */
+export interface AuthGlobals {
+  profile: string;
+  /** From --base-url or RSI_BASE_URL; undefined means "the profile's saved one". */
+  baseUrl: string | undefined;
+  debug: boolean;
+  /** Per-request timeout in milliseconds. */
+  timeoutMs: number;
+}
+
+export interface ResolveOptions {
+  globals: AuthGlobals;
+  env: Env;
+  io: Io;
+  clock: Clock;
+  signal: AbortSignal;
+  version: string;
+}
+
+export interface Credentials {
+  profileName: string;
+  /** The profile as saved in config.json (undefined before the first login or with RSI_TOKEN alone). */
+  profile: Profile | undefined;
+  /** --base-url / RSI_BASE_URL normalised, else the profile's saved one. */
+  baseUrl: string | undefined;
+  configDir: string;
+  config: ConfigStore;
+  /** RSI_TOKEN, trimmed; when set it wins over any stored login. */
+  envToken: string | undefined;
+  /** Where the token in use comes from; undefined when there is none. */
+  source: TokenSource | undefined;
+  /** How OAuth requests identify themselves and trace. */
+  oauth: OAuthEnv;
+  userAgent: string;
+  /** The store this profile's tokens live in (RSI_CREDENTIAL_STORE, else the profile's, else keychain). */
+  store(options?: { insecure?: boolean }): CredentialStore;
+  /** The key of the stored tokens for the base URL in force. */
+  key(): CredentialKey;
+  /** Throws NotSignedInError with a hint when no base URL is known. */
+  requireBaseUrl(): string;
+}
+
+export async function resolveCredentials(options: ResolveOptions): Promise<Credentials> {
+  const { globals, env } = options;
+  const storeName = env.RSI_CREDENTIAL_STORE;
+  if (storeName && storeName !== 'keychain' && storeName !== 'file') {
+    throw new UsageError(`RSI_CREDENTIAL_STORE must be "keychain" or "file" (got "${storeName}")`);
+  }
+  const envToken = env.RSI_TOKEN?.trim() || undefined;
+  if (envToken && /\s/.test(envToken)) throw new UsageError('RSI_TOKEN must be a single token without spaces');
+  const dir = configDir(env);
+  const config = new ConfigStore(dir);
+  // The config is read only when needed: RSI_TOKEN with RSI_BASE_URL works with no config at all.
+  const profile = envToken && globals.baseUrl ? undefined : await config.profile(globals.profile);
+  const baseUrl = globals.baseUrl ? normaliseBaseUrl(globals.baseUrl, '--base-url') : profile?.baseUrl;
+  const userAgent = `rsi/${options.version}`;
+  const storeFor = (insecure = false): CredentialStore => {
+    const chosen = insecure ? 'file' : storeName || profile?.credentialStore || 'keychain';
+    return chosen === 'file' ? new FileStore(dir) : new KeychainStore();
+  };
+  const signedInHere = profile !== undefined && profile.baseUrl === baseUrl && profile.authServer !== undefined;
+  const source: TokenSource | undefined = envToken ? 'RSI_TOKEN' : signedInHere ? (storeFor().kind === 'file' ? 'file' : 'keychain') : undefined;
+  const creds: Credentials = {
+    profileName: globals.profile,
+    profile,
+    baseUrl,
+    configDir: dir,
+    config,
+    envToken,
+    source,
+    userAgent,
+    oauth: { userAgent, timeoutMs: globals.timeoutMs, trace: globals.debug ? options.io.stderr : undefined },
+    store: (o) => storeFor(o?.insecure),
+    key: () => ({ baseUrl: creds.requireBaseUrl(), profile: globals.profile }),
+    requireBaseUrl: () => {
+      if (baseUrl) return baseUrl;
+      throw new NotSignedInError(`no service configured for profile "${globals.profile}"`, {
+        hint: `run \`rsi${profileFlag(globals.profile)} login --base-url <url>\`, or set RSI_BASE_URL`,
+      });
+    },
+  };
+  return creds;
+}
+
+/** ` --profile x` for hints, empty for the default profile. */
+export function profileFlag(profile: string): string {
+  return profile === 'default' ? '' : ` --profile ${profile}`;
+}
+
+/** The error for "this profile has no stored sign-in for the base URL in force". */
+export function notSignedIn(creds: Credentials): NotSignedInError {
+  const where = creds.baseUrl ? ` to ${creds.baseUrl}` : '';
+  return new NotSignedInError(`not signed in${where} (profile ${creds.profileName})`, {
+    hint: `run \`rsi${profileFlag(creds.profileName)} login --base-url ${creds.baseUrl ?? '<url>'}\``,
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * The Context every command receives, and the factory that builds it (gh's `cmdutil.Factory`):
+ * streams, environment, clock and signal are fixed at start; globals are resolved once, on first
+ * use; credentials, the authenticated session and the API client are built lazily, so `--help`,
+ * `--version`, `completion` and `sandbox` never read the config or the keychain.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { UsageError } from './errors.js';
+import type { Clock, Io } from './io/io.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './io/formats.js';
+import type { ApiClient } from './client/client.js';
+import type { AuthGlobals, Credentials, Env } from './auth/credentials.js';
+import type { Session } from './auth/session.js';
+
+export type { Env };
+
+export { OUTPUT_FORMATS, type OutputFormat };
+export type { TokenSource } from './auth/credentials.js';
+export type { Session } from './auth/session.js';
+
+const DEFAULT_HTTP_TIMEOUT_S = 30;
+
+/** Options every command understands, resolved once from flags and environment. */
+export interface GlobalOptions extends AuthGlobals {
+  profile: string;
+  /** From --base-url or RSI_BASE_URL; undefined means "the profile's saved one". */
+  baseUrl: string | undefined;
+  /** --json was given (one JSON document on stdout). */
+  json: boolean;
+  /** The explicit --format, else derived: json if --json, table on a TTY, tsv otherwise. */
+  format: OutputFormat;
+  debug: boolean;
+  /** Per-request timeout in milliseconds. */
+  timeoutMs: number;
+}
+
+/**
+ * What the composition root hands every command. Heavy parts (credentials, http, client) are built
+ * only when a command asks for them, so `--help` and `--version` stay fast.
+ */
+export interface Context {
+  io: Io;
+  env: Env;
+  clock: Clock;
+  /** Aborted on SIGINT/SIGTERM; long waits pass it on. */
+  signal: AbortSignal;
+  version: string;
+  globals(): GlobalOptions;
+  /** The profile, base URL, stores and token source in force: resolved in `auth/credentials.ts`. */
+  credentials(): Promise<Credentials>;
+  session(): Promise<Session>;
+  client(): Promise<ApiClient>;
+  /** Releases what was built (the HTTP pool); safe to call when nothing was. */
+  close(): Promise<void>;
+}
+
+export interface ContextDeps {
+  io: Io;
+  env: Env;
+  signal: AbortSignal;
+  version: string;
+  clock?: Clock;
+  /** The parsed global flags; read on the first `globals()` call, after commander has parsed. */
+  flags: () => Record<string, unknown>;
+}
+
+export function createContext(deps: ContextDeps): Context {
+  const { io, env, signal, version } = deps;
+  const clock = deps.clock ?? systemClock;
+  let globals: GlobalOptions | undefined;
+  let credentials: Promise<Credentials> | undefined;
+  let session: Promise<Session> | undefined;
+  let client: Promise<ApiClient> | undefined;
+  const ctx: Context = {
+    io,
+    env,
+    clock,
+    signal,
+    version,
+    globals: () => {
+      globals ??= resolveGlobals(deps.flags(), env, io);
+      return globals;
+    },
+    credentials: () => {
+      credentials ??= import('./auth/credentials.js').then((m) =>
+        m.resolveCredentials({ globals: ctx.globals(), env, io, clock, signal, version }),
+      );
+      return credentials;
+    },
+    session: () => {
+      session ??= Promise.all([ctx.credentials(), import('./auth/session.js')]).then(([creds, m]) =>
+        m.openSession(creds, { globals: ctx.globals(), io, clock }),
+      );
+      return session;
+    },
+    client: () => {
+      client ??= Promise.all([ctx.session(), import('./client/client.js')]).then(([s, m]) => new m.ApiClient(s.http));
+      return client;
+    },
+    close: async () => {
+      if (session) await session.then((s) => s.http.close()).catch(() => undefined);
+    },
+  };
+  return ctx;
+}
+
+/** Resolves the global flags against the environment. Throws UsageError for bad values. */
+export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io): GlobalOptions {
+  const json = opts.json === true;
+  let format: OutputFormat;
+  if (typeof opts.format === 'string') {
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(opts.format)) {
+      throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')} (got "${opts.format}")`);
+    }
+    format = opts.format as OutputFormat;
+    if (json && format !== 'json') throw new UsageError(`--json cannot be combined with --format ${format}`);
+  } else {
+    format = json ? 'json' : io.stdoutIsTTY ? 'table' : 'tsv';
+  }
+  const profile = (typeof opts.profile === 'string' ? opts.profile : env.RSI_PROFILE) || 'default';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(profile)) {
+    throw new UsageError(`invalid profile name "${profile}": use letters, digits, ".", "_" or "-"`);
+  }
+  const baseUrl = (typeof opts.baseUrl === 'string' ? opts.baseUrl : env.RSI_BASE_URL) || undefined;
+  const rawTimeout = typeof opts.httpTimeout === 'string' ? opts.httpTimeout : env.RSI_HTTP_TIMEOUT;
+  let timeoutS = DEFAULT_HTTP_TIMEOUT_S;
+  if (rawTimeout !== undefined && rawTimeout !== '') {
+    timeoutS = Number(rawTimeout);
+    if (!Number.isFinite(timeoutS) || timeoutS <= 0 || timeoutS > 3600) {
+      throw new UsageError(`--http-timeout must be a number of seconds between 0 and 3600 (got "${rawTimeout}")`);
+    }
+  }
+  return {
+    profile,
+    baseUrl,
+    json,
+    format,
+    debug: opts.debug === true || env.RSI_DEBUG === '1',
+    timeoutMs: Math.round(timeoutS * 1000),
+  };
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined),
+};

@@ -1,0 +1,90 @@
+/**
+ * Shared in-process test doubles: streams that record what was written, a clock whose sleeps return
+ * at once, and a Context for calling a command's `run` without a process.
+ */
+import { PassThrough } from 'node:stream';
+import type { ApiClient } from '../../src/client/client.js';
+import type { Context, Env, GlobalOptions, OutputFormat, Session } from '../../src/context.js';
+import type { Clock, Io } from '../../src/io/io.js';
+
+export type FakeIo = Io & { out: () => string; err: () => string; stdinStream: PassThrough };
+
+export interface FakeIoOptions {
+  /** Every stream a TTY (default false). */
+  tty?: boolean;
+  columns?: number;
+  color?: boolean;
+}
+
+export function fakeIo(options: FakeIoOptions | boolean = {}): FakeIo {
+  const o = typeof options === 'boolean' ? { tty: options } : options;
+  const tty = o.tty ?? false;
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  return {
+    stdin,
+    stdinStream: stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: tty,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    columns: o.columns ?? 100,
+    color: o.color ?? false,
+    colorStderr: o.color ?? false,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+export type FakeClock = Clock & { t: number; sleeps: number[] };
+
+/** Sleeps return at once, are recorded, and advance the time; an aborted signal throws. */
+export function fakeClock(start = 1_000_000): FakeClock {
+  const clock: FakeClock = {
+    t: start,
+    sleeps: [],
+    now: () => clock.t,
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      signal?.throwIfAborted();
+      clock.sleeps.push(ms);
+      clock.t += ms;
+    },
+  };
+  return clock;
+}
+
+export interface FakeCtxOptions {
+  format?: OutputFormat;
+  globals?: Partial<GlobalOptions>;
+  env?: Env;
+  clock?: Clock;
+  signal?: AbortSignal;
+  /** The client `ctx.client()` resolves to; omitted, asking for one fails the test. */
+  client?: Partial<ApiClient>;
+  session?: Partial<Session>;
+}
+
+export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Context {
+  const o = typeof options === 'string' ? { format: options } : options;
+  const format = o.format ?? o.globals?.format ?? 'tsv';
+  const globals: GlobalOptions = { profile: 'default', baseUrl: undefined, json: format === 'json', format, debug: false, timeoutMs: 1000, ...o.globals };
+  const missing = (what: string) => () => Promise.reject(new Error(`no ${what} in this unit test`));
+  return {
+    io,
+    env: o.env ?? {},
+    clock: o.clock ?? fakeClock(0),
+    signal: o.signal ?? new AbortController().signal,
+    version: 'test',
+    globals: () => globals,
+    credentials: missing('credentials'),
+    session: o.session ? () => Promise.resolve(o.session as Session) : missing('session'),
+    client: o.client ? () => Promise.resolve(o.client as ApiClient) : missing('client'),
+    close: () => Promise.resolve(),
+  };
+}
