@@ -68,7 +68,10 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
     return ExitCode.usage;
   }
   // The reader went away (`rsi … | head`): not an error of ours, and nothing more to say.
-  if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' || (signal.reason as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') {
+  if (
+    (error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' ||
+    (signal.reason as NodeJS.ErrnoException | undefined)?.code === 'EPIPE'
+  ) {
     return ExitCode.ok;
   }
   if (isPromptExit(error) || (signal.aborted && !(error instanceof CliError))) {
@@ -93,7 +96,11 @@ function oneLine(text: string): string {
 
 /** By code, not class name: bundling may rename the class (CommanderError2). */
 function isCommanderError(error: unknown): error is { code: string; exitCode: number } {
-  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string' && String((error as { code?: unknown }).code).startsWith('commander.');
+  return (
+    error instanceof Error &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    String((error as { code?: unknown }).code).startsWith('commander.')
+  );
 }
 
 function isPromptExit(error: unknown): boolean {

@@ -38,9 +38,7 @@ export function buildProgram(ctx: Context): Command {
 
   program.addCommand(login.build(ctx));
   program.addCommand(logout.build(ctx));
-  program.addCommand(
-    group('auth', 'show and use the stored sign-in').addCommand(authStatus.build(ctx)).addCommand(authToken.build(ctx)),
-  );
+  program.addCommand(group('auth', 'show and use the stored sign-in').addCommand(authStatus.build(ctx)).addCommand(authToken.build(ctx)));
   program.addCommand(doctor.build(ctx));
   program.addCommand(
     group('keywords', 'search keywords, read cards and relations')

@@ -77,7 +77,13 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
     return chosen === 'file' ? new FileStore(dir) : new KeychainStore();
   };
   const signedInHere = profile !== undefined && profile.baseUrl === baseUrl && profile.authServer !== undefined;
-  const source: TokenSource | undefined = envToken ? 'RSI_TOKEN' : signedInHere ? (storeFor().kind === 'file' ? 'file' : 'keychain') : undefined;
+  const source: TokenSource | undefined = envToken
+    ? 'RSI_TOKEN'
+    : signedInHere
+      ? storeFor().kind === 'file'
+        ? 'file'
+        : 'keychain'
+      : undefined;
   const creds: Credentials = {
     profileName: globals.profile,
     profile,

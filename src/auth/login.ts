@@ -9,7 +9,15 @@ import { InterruptedError, NotSignedInError, ServiceUnavailableError, Unexpected
 import type { Clock } from '../io/io.js';
 import type { ClientRegistration, ConfigStore } from '../storage/config.js';
 import type { CredentialStore } from '../storage/credentials.js';
-import { authServerInfo, discoverAuthorizationServer, networkError, oauthFailure, requestOptions, tokenResult, type OAuthEnv } from './oauth.js';
+import {
+  authServerInfo,
+  discoverAuthorizationServer,
+  networkError,
+  oauthFailure,
+  requestOptions,
+  tokenResult,
+  type OAuthEnv,
+} from './oauth.js';
 import { PortInUseError, startLoopbackReceiver, type Callback, type LoopbackReceiver } from './loopback.js';
 
 export const DEFAULT_SCOPES = ['service:read', 'projects:write', 'analyses:run'] as const;
@@ -52,7 +60,8 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
   if (!as.code_challenge_methods_supported?.includes('S256')) {
     throw new UnexpectedReplyError(`${as.issuer} does not advertise PKCE S256; refusing to sign in without it`);
   }
-  if (!as.authorization_endpoint || !as.token_endpoint) throw new UnexpectedReplyError(`${as.issuer} metadata lacks the authorization or token endpoint`);
+  if (!as.authorization_endpoint || !as.token_endpoint)
+    throw new UnexpectedReplyError(`${as.issuer} metadata lacks the authorization or token endpoint`);
   for (let attempt = 0; ; attempt++) {
     const receiver = await bindReceiver(opts, as.issuer);
     try {
@@ -86,7 +95,8 @@ async function bindReceiver(opts: LoginOptions, issuer: string): Promise<Loopbac
       return await startLoopbackReceiver(wanted);
     } catch (error) {
       if (!(error instanceof PortInUseError)) throw error;
-      if (opts.port !== undefined) throw new UsageError(`port ${opts.port} is in use on 127.0.0.1`, { hint: 'choose another --port, or leave it out' });
+      if (opts.port !== undefined)
+        throw new UsageError(`port ${opts.port} is in use on 127.0.0.1`, { hint: 'choose another --port, or leave it out' });
     }
   }
   return startLoopbackReceiver(0);
@@ -114,7 +124,12 @@ async function ensureRegistration(opts: LoginOptions, as: oauth.AuthorizationSer
     ...(p ?? {}),
     baseUrl: p?.baseUrl === opts.baseUrl ? p.baseUrl : opts.baseUrl,
     ...(p?.baseUrl === opts.baseUrl ? {} : { authServer: undefined, credentialStore: undefined }),
-    client: { clientId: client.client_id, redirectUri: receiver.redirectUri, issuer: as.issuer, registeredAt: new Date(opts.clock.now()).toISOString() },
+    client: {
+      clientId: client.client_id,
+      redirectUri: receiver.redirectUri,
+      issuer: as.issuer,
+      registeredAt: new Date(opts.clock.now()).toISOString(),
+    },
   }));
   return client;
 }
@@ -130,9 +145,18 @@ export async function registrationAccepted(
   client: { clientId: string; redirectUri: string },
 ): Promise<boolean> {
   const url = new URL(as.authorization_endpoint!);
-  url.search = new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, state: 'probe' }).toString();
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: client.redirectUri,
+    state: 'probe',
+  }).toString();
   try {
-    const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(opts.oauth.timeoutMs), headers: { 'user-agent': opts.oauth.userAgent } });
+    const res = await fetch(url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(opts.oauth.timeoutMs),
+      headers: { 'user-agent': opts.oauth.userAgent },
+    });
     await res.body?.cancel();
     const location = res.headers.get('location');
     return res.status >= 300 && res.status < 400 && !!location && location.startsWith(client.redirectUri);
@@ -182,7 +206,12 @@ export async function registerClient(opts: LoginOptions, as: oauth.Authorization
   }
 }
 
-async function authorize(opts: LoginOptions, as: oauth.AuthorizationServer, client: oauth.Client, receiver: LoopbackReceiver): Promise<LoginResult> {
+async function authorize(
+  opts: LoginOptions,
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  receiver: LoopbackReceiver,
+): Promise<LoginResult> {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const resource = `${opts.baseUrl}/api/v1`;
@@ -199,7 +228,15 @@ async function authorize(opts: LoginOptions, as: oauth.AuthorizationServer, clie
   }).toString();
 
   const waitAbort = new AbortController();
-  const timeout = setTimeout(() => waitAbort.abort(new NotSignedInError(`timed out after ${Math.round(opts.timeoutMs / 1000)} s waiting for the sign-in in the browser; nothing was stored`)), opts.timeoutMs);
+  const timeout = setTimeout(
+    () =>
+      waitAbort.abort(
+        new NotSignedInError(
+          `timed out after ${Math.round(opts.timeoutMs / 1000)} s waiting for the sign-in in the browser; nothing was stored`,
+        ),
+      ),
+    opts.timeoutMs,
+  );
   const onAbort = (): void => waitAbort.abort(opts.signal.reason instanceof Error ? opts.signal.reason : new InterruptedError());
   opts.signal.addEventListener('abort', onAbort, { once: true });
   let callback: Callback;
@@ -231,7 +268,14 @@ async function authorize(opts: LoginOptions, as: oauth.AuthorizationServer, clie
     const expiresAt = opts.clock.now() + tokens.expiresIn * 1000;
     await opts.store.save(
       { baseUrl: opts.baseUrl, profile: opts.profile },
-      { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt, obtainedAt: opts.clock.now(), scope: tokens.scope, clientId: client.client_id },
+      {
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        expiresAt,
+        obtainedAt: opts.clock.now(),
+        scope: tokens.scope,
+        clientId: client.client_id,
+      },
     );
     await opts.config.updateProfile(opts.profile, (p) => ({
       ...(p ?? {}),
@@ -243,9 +287,12 @@ async function authorize(opts: LoginOptions, as: oauth.AuthorizationServer, clie
     callback.respond(true, `Signed in to ${opts.baseUrl}.`);
     return { scope: tokens.scope, requested: opts.scopes, expiresAt, issuer: as.issuer, clientId: client.client_id };
   } catch (error) {
-    const failure = error instanceof oauth.ResponseBodyError && error.error === 'invalid_client'
-      ? new StaleRegistrationError('the service no longer knows this client registration')
-      : error instanceof Error && 'exitCode' in error ? error : oauthFailure(error, 'code exchange');
+    const failure =
+      error instanceof oauth.ResponseBodyError && error.error === 'invalid_client'
+        ? new StaleRegistrationError('the service no longer knows this client registration')
+        : error instanceof Error && 'exitCode' in error
+          ? error
+          : oauthFailure(error, 'code exchange');
     callback.respond(false, failure.message);
     throw failure;
   }

@@ -47,7 +47,9 @@ export async function startLoopbackReceiver(port: number): Promise<LoopbackRecei
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new PortInUseError(`port ${port} is in use`) : error));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(`port ${port} is in use`) : error),
+    );
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const actual = (server.address() as AddressInfo).port;

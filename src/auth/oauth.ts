@@ -56,10 +56,14 @@ function tracingFetch(trace: Writable | undefined): RequestOptions[typeof oauth.
 
 export function networkError(url: string, error: unknown): ServiceUnavailableError {
   const cause = (error as { cause?: { code?: string } }).cause;
-  const reason = (error as Error).name === 'TimeoutError' ? 'timed out'
-    : cause?.code === 'ECONNREFUSED' ? 'connection refused'
-    : cause?.code === 'ENOTFOUND' ? 'host not found'
-    : (error as Error).message;
+  const reason =
+    (error as Error).name === 'TimeoutError'
+      ? 'timed out'
+      : cause?.code === 'ECONNREFUSED'
+        ? 'connection refused'
+        : cause?.code === 'ENOTFOUND'
+          ? 'host not found'
+          : (error as Error).message;
   return new ServiceUnavailableError(`cannot reach ${new URL(url).origin}: ${reason}`, undefined, {
     hint: 'check the base URL and your network, or run `rsi doctor`',
     cause: error,
@@ -77,7 +81,10 @@ export async function discoverAuthorizationServer(baseUrl: string, env: OAuthEnv
   const resource = new URL(`${baseUrl}/api/v1`);
   let issuer = new URL(baseUrl);
   try {
-    const rs = await oauth.processResourceDiscoveryResponse(resource, await oauth.resourceDiscoveryRequest(resource, requestOptions(resource.href, env)));
+    const rs = await oauth.processResourceDiscoveryResponse(
+      resource,
+      await oauth.resourceDiscoveryRequest(resource, requestOptions(resource.href, env)),
+    );
     const named = rs.authorization_servers?.[0];
     if (named) issuer = new URL(named);
   } catch (error) {
@@ -88,7 +95,10 @@ export async function discoverAuthorizationServer(baseUrl: string, env: OAuthEnv
     throw new UnexpectedReplyError(`the service names an authorization server over plain http (${issuer.href}); refusing`);
   }
   try {
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...requestOptions(issuer.href, env), algorithm: 'oauth2' }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { ...requestOptions(issuer.href, env), algorithm: 'oauth2' }),
+    );
     return as;
   } catch (error) {
     if (error instanceof ServiceUnavailableError) throw error;
@@ -149,14 +159,16 @@ export function oauthFailure(error: unknown, step: string): Error {
   if (error instanceof ServiceUnavailableError || error instanceof NotSignedInError) return error;
   if (error instanceof oauth.ResponseBodyError) {
     if (error.error === 'invalid_grant') return new InvalidGrantError(`your sign-in has expired or was revoked (${step} refused)`);
-    if (error.status >= 500) return new ServiceUnavailableError(`the authorization server answered ${error.status} during ${step}`, error.status);
+    if (error.status >= 500)
+      return new ServiceUnavailableError(`the authorization server answered ${error.status} during ${step}`, error.status);
     return new NotSignedInError(`the authorization server refused the ${step}: ${error.error}`);
   }
   if (error instanceof oauth.OperationProcessingError && (error.cause as Response | undefined)?.status) {
     const status = (error.cause as Response).status;
     if (status >= 500) return new ServiceUnavailableError(`the authorization server answered ${status} during ${step}`, status);
   }
-  if ((error as Error)?.name === 'TimeoutError') return new ServiceUnavailableError(`the authorization server did not answer during ${step}`);
+  if ((error as Error)?.name === 'TimeoutError')
+    return new ServiceUnavailableError(`the authorization server did not answer during ${step}`);
   return new UnexpectedReplyError(`unexpected reply from the authorization server during ${step}: ${(error as Error).message}`);
 }
 
@@ -178,7 +190,13 @@ export async function revokeToken(as: AuthServerInfo, clientId: string, token: s
   const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: 'none' };
   try {
     await oauth.processRevocationResponse(
-      await oauth.revocationRequest(as as oauth.AuthorizationServer, client, oauth.None(), token, requestOptions(as.revocation_endpoint, env)),
+      await oauth.revocationRequest(
+        as as oauth.AuthorizationServer,
+        client,
+        oauth.None(),
+        token,
+        requestOptions(as.revocation_endpoint, env),
+      ),
     );
   } catch (error) {
     throw oauthFailure(error, 'revocation');

@@ -87,9 +87,15 @@ export class StoredTokenProvider implements AuthProvider {
         throw new NotSignedInError('your access token has expired and there is no refresh token');
       }
       const { InvalidGrantError, refreshTokens } = await import('./oauth.js');
-      let result;
+      let result: Awaited<ReturnType<typeof refreshTokens>>;
       try {
-        result = await refreshTokens(this.opts.authServer, stored.clientId, stored.refreshToken, `${this.opts.key.baseUrl}/api/v1`, this.opts.oauth);
+        result = await refreshTokens(
+          this.opts.authServer,
+          stored.clientId,
+          stored.refreshToken,
+          `${this.opts.key.baseUrl}/api/v1`,
+          this.opts.oauth,
+        );
       } catch (error) {
         if (error instanceof InvalidGrantError) {
           // A token another process rotated in the meantime is not a lost session: re-read.

@@ -18,7 +18,13 @@ import * as S from './schemas.js';
 
 export type * from './schemas.js';
 
-const STATUS_TEXT: Record<number, string> = { 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+const STATUS_TEXT: Record<number, string> = {
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
 
 export class ApiClient {
   /** The service base URL (the API lives at `<base>/api/v1`). */
@@ -69,7 +75,12 @@ export class ApiClient {
   }
 
   async getKeyword(id: string, q: { include?: readonly string[] } = {}, signal?: AbortSignal): Promise<S.KeywordCard> {
-    return this.get(`/keywords/${encodeURIComponent(id)}`, S.KeywordCard, { include: q.include?.length ? q.include.join(',') : undefined }, signal);
+    return this.get(
+      `/keywords/${encodeURIComponent(id)}`,
+      S.KeywordCard,
+      { include: q.include?.length ? q.include.join(',') : undefined },
+      signal,
+    );
   }
 
   async listRelations(
@@ -132,7 +143,11 @@ export class ApiClient {
     return this.get(`/projects/${encodeURIComponent(projectId)}/status`, S.ProjectStatus, {}, signal);
   }
 
-  async listSignals(projectId: string, q: { type?: string | undefined; analysis_mode?: string | undefined; limit?: number | undefined } = {}, signal?: AbortSignal): Promise<S.SignalList> {
+  async listSignals(
+    projectId: string,
+    q: { type?: string | undefined; analysis_mode?: string | undefined; limit?: number | undefined } = {},
+    signal?: AbortSignal,
+  ): Promise<S.SignalList> {
     return this.get(`/projects/${encodeURIComponent(projectId)}/signals`, S.SignalList, { ...q }, signal);
   }
 
@@ -159,7 +174,12 @@ export class ApiClient {
     return this.send({ method: 'GET', path, query, signal }, schema, 200);
   }
 
-  private async send<T extends z.ZodType>(req: HttpRequest, schema: T, expected: number, about: { projectId?: string } = {}): Promise<z.infer<T>> {
+  private async send<T extends z.ZodType>(
+    req: HttpRequest,
+    schema: T,
+    expected: number,
+    about: { projectId?: string } = {},
+  ): Promise<z.infer<T>> {
     const res = await this.http.request(req);
     const what = `${req.method} ${req.path}`;
     if (res.status < 200 || res.status >= 300) throw this.errorFor(res, what, about);
@@ -189,7 +209,9 @@ export class ApiClient {
         return new NotSignedInError(`not signed in, or the sign-in is no longer valid (401 from ${what})`);
       case 403:
         if (text === 'insufficient_scope' && typeof body.scope === 'string') {
-          return new ForbiddenError(`missing scope ${body.scope} for ${what}`, body.scope, { hint: `run \`rsi login --scope ${body.scope}\` (with the other scopes you need)` });
+          return new ForbiddenError(`missing scope ${body.scope} for ${what}`, body.scope, {
+            hint: `run \`rsi login --scope ${body.scope}\` (with the other scopes you need)`,
+          });
         }
         return new ForbiddenError(`forbidden: ${text ?? `403 from ${what}`}`);
       case 404:
@@ -202,8 +224,8 @@ export class ApiClient {
           hint: setupMissing
             ? setupUrl
               ? `finish scoring setup at ${setupUrl}`
-              : 'finish the project\'s scoring setup in the browser'
-            : 'list the project\'s signals (`rsi signals`) and select from the finished scan',
+              : "finish the project's scoring setup in the browser"
+            : "list the project's signals (`rsi signals`) and select from the finished scan",
         });
       }
       default: {

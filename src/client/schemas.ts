@@ -12,7 +12,12 @@ export const KeywordHit = z.looseObject({ id: z.string(), name: z.string(), type
 export const KeywordSearchPage = z.looseObject({ data: z.array(KeywordHit), meta: PageMeta });
 
 export const KeywordScore = z
-  .looseObject({ score: z.number(), raw: z.number().nullable().optional(), label: z.string().optional(), description: z.string().optional() })
+  .looseObject({
+    score: z.number(),
+    raw: z.number().nullable().optional(),
+    label: z.string().optional(),
+    description: z.string().optional(),
+  })
   .nullable();
 const nullableInt = z.number().int().nullable();
 export const KeywordCard = z.looseObject({

@@ -169,10 +169,16 @@ export class UndiciHttp implements Http {
       return failure;
     }
     const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-    const reason = code === 'ECONNREFUSED' ? 'connection refused'
-      : code === 'ENOTFOUND' ? 'host not found'
-      : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? 'the connection was closed unexpectedly'
-      : error instanceof Error ? error.message : String(error);
+    const reason =
+      code === 'ECONNREFUSED'
+        ? 'connection refused'
+        : code === 'ENOTFOUND'
+          ? 'host not found'
+          : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+            ? 'the connection was closed unexpectedly'
+            : error instanceof Error
+              ? error.message
+              : String(error);
     // A POST cut off after it was sent may have been processed: say so rather than invite a blind retry.
     const sent = req.method !== 'GET' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND';
     return new ServiceUnavailableError(`cannot reach the service (${where}): ${reason}`, undefined, {

@@ -3,7 +3,8 @@
  * stderr, whatever shape they travel in (header, form field, JSON member, URL query).
  */
 
-const SECRET_KEY = /^(access_token|refresh_token|id_token|token|code|code_verifier|client_secret|password|authorization|cookie|set-cookie)$/i;
+const SECRET_KEY =
+  /^(access_token|refresh_token|id_token|token|code|code_verifier|client_secret|password|authorization|cookie|set-cookie)$/i;
 const REDACTED = '[redacted]';
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -128,15 +128,39 @@ export async function renderTable<T>(io: Io, columns: readonly Column<T>[], rows
   const [{ default: Table }, { Chalk }] = await Promise.all([import('cli-table3'), import('chalk')]);
   const chalk = new Chalk({ level: io.color ? 1 : 0 });
   const natural = columns.map((c, i) => Math.max(c.header.length, ...rows.map((r) => displayWidth(r[i] ?? ''))));
-  const widths = fitWidths(natural, columns.map((c) => (c.keep ? 'keep' : c.flexible ? 'flex' : 'fixed')), Math.max(40, io.columns));
+  const widths = fitWidths(
+    natural,
+    columns.map((c) => (c.keep ? 'keep' : c.flexible ? 'flex' : 'fixed')),
+    Math.max(40, io.columns),
+  );
   const table = new Table({
     head: columns.map((c) => chalk.bold(c.header)),
     style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 2 },
-    chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '' },
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '',
+    },
     colAligns: columns.map((c) => (c.numeric ? 'right' : 'left')),
   });
   for (const r of rows) table.push(r.map((text, i) => truncate(text, widths[i]!)));
-  return `${table.toString().split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+  return `${table
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')}\n`;
 }
 
 function fitWidths(natural: number[], kinds: Array<'keep' | 'flex' | 'fixed'>, total: number): number[] {

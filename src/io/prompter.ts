@@ -23,10 +23,7 @@ export function createPrompter(io: Io, signal?: AbortSignal): Prompter {
         throw new ConfirmationRequiredError(`cannot ask "${message}": no terminal to answer on`);
       }
       const { confirm } = await import('@inquirer/prompts');
-      return confirm(
-        { message, default: options.default ?? false },
-        { input: io.stdin, output: io.stderr, ...(signal ? { signal } : {}) },
-      );
+      return confirm({ message, default: options.default ?? false }, { input: io.stdin, output: io.stderr, ...(signal ? { signal } : {}) });
     },
   };
 }

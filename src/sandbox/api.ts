@@ -178,7 +178,10 @@ export class ApiService {
     const card = keywordCard(kw);
     const include = q.get('include');
     if (include !== null) {
-      const sections = include.split(',').map((s) => s.trim()).filter(Boolean);
+      const sections = include
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (sections.length === 0) throw badRequest(`include must name at least one section: ${INCLUDE_SECTIONS.join(', ')}`);
       for (const section of sections) {
         if (!(INCLUDE_SECTIONS as readonly string[]).includes(section)) {
@@ -207,7 +210,8 @@ export class ApiService {
       if (!(ACTIVITIES as readonly string[]).includes(activityParam)) throw badRequest(`activity must be one of ${ACTIVITIES.join(', ')}`);
       activity = activityParam as Activity;
     }
-    if (relation === 'sponsors' && !activity) throw badRequest(`activity is required when relation is sponsors: one of ${ACTIVITIES.join(', ')}`);
+    if (relation === 'sponsors' && !activity)
+      throw badRequest(`activity is required when relation is sponsors: one of ${ACTIVITIES.join(', ')}`);
     const limit = intParam(q, 'limit', 20, 1, 100);
     const offset = intParam(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
     const rel = relation as Relation;
@@ -236,7 +240,13 @@ export class ApiService {
     const projects = [...this.projects.values()]
       .filter((p) => p.members.has(caller.user))
       .sort((a, b) => a.createdAt - b.createdAt)
-      .map((p) => ({ id: p.id, name: p.name, created_at: new Date(p.createdAt).toISOString(), role: p.members.get(caller.user)!, brief: p.brief }));
+      .map((p) => ({
+        id: p.id,
+        name: p.name,
+        created_at: new Date(p.createdAt).toISOString(),
+        role: p.members.get(caller.user)!,
+        brief: p.brief,
+      }));
     return { status: 200, json: { projects } };
   }
 
@@ -252,14 +262,17 @@ export class ApiService {
       const it = item as Record<string, unknown>;
       if (typeof item !== 'object' || item === null || Array.isArray(item)) throw badRequest(`watchlist_items[${i}] must be an object`);
       if (typeof it.entity_id !== 'string' || !it.entity_id) throw badRequest(`watchlist_items[${i}].entity_id must be a non-empty string`);
-      if (typeof it.entity_type !== 'string' || !it.entity_type) throw badRequest(`watchlist_items[${i}].entity_type must be a non-empty string`);
-      if (it.entity_name !== undefined && typeof it.entity_name !== 'string') throw badRequest(`watchlist_items[${i}].entity_name must be a string`);
+      if (typeof it.entity_type !== 'string' || !it.entity_type)
+        throw badRequest(`watchlist_items[${i}].entity_type must be a non-empty string`);
+      if (it.entity_name !== undefined && typeof it.entity_name !== 'string')
+        throw badRequest(`watchlist_items[${i}].entity_name must be a string`);
       if (it.data !== undefined && (typeof it.data !== 'object' || it.data === null || Array.isArray(it.data))) {
         throw badRequest(`watchlist_items[${i}].data must be an object`);
       }
     });
     if (body.goals !== undefined && !Array.isArray(body.goals)) throw badRequest('goals must be an array of strings');
-    if (body.primary_filter_type !== undefined && typeof body.primary_filter_type !== 'string') throw badRequest('primary_filter_type must be a string');
+    if (body.primary_filter_type !== undefined && typeof body.primary_filter_type !== 'string')
+      throw badRequest('primary_filter_type must be a string');
     const goals = ((body.goals as unknown[] | undefined) ?? []).filter((g): g is string => typeof g === 'string' && GOALS.includes(g));
     const operand = body.operand === '$and' || body.operand === '$or' ? body.operand : null;
     const now = this.ctx.clock.now();
@@ -280,7 +293,8 @@ export class ApiService {
     });
     void caller;
     const created: Record<string, unknown> = { id: project.id, name: project.name, role: 'owner', setup_url: this.setupUrl(project) };
-    if (scanError) created.scan_error = 'The initial scan could not be started: the discovery service is busy. It will be retried automatically.';
+    if (scanError)
+      created.scan_error = 'The initial scan could not be started: the discovery service is busy. It will be retried automatically.';
     return { status: 201, json: created };
   }
 
@@ -369,7 +383,10 @@ export class ApiService {
   }
 
   private inFlight(p: Project, s: SignalSeed): boolean {
-    return p.runs.some((r) => r.signalKeywordId === s.signal_keyword_id && r.keywordId === s.keyword_id && ['pending', 'running'].includes(this.runStatus(r)));
+    return p.runs.some(
+      (r) =>
+        r.signalKeywordId === s.signal_keyword_id && r.keywordId === s.keyword_id && ['pending', 'running'].includes(this.runStatus(r)),
+    );
   }
 
   private ordered(p: Project, mode: AnalysisMode, type?: SignalType): SignalSeed[] {
@@ -385,7 +402,8 @@ export class ApiService {
       if (q.has(param)) throw badRequest(`Parameter "${param}" is not allowed`);
     }
     const type = q.get('type');
-    if (type !== null && !(SIGNAL_TYPES as readonly string[]).includes(type)) throw badRequest(`type must be one of ${SIGNAL_TYPES.join(', ')}`);
+    if (type !== null && !(SIGNAL_TYPES as readonly string[]).includes(type))
+      throw badRequest(`type must be one of ${SIGNAL_TYPES.join(', ')}`);
     const mode = q.get('analysis_mode') ?? 'most_promising';
     if (!(mode in ANALYSIS_MODES)) throw badRequest(`analysis_mode must be one of ${Object.keys(ANALYSIS_MODES).join(', ')}`);
     const limit = intParam(q, 'limit', 100, 1, 500);
@@ -417,7 +435,14 @@ export class ApiService {
     const items = p.runs.map((r) => {
       const status = this.runStatus(r);
       byStatus[status]!++;
-      return { id: r.id, keyword_id: r.signalKeywordId, keyword_name: r.signalName, kind: r.kind, status, updated_at: this.runUpdatedAt(r) };
+      return {
+        id: r.id,
+        keyword_id: r.signalKeywordId,
+        keyword_name: r.signalName,
+        kind: r.kind,
+        status,
+        updated_at: this.runUpdatedAt(r),
+      };
     });
     const keywords = p.runs
       .filter((r) => this.runStatus(r) === 'done')
@@ -481,10 +506,13 @@ export class ApiService {
     if (body.top !== undefined) {
       const t = body.top as Record<string, unknown>;
       if (typeof t !== 'object' || t === null || Array.isArray(t)) throw badRequest('top must be an object');
-      if (typeof t.type !== 'string' || !(SIGNAL_TYPES as readonly string[]).includes(t.type)) throw badRequest(`top.type must be one of ${SIGNAL_TYPES.join(', ')}`);
-      if (typeof t.limit !== 'number' || !Number.isInteger(t.limit) || t.limit < 1 || t.limit > 100) throw badRequest('top.limit must be an integer between 1 and 100');
+      if (typeof t.type !== 'string' || !(SIGNAL_TYPES as readonly string[]).includes(t.type))
+        throw badRequest(`top.type must be one of ${SIGNAL_TYPES.join(', ')}`);
+      if (typeof t.limit !== 'number' || !Number.isInteger(t.limit) || t.limit < 1 || t.limit > 100)
+        throw badRequest('top.limit must be an integer between 1 and 100');
       const mode = t.analysis_mode ?? 'most_promising';
-      if (typeof mode !== 'string' || !(mode in ANALYSIS_MODES)) throw badRequest(`top.analysis_mode must be one of ${Object.keys(ANALYSIS_MODES).join(', ')}`);
+      if (typeof mode !== 'string' || !(mode in ANALYSIS_MODES))
+        throw badRequest(`top.analysis_mode must be one of ${Object.keys(ANALYSIS_MODES).join(', ')}`);
       for (const f of ['readiness', 'therapeutic_area'] as const) {
         if (t[f] !== undefined && typeof t[f] !== 'string') throw badRequest(`top.${f} must be a string`);
       }
@@ -515,9 +543,13 @@ export class ApiService {
       const signals = this.signalsOf(p);
       const seen = new Set<string>();
       for (const sel of selections) {
-        const s = signals.find((x) => x.keyword_id === sel.keyword_id.toLowerCase() && x.signal_keyword_id === sel.signal_keyword_id.toLowerCase());
+        const s = signals.find(
+          (x) => x.keyword_id === sel.keyword_id.toLowerCase() && x.signal_keyword_id === sel.signal_keyword_id.toLowerCase(),
+        );
         if (!s) {
-          throw new HttpError(409, { error: `Selection ${sel.keyword_id}:${sel.signal_keyword_id} does not match a signal of the finished scan` });
+          throw new HttpError(409, {
+            error: `Selection ${sel.keyword_id}:${sel.signal_keyword_id} does not match a signal of the finished scan`,
+          });
         }
         const key = `${s.keyword_id}:${s.signal_keyword_id}`;
         if (seen.has(key)) skipped.push({ ...sel, reason: 'duplicate selection' });
@@ -544,7 +576,13 @@ export class ApiService {
             assumption,
             available,
             limit,
-            signals: picked.map((s) => ({ keyword_id: s.keyword_id, signal_keyword_id: s.signal_keyword_id, name: s.name, type: s.type, rank: s.rank })),
+            signals: picked.map((s) => ({
+              keyword_id: s.keyword_id,
+              signal_keyword_id: s.signal_keyword_id,
+              name: s.name,
+              type: s.type,
+              rank: s.rank,
+            })),
             runs: [],
             skipped: [],
           },
@@ -567,7 +605,13 @@ export class ApiService {
         assumption,
         available,
         limit,
-        signals: chosen.map((s) => ({ keyword_id: s.keyword_id, signal_keyword_id: s.signal_keyword_id, name: s.name, type: s.type, rank: s.rank })),
+        signals: chosen.map((s) => ({
+          keyword_id: s.keyword_id,
+          signal_keyword_id: s.signal_keyword_id,
+          name: s.name,
+          type: s.type,
+          rank: s.rank,
+        })),
         runs: runs.map((r) => ({ id: r.id, keyword_id: r.signalKeywordId, kind: r.kind })),
         skipped,
       },
@@ -622,7 +666,14 @@ export class ApiService {
         scanStartsAt: now - daysAgo * day,
         setupDone,
       });
-    const onc = seed('Oncology watchlist', 'owner', 'Non-small cell lung cancer', 40, true, 'Track emerging targets and modalities in lung cancer.');
+    const onc = seed(
+      'Oncology watchlist',
+      'owner',
+      'Non-small cell lung cancer',
+      40,
+      true,
+      'Track emerging targets and modalities in lung cancer.',
+    );
     seed('KRAS inhibitors', 'editor', 'KRAS', 21, true, 'Competitive landscape of KRAS-directed programmes.');
     seed('Fibrosis landscape', 'viewer', 'Idiopathic pulmonary fibrosis', 14, true, null);
     seed('Immunology pipeline', 'owner', 'Atopic dermatitis', 3, false, 'Scoring setup not finished yet.');
@@ -648,9 +699,11 @@ function methodNotAllowed(): HttpError {
 function intParam(q: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const raw = q.get(name);
   if (raw === null) return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) throw badRequest(`${name} must be an integer${max < Number.MAX_SAFE_INTEGER ? ` between ${min} and ${max}` : ` of at least ${min}`}`);
+  if (!/^-?\d+$/.test(raw.trim()))
+    throw badRequest(`${name} must be an integer${max < Number.MAX_SAFE_INTEGER ? ` between ${min} and ${max}` : ` of at least ${min}`}`);
   const n = Number(raw);
-  if (n < min || n > max) throw badRequest(`${name} must be ${max < Number.MAX_SAFE_INTEGER ? `between ${min} and ${max}` : `at least ${min}`}`);
+  if (n < min || n > max)
+    throw badRequest(`${name} must be ${max < Number.MAX_SAFE_INTEGER ? `between ${min} and ${max}` : `at least ${min}`}`);
   return n;
 }
 

@@ -182,12 +182,107 @@ const MECHANISMS: Array<[string, string[]]> = [
   ['Epigenetic modulation', []],
 ];
 
-const SPONSOR_HEADS = ['Northwind', 'Bluewater', 'Helix', 'Meridian', 'Aster', 'Cobalt', 'Lumen', 'Orion', 'Vireo', 'Kestrel', 'Summit', 'Tidal', 'Granite', 'Beacon', 'Solstice', 'Halcyon', 'Quill', 'Arbor', 'Cascade', 'Ember'];
+const SPONSOR_HEADS = [
+  'Northwind',
+  'Bluewater',
+  'Helix',
+  'Meridian',
+  'Aster',
+  'Cobalt',
+  'Lumen',
+  'Orion',
+  'Vireo',
+  'Kestrel',
+  'Summit',
+  'Tidal',
+  'Granite',
+  'Beacon',
+  'Solstice',
+  'Halcyon',
+  'Quill',
+  'Arbor',
+  'Cascade',
+  'Ember',
+];
 const SPONSOR_TAILS = ['Therapeutics', 'Biosciences', 'Pharma', 'Oncology', 'Bio', 'Medicines', 'Genomics', 'Labs', 'Health', 'Biologics'];
-const SPONSOR_PLACES = ['', ' Europe', ' Asia', ' Research', ' Holdings', ' Clinical', ' Institute', ' Foundation', ' Partners', ' Ventures', ' Sciences', ' Group', ' Trust', ' Network', ' Consortium', ' Alliance', ' Center', ' University', ' Hospital', ' College', ' Unit', ' Programme', ' Initiative', ' Collaborative', ' Society', ' Council', ' Agency', ' Fund', ' Office', ' Division', ' Campus'];
+const SPONSOR_PLACES = [
+  '',
+  ' Europe',
+  ' Asia',
+  ' Research',
+  ' Holdings',
+  ' Clinical',
+  ' Institute',
+  ' Foundation',
+  ' Partners',
+  ' Ventures',
+  ' Sciences',
+  ' Group',
+  ' Trust',
+  ' Network',
+  ' Consortium',
+  ' Alliance',
+  ' Center',
+  ' University',
+  ' Hospital',
+  ' College',
+  ' Unit',
+  ' Programme',
+  ' Initiative',
+  ' Collaborative',
+  ' Society',
+  ' Council',
+  ' Agency',
+  ' Fund',
+  ' Office',
+  ' Division',
+  ' Campus',
+];
 
-const ASSET_STEMS = ['ala', 'beri', 'cori', 'dava', 'efi', 'fola', 'gira', 'hexa', 'ilo', 'juna', 'kira', 'lumi', 'mara', 'nori', 'ola', 'pira', 'quela', 'rova', 'sira', 'tavo', 'uni', 'vela', 'wino', 'xila', 'yara', 'zeli'];
-const ASSET_SUFFIXES = ['mab', 'tinib', 'ciclib', 'parib', 'degib', 'rafenib', 'siran', 'rsen', 'cel', 'tide', 'stat', 'lisib', 'zumab', 'ximab'];
+const ASSET_STEMS = [
+  'ala',
+  'beri',
+  'cori',
+  'dava',
+  'efi',
+  'fola',
+  'gira',
+  'hexa',
+  'ilo',
+  'juna',
+  'kira',
+  'lumi',
+  'mara',
+  'nori',
+  'ola',
+  'pira',
+  'quela',
+  'rova',
+  'sira',
+  'tavo',
+  'uni',
+  'vela',
+  'wino',
+  'xila',
+  'yara',
+  'zeli',
+];
+const ASSET_SUFFIXES = [
+  'mab',
+  'tinib',
+  'ciclib',
+  'parib',
+  'degib',
+  'rafenib',
+  'siran',
+  'rsen',
+  'cel',
+  'tide',
+  'stat',
+  'lisib',
+  'zumab',
+  'ximab',
+];
 
 /** The seed's keyword catalogue, built once at start-up (a few hundred small objects). */
 export class Catalogue {
@@ -282,7 +377,8 @@ export function relationTotal(kw: Keyword, relation: Relation, activity?: Activi
 export function relationItem(cat: Catalogue, kw: Keyword, relation: Relation, activity: Activity | undefined, index: number): RelationItem {
   const key = relationKey(kw, relation, activity);
   const total = relationTotal(kw, relation, activity);
-  const poolType: KeywordType = relation === 'indications' ? 'disease' : relation === 'assets' ? 'asset' : relation === 'pipeline_targets' ? 'target' : 'sponsor';
+  const poolType: KeywordType =
+    relation === 'indications' ? 'disease' : relation === 'assets' ? 'asset' : relation === 'pipeline_targets' ? 'target' : 'sponsor';
   const pool = cat.ofType(poolType);
   const offset = intBetween(`${key}|offset`, 0, pool.length - 1);
   let name: string;

@@ -123,7 +123,9 @@ export class OAuthServer {
       authorization_servers: [this.ctx.base],
       scopes_supported: [...SCOPES],
       bearer_methods_supported: ['header'],
-      resource_name: resource.endsWith('/mcp') ? 'Research Intelligence Service MCP (sandbox)' : 'Research Intelligence Service API (sandbox)',
+      resource_name: resource.endsWith('/mcp')
+        ? 'Research Intelligence Service MCP (sandbox)'
+        : 'Research Intelligence Service API (sandbox)',
     };
   }
 
@@ -154,7 +156,11 @@ export class OAuthServer {
     }
     const bad = (uris as string[]).find((u) => !acceptableRedirect(u));
     if (bad !== undefined) {
-      return oauthError(400, 'invalid_client_metadata', `Redirect URI not acceptable: ${bad} (use https, or http on localhost, 127.0.0.1 or [::1]).`);
+      return oauthError(
+        400,
+        'invalid_client_metadata',
+        `Redirect URI not acceptable: ${bad} (use https, or http on localhost, 127.0.0.1 or [::1]).`,
+      );
     }
     if (meta.token_endpoint_auth_method !== undefined && meta.token_endpoint_auth_method !== 'none') {
       return oauthError(400, 'invalid_client_metadata', 'Clients are public: token_endpoint_auth_method must be "none".');
@@ -194,7 +200,8 @@ export class OAuthServer {
     const clientId = q.get('client_id') ?? '';
     const client = this.clients.get(clientId);
     // Errors before the redirect URI is trusted are shown, never redirected (RFC 6749 §4.1.2.1).
-    if (!client) return { status: 400, html: errorPage('Unknown application', 'This sign-in link names an application that is not registered.') };
+    if (!client)
+      return { status: 400, html: errorPage('Unknown application', 'This sign-in link names an application that is not registered.') };
     const redirectUri = q.get('redirect_uri') ?? '';
     if (!client.redirectUris.includes(redirectUri)) {
       return { status: 400, html: errorPage('Invalid redirect', 'The redirect_uri is not one of the URIs this application registered.') };
@@ -203,7 +210,8 @@ export class OAuthServer {
     const fail = (error: string, description: string): Res => this.redirect(redirectUri, { error, error_description: description, state });
     if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
     const challenge = q.get('code_challenge');
-    if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return fail('invalid_request', 'code_challenge is required (S256, base64url of 32 bytes)');
+    if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge))
+      return fail('invalid_request', 'code_challenge is required (S256, base64url of 32 bytes)');
     if (q.get('code_challenge_method') !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
     const resource = q.get('resource') ?? '';
     if (resource !== this.ctx.apiResource && resource !== this.ctx.mcpResource) {
@@ -235,10 +243,17 @@ export class OAuthServer {
     const request = this.pending.get(id);
     this.pending.delete(id);
     if (!request || request.expiresAt < this.ctx.clock.real()) {
-      return { status: 400, html: errorPage('Request expired', 'This sign-in request has expired or was already answered. Start again from your application.') };
+      return {
+        status: 400,
+        html: errorPage('Request expired', 'This sign-in request has expired or was already answered. Start again from your application.'),
+      };
     }
     if (form.get('decision') !== 'approve') {
-      return this.redirect(request.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: request.state });
+      return this.redirect(request.redirectUri, {
+        error: 'access_denied',
+        error_description: 'The user denied the request',
+        state: request.state,
+      });
     }
     return this.approve(request);
   }
@@ -282,7 +297,8 @@ export class OAuthServer {
     }
     if (code.expiresAt < this.ctx.clock.real()) return oauthError(400, 'invalid_grant', 'The authorization code has expired.');
     if (form.get('client_id') !== code.clientId) return oauthError(400, 'invalid_grant', 'The code was issued to another client.');
-    if (form.get('redirect_uri') !== code.redirectUri) return oauthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request.');
+    if (form.get('redirect_uri') !== code.redirectUri)
+      return oauthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request.');
     const verifier = form.get('code_verifier') ?? '';
     if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || s256(verifier) !== code.challenge) {
       return oauthError(400, 'invalid_grant', 'PKCE verification failed.');
@@ -302,7 +318,8 @@ export class OAuthServer {
   private refreshGrant(form: URLSearchParams): Res {
     const value = form.get('refresh_token') ?? '';
     const token = this.refresh.get(value);
-    if (!token || this.revokedFamilies.has(token.family)) return oauthError(400, 'invalid_grant', 'The refresh token is missing, unknown or revoked.');
+    if (!token || this.revokedFamilies.has(token.family))
+      return oauthError(400, 'invalid_grant', 'The refresh token is missing, unknown or revoked.');
     if (token.used) {
       // Reuse of a rotated refresh token: someone holds a stolen copy. Kill the whole family.
       this.revokeFamily(token.family);
@@ -320,7 +337,8 @@ export class OAuthServer {
     const scopeParam = form.get('scope');
     if (scopeParam) {
       const asked = scopeParam.trim().split(/\s+/);
-      if (asked.some((s) => !token.scopes.includes(s))) return oauthError(400, 'invalid_scope', 'A refresh cannot widen the granted scopes.');
+      if (asked.some((s) => !token.scopes.includes(s)))
+        return oauthError(400, 'invalid_scope', 'A refresh cannot widen the granted scopes.');
       scopes = asked;
     }
     token.used = true;

@@ -50,9 +50,7 @@ const SCOPE_TEXT: Record<string, string> = {
 };
 
 export function consentPage(opts: { requestId: string; clientName: string; scopes: string[]; resource: string; user: string }): string {
-  const scopes = opts.scopes
-    .map((s) => `<li><code>${escapeHtml(s)}</code> — ${escapeHtml(SCOPE_TEXT[s] ?? s)}</li>`)
-    .join('\n');
+  const scopes = opts.scopes.map((s) => `<li><code>${escapeHtml(s)}</code> — ${escapeHtml(SCOPE_TEXT[s] ?? s)}</li>`).join('\n');
   return page(
     'Authorize access',
     `<h1>Allow <strong>${escapeHtml(opts.clientName)}</strong> to access your account?</h1>
@@ -84,9 +82,12 @@ export function setupPage(opts: { projectName: string; projectId: string; setupD
 <form method="post" action="/projects/${escapeHtml(opts.projectId)}/setup">
 <div class="actions"><button class="primary" type="submit">Finish scoring setup</button></div>
 </form>`;
-  return page(`${opts.projectName} — overview`, `<h1>${escapeHtml(opts.projectName)}</h1>
+  return page(
+    `${opts.projectName} — overview`,
+    `<h1>${escapeHtml(opts.projectName)}</h1>
 <p class="sub">Project overview</p>
-${status}`);
+${status}`,
+  );
 }
 
 export function landingPage(base: string): string {

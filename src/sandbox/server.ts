@@ -161,7 +161,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       if (faults.has('slow')) await new Promise((r) => setTimeout(r, 2000));
       if (faults.has('html-502')) {
-        return send(res, { status: 502, html: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n' });
+        return send(res, {
+          status: 502,
+          html: '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n',
+        });
       }
       if (faults.has('rate-limit') && !seen.has(`rl:${route}`)) {
         seen.add(`rl:${route}`);
@@ -178,9 +181,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       result = isApi ? await api.handle(req) : await handleNonApi(req);
     } catch (error) {
       if (error instanceof HttpError) {
-        result = typeof error.body === 'string' && error.body.startsWith('<')
-          ? { status: error.status, html: error.body }
-          : { status: error.status, json: error.body };
+        result =
+          typeof error.body === 'string' && error.body.startsWith('<')
+            ? { status: error.status, html: error.body }
+            : { status: error.status, json: error.body };
       } else throw error;
     }
 
@@ -279,11 +283,11 @@ function breakSchema(body: unknown): unknown {
   if (typeof body !== 'object' || body === null) return body;
   const copy = structuredClone(body) as Record<string, unknown>;
   if (Array.isArray(copy.data)) copy.data = copy.data.map((item: Record<string, unknown>) => ({ ...item, name: 42 }));
-  else if (Array.isArray(copy.projects)) copy.projects = copy.projects.map((p: Record<string, unknown>) => ({ ...p, role: undefined, id: 7 }));
+  else if (Array.isArray(copy.projects))
+    copy.projects = copy.projects.map((p: Record<string, unknown>) => ({ ...p, role: undefined, id: 7 }));
   else if ('scoring' in copy) copy.scoring = 'finished-ish';
   else if ('signals' in copy) copy.signals = 'none';
   else if ('keywords' in copy) copy.keywords = null;
   else copy.id = null;
   return copy;
 }
-

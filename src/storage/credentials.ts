@@ -36,7 +36,13 @@ export interface CredentialStore {
   probe(key: CredentialKey): Promise<void>;
 }
 
-const AccessPart = z.object({ accessToken: z.string().min(1), expiresAt: z.number(), obtainedAt: z.number().optional(), scope: z.string(), clientId: z.string() });
+const AccessPart = z.object({
+  accessToken: z.string().min(1),
+  expiresAt: z.number(),
+  obtainedAt: z.number().optional(),
+  scope: z.string(),
+  clientId: z.string(),
+});
 const RefreshPart = z.object({ refreshToken: z.string().min(1) });
 
 /** Windows Credential Manager caps one secret at 2,560 bytes; we keep every entry under it. */
@@ -98,13 +104,22 @@ export class KeychainStore implements CredentialStore {
   }
 
   async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
-    const accessText = JSON.stringify({ accessToken: tokens.accessToken, expiresAt: tokens.expiresAt, obtainedAt: tokens.obtainedAt, scope: tokens.scope, clientId: tokens.clientId });
+    const accessText = JSON.stringify({
+      accessToken: tokens.accessToken,
+      expiresAt: tokens.expiresAt,
+      obtainedAt: tokens.obtainedAt,
+      scope: tokens.scope,
+      clientId: tokens.clientId,
+    });
     const refreshText = tokens.refreshToken ? JSON.stringify({ refreshToken: tokens.refreshToken }) : undefined;
     for (const text of [accessText, refreshText]) {
       if (text !== undefined && Buffer.byteLength(text) > MAX_SECRET_BYTES) {
-        throw new CredentialStoreError(`a token is too large for the OS keychain (${Buffer.byteLength(text)} bytes, the limit is ${MAX_SECRET_BYTES})`, {
-          hint: 'use `rsi login --insecure-storage` to keep tokens in a 0600 file instead',
-        });
+        throw new CredentialStoreError(
+          `a token is too large for the OS keychain (${Buffer.byteLength(text)} bytes, the limit is ${MAX_SECRET_BYTES})`,
+          {
+            hint: 'use `rsi login --insecure-storage` to keep tokens in a 0600 file instead',
+          },
+        );
       }
     }
     const [access, refresh] = await Promise.all([this.entry(key, 'access'), this.entry(key, 'refresh')]);
@@ -123,7 +138,8 @@ export class KeychainStore implements CredentialStore {
 function keychainError(what: string, error: unknown): CredentialStoreError {
   const raw = error instanceof Error ? error.message : String(error);
   let reason = raw.split('\n')[0] ?? raw;
-  if (/autolaunch|DBUS_SESSION_BUS_ADDRESS|dbus.*not.*(found|available)|No such file/i.test(raw)) reason = 'no D-Bus session bus is available';
+  if (/autolaunch|DBUS_SESSION_BUS_ADDRESS|dbus.*not.*(found|available)|No such file/i.test(raw))
+    reason = 'no D-Bus session bus is available';
   else if (/org\.freedesktop\.secrets|not provided by any \.service/i.test(raw)) reason = 'no Secret Service (keyring daemon) is running';
   else if (/dismissed|locked/i.test(raw)) reason = 'the keyring is locked';
   else if (/Did not receive a reply|no answer within|timed? ?out/i.test(raw)) reason = 'the keyring did not answer in time';

@@ -51,7 +51,7 @@ function runOnce(cmd, args, env = {}) {
 }
 
 /** Median wall time of `runs` runs after a warm-up; alternates with nothing else. */
-async function timeIt(cmd, args, env = {}, runs = RUNS) {
+async function _timeIt(cmd, args, env = {}, runs = RUNS) {
   const times = [];
   for (let i = 0; i < WARMUP + runs; i++) {
     const r = await runOnce(cmd, args, env);
@@ -71,7 +71,10 @@ async function compare(name, baseline, candidate, target) {
   for (let i = 0; i < WARMUP + RUNS; i++) {
     const rb = await runOnce(...baseline.cmd);
     const rc = await runOnce(...candidate.cmd);
-    for (const [r, what] of [[rb, baseline.label], [rc, candidate.label]]) {
+    for (const [r, what] of [
+      [rb, baseline.label],
+      [rc, candidate.label],
+    ]) {
       if (r.code !== 0) throw new Error(`${what} exited ${r.code}: ${r.err.trim().split('\n').pop()}`);
     }
     if (i >= WARMUP) {
@@ -189,10 +192,15 @@ async function main() {
   const bare = { label: 'node -e 0', cmd: [node, ['-e', '0']] };
   await compare('start-up: rsi --version', bare, { label: 'rsi', cmd: [node, [BIN, '--version']] }, 1.4);
   await compare('start-up: rsi --help', bare, { label: 'rsi', cmd: [node, [BIN, '--help']] }, 1.6);
-  await compare('start-up: rsi keywords search --help', bare, {
-    label: 'rsi',
-    cmd: [node, [BIN, 'keywords', 'search', '--help']],
-  }, 1.6);
+  await compare(
+    'start-up: rsi keywords search --help',
+    bare,
+    {
+      label: 'rsi',
+      cmd: [node, [BIN, 'keywords', 'search', '--help']],
+    },
+    1.6,
+  );
 
   // --- one request ------------------------------------------------------------------------------
   const sb = await startSandbox(['--auto-approve', '--time-scale', '30', '--quiet']);
@@ -207,10 +215,15 @@ async function main() {
     );
     const reqEnv = { URL: `${sb.url}/api/v1/keywords?q=egfr`, TOKEN: tokens.access_token };
     const fetchBaseline = { label: 'minimal fetch script', cmd: [node, [fetchScript], reqEnv] };
-    await compare('one request: rsi keywords search egfr --json (RSI_TOKEN)', fetchBaseline, {
-      label: 'rsi',
-      cmd: [node, [BIN, 'keywords', 'search', 'egfr', '--json'], env],
-    }, 1.3);
+    await compare(
+      'one request: rsi keywords search egfr --json (RSI_TOKEN)',
+      fetchBaseline,
+      {
+        label: 'rsi',
+        cmd: [node, [BIN, 'keywords', 'search', 'egfr', '--json'], env],
+      },
+      1.3,
+    );
     if (spawnSync('sh', ['-c', 'command -v curl']).status === 0) {
       await compare(
         'one request: curl (for scale)',
@@ -224,10 +237,15 @@ async function main() {
     // the keychain adds one D-Bus round trip (see docs/auth.md).
     const storeEnv = await loginForBench(sb.url);
     if (storeEnv) {
-      await compare(`one request: rsi keywords search egfr --json (${storeEnv.label})`, fetchBaseline, {
-        label: 'rsi',
-        cmd: [node, [BIN, 'keywords', 'search', 'egfr', '--json'], storeEnv.env],
-      }, 1.3);
+      await compare(
+        `one request: rsi keywords search egfr --json (${storeEnv.label})`,
+        fetchBaseline,
+        {
+          label: 'rsi',
+          cmd: [node, [BIN, 'keywords', 'search', 'egfr', '--json'], storeEnv.env],
+        },
+        1.3,
+      );
     }
 
     // --- pagination ---------------------------------------------------------------------------
@@ -266,10 +284,17 @@ async function main() {
     const onePageRsi = [];
     const onePageFetch = [];
     const pageScript = join(work, 'page.mjs');
-    writeFileSync(pageScript, `const r = await fetch(process.env.URL + '&limit=100&offset=0', { headers: { authorization: 'Bearer ' + process.env.TOKEN } });\nprocess.stdout.write(await r.text());\n`);
+    writeFileSync(
+      pageScript,
+      `const r = await fetch(process.env.URL + '&limit=100&offset=0', { headers: { authorization: 'Bearer ' + process.env.TOKEN } });\nprocess.stdout.write(await r.text());\n`,
+    );
     for (let i = 0; i < 1 + pageRuns; i++) {
       const a = await runOnce(node, [pageScript], seqEnv);
-      const b = await runOnce(node, [BIN, 'keywords', 'relations', nsclc.id, '--relation', 'assets', '--limit', '100', '--format', 'ndjson'], env);
+      const b = await runOnce(
+        node,
+        [BIN, 'keywords', 'relations', nsclc.id, '--relation', 'assets', '--limit', '100', '--format', 'ndjson'],
+        env,
+      );
       if (i > 0) {
         onePageFetch.push(a.ms);
         onePageRsi.push(b.ms);
@@ -297,7 +322,24 @@ async function main() {
     // What a user without --all does: one rsi call per page, in a loop.
     const loopStart = process.hrtime.bigint();
     for (let offset = 0; offset < total; offset += 100) {
-      const r = await runOnce(node, [BIN, 'keywords', 'relations', nsclc.id, '--relation', 'assets', '--limit', '100', '--offset', String(offset), '--format', 'ndjson'], env);
+      const r = await runOnce(
+        node,
+        [
+          BIN,
+          'keywords',
+          'relations',
+          nsclc.id,
+          '--relation',
+          'assets',
+          '--limit',
+          '100',
+          '--offset',
+          String(offset),
+          '--format',
+          'ndjson',
+        ],
+        env,
+      );
       if (r.code !== 0) throw new Error(`page loop failed: ${r.err}`);
     }
     const loopMs = Number(process.hrtime.bigint() - loopStart) / 1e6;
@@ -312,7 +354,10 @@ async function main() {
     log(`pagination: ${median(all).toFixed(0)} ms vs sequential ${median(seq).toFixed(0)} ms`);
 
     const rssAll = await peakRss(walkArgs, env);
-    const rssSmall = await peakRss(['keywords', 'relations', nsclc.id, '--relation', 'assets', '--limit', '100', '--format', 'ndjson'], env);
+    const rssSmall = await peakRss(
+      ['keywords', 'relations', nsclc.id, '--relation', 'assets', '--limit', '100', '--format', 'ndjson'],
+      env,
+    );
     // Peak RSS at ~1k links: the same relation cut short by `head`-like early exit is not
     // comparable, so we use the sponsors relation when it is near 1k, else report 100 vs all.
     results.push({
@@ -325,7 +370,20 @@ async function main() {
     });
     const mid = await findMidRelation(sb.url, tokens.access_token);
     if (mid) {
-      const r = await peakRss(['keywords', 'relations', mid.id, '--relation', mid.relation, ...(mid.activity ? ['--activity', mid.activity] : []), '--all', '--format', 'ndjson'], env);
+      const r = await peakRss(
+        [
+          'keywords',
+          'relations',
+          mid.id,
+          '--relation',
+          mid.relation,
+          ...(mid.activity ? ['--activity', mid.activity] : []),
+          '--all',
+          '--format',
+          'ndjson',
+        ],
+        env,
+      );
       results.push({
         name: `pagination: peak RSS, --all over ${r.lines} links`,
         value: mb(r.kib * 1024),
@@ -346,11 +404,32 @@ async function main() {
   const ls = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8' });
   const prodDirs = ls.stdout.split('\n').filter((p) => p.includes('node_modules'));
   const prodBytes = prodDirs.reduce((n, p) => n + shallowPackageSize(p), 0);
-  results.push({ name: 'footprint: production dependencies installed', value: mb(prodBytes), baseline: `${prodDirs.length} packages`, ratio: '—', target: '—', met: '—' });
+  results.push({
+    name: 'footprint: production dependencies installed',
+    value: mb(prodBytes),
+    baseline: `${prodDirs.length} packages`,
+    ratio: '—',
+    target: '—',
+    met: '—',
+  });
   const loaded = await loadedBytes(['--version'], {});
   const loadedHelp = await loadedBytes(['--help'], {});
-  results.push({ name: 'footprint: code loaded by rsi --version', value: kb(loaded.bytes), baseline: `${loaded.files} files`, ratio: '—', target: '—', met: '—' });
-  results.push({ name: 'footprint: code loaded by rsi --help', value: kb(loadedHelp.bytes), baseline: `${loadedHelp.files} files`, ratio: '—', target: '—', met: '—' });
+  results.push({
+    name: 'footprint: code loaded by rsi --version',
+    value: kb(loaded.bytes),
+    baseline: `${loaded.files} files`,
+    ratio: '—',
+    target: '—',
+    met: '—',
+  });
+  results.push({
+    name: 'footprint: code loaded by rsi --help',
+    value: kb(loadedHelp.bytes),
+    baseline: `${loadedHelp.files} files`,
+    ratio: '—',
+    target: '—',
+    met: '—',
+  });
 
   writeReport();
 }
@@ -397,8 +476,18 @@ async function findMidRelation(base, token) {
   for (const q of ['EGFR', 'KRAS', 'Pembrolizumab', 'Idiopathic pulmonary fibrosis', 'cancer', 'kinase']) {
     const hits = await api(base, token, `/keywords?q=${encodeURIComponent(q)}&limit=20`);
     for (const k of hits.data) {
-      for (const [relation, activity] of [['assets'], ['indications'], ['pipeline_targets'], ['sponsors', 'trials'], ['sponsors', 'papers']]) {
-        const page = await api(base, token, `/keywords/${k.id}/relations?relation=${relation}${activity ? `&activity=${activity}` : ''}&limit=1`);
+      for (const [relation, activity] of [
+        ['assets'],
+        ['indications'],
+        ['pipeline_targets'],
+        ['sponsors', 'trials'],
+        ['sponsors', 'papers'],
+      ]) {
+        const page = await api(
+          base,
+          token,
+          `/keywords/${k.id}/relations?relation=${relation}${activity ? `&activity=${activity}` : ''}&limit=1`,
+        );
         if (page.meta.total >= 700 && page.meta.total <= 2500) return { id: k.id, relation, activity, total: page.meta.total };
       }
     }
@@ -418,7 +507,9 @@ async function loginForBench(base) {
     notes.push(`Stored-credential request not measured: \`rsi login\` failed here (${r.err.trim().split('\n')[0]}).`);
     return undefined;
   }
-  notes.push('"stored credentials" uses the 0600 file store (`--insecure-storage`) so the figure does not depend on a desktop keyring; a Secret Service read adds one D-Bus round trip.');
+  notes.push(
+    '"stored credentials" uses the 0600 file store (`--insecure-storage`) so the figure does not depend on a desktop keyring; a Secret Service read adds one D-Bus round trip.',
+  );
   return { label: 'stored credentials, file store', env: { RSI_CONFIG_DIR: cfg, RSI_CREDENTIAL_STORE: 'file' } };
 }
 
@@ -436,7 +527,11 @@ async function pollingFigures(_fastBase, env) {
 
 async function measurePolling(base, env, interval) {
   const runEnv = env;
-  const r = await runOnce(process.execPath, [BIN, 'analyses', 'run', 'KRAS inhibitors', '--top', '3', '--type', 'target', '--yes', '--json'], runEnv);
+  const r = await runOnce(
+    process.execPath,
+    [BIN, 'analyses', 'run', 'KRAS inhibitors', '--top', '3', '--type', 'target', '--yes', '--json'],
+    runEnv,
+  );
   if (r.code !== 0) {
     notes.push(`Polling not measured: \`analyses run\` failed (${r.err.trim().split('\n')[0]}).`);
     return;
@@ -444,7 +539,11 @@ async function measurePolling(base, env, interval) {
   const before = await stats(base);
   const key = 'GET /api/v1/projects/{projectId}/status';
   const start = process.hrtime.bigint();
-  const w = await runOnce(process.execPath, [BIN, 'status', 'KRAS inhibitors', '--watch', '--interval', String(interval), '--json'], runEnv);
+  const w = await runOnce(
+    process.execPath,
+    [BIN, 'status', 'KRAS inhibitors', '--watch', '--interval', String(interval), '--json'],
+    runEnv,
+  );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const after = await stats(base);
   const sent = (after.byRoute[key] ?? 0) - (before.byRoute[key] ?? 0);
@@ -507,7 +606,7 @@ const ANALYSIS = [
   '- **Pagination**: `--all` fetches four pages at a time once `meta.total` is known and prints them in',
   '  order. Against a minimal fetch script walking the pages, the *paging* part is on par (the',
   '  start-up-excluded row, which swings either way between runs at ~100 ms), and the whole run is',
-  '  dominated by rsi\'s start-up: the sandbox',
+  "  dominated by rsi's start-up: the sandbox",
   '  runs on the same two cores and serves a page in a few milliseconds, so there is little latency for',
   '  concurrency to hide. Against a real service, where each page costs a network round trip, the four',
   '  requests in flight divide that wait by up to four. Against what a user without `--all` does — one',

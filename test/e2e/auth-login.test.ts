@@ -36,7 +36,9 @@ function credentials(dir: string): Record<string, { accessToken: string; refresh
 
 /** Every secret that must never be printed. */
 function secretsOf(dir: string): string[] {
-  return Object.values(credentials(dir)).flatMap((c) => [c.accessToken, c.refreshToken ?? '']).filter(Boolean);
+  return Object.values(credentials(dir))
+    .flatMap((c) => [c.accessToken, c.refreshToken ?? ''])
+    .filter(Boolean);
 }
 
 async function login(dir: string, base: string, extra: string[] = [], env: Record<string, string> = {}) {
@@ -83,7 +85,13 @@ describe('rsi login', () => {
 
     const status = await runCli(['auth', 'status', '--json'], { env: fileEnv(dir) });
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'default', baseUrl: auto.url, source: 'file', signedIn: true, scopes: ['service:read', 'projects:write', 'analyses:run'] });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      profile: 'default',
+      baseUrl: auto.url,
+      source: 'file',
+      signedIn: true,
+      scopes: ['service:read', 'projects:write', 'analyses:run'],
+    });
     const list = await runCli(['projects', 'list', '--json'], { env: fileEnv(dir) });
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout).projects.length).toBeGreaterThan(0);
@@ -193,7 +201,9 @@ describe('rsi login', () => {
     expect(r.stderr).toMatch(/^rsi: no usable OS keychain/m);
     expect(r.stderr).toContain('--insecure-storage');
     expect(existsSync(join(dir, 'credentials.json'))).toBe(false);
-    const ok = await runCli(['login', '--base-url', auto.url, '--insecure-storage'], { env: { RSI_CONFIG_DIR: dir, BROWSER: FAKE_BROWSER } });
+    const ok = await runCli(['login', '--base-url', auto.url, '--insecure-storage'], {
+      env: { RSI_CONFIG_DIR: dir, BROWSER: FAKE_BROWSER },
+    });
     expect(ok.code, ok.stderr).toBe(0);
     expect(statSync(join(dir, 'credentials.json')).mode & 0o777).toBe(0o600);
   });
@@ -211,7 +221,9 @@ describe('logout, tokens and status', () => {
     const afterLocal = await runCli(['projects', 'list'], { env: fileEnv(dir) });
     expect(afterLocal.code).toBe(3);
     expect(afterLocal.stderr).toContain('hint: run `rsi login');
-    const revoked = await runCli(['projects', 'list'], { env: { RSI_TOKEN: old!.accessToken, RSI_BASE_URL: auto.url, RSI_CONFIG_DIR: dir } });
+    const revoked = await runCli(['projects', 'list'], {
+      env: { RSI_TOKEN: old!.accessToken, RSI_BASE_URL: auto.url, RSI_CONFIG_DIR: dir },
+    });
     expect(revoked.code).toBe(3);
     expect(revoked.stdout).toBe('');
   });
@@ -258,7 +270,9 @@ describe('refresh', () => {
     const first = Object.values(credentials(dir))[0]!;
     await new Promise((r) => setTimeout(r, 8200));
     const before = await sandboxStats(short.url);
-    const runs = await Promise.all(Array.from({ length: 16 }, () => runCli(['projects', 'list', '--json'], { env: fileEnv(dir), timeoutMs: 40_000 })));
+    const runs = await Promise.all(
+      Array.from({ length: 16 }, () => runCli(['projects', 'list', '--json'], { env: fileEnv(dir), timeoutMs: 40_000 })),
+    );
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     const after = await sandboxStats(short.url);
     expect(after.tokens.refreshed - before.tokens.refreshed).toBe(1);

@@ -87,7 +87,10 @@ describe('rsi doctor', () => {
     expect(checks.every((c) => c.ok)).toBe(true);
     const text = JSON.stringify(checks);
     for (const word of ['S256', 'clock', 'registration', 'loopback']) expect(text.toLowerCase()).toContain(word.toLowerCase());
-    const creds = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as Record<string, { accessToken: string; refreshToken?: string }>;
+    const creds = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as Record<
+      string,
+      { accessToken: string; refreshToken?: string }
+    >;
     for (const c of Object.values(creds)) {
       expect(r.stdout + r.stderr).not.toContain(c.accessToken);
       if (c.refreshToken) expect(r.stdout + r.stderr).not.toContain(c.refreshToken);

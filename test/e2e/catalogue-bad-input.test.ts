@@ -115,14 +115,34 @@ const CLIENT_SIDE: Case[] = [
 /** Bad environment and states the server must be asked about, or that fail before any request. */
 const ENVIRONMENT: Array<[string, string[], number, (base: string, token: string) => Record<string, string>]> = [
   ['RSI_BASE_URL with ftp://', ['projects', 'list'], 2, (_b, t) => ({ RSI_BASE_URL: 'ftp://127.0.0.1:21', RSI_TOKEN: t })],
-  ['RSI_BASE_URL http:// on a non-loopback host', ['projects', 'list'], 2, (_b, t) => ({ RSI_BASE_URL: 'http://example.com', RSI_TOKEN: t })],
+  [
+    'RSI_BASE_URL http:// on a non-loopback host',
+    ['projects', 'list'],
+    2,
+    (_b, t) => ({ RSI_BASE_URL: 'http://example.com', RSI_TOKEN: t }),
+  ],
   ['RSI_BASE_URL not a URL', ['projects', 'list'], 2, (_b, t) => ({ RSI_BASE_URL: 'research service', RSI_TOKEN: t })],
   ['RSI_TOKEN with spaces', ['projects', 'list'], 2, (b) => ({ RSI_BASE_URL: b, RSI_TOKEN: 'two words' })],
-  ['RSI_CREDENTIAL_STORE bogus', ['projects', 'list'], 2, (b) => ({ RSI_BASE_URL: b, RSI_CREDENTIAL_STORE: 'vault', RSI_CONFIG_DIR: corruptless() })],
+  [
+    'RSI_CREDENTIAL_STORE bogus',
+    ['projects', 'list'],
+    2,
+    (b) => ({ RSI_BASE_URL: b, RSI_CREDENTIAL_STORE: 'vault', RSI_CONFIG_DIR: corruptless() }),
+  ],
   ['no base URL and no login', ['projects', 'list'], 3, () => ({ RSI_CONFIG_DIR: corruptless() })],
   ['corrupt config file', ['projects', 'list'], 1, () => ({ RSI_CONFIG_DIR: corruptConfig('{ not json') })],
-  ['config file of the wrong shape', ['projects', 'list'], 1, () => ({ RSI_CONFIG_DIR: corruptConfig('{"version":1,"profiles":{"default":{"baseUrl":42}}}') })],
-  ['unwritable config folder at login', ['login', '--insecure-storage', '--timeout', '2'], 1, (b) => ({ RSI_BASE_URL: b, RSI_CONFIG_DIR: unwritableDir(), BROWSER: 'true' })],
+  [
+    'config file of the wrong shape',
+    ['projects', 'list'],
+    1,
+    () => ({ RSI_CONFIG_DIR: corruptConfig('{"version":1,"profiles":{"default":{"baseUrl":42}}}') }),
+  ],
+  [
+    'unwritable config folder at login',
+    ['login', '--insecure-storage', '--timeout', '2'],
+    1,
+    (b) => ({ RSI_BASE_URL: b, RSI_CONFIG_DIR: unwritableDir(), BROWSER: 'true' }),
+  ],
 ];
 
 function corruptless(): string {
@@ -177,7 +197,9 @@ describe('bad input: caught before any request', () => {
       code,
       r: await runCli(args, { env: { ...env, ...extra }, input, timeoutMs: 20_000 }),
     }));
-    const wrong = results.filter(({ r, code }) => r.code !== code).map(({ name, r, code }) => `${name}: expected ${code}, got ${r.code}: ${r.stderr.trim()}`);
+    const wrong = results
+      .filter(({ r, code }) => r.code !== code)
+      .map(({ name, r, code }) => `${name}: expected ${code}, got ${r.code}: ${r.stderr.trim()}`);
     expect(wrong).toEqual([]);
     for (const { name, r } of results) expectOneLineError(r, name);
     const after = await sandboxStats(sandbox.url);
@@ -197,7 +219,9 @@ describe('bad environment', () => {
   });
 
   it('RSI_TOKEN garbage: the server says 401, rsi exits 3 with the login hint', async () => {
-    const r = await runCli(['projects', 'list'], { env: { RSI_TOKEN: 'garbage', RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: corruptless() } });
+    const r = await runCli(['projects', 'list'], {
+      env: { RSI_TOKEN: 'garbage', RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: corruptless() },
+    });
     expect(r.code).toBe(3);
     expectOneLineError(r, 'garbage token');
     expect(r.stderr).toContain('rsi login');

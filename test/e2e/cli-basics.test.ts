@@ -4,12 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 
 describe('rsi basics', () => {
-  it.each([[['--help']], [['keywords', 'search', '--help']], [['help', 'projects']], [['sandbox', '--help']]])('%j prints help on stdout, exit 0', async (args) => {
-    const r = await runCli(args);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('Usage: rsi');
-    expect(r.stderr).toBe('');
-  });
+  it.each([[['--help']], [['keywords', 'search', '--help']], [['help', 'projects']], [['sandbox', '--help']]])(
+    '%j prints help on stdout, exit 0',
+    async (args) => {
+      const r = await runCli(args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Usage: rsi');
+      expect(r.stderr).toBe('');
+    },
+  );
 
   it('--version prints the package version', async () => {
     const r = await runCli(['--version']);
@@ -17,13 +20,16 @@ describe('rsi basics', () => {
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it.each([[['bogus']], [['--bogus']], [['keywords', 'search']], [['keywords', 'search', 'x', '--limit']]])('%j is a usage error: exit 2, one rsi: line', async (args) => {
-    const r = await runCli(args);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^rsi: /);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
+  it.each([[['bogus']], [['--bogus']], [['keywords', 'search']], [['keywords', 'search', 'x', '--limit']]])(
+    '%j is a usage error: exit 2, one rsi: line',
+    async (args) => {
+      const r = await runCli(args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^rsi: /);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
 
   it('completion prints a script', async () => {
     const r = await runCli(['completion', 'bash']);

@@ -91,7 +91,9 @@ describe('keywords', () => {
     // Count by walking the pages directly against the API.
     let expected = 0;
     for (let page = 1; ; page++) {
-      const res = await fetch(`${sandbox.url}/api/v1/keywords?q=a&limit=20&page=${page}`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${sandbox.url}/api/v1/keywords?q=a&limit=20&page=${page}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const body = S.KeywordSearchPage.parse(await res.json());
       expected += body.data.length;
       if (body.data.length < 20) break;
@@ -105,12 +107,37 @@ describe('keywords', () => {
   });
 
   it('relations --all --format ndjson: one item per line, with activity', async () => {
-    const first = await rsi(['keywords', 'relations', 'Non-small cell lung cancer', '--relation', 'sponsors', '--activity', 'trials', '--limit', '1', '--json']);
+    const first = await rsi([
+      'keywords',
+      'relations',
+      'Non-small cell lung cancer',
+      '--relation',
+      'sponsors',
+      '--activity',
+      'trials',
+      '--limit',
+      '1',
+      '--json',
+    ]);
     expect(first.code, first.stderr).toBe(0);
     const total = S.RelationPage.parse(parse(first.stdout)).meta.total;
-    const r = await rsi(['keywords', 'relations', 'Non-small cell lung cancer', '--relation', 'sponsors', '--activity', 'trials', '--all', '--format', 'ndjson']);
+    const r = await rsi([
+      'keywords',
+      'relations',
+      'Non-small cell lung cancer',
+      '--relation',
+      'sponsors',
+      '--activity',
+      'trials',
+      '--all',
+      '--format',
+      'ndjson',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => S.RelationItem.parse(parse(l)));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => S.RelationItem.parse(parse(l)));
     expect(lines).toHaveLength(total);
     expect(new Set(lines.map((i) => i.id)).size).toBe(total);
   });
@@ -142,13 +169,33 @@ describe('projects, signals, opportunities', () => {
     const r = await rsi(['projects', 'list', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const list = S.ProjectList.parse(parse(r.stdout));
-    expect(list.projects.map((p) => p.name)).toEqual(expect.arrayContaining(['Oncology watchlist', 'KRAS inhibitors', 'Fibrosis landscape']));
+    expect(list.projects.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['Oncology watchlist', 'KRAS inhibitors', 'Fibrosis landscape']),
+    );
   });
 
   it('projects create with a watchlist from stdin prints id and setup URL; --json prints the body', async () => {
     const card = S.KeywordSearchPage.parse(parse((await rsi(['keywords', 'search', 'EGFR', '--json'])).stdout)).data[0]!;
     const watchlist = JSON.stringify([{ entity_id: card.id, entity_type: 'keyword', entity_name: card.name }]);
-    const r = await rsi(['projects', 'create', '--name', 'E2E created', '--brief', 'b', '--watchlist-file', '-', '--operand', 'or', '--goal', 'target', '--json'], {}, watchlist);
+    const r = await rsi(
+      [
+        'projects',
+        'create',
+        '--name',
+        'E2E created',
+        '--brief',
+        'b',
+        '--watchlist-file',
+        '-',
+        '--operand',
+        'or',
+        '--goal',
+        'target',
+        '--json',
+      ],
+      {},
+      watchlist,
+    );
     expect(r.code, r.stderr).toBe(0);
     const created = S.CreatedProject.parse(parse(r.stdout));
     expect(created.setup_url).toContain(created.id);
@@ -235,7 +282,11 @@ describe('api', () => {
     const list = S.ProjectList.parse(parse((await rsi(['projects', 'list', '--json'])).stdout));
     const pending = list.projects.find((p) => p.name === 'Immunology pipeline');
     expect(pending, 'seed project with setup not finished').toBeDefined();
-    const r = await rsi(['api', 'POST', `/projects/${pending!.id}/analyses`, '--input', '-'], {}, JSON.stringify({ top: { type: 'target', limit: 1 } }));
+    const r = await rsi(
+      ['api', 'POST', `/projects/${pending!.id}/analyses`, '--input', '-'],
+      {},
+      JSON.stringify({ top: { type: 'target', limit: 1 } }),
+    );
     expect(r.code, r.stderr).toBe(6);
     expect(parse(r.stdout)).toHaveProperty('error');
     expect(r.stderr).toMatch(new RegExp(`hint: .*/projects/${pending!.id}/overview\\?setup=1`));
@@ -251,7 +302,8 @@ describe('completion', () => {
     it(`${shell} covers commands and flags`, async () => {
       const r = await rsi(['completion', shell]);
       expect(r.code, r.stderr).toBe(0);
-      for (const word of ['keywords', 'relations', 'projects', 'opportunities', 'relation', 'watchlist-file']) expect(r.stdout).toContain(word);
+      for (const word of ['keywords', 'relations', 'projects', 'opportunities', 'relation', 'watchlist-file'])
+        expect(r.stdout).toContain(word);
     });
   }
   it('an unknown shell exits 2', async () => {

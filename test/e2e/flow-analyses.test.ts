@@ -98,7 +98,15 @@ describe('explicit selections', () => {
     const id = await newProject('Chosen with --select');
     const [a, b] = await signalsOf(id);
     const before = await runs();
-    const r = await rsi(['analyses', 'run', id, '--select', `${a!.keyword_id}:${a!.signal_keyword_id}`, '--select', `${b!.keyword_id}:${b!.signal_keyword_id}`]);
+    const r = await rsi([
+      'analyses',
+      'run',
+      id,
+      '--select',
+      `${a!.keyword_id}:${a!.signal_keyword_id}`,
+      '--select',
+      `${b!.keyword_id}:${b!.signal_keyword_id}`,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/✓ Started \d+ analys[ie]s for "Chosen with --select"/);
     expect(r.stdout.trimEnd().split('\n').length).toBeGreaterThan(0);
@@ -155,7 +163,9 @@ describe('refusals', () => {
 
   it('flag errors: exit 2 before any request', async () => {
     expect((await rsi(['analyses', 'run', 'KRAS inhibitors'])).code).toBe(2);
-    expect((await rsi(['analyses', 'run', 'KRAS inhibitors', '--top', '101', '--type', 'target'])).stderr).toMatch(/--top must be a whole number from 1 to 100/);
+    expect((await rsi(['analyses', 'run', 'KRAS inhibitors', '--top', '101', '--type', 'target'])).stderr).toMatch(
+      /--top must be a whole number from 1 to 100/,
+    );
   });
 });
 
@@ -164,7 +174,10 @@ describe('--wait', () => {
     const id = await newProject('Run and wait');
     const r = await rsi(['analyses', 'run', id, '--top', '2', '--type', 'target', '--yes', '--wait', '--interval', '0.1', '--json']);
     expect([0, 10], r.stderr).toContain(r.code);
-    const [result, ...statuses] = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const [result, ...statuses] = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(result).toHaveProperty('runs');
     expect(statuses.length).toBeGreaterThan(0);
     const final = statuses.at(-1)!;

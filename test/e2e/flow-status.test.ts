@@ -48,7 +48,10 @@ async function newProject(name: string): Promise<string> {
  * Runs a watch and, once it has printed its first state, jumps the sandbox clock past the scan:
  * the test sees "scanning" then "ready" however slow the machine is.
  */
-function watchThenAdvance(args: string[], firstSeen: (out: { stdout: string; stderr: string }) => boolean): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function watchThenAdvance(
+  args: string[],
+  firstSeen: (out: { stdout: string; stderr: string }) => boolean,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [RSI_BIN, ...args], {
       env: cleanEnv({ RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: configDir }),
@@ -72,7 +75,11 @@ function watchThenAdvance(args: string[], firstSeen: (out: { stdout: string; std
   });
 }
 
-const lines = (text: string) => text.trimEnd().split('\n').map((l) => JSON.parse(l) as Status);
+const lines = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Status);
 
 beforeAll(async () => {
   // Real-time clock: a new project's scan lasts 30 s unless a test jumps the clock.

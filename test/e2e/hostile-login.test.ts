@@ -65,7 +65,7 @@ describe('hostile sign-ins', () => {
     expect(existsSync(join(dir, 'credentials.json'))).toBe(false);
   });
 
-  it('a second login while one waits: each has its own listener; cancelling the first keeps the second\'s tokens', async () => {
+  it("a second login while one waits: each has its own listener; cancelling the first keeps the second's tokens", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rsi-h-'));
     const a = startLogin(dir, consent.url);
     const urlA = new URL(await a.url);

@@ -39,7 +39,9 @@ describe('secrets scan', () => {
     const collect = (): void => {
       const file = join(dir, 'credentials.json');
       if (!existsSync(file)) return;
-      for (const entry of Object.values(JSON.parse(readFileSync(file, 'utf8')) as Record<string, { accessToken: string; refreshToken?: string }>)) {
+      for (const entry of Object.values(
+        JSON.parse(readFileSync(file, 'utf8')) as Record<string, { accessToken: string; refreshToken?: string }>,
+      )) {
         secrets.add(entry.accessToken);
         if (entry.refreshToken) secrets.add(entry.refreshToken);
       }
@@ -62,7 +64,11 @@ describe('secrets scan', () => {
     await step(['doctor']);
     await step(['logout']);
 
-    const codes = readFileSync(seen, 'utf8').split('\n').filter(Boolean).map((u) => new URL(u).searchParams.get('code')).filter((c): c is string => !!c);
+    const codes = readFileSync(seen, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((u) => new URL(u).searchParams.get('code'))
+      .filter((c): c is string => !!c);
     expect(codes.length).toBeGreaterThan(0);
     expect(secrets.size).toBeGreaterThanOrEqual(4); // login pair + refreshed pair
     const all = [...secrets, ...codes];

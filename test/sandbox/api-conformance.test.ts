@@ -9,7 +9,10 @@ let token: string;
 let readOnly: string;
 let ids: Record<string, string>;
 
-async function api(path: string, init: RequestInit & { token?: string | null } = {}): Promise<{ status: number; body: any; headers: Headers }> {
+async function api(
+  path: string,
+  init: RequestInit & { token?: string | null } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const headers = new Headers(init.headers);
   const t = init.token === undefined ? token : init.token;
   if (t) headers.set('authorization', `Bearer ${t}`);
@@ -74,9 +77,7 @@ describe('keywords', () => {
     expect((await api('/keywords')).body.data).toEqual([]);
   });
 
-  it.each([
-    ['limit=0'], ['limit=21'], ['limit=abc'], ['page=0'], ['page=-1'], ['page=1.5'],
-  ])('search rejects %s with 400', async (q) => {
+  it.each([['limit=0'], ['limit=21'], ['limit=abc'], ['page=0'], ['page=-1'], ['page=1.5']])('search rejects %s with 400', async (q) => {
     const r = await api(`/keywords?q=a&${q}`);
     expect(r.status).toBe(400);
     expect(typeof r.body.error).toBe('string');
@@ -103,7 +104,10 @@ describe('keywords', () => {
   });
 
   it('404 Keyword not found, 400 for a malformed id or an unknown section', async () => {
-    expect(await api('/keywords/00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404, body: { error: 'Keyword not found' } });
+    expect(await api('/keywords/00000000-0000-4000-8000-000000000000')).toMatchObject({
+      status: 404,
+      body: { error: 'Keyword not found' },
+    });
     expect((await api('/keywords/not-a-uuid')).status).toBe(400);
     const id = await keywordId('EGFR');
     expect((await api(`/keywords/${id}?include=bogus`)).status).toBe(400);
@@ -153,12 +157,20 @@ describe('projects', () => {
 
   it('create: 400 Missing name for missing or blank names; 201 with setup_url', async () => {
     for (const body of [{}, { name: '   ' }]) {
-      expect(await api('/projects', { method: 'POST', body: JSON.stringify(body) })).toMatchObject({ status: 400, body: { error: 'Missing name' } });
+      expect(await api('/projects', { method: 'POST', body: JSON.stringify(body) })).toMatchObject({
+        status: 400,
+        body: { error: 'Missing name' },
+      });
     }
     expect((await api('/projects', { method: 'POST', body: '{not json' })).status).toBe(400);
     const r = await api('/projects', {
       method: 'POST',
-      body: JSON.stringify({ name: '  Conformance  ', operand: '$xor', goals: ['target', 'nonsense'], watchlist_items: [{ entity_id: 'x', entity_type: 'target' }] }),
+      body: JSON.stringify({
+        name: '  Conformance  ',
+        operand: '$xor',
+        goals: ['target', 'nonsense'],
+        watchlist_items: [{ entity_id: 'x', entity_type: 'target' }],
+      }),
     });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ name: 'Conformance', role: 'owner' });
@@ -200,10 +212,18 @@ describe('projects', () => {
 
 describe('analyses', () => {
   it('viewer → 403; neither selections nor top → 400; setup missing → 409 with the setup URL', async () => {
-    expect((await api(`/projects/${ids['Fibrosis landscape']}/analyses`, { method: 'POST', body: '{"top":{"type":"target","limit":1}}' })).status).toBe(403);
+    expect(
+      (await api(`/projects/${ids['Fibrosis landscape']}/analyses`, { method: 'POST', body: '{"top":{"type":"target","limit":1}}' }))
+        .status,
+    ).toBe(403);
     expect((await api(`/projects/${ids['KRAS inhibitors']}/analyses`, { method: 'POST', body: '{}' })).status).toBe(400);
-    expect((await api(`/projects/${ids['KRAS inhibitors']}/analyses`, { method: 'POST', body: '{"top":{"type":"target","limit":101}}' })).status).toBe(400);
-    const r = await api(`/projects/${ids['Immunology pipeline']}/analyses`, { method: 'POST', body: '{"top":{"type":"target","limit":1}}' });
+    expect(
+      (await api(`/projects/${ids['KRAS inhibitors']}/analyses`, { method: 'POST', body: '{"top":{"type":"target","limit":101}}' })).status,
+    ).toBe(400);
+    const r = await api(`/projects/${ids['Immunology pipeline']}/analyses`, {
+      method: 'POST',
+      body: '{"top":{"type":"target","limit":1}}',
+    });
     expect(r.status).toBe(409);
     expect(r.body.error).toContain(`/projects/${ids['Immunology pipeline']}/overview?setup=1`);
   });
@@ -211,7 +231,10 @@ describe('analyses', () => {
   it.each([
     ['not JSON', '{oops'],
     ['an array', '[]'],
-    ['both selections and top', JSON.stringify({ selections: [{ keyword_id: 'a', signal_keyword_id: 'b' }], top: { type: 'target', limit: 1 } })],
+    [
+      'both selections and top',
+      JSON.stringify({ selections: [{ keyword_id: 'a', signal_keyword_id: 'b' }], top: { type: 'target', limit: 1 } }),
+    ],
     ['empty selections', JSON.stringify({ selections: [] })],
     ['101 selections', JSON.stringify({ selections: Array.from({ length: 101 }, () => ({ keyword_id: 'a', signal_keyword_id: 'b' })) })],
     ['a selection without signal_keyword_id', JSON.stringify({ selections: [{ keyword_id: 'a' }] })],
@@ -231,7 +254,10 @@ describe('analyses', () => {
 
   it('top.limit 100 and 1 are accepted (limits inclusive)', async () => {
     for (const limit of [1, 100]) {
-      const r = await api(`/projects/${ids['KRAS inhibitors']}/analyses`, { method: 'POST', body: JSON.stringify({ top: { type: 'target', limit } }) });
+      const r = await api(`/projects/${ids['KRAS inhibitors']}/analyses`, {
+        method: 'POST',
+        body: JSON.stringify({ top: { type: 'target', limit } }),
+      });
       expect(r.status).toBe(202);
       expect(r.body.needs_confirmation).toBe(true);
     }
@@ -253,7 +279,10 @@ describe('analyses', () => {
     expect(ask.body.signals).toHaveLength(2);
     expect(typeof ask.body.assumption).toBe('string');
     expect(sb.stats.runs).toBe(before);
-    const go = await api(`/projects/${p}/analyses`, { method: 'POST', body: JSON.stringify({ top: { type: 'disease', limit: 2 }, confirmed: true }) });
+    const go = await api(`/projects/${p}/analyses`, {
+      method: 'POST',
+      body: JSON.stringify({ top: { type: 'disease', limit: 2 }, confirmed: true }),
+    });
     expect(go.status).toBe(202);
     expect(go.body.needs_confirmation).toBe(false);
     expect(go.body.runs).toHaveLength(2);
@@ -269,7 +298,10 @@ describe('analyses', () => {
     expect(r.status).toBe(202);
     expect(r.body.runs).toHaveLength(1);
     expect(r.body.skipped).toEqual([{ ...pair, reason: 'duplicate selection' }]);
-    const bad = await api(`/projects/${p}/analyses`, { method: 'POST', body: JSON.stringify({ selections: [{ keyword_id: pair.keyword_id, signal_keyword_id: pair.keyword_id }] }) });
+    const bad = await api(`/projects/${p}/analyses`, {
+      method: 'POST',
+      body: JSON.stringify({ selections: [{ keyword_id: pair.keyword_id, signal_keyword_id: pair.keyword_id }] }),
+    });
     expect(bad.status).toBe(409);
   });
 });
@@ -286,7 +318,10 @@ describe('behaviour over time', () => {
     await slow?.close();
   });
   const on = async (path: string, init: RequestInit = {}): Promise<any> => {
-    const res = await fetch(`${slow.url}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${slowToken}`, 'content-type': 'application/json' } });
+    const res = await fetch(`${slow.url}/api/v1${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${slowToken}`, 'content-type': 'application/json' },
+    });
     return res.json();
   };
   const advance = async (seconds: number): Promise<void> => {
@@ -316,12 +351,19 @@ describe('behaviour over time', () => {
     expect(post.status).toBe(303);
 
     // Rank 7 fails (documented rule: rank a multiple of 7); ranks 1 and 2 succeed.
-    const signals = (await on(`/projects/${created.id}/signals?limit=500`)).signals as Array<{ keyword_id: string; signal_keyword_id: string; rank: number }>;
-    const pick = signals.filter((x) => [1, 2, 7].includes(x.rank)).map((x) => ({ keyword_id: x.keyword_id, signal_keyword_id: x.signal_keyword_id }));
+    const signals = (await on(`/projects/${created.id}/signals?limit=500`)).signals as Array<{
+      keyword_id: string;
+      signal_keyword_id: string;
+      rank: number;
+    }>;
+    const pick = signals
+      .filter((x) => [1, 2, 7].includes(x.rank))
+      .map((x) => ({ keyword_id: x.keyword_id, signal_keyword_id: x.signal_keyword_id }));
     expect(pick).toHaveLength(3);
     const run = await on(`/projects/${created.id}/analyses`, { method: 'POST', body: JSON.stringify({ selections: pick }) });
     expect(run.runs).toHaveLength(3);
-    const statuses = async (): Promise<string[]> => ((await on(`/projects/${created.id}/status`)).analyses as Array<{ status: string }>).map((a) => a.status).sort();
+    const statuses = async (): Promise<string[]> =>
+      ((await on(`/projects/${created.id}/status`)).analyses as Array<{ status: string }>).map((a) => a.status).sort();
     expect(await on(`/projects/${created.id}/status`)).toMatchObject({ scoring: 'running', next: 'wait' });
     expect(await statuses()).toEqual(['pending', 'pending', 'pending']);
     await advance(6);

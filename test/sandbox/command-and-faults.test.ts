@@ -38,18 +38,15 @@ describe('rsi sandbox (process)', () => {
     await expect(fetch(`${p.url}/`)).rejects.toThrow();
   });
 
-  it.each([
-    [['--port', '70000']],
-    [['--port', 'abc']],
-    [['--time-scale', '0']],
-    [['--token-ttl', '-5']],
-    [['--fault', 'meteor-strike']],
-  ])('rejects %j with exit 2 and one line', async (args) => {
-    const r = await runCli(['sandbox', ...args]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^rsi: /);
-  });
+  it.each([[['--port', '70000']], [['--port', 'abc']], [['--time-scale', '0']], [['--token-ttl', '-5']], [['--fault', 'meteor-strike']]])(
+    'rejects %j with exit 2 and one line',
+    async (args) => {
+      const r = await runCli(['sandbox', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^rsi: /);
+    },
+  );
 
   it('a port in use is a usage error', async () => {
     const port = new URL(proc.url).port;
@@ -113,7 +110,10 @@ describe('faults', () => {
   it('register-429 and scan-error', async () => {
     const sb = await startSandbox({ faults: ['register-429', 'scan-error'] });
     started.push(sb);
-    const res = await fetch(`${sb.url}/oauth/register`, { method: 'POST', body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'] }) });
+    const res = await fetch(`${sb.url}/oauth/register`, {
+      method: 'POST',
+      body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'] }),
+    });
     expect(res.status).toBe(429);
     expect((await res.json().then((b): any => b)).error).toBe('slow_down');
     // Real speed (time jumps below), so the check before the scan finishes cannot race.
@@ -137,7 +137,10 @@ describe('faults', () => {
 
   it('slow delays API answers (a short client timeout gives up; a patient client succeeds)', async () => {
     const { sb, token } = await withFault('slow');
-    const impatient = fetch(`${sb.url}/api/v1/projects`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(300) });
+    const impatient = fetch(`${sb.url}/api/v1/projects`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(300),
+    });
     await expect(impatient).rejects.toThrow();
     expect((await get(sb, token, '/projects')).status).toBe(200);
     // Discovery is not slowed: clients can still sign in.
@@ -164,6 +167,8 @@ describe('faults', () => {
     const r = await withFault('reset');
     await expect(get(r.sb, r.token, '/projects').then((res) => res.text())).rejects.toThrow();
     const h = await withFault('hang');
-    await expect(fetch(`${h.sb.url}/api/v1/projects`, { headers: { authorization: `Bearer ${h.token}` }, signal: AbortSignal.timeout(300) })).rejects.toThrow();
+    await expect(
+      fetch(`${h.sb.url}/api/v1/projects`, { headers: { authorization: `Bearer ${h.token}` }, signal: AbortSignal.timeout(300) }),
+    ).rejects.toThrow();
   });
 });

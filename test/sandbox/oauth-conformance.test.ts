@@ -17,7 +17,11 @@ afterAll(async () => {
 });
 
 async function register(body: unknown = { client_name: 'conformance', redirect_uris: [REDIRECT] }): Promise<Response> {
-  return fetch(`${sb.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${sb.url}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 function pkce(): { verifier: string; challenge: string } {
@@ -42,7 +46,11 @@ function authorizeUrl(clientId: string, challenge: string, extra: Record<string,
 }
 
 async function token(form: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(`${sb.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  const res = await fetch(`${sb.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
   return { status: res.status, body: await res.json().then((b): any => b), headers: res.headers };
 }
 
@@ -64,7 +72,11 @@ describe('an independent OAuth client (oauth4webapi)', () => {
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...opts, algorithm: 'oauth2' }));
     expect(as.code_challenge_methods_supported).toEqual(['S256']);
     const client = (await oauth.processDynamicClientRegistrationResponse(
-      await oauth.dynamicClientRegistrationRequest(as, { client_name: 'independent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }, opts),
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { client_name: 'independent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' },
+        opts,
+      ),
     )) as oauth.Client;
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
@@ -74,13 +86,23 @@ describe('an independent OAuth client (oauth4webapi)', () => {
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
       client,
-      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, { ...opts, additionalParameters: { resource: resourceId.href } }),
+      await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, {
+        ...opts,
+        additionalParameters: { resource: resourceId.href },
+      }),
     );
     expect(tokens.scope).toBe(ALL_SCOPES.join(' '));
     expect(tokens.expires_in).toBe(3600);
 
     const call = async (method: string, path: string, body?: unknown): Promise<Response> =>
-      oauth.protectedResourceRequest(tokens.access_token, method, new URL(`${sb.url}/api/v1${path}`), new Headers(body ? { 'content-type': 'application/json' } : {}), body ? JSON.stringify(body) : undefined, opts);
+      oauth.protectedResourceRequest(
+        tokens.access_token,
+        method,
+        new URL(`${sb.url}/api/v1${path}`),
+        new Headers(body ? { 'content-type': 'application/json' } : {}),
+        body ? JSON.stringify(body) : undefined,
+        opts,
+      );
     const kw = (await (await call('GET', '/keywords?q=kras')).json().then((b): any => b)).data[0];
     expect((await call('GET', `/keywords/${kw.id}`)).status).toBe(200);
     expect((await call('GET', `/keywords/${kw.id}/relations?relation=assets`)).status).toBe(200);
@@ -91,13 +113,30 @@ describe('an independent OAuth client (oauth4webapi)', () => {
     for (const sub of ['status', 'signals', 'opportunities']) expect((await call('GET', `/projects/${kras}/${sub}`)).status).toBe(200);
     expect((await call('POST', `/projects/${kras}/analyses`, { top: { type: 'modality', limit: 1 } })).status).toBe(202);
 
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, opts));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, opts),
+    );
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
-    expect((await oauth.protectedResourceRequest(refreshed.access_token, 'GET', new URL(`${sb.url}/api/v1/projects`), new Headers(), undefined, opts)).status).toBe(200);
+    expect(
+      (
+        await oauth.protectedResourceRequest(
+          refreshed.access_token,
+          'GET',
+          new URL(`${sb.url}/api/v1/projects`),
+          new Headers(),
+          undefined,
+          opts,
+        )
+      ).status,
+    ).toBe(200);
 
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), refreshed.refresh_token!, opts));
     // oauth4webapi throws on a WWW-Authenticate challenge, which is exactly what a revoked token gets.
-    await expect(oauth.protectedResourceRequest(refreshed.access_token, 'GET', new URL(`${sb.url}/api/v1/projects`), new Headers(), undefined, opts)).rejects.toThrow(/WWW-Authenticate/);
+    await expect(
+      oauth.protectedResourceRequest(refreshed.access_token, 'GET', new URL(`${sb.url}/api/v1/projects`), new Headers(), undefined, opts),
+    ).rejects.toThrow(/WWW-Authenticate/);
     const plain = await fetch(`${sb.url}/api/v1/projects`, { headers: { authorization: `Bearer ${refreshed.access_token}` } });
     expect(plain.status).toBe(401);
   });
@@ -136,7 +175,9 @@ describe('registration', () => {
   });
 
   it('accepts https and http on localhost, 127.0.0.1 and [::1]', async () => {
-    const res = await register({ redirect_uris: ['https://example.com/cb', 'http://localhost:1/cb', 'http://127.0.0.1:2/cb', 'http://[::1]:3/cb'] });
+    const res = await register({
+      redirect_uris: ['https://example.com/cb', 'http://localhost:1/cb', 'http://127.0.0.1:2/cb', 'http://[::1]:3/cb'],
+    });
     expect(res.status).toBe(201);
     expect((await res.json().then((b): any => b)).client_id).toEqual(expect.any(String));
   });
@@ -190,12 +231,21 @@ describe('authorize and token', () => {
     expect(await errorOf({ response_type: 'token' })).toBe('unsupported_response_type');
 
     expect((await fetch(authorizeUrl('nope', challenge), { redirect: 'manual' })).status).toBe(400);
-    expect((await fetch(authorizeUrl(clientId, challenge, { redirect_uri: 'http://127.0.0.1:53682/other' }), { redirect: 'manual' })).status).toBe(400);
+    expect(
+      (await fetch(authorizeUrl(clientId, challenge, { redirect_uri: 'http://127.0.0.1:53682/other' }), { redirect: 'manual' })).status,
+    ).toBe(400);
   });
 
   it('code exchange: PKCE, redirect_uri and resource must match; a code works once', async () => {
     const c = await codeFor();
-    const form = { grant_type: 'authorization_code', code: c.code, client_id: c.clientId, redirect_uri: REDIRECT, code_verifier: c.verifier, resource: `${base}/api/v1` };
+    const form = {
+      grant_type: 'authorization_code',
+      code: c.code,
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      code_verifier: c.verifier,
+      resource: `${base}/api/v1`,
+    };
     expect((await token({ ...form, code_verifier: pkce().verifier })).body.error).toBe('invalid_grant');
     expect((await token({ ...form, redirect_uri: 'http://127.0.0.1:1/x' })).body.error).toBe('invalid_grant');
     expect((await token({ ...form, resource: `${base}/nope` })).body.error).toBe('invalid_target');
@@ -220,7 +270,16 @@ describe('authorize and token', () => {
 
   it('refresh rotates; reusing a rotated refresh token revokes the family', async () => {
     const c = await codeFor();
-    const first = (await token({ grant_type: 'authorization_code', code: c.code, client_id: c.clientId, redirect_uri: REDIRECT, code_verifier: c.verifier, resource: `${base}/api/v1` })).body;
+    const first = (
+      await token({
+        grant_type: 'authorization_code',
+        code: c.code,
+        client_id: c.clientId,
+        redirect_uri: REDIRECT,
+        code_verifier: c.verifier,
+        resource: `${base}/api/v1`,
+      })
+    ).body;
     const second = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: c.clientId });
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.refresh_token);
@@ -232,8 +291,20 @@ describe('authorize and token', () => {
 
   it('refresh with a wrong resource is invalid_target; access tokens expire after --token-ttl', async () => {
     const c = await codeFor();
-    const first = (await token({ grant_type: 'authorization_code', code: c.code, client_id: c.clientId, redirect_uri: REDIRECT, code_verifier: c.verifier, resource: `${base}/api/v1` })).body;
-    expect((await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: c.clientId, resource: `${base}/mcp` })).body.error).toBe('invalid_target');
+    const first = (
+      await token({
+        grant_type: 'authorization_code',
+        code: c.code,
+        client_id: c.clientId,
+        redirect_uri: REDIRECT,
+        code_verifier: c.verifier,
+        resource: `${base}/api/v1`,
+      })
+    ).body;
+    expect(
+      (await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: c.clientId, resource: `${base}/mcp` }))
+        .body.error,
+    ).toBe('invalid_target');
     const headers = { authorization: `Bearer ${first.access_token}` };
     expect((await fetch(`${base}/api/v1/projects`, { headers })).status).toBe(200);
     fresh.advance(80);
@@ -243,9 +314,17 @@ describe('authorize and token', () => {
   });
 
   it('revoke answers 200 for unknown tokens and 400 without a token', async () => {
-    const res = await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=unknown' });
+    const res = await fetch(`${base}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'token=unknown',
+    });
     expect(res.status).toBe(200);
-    const missing = await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const missing = await fetch(`${base}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     expect(missing.status).toBe(400);
   });
 });
@@ -267,7 +346,14 @@ describe('lifetimes (clock jumps through POST /__sandbox/advance)', () => {
     expect(res.status).toBe(200);
   };
   const exchange = (c: { clientId: string; code: string; verifier: string }) =>
-    token({ grant_type: 'authorization_code', code: c.code, client_id: c.clientId, redirect_uri: REDIRECT, code_verifier: c.verifier, resource: `${sb.url}/api/v1` });
+    token({
+      grant_type: 'authorization_code',
+      code: c.code,
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      code_verifier: c.verifier,
+      resource: `${sb.url}/api/v1`,
+    });
 
   it('an authorization code lives 60 seconds', async () => {
     const young = await codeFor();
@@ -294,7 +380,9 @@ describe('lifetimes (clock jumps through POST /__sandbox/advance)', () => {
     expect(second.status).toBe(200);
     expect(await call(second.body.access_token)).toBe(200);
     await advance(30 * 86400 + 1);
-    expect((await token({ grant_type: 'refresh_token', refresh_token: second.body.refresh_token, client_id: clientId })).body.error).toBe('invalid_grant');
+    expect((await token({ grant_type: 'refresh_token', refresh_token: second.body.refresh_token, client_id: clientId })).body.error).toBe(
+      'invalid_grant',
+    );
   });
 
   it('rejects a bad advance', async () => {
@@ -312,14 +400,24 @@ describe('the consent page over plain HTTP (no --auto-approve)', () => {
   });
 
   async function open(clientName: string): Promise<{ html: string; request: string }> {
-    const reg = await (await fetch(`${consent.url}/oauth/register`, {
-      method: 'POST',
-      body: JSON.stringify({ client_name: clientName, redirect_uris: [REDIRECT] }),
-    })).json().then((b): any => b);
+    const reg = await (
+      await fetch(`${consent.url}/oauth/register`, {
+        method: 'POST',
+        body: JSON.stringify({ client_name: clientName, redirect_uris: [REDIRECT] }),
+      })
+    )
+      .json()
+      .then((b): any => b);
     const u = new URL(`${consent.url}/oauth/authorize`);
     u.search = new URLSearchParams({
-      response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT, code_challenge: pkce().challenge,
-      code_challenge_method: 'S256', resource: `${consent.url}/mcp`, scope: 'service:read', state: 'plain',
+      response_type: 'code',
+      client_id: reg.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+      resource: `${consent.url}/mcp`,
+      scope: 'service:read',
+      state: 'plain',
     }).toString();
     const res = await fetch(u);
     expect(res.status).toBe(200);

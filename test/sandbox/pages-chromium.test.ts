@@ -27,7 +27,15 @@ describe.skipIf(skip)('consent and setup pages in Chromium', () => {
       executablePath: '/usr/bin/chromium',
       headless: true,
       javaScriptEnabled: false,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
 
@@ -38,16 +46,25 @@ describe.skipIf(skip)('consent and setup pages in Chromium', () => {
   });
 
   async function consentUrl(): Promise<string> {
-    const reg = await (await fetch(`${sb.url}/oauth/register`, {
-      method: 'POST',
-      body: JSON.stringify({ client_name: 'rsi (browser test)', redirect_uris: [REDIRECT] }),
-    })).json().then((b): any => b);
+    const reg = await (
+      await fetch(`${sb.url}/oauth/register`, {
+        method: 'POST',
+        body: JSON.stringify({ client_name: 'rsi (browser test)', redirect_uris: [REDIRECT] }),
+      })
+    )
+      .json()
+      .then((b): any => b);
     const verifier = randomBytes(32).toString('base64url');
     const u = new URL(`${sb.url}/oauth/authorize`);
     u.search = new URLSearchParams({
-      response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT,
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
-      resource: `${sb.url}/api/v1`, scope: 'service:read analyses:run', state: 'browser-state',
+      response_type: 'code',
+      client_id: reg.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      resource: `${sb.url}/api/v1`,
+      scope: 'service:read analyses:run',
+      state: 'browser-state',
     }).toString();
     return u.toString();
   }
@@ -94,8 +111,15 @@ describe.skipIf(skip)('consent and setup pages in Chromium', () => {
     try {
       const token = (await obtainTokens(auto2.url)).access_token;
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const created = await (await fetch(`${auto2.url}/api/v1/projects`, { method: 'POST', headers, body: '{"name":"Browser setup"}' })).json().then((b): any => b);
-      const run = () => fetch(`${auto2.url}/api/v1/projects/${created.id}/analyses`, { method: 'POST', headers, body: '{"top":{"type":"target","limit":1}}' });
+      const created = await (await fetch(`${auto2.url}/api/v1/projects`, { method: 'POST', headers, body: '{"name":"Browser setup"}' }))
+        .json()
+        .then((b): any => b);
+      const run = () =>
+        fetch(`${auto2.url}/api/v1/projects/${created.id}/analyses`, {
+          method: 'POST',
+          headers,
+          body: '{"top":{"type":"target","limit":1}}',
+        });
       auto2.advance(31); // the scan is finished; only setup is missing
       const missing = await run();
       expect(missing.status).toBe(409);

@@ -73,7 +73,15 @@ export interface FakeCtxOptions {
 export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Context {
   const o = typeof options === 'string' ? { format: options } : options;
   const format = o.format ?? o.globals?.format ?? 'tsv';
-  const globals: GlobalOptions = { profile: 'default', baseUrl: undefined, json: format === 'json', format, debug: false, timeoutMs: 1000, ...o.globals };
+  const globals: GlobalOptions = {
+    profile: 'default',
+    baseUrl: undefined,
+    json: format === 'json',
+    format,
+    debug: false,
+    timeoutMs: 1000,
+    ...o.globals,
+  };
   const missing = (what: string) => () => Promise.reject(new Error(`no ${what} in this unit test`));
   return {
     io,

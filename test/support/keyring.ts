@@ -25,12 +25,26 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
     setTimeout(() => reject(new Error('dbus-daemon printed no address')), 5000).unref();
   });
   const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: address } as NodeJS.ProcessEnv;
-  const daemon: ChildProcess = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const daemon: ChildProcess = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
+    env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   daemon.stdin!.end('rsi-test-password');
   await new Promise<void>((resolve) => daemon.once('exit', () => resolve()));
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const owned = spawnSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'], { env, encoding: 'utf8' });
+    const owned = spawnSync(
+      'dbus-send',
+      [
+        '--session',
+        '--print-reply',
+        '--dest=org.freedesktop.DBus',
+        '/org/freedesktop/DBus',
+        'org.freedesktop.DBus.NameHasOwner',
+        'string:org.freedesktop.secrets',
+      ],
+      { env, encoding: 'utf8' },
+    );
     if (owned.stdout?.includes('boolean true')) break;
     if (Date.now() > deadline) throw new Error('gnome-keyring never took org.freedesktop.secrets on the private bus');
     await new Promise((r) => setTimeout(r, 100));
@@ -39,13 +53,25 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
   const store = spawnSync('secret-tool', ['store', '--label=rsi-probe', 'rsi-probe', 'x'], { env, input: 'probe', encoding: 'utf8' });
   const lookup = spawnSync('secret-tool', ['lookup', 'rsi-probe', 'x'], { env, encoding: 'utf8' });
   spawnSync('secret-tool', ['clear', 'rsi-probe', 'x'], { env });
-  if (store.status !== 0 || lookup.stdout !== 'probe') throw new Error(`the private keyring does not work: ${store.stderr}${lookup.stderr}`);
+  if (store.status !== 0 || lookup.stdout !== 'probe')
+    throw new Error(`the private keyring does not work: ${store.stderr}${lookup.stderr}`);
   return {
     address,
     env: { DBUS_SESSION_BUS_ADDRESS: address },
     stop: async () => {
       // Only our daemon: the process that owns the Secret Service name on our private bus.
-      const pid = spawnSync('dbus-send', ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.GetConnectionUnixProcessID', 'string:org.freedesktop.secrets'], { env, encoding: 'utf8' });
+      const pid = spawnSync(
+        'dbus-send',
+        [
+          '--session',
+          '--print-reply',
+          '--dest=org.freedesktop.DBus',
+          '/org/freedesktop/DBus',
+          'org.freedesktop.DBus.GetConnectionUnixProcessID',
+          'string:org.freedesktop.secrets',
+        ],
+        { env, encoding: 'utf8' },
+      );
       const match = /uint32 (\d+)/.exec(pid.stdout ?? '');
       if (match) {
         try {

@@ -16,10 +16,7 @@ export interface TokenSet {
  * authorize with PKCE, exchange) using plain HTTP: tests of API commands use the result as
  * RSI_TOKEN, without a browser or keychain.
  */
-export async function obtainTokens(
-  baseUrl: string,
-  options: { scopes?: readonly string[]; resource?: string } = {},
-): Promise<TokenSet> {
+export async function obtainTokens(baseUrl: string, options: { scopes?: readonly string[]; resource?: string } = {}): Promise<TokenSet> {
   const redirectUri = 'http://127.0.0.1:9/callback';
   const reg = await fetch(`${baseUrl}/oauth/register`, {
     method: 'POST',

@@ -35,7 +35,10 @@ describe.skipIf(skip)('credentials in the Secret Service (gnome-keyring)', () =>
 
   const env = (): Record<string, string> => ({ RSI_CONFIG_DIR: dir, ...keyring.env });
   const lookup = (account: string): string =>
-    spawnSync('secret-tool', ['lookup', 'service', `rsi:${sandbox.url}`, 'username', account], { env: { ...process.env, ...keyring.env }, encoding: 'utf8' }).stdout;
+    spawnSync('secret-tool', ['lookup', 'service', `rsi:${sandbox.url}`, 'username', account], {
+      env: { ...process.env, ...keyring.env },
+      encoding: 'utf8',
+    }).stdout;
 
   it('login stores the tokens in the keychain and in no file', async () => {
     const r = await runCli(['login', '--base-url', sandbox.url], { env: { ...env(), BROWSER: FAKE_BROWSER } });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import {
   build,
@@ -12,7 +11,6 @@ import {
   type RunAnalysesBody,
 } from '../../src/commands/analyses/run.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
-import type { Io } from '../../src/io/io.js';
 import { ScriptedPrompter } from '../../src/io/prompter.js';
 import { createProgress } from '../../src/io/progress.js';
 import {
@@ -31,7 +29,11 @@ const CONFIRM: AnalysesReply = {
   assumption: 'Top 3 target signals by rank',
   available: 12,
   limit: 3,
-  signals: [{ name: 'KRAS', type: 'target', signal_keyword_id: 's1' }, { name: 'SOS1', type: 'target' }, { name: 'SHP2', type: 'target' }],
+  signals: [
+    { name: 'KRAS', type: 'target', signal_keyword_id: 's1' },
+    { name: 'SOS1', type: 'target' },
+    { name: 'SHP2', type: 'target' },
+  ],
   runs: [],
   skipped: [],
 };
@@ -68,7 +70,16 @@ function fakePort(replies: Array<AnalysesReply | Error>, statuses: StatusLike[] 
 
 const TOP: Partial<AnalysesRunOptions> = { top: { type: 'target', limit: 3 } };
 function options(extra: Partial<AnalysesRunOptions> = {}): AnalysesRunOptions {
-  return { project: 'KRAS inhibitors', select: [], selectionsFrom: undefined, top: undefined, includeAnalysed: false, yes: false, wait: undefined, ...extra };
+  return {
+    project: 'KRAS inhibitors',
+    select: [],
+    selectionsFrom: undefined,
+    top: undefined,
+    includeAnalysed: false,
+    yes: false,
+    wait: undefined,
+    ...extra,
+  };
 }
 
 describe('analyses run: flags', () => {
@@ -85,8 +96,32 @@ describe('analyses run: flags', () => {
       { keyword_id: 'k1', signal_keyword_id: 's1' },
       { keyword_id: 'k2', signal_keyword_id: 's2' },
     ]);
-    const o = await parse(['--top', '5', '--type', 'disease', '--analysis-mode', 'novel_signal_scout', '--readiness', 'high', '--therapeutic-area', 'oncology', '--include-analysed', '--yes', '--wait', '--interval', '0.5', '--timeout', '0']);
-    expect(o.top).toEqual({ type: 'disease', limit: 5, analysis_mode: 'novel_signal_scout', readiness: 'high', therapeutic_area: 'oncology' });
+    const o = await parse([
+      '--top',
+      '5',
+      '--type',
+      'disease',
+      '--analysis-mode',
+      'novel_signal_scout',
+      '--readiness',
+      'high',
+      '--therapeutic-area',
+      'oncology',
+      '--include-analysed',
+      '--yes',
+      '--wait',
+      '--interval',
+      '0.5',
+      '--timeout',
+      '0',
+    ]);
+    expect(o.top).toEqual({
+      type: 'disease',
+      limit: 5,
+      analysis_mode: 'novel_signal_scout',
+      readiness: 'high',
+      therapeutic_area: 'oncology',
+    });
     expect(o).toMatchObject({ includeAnalysed: true, yes: true, wait: { intervalMs: 500, timeoutMs: 0 } });
   });
 
@@ -159,9 +194,9 @@ describe('analyses run: --selections JSON', () => {
 
   it('an empty list is a usage error and sends nothing', async () => {
     const { port, bodies } = fakePort([]);
-    await expect(run(options({ selectionsFrom: '-' }), fakeCtx(fakeIo(false), 'tsv'), { port, readSource: async () => '[]' })).rejects.toThrow(
-      /holds no selections/,
-    );
+    await expect(
+      run(options({ selectionsFrom: '-' }), fakeCtx(fakeIo(false), 'tsv'), { port, readSource: async () => '[]' }),
+    ).rejects.toThrow(/holds no selections/);
     expect(bodies).toEqual([]);
   });
 });
@@ -258,15 +293,35 @@ describe('analyses run: errors', () => {
 });
 
 describe('analyses run: --wait', () => {
-  const running: StatusLike = { signals_ready: true, scoring: 'running', summary: '', next: 'wait', analyses: [{ status: 'running', keyword_name: 'A' }] };
-  const done: StatusLike = { signals_ready: true, scoring: 'done', summary: 'Done', next: 'list_signals', analyses: [{ status: 'done', keyword_name: 'A' }] };
+  const running: StatusLike = {
+    signals_ready: true,
+    scoring: 'running',
+    summary: '',
+    next: 'wait',
+    analyses: [{ status: 'running', keyword_name: 'A' }],
+  };
+  const done: StatusLike = {
+    signals_ready: true,
+    scoring: 'done',
+    summary: 'Done',
+    next: 'list_signals',
+    analyses: [{ status: 'done', keyword_name: 'A' }],
+  };
   const failed: StatusLike = { ...done, analyses: [{ status: 'failed', keyword_name: 'A' }] };
 
   it('with --json prints NDJSON: the result, then status lines', async () => {
     const io = fakeIo(false);
     const { port } = fakePort([STARTED], [running, done]);
-    await run(options({ select: [{ keyword_id: 'k', signal_keyword_id: 's' }], wait: { intervalMs: 10, timeoutMs: 0 } }), fakeCtx(io, 'json'), { port });
-    const lines = io.out().trimEnd().split('\n').map((l) => JSON.parse(l));
+    await run(
+      options({ select: [{ keyword_id: 'k', signal_keyword_id: 's' }], wait: { intervalMs: 10, timeoutMs: 0 } }),
+      fakeCtx(io, 'json'),
+      { port },
+    );
+    const lines = io
+      .out()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([STARTED, running, done]);
   });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // The layers of docs/architecture.md and which may import which (static or dynamic, types too).
 // An edge not listed fails; so does a rule nobody uses, so the table cannot rot into permission.
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
-export const ALLOWED: Record<string, readonly string[]> = {
+const ALLOWED: Record<string, readonly string[]> = {
   main: ['context', 'program', 'io', 'errors'],
   program: ['context', 'commands'],
   context: ['auth', 'client', 'io', 'errors'],
@@ -22,7 +22,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
 // Only the `rsi sandbox` command may reach into the sandbox.
 const SANDBOX_DOORS = ['commands/sandbox/sandbox.ts'];
 
-export function layerOf(file: string): string {
+function layerOf(file: string): string {
   const rel = relative(SRC, file).replaceAll('\\', '/');
   if (!rel.includes('/')) return rel.replace(/\.ts$/, '');
   return rel.split('/')[0]!;
@@ -38,12 +38,12 @@ function* walk(dir: string): Generator<string> {
 }
 
 /** Every relative import of a source text: `from '…'`, `import('…')`, `export … from '…'`. */
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   return [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]!);
 }
 
 /** The forbidden edges of a set of files (path → text), and the rules no file used. */
-export function check(files: Map<string, string>): { violations: string[]; used: Set<string> } {
+function check(files: Map<string, string>): { violations: string[]; used: Set<string> } {
   const violations: string[] = [];
   const used = new Set<string>();
   for (const [file, text] of files) {
@@ -53,7 +53,8 @@ export function check(files: Map<string, string>): { violations: string[]; used:
       const target = layerOf(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
       if (target === from) continue;
       const rel = relative(SRC, file).replaceAll('\\', '/');
-      if (target === 'sandbox' && !SANDBOX_DOORS.includes(rel)) violations.push(`${rel} → ${spec} (only the sandbox command may import the sandbox)`);
+      if (target === 'sandbox' && !SANDBOX_DOORS.includes(rel))
+        violations.push(`${rel} → ${spec} (only the sandbox command may import the sandbox)`);
       else if (!(ALLOWED[from] ?? []).includes(target)) violations.push(`${rel} → ${spec} (${from} → ${target})`);
       else used.add(`${from} → ${target}`);
     }
@@ -72,7 +73,9 @@ describe('architecture', () => {
 
   it('every allowed edge is used (no permission without a reason)', () => {
     const { used } = check(sources());
-    const unused = Object.entries(ALLOWED).flatMap(([from, tos]) => tos.map((to) => `${from} → ${to}`)).filter((e) => !used.has(e));
+    const unused = Object.entries(ALLOWED)
+      .flatMap(([from, tos]) => tos.map((to) => `${from} → ${to}`))
+      .filter((e) => !used.has(e));
     expect(unused).toEqual([]);
   });
 

@@ -39,7 +39,9 @@ beforeAll(async () => {
       refreshes++;
       const n = Number(current.slice(3)) + 1;
       current = `RT-${n}`;
-      res.end(JSON.stringify({ access_token: `AT-${n}`, token_type: 'Bearer', expires_in: 600, refresh_token: current, scope: 'service:read' }));
+      res.end(
+        JSON.stringify({ access_token: `AT-${n}`, token_type: 'Bearer', expires_in: 600, refresh_token: current, scope: 'service:read' }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -60,7 +62,15 @@ beforeEach(async () => {
 });
 
 function tokens(over: Partial<StoredTokens> = {}): StoredTokens {
-  return { accessToken: 'AT-1', refreshToken: 'RT-1', expiresAt: NOW + 600_000, obtainedAt: NOW - 1000, scope: 'service:read', clientId: 'c1', ...over };
+  return {
+    accessToken: 'AT-1',
+    refreshToken: 'RT-1',
+    expiresAt: NOW + 600_000,
+    obtainedAt: NOW - 1000,
+    scope: 'service:read',
+    clientId: 'c1',
+    ...over,
+  };
 }
 
 function provider(store: MemoryStore, warnings: string[] = []): StoredTokenProvider {
@@ -137,7 +147,7 @@ describe('token providers', () => {
     expect(refreshes).toBe(0);
   });
 
-  it('invalid_grant for a token another process rotated keeps the winner\'s tokens', async () => {
+  it("invalid_grant for a token another process rotated keeps the winner's tokens", async () => {
     const store = new MemoryStore();
     await store.save(key, tokens({ expiresAt: NOW - 1 }));
     current = 'RT-9';
@@ -153,7 +163,9 @@ describe('token providers', () => {
   it('a real invalid_grant is exit 3 with `rsi login` and deletes nothing', async () => {
     const store = new MemoryStore();
     await store.save(key, tokens({ expiresAt: NOW - 1, refreshToken: 'RT-revoked' }));
-    const error = await provider(store).getAccessToken().catch((e: unknown) => e);
+    const error = await provider(store)
+      .getAccessToken()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidGrantError);
     expect((error as NotSignedInError).exitCode).toBe(3);
     expect((error as NotSignedInError).hint).toContain('rsi login');

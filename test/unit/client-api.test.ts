@@ -46,13 +46,17 @@ describe('status mapping', () => {
   const client = (status: number, body: unknown, ct?: string) => new ApiClient(fakeHttp(() => reply(status, body, ct)));
 
   it('400 is a usage error carrying the server text', async () => {
-    const err = await client(400, { error: 'Missing name' }).createProject({ name: '' }).catch((e: unknown) => e);
+    const err = await client(400, { error: 'Missing name' })
+      .createProject({ name: '' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toContain('Missing name');
   });
 
   it('401 is not signed in with a login hint', async () => {
-    const err = await client(401, { error: 'invalid_token' }).listProjects().catch((e: unknown) => e);
+    const err = await client(401, { error: 'invalid_token' })
+      .listProjects()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotSignedInError);
     expect((err as NotSignedInError).exitCode).toBe(3);
     expect((err as NotSignedInError).hint).toContain('rsi login');
@@ -70,19 +74,25 @@ describe('status mapping', () => {
   });
 
   it('other 403 keeps the server text', async () => {
-    const err = await client(403, { error: 'You are not a member of this project' }).getOpportunities(UUID).catch((e: unknown) => e);
+    const err = await client(403, { error: 'You are not a member of this project' })
+      .getOpportunities(UUID)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ForbiddenError);
     expect((err as Error).message).toContain('not a member');
   });
 
   it('404 is not found', async () => {
-    const err = await client(404, { error: 'Keyword not found' }).getKeyword(UUID).catch((e: unknown) => e);
+    const err = await client(404, { error: 'Keyword not found' })
+      .getKeyword(UUID)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotFoundError);
     expect((err as NotFoundError).exitCode).toBe(5);
   });
 
   it('409 on analyses carries the setup URL derived from the API base', async () => {
-    const err = await client(409, { error: 'Scoring setup missing' }).runAnalyses(UUID, { selections: [] } as never).catch((e: unknown) => e);
+    const err = await client(409, { error: 'Scoring setup missing' })
+      .runAnalyses(UUID, { selections: [] } as never)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConflictError);
     const url = `https://rsi.example/projects/${UUID}/overview?setup=1`;
     expect((err as ConflictError).setupUrl).toBe(url);
@@ -90,7 +100,9 @@ describe('status mapping', () => {
   });
 
   it('a 502 HTML page is not parsed', async () => {
-    const err = await client(502, '<html><body>Bad Gateway</body></html>', 'text/html').listProjects().catch((e: unknown) => e);
+    const err = await client(502, '<html><body>Bad Gateway</body></html>', 'text/html')
+      .listProjects()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceUnavailableError);
     expect((err as Error).message).toContain('the service answered 502 (Bad Gateway) with a non-JSON page');
     expect((err as ServiceUnavailableError).exitCode).toBe(8);
@@ -99,13 +111,17 @@ describe('status mapping', () => {
 
   it('429 and 503 are service unavailable', async () => {
     for (const status of [429, 503]) {
-      const err = await client(status, { error: 'busy' }).listProjects().catch((e: unknown) => e);
+      const err = await client(status, { error: 'busy' })
+        .listProjects()
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ServiceUnavailableError);
     }
   });
 
   it('504 on analyses says no run was recorded and retrying is safe', async () => {
-    const err = await client(504, { error: 'Gateway Timeout' }).runAnalyses(UUID, { selections: [] } as never).catch((e: unknown) => e);
+    const err = await client(504, { error: 'Gateway Timeout' })
+      .runAnalyses(UUID, { selections: [] } as never)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceUnavailableError);
     expect(`${(err as Error).message} ${(err as ServiceUnavailableError).hint}`).toMatch(/no run was recorded.*safe/i);
   });
@@ -120,12 +136,16 @@ describe('status mapping', () => {
   });
 
   it('a 2xx non-JSON body is an unexpected reply', async () => {
-    const err = await client(200, 'hello', 'text/plain').listProjects().catch((e: unknown) => e);
+    const err = await client(200, 'hello', 'text/plain')
+      .listProjects()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnexpectedReplyError);
   });
 
   it('unknown fields are kept', async () => {
-    const page = await client(200, { data: [{ ...hit(1), extra: 42 }], meta: { page: 1, pageSize: 10, next: 'x' } }).searchKeywords({ q: 'k' });
+    const page = await client(200, { data: [{ ...hit(1), extra: 42 }], meta: { page: 1, pageSize: 10, next: 'x' } }).searchKeywords({
+      q: 'k',
+    });
     expect((page.data[0] as Record<string, unknown>).extra).toBe(42);
     expect((page.meta as Record<string, unknown>).next).toBe('x');
   });
@@ -237,9 +257,9 @@ describe('iterateRelations errors', () => {
       const data = Array.from({ length: 100 }, (_, i) => ({ id: UUID, name: `R${offset + i}` }));
       return reply(200, { data, meta: { relation: 'assets', total: 1000, limit: 100, offset } });
     });
-    await expect(collect(new ApiClient(http).iterateRelations(UUID, { relation: 'assets', pageSize: 100, concurrency: 4 }))).rejects.toBeInstanceOf(
-      ServiceUnavailableError,
-    );
+    await expect(
+      collect(new ApiClient(http).iterateRelations(UUID, { relation: 'assets', pageSize: 100, concurrency: 4 })),
+    ).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 
   it('stopping early (break) lets the pages in flight settle', async () => {
@@ -263,13 +283,19 @@ describe('iterateRelations errors', () => {
 describe('errorFor', () => {
   it('a 409 setup-missing reached through raw (rsi api) still hints the setup URL', () => {
     const client = new ApiClient(fakeHttp(() => reply(200, {})));
-    const err = client.errorFor(reply(409, { error: 'Scoring setup is missing for this project.' }), `POST /projects/${UUID}/analyses`) as ConflictError;
+    const err = client.errorFor(
+      reply(409, { error: 'Scoring setup is missing for this project.' }),
+      `POST /projects/${UUID}/analyses`,
+    ) as ConflictError;
     expect(err).toBeInstanceOf(ConflictError);
     expect(err.hint).toContain(`https://rsi.example/projects/${UUID}/overview?setup=1`);
   });
   it('a 409 selection conflict points at the signals', () => {
     const client = new ApiClient(fakeHttp(() => reply(200, {})));
-    const err = client.errorFor(reply(409, { error: 'Selection does not match the finished scan' }), `POST /projects/${UUID}/analyses`) as ConflictError;
+    const err = client.errorFor(
+      reply(409, { error: 'Selection does not match the finished scan' }),
+      `POST /projects/${UUID}/analyses`,
+    ) as ConflictError;
     expect(err.hint).toContain('rsi signals');
   });
 });

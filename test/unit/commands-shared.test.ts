@@ -29,7 +29,10 @@ function fakeClient(calls: string[] = []): ApiClient {
         { id: K2, name: 'HER1 antibody', type: 'asset', synonyms: ['her1'] },
         { id: 'bbbbbbbb-0000-4000-8000-000000000003', name: 'EGFR-TKI', type: 'modality', synonyms: [] },
       ];
-      return { data: all.filter((k) => `${k.name} ${k.synonyms.join(' ')}`.toLowerCase().includes(q.q.toLowerCase())), meta: { page: 1, pageSize: 20 } };
+      return {
+        data: all.filter((k) => `${k.name} ${k.synonyms.join(' ')}`.toLowerCase().includes(q.q.toLowerCase())),
+        meta: { page: 1, pageSize: 20 },
+      };
     },
   } as unknown as ApiClient;
 }

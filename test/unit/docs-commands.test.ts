@@ -12,7 +12,10 @@ function fakeContext() {
   return fakeCtx(fakeIo(), 'tsv');
 }
 
-interface Entry { path: string; flags: string[] }
+interface Entry {
+  path: string;
+  flags: string[];
+}
 
 function walk(cmd: Command, prefix: string[], out: Entry[]): void {
   for (const sub of cmd.commands) {

@@ -31,9 +31,63 @@ function fakeIo(tty = false): { io: Io; out: () => string; err: () => string } {
 
 const CONTRACT_CODES = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130]);
 // Real command words and flags mixed with junk; no command that would wait (sandbox, login, doctor).
-const WORDS = ['keywords', 'search', 'get', 'relations', 'projects', 'list', 'create', 'status', 'signals', 'opportunities', 'analyses', 'run', 'api', 'GET', '/keywords', 'auth', 'token', 'logout', 'completion', 'bash', 'fish', 'help'];
-const FLAGS = ['--json', '--format', 'csv', 'ndjson', 'yaml', '--limit', '--page', '--all', '--relation', 'sponsors', '--activity', '--top', '--type', '--yes', '--name', '--goal', '--operand', '--watch', '--interval', '--timeout', '--select', '--profile', '--http-timeout', '--no-color', '--help', '-V'];
-const JUNK = fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -5, max: 1000 }).map(String), fc.constantFrom('', '-', '--', '0', '1.5', 'EGFR', 'a:b', '00000000-0000-4000-8000-000000000000'));
+const WORDS = [
+  'keywords',
+  'search',
+  'get',
+  'relations',
+  'projects',
+  'list',
+  'create',
+  'status',
+  'signals',
+  'opportunities',
+  'analyses',
+  'run',
+  'api',
+  'GET',
+  '/keywords',
+  'auth',
+  'token',
+  'logout',
+  'completion',
+  'bash',
+  'fish',
+  'help',
+];
+const FLAGS = [
+  '--json',
+  '--format',
+  'csv',
+  'ndjson',
+  'yaml',
+  '--limit',
+  '--page',
+  '--all',
+  '--relation',
+  'sponsors',
+  '--activity',
+  '--top',
+  '--type',
+  '--yes',
+  '--name',
+  '--goal',
+  '--operand',
+  '--watch',
+  '--interval',
+  '--timeout',
+  '--select',
+  '--profile',
+  '--http-timeout',
+  '--no-color',
+  '--help',
+  '-V',
+];
+const JUNK = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.integer({ min: -5, max: 1000 }).map(String),
+  fc.constantFrom('', '-', '--', '0', '1.5', 'EGFR', 'a:b', '00000000-0000-4000-8000-000000000000'),
+);
 const ARG = fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...FLAGS), JUNK);
 
 describe('random argument vectors', () => {
@@ -72,7 +126,13 @@ describe('schema-valid replies render in every format', () => {
         ]);
         expect(n).toBe(rows.length);
         if (format === 'json') expect(JSON.parse(out())).toEqual(rows);
-        if (format === 'ndjson') expect(out().split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(rows);
+        if (format === 'ndjson')
+          expect(
+            out()
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l)),
+          ).toEqual(rows);
         if (format === 'tsv') expect(out().split('\n').filter(Boolean).length).toBe(rows.length);
       }),
       { numRuns: 60 },
@@ -83,7 +143,10 @@ describe('schema-valid replies render in every format', () => {
 describe('schema-invalid replies', () => {
   it('are "unexpected reply" errors with exit 1, never undefined in a table', async () => {
     const invalid = fc.oneof(
-      fc.record({ data: fc.array(fc.record({ id: fc.integer(), name: fc.constant(null) }), { minLength: 1 }), meta: fc.constant({ page: 1, pageSize: 10 }) }),
+      fc.record({
+        data: fc.array(fc.record({ id: fc.integer(), name: fc.constant(null) }), { minLength: 1 }),
+        meta: fc.constant({ page: 1, pageSize: 10 }),
+      }),
       fc.record({ data: fc.string(), meta: fc.anything() }),
       fc.array(fc.anything()),
       fc.constantFrom(null, 42, 'text', true),
@@ -94,9 +157,18 @@ describe('schema-invalid replies', () => {
         const http: Http = {
           apiBase: 'http://127.0.0.1:1/api/v1',
           close: async () => undefined,
-          request: async (): Promise<HttpResponse> => ({ status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify(body), json: body, isJson: true }),
+          request: async (): Promise<HttpResponse> => ({
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+            text: JSON.stringify(body),
+            json: body,
+            isJson: true,
+          }),
         };
-        const error = await new ApiClient(http).searchKeywords({ q: 'x' }).then(() => undefined, (e: unknown) => e);
+        const error = await new ApiClient(http).searchKeywords({ q: 'x' }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(error).toBeInstanceOf(UnexpectedReplyError);
         expect((error as UnexpectedReplyError).exitCode).toBe(1);
         expect((error as Error).message).toMatch(/^unexpected reply from GET \/keywords: /);

@@ -185,7 +185,10 @@ describe('UndiciHttp', () => {
 
   it('passes on NotSignedInError from the auth provider', async () => {
     const http = makeHttp({
-      auth: { getAccessToken: async () => Promise.reject(new NotSignedInError('not signed in')), refreshAfterUnauthorized: async () => undefined },
+      auth: {
+        getAccessToken: async () => Promise.reject(new NotSignedInError('not signed in')),
+        refreshAfterUnauthorized: async () => undefined,
+      },
     });
     try {
       await expect(http.request({ method: 'GET', path: '/x' })).rejects.toBeInstanceOf(NotSignedInError);
@@ -248,7 +251,10 @@ describe('UndiciHttp', () => {
     const trace = new PassThrough();
     let out = '';
     trace.on('data', (c: Buffer) => (out += c.toString()));
-    const http = makeHttp({ trace, auth: { getAccessToken: async () => 'BEARER-secret', refreshAfterUnauthorized: async () => undefined } });
+    const http = makeHttp({
+      trace,
+      auth: { getAccessToken: async () => 'BEARER-secret', refreshAfterUnauthorized: async () => undefined },
+    });
     try {
       await http.request({ method: 'POST', path: '/x', query: { code: 'CODE-secret' }, body: { code_verifier: 'VER-secret', keep: 1 } });
       expect(out).toContain('> POST');
@@ -268,7 +274,9 @@ describe('redaction helpers', () => {
     expect(redactUrl('http://h/cb?code=abc&state=s')).toBe('http://h/cb?code=%5Bredacted%5D&state=s');
     expect(redactBody('grant_type=refresh_token&refresh_token=RT', 'application/x-www-form-urlencoded')).not.toContain('RT&');
     expect(redactBody('grant_type=refresh_token&refresh_token=RT')).toBe('grant_type=refresh_token&refresh_token=%5Bredacted%5D');
-    expect(redactBody('{"a":{"token":"T"},"b":[{"id_token":"I"}]}', 'application/json')).toBe('{"a":{"token":"[redacted]"},"b":[{"id_token":"[redacted]"}]}');
+    expect(redactBody('{"a":{"token":"T"},"b":[{"id_token":"I"}]}', 'application/json')).toBe(
+      '{"a":{"token":"[redacted]"},"b":[{"id_token":"[redacted]"}]}',
+    );
     expect(redactBody('plain text')).toBe('plain text');
   });
 

@@ -23,7 +23,12 @@ function fakeIo(tty = false, columns = 80): Io & { out: () => string } {
   };
 }
 
-interface Row { name: string; count: number; note: string | null; id: string }
+interface Row {
+  name: string;
+  count: number;
+  note: string | null;
+  id: string;
+}
 const rows: Row[] = [
   { name: 'Alpha, "the first"', count: 3, note: 'line\nbreak', id: 'aaaaaaaa-0000-4000-8000-000000000001' },
   { name: 'Beta', count: 12, note: null, id: 'aaaaaaaa-0000-4000-8000-000000000002' },
@@ -83,7 +88,12 @@ describe('printRows', () => {
 
   it('ndjson prints one item per line', async () => {
     const { text } = await render('ndjson');
-    expect(text.trimEnd().split('\n').map((l) => JSON.parse(l) as Row)).toEqual(rows);
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Row),
+    ).toEqual(rows);
   });
 
   it('an empty table prints nothing on stdout', async () => {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { build, run, type StatusOptions, type StatusPort } from '../../src/commands/status/status.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
-import type { Io } from '../../src/io/io.js';
 import type { StatusLike } from '../../src/commands/shared/watch.js';
 import { AnalysisFailedError, UsageError, WatchTimeoutError } from '../../src/errors.js';
 import { createProgress } from '../../src/io/progress.js';
@@ -14,11 +12,23 @@ const running: StatusLike = {
   summary: '1 of 2 analyses running',
   next: 'wait',
   analyses: [
-    { keyword_id: 'k1', keyword_name: 'KRAS', status: 'done', updated_at: '2026-01-01T00:00:00Z', runs: [{ id: 'r1', type: 'target', status: 'done' }] },
+    {
+      keyword_id: 'k1',
+      keyword_name: 'KRAS',
+      status: 'done',
+      updated_at: '2026-01-01T00:00:00Z',
+      runs: [{ id: 'r1', type: 'target', status: 'done' }],
+    },
     { keyword_id: 'k2', keyword_name: 'SOS1', status: 'running' },
   ],
 };
-const done: StatusLike = { ...running, scoring: 'done', next: 'list_signals', summary: 'Scoring done', analyses: running.analyses.map((a) => ({ ...a, status: 'done' })) };
+const done: StatusLike = {
+  ...running,
+  scoring: 'done',
+  next: 'list_signals',
+  summary: 'Scoring done',
+  analyses: running.analyses.map((a) => ({ ...a, status: 'done' })),
+};
 const failed: StatusLike = { ...done, analyses: [done.analyses[0]!, { ...done.analyses[1]!, status: 'failed' }] };
 
 function port(statuses: StatusLike[]): StatusPort & { polls: () => number } {
@@ -46,7 +56,10 @@ describe('status: flags', () => {
   it('parses --watch timing with defaults', async () => {
     expect(await parse([])).toEqual({ project: 'P', watch: undefined });
     expect(await parse(['--watch'])).toEqual({ project: 'P', watch: { intervalMs: 2000, timeoutMs: 3_600_000 } });
-    expect(await parse(['--watch', '--interval', '0.25', '--timeout', '0'])).toEqual({ project: 'P', watch: { intervalMs: 250, timeoutMs: 0 } });
+    expect(await parse(['--watch', '--interval', '0.25', '--timeout', '0'])).toEqual({
+      project: 'P',
+      watch: { intervalMs: 250, timeoutMs: 0 },
+    });
   });
   it('rejects --interval/--timeout without --watch and bad values', async () => {
     await expect(parse(['--timeout', '5'])).rejects.toThrow(/--timeout only applies with --watch/);
@@ -61,7 +74,9 @@ describe('status once', () => {
     expect(io.out()).toContain('Project:  Oncology watchlist');
     expect(io.out()).toContain('Scoring:  running (1/2 analyses done)');
     expect(io.out()).toContain("Next:     wait: rsi status 'Oncology watchlist' --watch");
-    expect(io.out()).toMatch(/KEYWORD\s+KEYWORD ID\s+STATUS\s+UPDATED\s+RUNS\nKRAS\s+k1\s+done\s+2026-01-01T00:00:00Z\s+target:done\nSOS1\s+k2\s+running\n/);
+    expect(io.out()).toMatch(
+      /KEYWORD\s+KEYWORD ID\s+STATUS\s+UPDATED\s+RUNS\nKRAS\s+k1\s+done\s+2026-01-01T00:00:00Z\s+target:done\nSOS1\s+k2\s+running\n/,
+    );
   });
 
   it('prints tab-separated rows on stdout and the summary on stderr when piped', async () => {
@@ -92,7 +107,13 @@ describe('status --watch', () => {
     const p = port([running, running, done]);
     await run(watch(), fakeCtx(io, 'json'), { port: p });
     expect(p.polls()).toBe(3);
-    expect(io.out().trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([running, done]);
+    expect(
+      io
+        .out()
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([running, done]);
   });
 
   it('human: progress lines on stderr, then the final status', async () => {

@@ -14,7 +14,14 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const tokens: StoredTokens = { accessToken: 'AT', refreshToken: 'RT', expiresAt: 123, obtainedAt: 100, scope: 'service:read', clientId: 'c1' };
+const tokens: StoredTokens = {
+  accessToken: 'AT',
+  refreshToken: 'RT',
+  expiresAt: 123,
+  obtainedAt: 100,
+  scope: 'service:read',
+  clientId: 'c1',
+};
 const key = { baseUrl: 'https://svc.example', profile: 'default' };
 
 describe('configDir', () => {

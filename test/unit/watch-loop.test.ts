@@ -137,7 +137,7 @@ describe('watchStatus', () => {
     const { poll } = scripted([status('wait')]);
     let n = 0;
     const promise = watchStatus(
-      async (s) => {
+      async (_s) => {
         if (++n === 3) abort.abort(new Error('interrupted'));
         return poll();
       },

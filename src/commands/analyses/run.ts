@@ -3,13 +3,7 @@ import type { Context } from '../../context.js';
 import type { Prompter } from '../../io/prompter.js';
 import type { Progress } from '../../io/progress.js';
 import { canPrompt } from '../../io/io.js';
-import {
-  ConfirmationRequiredError,
-  ConflictError,
-  ServiceUnavailableError,
-  UnexpectedReplyError,
-  UsageError,
-} from '../../errors.js';
+import { ConfirmationRequiredError, ConflictError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../../errors.js';
 import {
   assertNoFailedAnalyses,
   parseTiming,
@@ -167,7 +161,12 @@ export async function parseRunFlags(project: string, flags: RawFlags): Promise<A
   if (hasTop) {
     if (flags.top === undefined) throw new UsageError('--type needs --top N');
     if (flags.type === undefined) throw new UsageError(`--top needs --type (${TOP_TYPES.join(', ')})`);
-    const limit = z.coerce.number().int().min(1).max(100).safeParse(flags.top.trim() === '' ? Number.NaN : flags.top);
+    const limit = z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .safeParse(flags.top.trim() === '' ? Number.NaN : flags.top);
     if (!limit.success) throw new UsageError(`--top must be a whole number from 1 to 100 (got "${flags.top}")`);
     if (!z.enum(TOP_TYPES).safeParse(flags.type).success) {
       throw new UsageError(`--type must be one of ${TOP_TYPES.join(', ')} (got "${flags.type}")`);
@@ -223,7 +222,9 @@ export function parseSelectionsJson(text: string, from: string): Selection[] {
     data = Array.isArray(obj.selections) ? obj.selections : Array.isArray(obj.signals) ? obj.signals : data;
   }
   if (!Array.isArray(data)) {
-    throw new UsageError(`--selections: ${where} must hold an array of {keyword_id, signal_keyword_id}, a SignalList or a RunAnalyses body`);
+    throw new UsageError(
+      `--selections: ${where} must hold an array of {keyword_id, signal_keyword_id}, a SignalList or a RunAnalyses body`,
+    );
   }
   return data.map((item: unknown, i) => {
     const o = (item ?? {}) as Record<string, unknown>;
@@ -254,7 +255,8 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
   if (options.selectionsFrom !== undefined) {
     const read = deps.readSource ?? ((from: string) => readSource(from, io.stdin));
     selections.push(...parseSelectionsJson(await read(options.selectionsFrom), options.selectionsFrom));
-    if (selections.length === 0) throw new UsageError(`--selections: ${options.selectionsFrom === '-' ? 'stdin' : options.selectionsFrom} holds no selections`);
+    if (selections.length === 0)
+      throw new UsageError(`--selections: ${options.selectionsFrom === '-' ? 'stdin' : options.selectionsFrom} holds no selections`);
   }
   selections = dedupe(selections);
   // stdin that carried the selections cannot also carry the answer to a question.
@@ -393,7 +395,12 @@ function printResult(io: Context['io'], format: string, result: AnalysesReply, p
   const skipped = result.skipped ?? [];
   if (runs.length > 0) {
     io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"\n`);
-    writeRows(io.stdout, format, ['RUN ID', 'KEYWORD ID', 'KIND'], runs.map((r) => [r.id, r.keyword_id, r.kind]));
+    writeRows(
+      io.stdout,
+      format,
+      ['RUN ID', 'KEYWORD ID', 'KIND'],
+      runs.map((r) => [r.id, r.keyword_id, r.kind]),
+    );
   } else {
     io.stderr.write(`No analysis was started for "${projectName}".\n`);
   }

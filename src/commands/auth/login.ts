@@ -23,14 +23,27 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--port <n>', 'loopback port for the redirect (fixed, for ssh -L); default: any free port')
     .option('--insecure-storage', 'store tokens in a 0600 file in the config folder instead of the keychain')
     .option('--timeout <seconds>', 'give up waiting for the browser after this long', '300')
-    .addHelpText('after', '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765')
+    .addHelpText(
+      'after',
+      '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765',
+    )
     .action(async (flags: Record<string, unknown>) => {
       const { intFlag } = await import('../shared/flags.js');
       const scopes = (flags.scope as string[] | undefined) ?? [];
       for (const s of scopes) if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)) throw new UsageError(`--scope "${s}" is not a valid scope name`);
       const port = await intFlag('--port', flags.port, 1, 65535);
       const timeoutSeconds = (await intFlag('--timeout', flags.timeout, 1, 3600))!;
-      await runF({ baseUrl: ctx.globals().baseUrl, scopes, noBrowser: flags.browser === false, port, insecureStorage: flags.insecureStorage === true, timeoutSeconds }, ctx);
+      await runF(
+        {
+          baseUrl: ctx.globals().baseUrl,
+          scopes,
+          noBrowser: flags.browser === false,
+          port,
+          insecureStorage: flags.insecureStorage === true,
+          timeoutSeconds,
+        },
+        ctx,
+      );
     });
 }
 
@@ -62,42 +75,51 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
   if (creds.envToken) err.write('warning: RSI_TOKEN is set and will still take precedence over this login until you unset it\n');
   const scopes = opts.scopes.length ? [...new Set(opts.scopes)] : [...DEFAULT_SCOPES];
   const paste = opts.noBrowser ? await stdinLines(ctx) : undefined;
-  let result;
+  let result: Awaited<ReturnType<typeof login>>;
   try {
     result = await login({
-    baseUrl,
-    profile: globals.profile,
-    scopes,
-    port: opts.port,
-    timeoutMs: opts.timeoutSeconds * 1000,
-    store,
-    config: creds.config,
-    oauth: creds.oauth,
-    clock: ctx.clock,
-    signal: ctx.signal,
-    pasted: paste?.lines,
-    events: {
-      info: (line) => void err.write(`${line}\n`),
-      authorizationUrl: async (url) => {
-        if (opts.noBrowser) {
-          err.write(`Open this URL in a browser to sign in:\n\n  ${url}\n\n`);
-          err.write('Then come back here. If the browser cannot reach this machine, paste the address it was redirected to (starting with http://127.0.0.1) and press Enter.\n');
-          return;
-        }
-        const opened = await openBrowser(url, { env: ctx.env });
-        err.write(`${opened ? 'Opening your browser to sign in. If it does not open, visit' : 'Open this URL in a browser to sign in'}:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`);
+      baseUrl,
+      profile: globals.profile,
+      scopes,
+      port: opts.port,
+      timeoutMs: opts.timeoutSeconds * 1000,
+      store,
+      config: creds.config,
+      oauth: creds.oauth,
+      clock: ctx.clock,
+      signal: ctx.signal,
+      pasted: paste?.lines,
+      events: {
+        info: (line) => void err.write(`${line}\n`),
+        authorizationUrl: async (url) => {
+          if (opts.noBrowser) {
+            err.write(`Open this URL in a browser to sign in:\n\n  ${url}\n\n`);
+            err.write(
+              'Then come back here. If the browser cannot reach this machine, paste the address it was redirected to (starting with http://127.0.0.1) and press Enter.\n',
+            );
+            return;
+          }
+          const opened = await openBrowser(url, { env: ctx.env });
+          err.write(
+            `${opened ? 'Opening your browser to sign in. If it does not open, visit' : 'Open this URL in a browser to sign in'}:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`,
+          );
+        },
       },
-    },
     });
   } finally {
     // An unfinished read of stdin would keep the process alive after the login ended.
     paste?.close();
   }
   const granted = result.scope.split(/\s+/).filter(Boolean);
-  err.write(`✓ Signed in to ${baseUrl} (profile ${globals.profile}; tokens in the ${store.kind === 'file' ? 'file ' + (store as { file?: string }).file : 'OS keychain'})\n`);
+  err.write(
+    `✓ Signed in to ${baseUrl} (profile ${globals.profile}; tokens in the ${store.kind === 'file' ? 'file ' + (store as { file?: string }).file : 'OS keychain'})\n`,
+  );
   err.write(`Scopes: ${granted.join(' ') || '(none)'}\n`);
   const missing = scopes.filter((s) => !granted.includes(s));
-  if (missing.length) err.write(`warning: the service did not grant ${missing.join(', ')}; commands that need ${missing.length > 1 ? 'them' : 'it'} will fail with exit 4\n`);
+  if (missing.length)
+    err.write(
+      `warning: the service did not grant ${missing.join(', ')}; commands that need ${missing.length > 1 ? 'them' : 'it'} will fail with exit 4\n`,
+    );
 }
 
 async function stdinLines(ctx: Context): Promise<{ lines: AsyncIterable<string>; close(): void }> {

@@ -28,7 +28,9 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
       // Revoking the refresh token ends the whole session at the service (RFC 7009 §2.1).
       await revokeToken(profile.authServer, tokens.clientId, tokens.refreshToken ?? tokens.accessToken, creds.oauth);
     } catch (error) {
-      err.write(`warning: could not revoke the session at the service (${(error as Error).message}); deleting the local credentials anyway\n`);
+      err.write(
+        `warning: could not revoke the session at the service (${(error as Error).message}); deleting the local credentials anyway\n`,
+      );
     }
   }
   await store.delete(key);

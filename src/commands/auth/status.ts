@@ -22,9 +22,22 @@ export interface AuthStatus {
 
 /** The token in use for this profile, refreshed first when `refresh` (for `auth token`). */
 export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{ token: string; status: AuthStatus }> {
-  const [creds, { notSignedIn }, { StoredTokenProvider }] = await Promise.all([ctx.credentials(), import('../../auth/credentials.js'), import('../../auth/tokens.js')]);
+  const [creds, { notSignedIn }, { StoredTokenProvider }] = await Promise.all([
+    ctx.credentials(),
+    import('../../auth/credentials.js'),
+    import('../../auth/tokens.js'),
+  ]);
   const { profile, baseUrl } = creds;
-  const status: AuthStatus = { profile: creds.profileName, baseUrl: baseUrl ?? null, signedIn: false, source: null, scopes: [], expiresAt: null, storedLoginHidden: false, clientId: null };
+  const status: AuthStatus = {
+    profile: creds.profileName,
+    baseUrl: baseUrl ?? null,
+    signedIn: false,
+    source: null,
+    scopes: [],
+    expiresAt: null,
+    storedLoginHidden: false,
+    clientId: null,
+  };
   const store = profile && baseUrl === profile.baseUrl ? creds.store() : undefined;
   const stored = store ? await store.load(creds.key()) : undefined;
   if (creds.envToken) {
@@ -66,12 +79,29 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
   }
   const now = ctx.clock.now();
   const expires = status.expiresAt ? Date.parse(status.expiresAt) : undefined;
-  const left = expires === undefined ? '' : expires > now ? ` (in ${Math.round((expires - now) / 60000)} min; refreshed automatically)` : ' (expired; the next command refreshes it)';
+  const left =
+    expires === undefined
+      ? ''
+      : expires > now
+        ? ` (in ${Math.round((expires - now) / 60000)} min; refreshed automatically)`
+        : ' (expired; the next command refreshes it)';
   const lines = [
     ['profile', status.profile],
     ['base URL', status.baseUrl ?? '(none)'],
-    ['token from', status.source === 'RSI_TOKEN' ? 'RSI_TOKEN (environment; never stored or refreshed)' : status.source === 'file' ? 'file (0600, --insecure-storage)' : 'OS keychain'],
-    ...(status.source === 'RSI_TOKEN' ? [] : [['scopes', status.scopes.join(' ')], ['expires', `${status.expiresAt}${left}`]]),
+    [
+      'token from',
+      status.source === 'RSI_TOKEN'
+        ? 'RSI_TOKEN (environment; never stored or refreshed)'
+        : status.source === 'file'
+          ? 'file (0600, --insecure-storage)'
+          : 'OS keychain',
+    ],
+    ...(status.source === 'RSI_TOKEN'
+      ? []
+      : [
+          ['scopes', status.scopes.join(' ')],
+          ['expires', `${status.expiresAt}${left}`],
+        ]),
   ];
   const width = Math.max(...lines.map(([k]) => k!.length));
   for (const [k, v] of lines) ctx.io.stdout.write(`${k!.padEnd(width)}  ${v}\n`);

@@ -4,7 +4,10 @@ import type { Context } from '../../context.js';
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('token')
     .description('print a valid access token (refreshing it first if needed), e.g. for curl')
-    .addHelpText('after', '\nThe token is a secret: do not paste it into logs or tickets.\n\nExample:\n  curl -H "Authorization: Bearer $(rsi auth token)" "$(rsi auth status --json | jq -r .baseUrl)/api/v1/projects"')
+    .addHelpText(
+      'after',
+      '\nThe token is a secret: do not paste it into logs or tickets.\n\nExample:\n  curl -H "Authorization: Bearer $(rsi auth token)" "$(rsi auth status --json | jq -r .baseUrl)/api/v1/projects"',
+    )
     .action(async () => runF({}, ctx));
 }
 

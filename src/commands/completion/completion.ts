@@ -8,9 +8,13 @@ export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('completion')
     .description('print a shell completion script (bash, zsh or fish)')
     .argument('<shell>', SHELLS.join(', '))
-    .addHelpText('after', '\nInstall:\n  bash: rsi completion bash > ~/.local/share/bash-completion/completions/rsi\n  zsh:  rsi completion zsh > "${fpath[1]}/_rsi"\n  fish: rsi completion fish > ~/.config/fish/completions/rsi.fish')
+    .addHelpText(
+      'after',
+      '\nInstall:\n  bash: rsi completion bash > ~/.local/share/bash-completion/completions/rsi\n  zsh:  rsi completion zsh > "${fpath[1]}/_rsi"\n  fish: rsi completion fish > ~/.config/fish/completions/rsi.fish',
+    )
     .action(async (shell: string, _flags: unknown, self: Command) => {
-      if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`shell must be one of ${SHELLS.join(', ')} (got "${shell}")`);
+      if (!(SHELLS as readonly string[]).includes(shell))
+        throw new UsageError(`shell must be one of ${SHELLS.join(', ')} (got "${shell}")`);
       let root = self;
       while (root.parent) root = root.parent;
       await runF({ shell: shell as (typeof SHELLS)[number], program: root }, ctx);
@@ -27,7 +31,8 @@ interface Node {
 function walk(cmd: Command, path: string[], inherited: string[], out: Node[]): void {
   const flags = [...inherited, ...cmd.options.map((o) => o.long).filter((l): l is string => !!l), '--help'];
   out.push({ path, description: cmd.description(), subcommands: cmd.commands.map((c) => c.name()), flags: [...new Set(flags)] });
-  for (const sub of cmd.commands) walk(sub, [...path, sub.name()], path.length === 0 ? cmd.options.map((o) => o.long!).filter(Boolean) : inherited, out);
+  for (const sub of cmd.commands)
+    walk(sub, [...path, sub.name()], path.length === 0 ? cmd.options.map((o) => o.long!).filter(Boolean) : inherited, out);
 }
 
 /** `program` is the root of the command tree this command was parsed from. */

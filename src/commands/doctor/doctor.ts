@@ -40,7 +40,8 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
     }
   }
   const failed = checks.filter((c) => !c.ok);
-  if (failed.length) throw new DoctorFailedError(`${failed.length} of ${checks.length} checks failed: ${failed.map((c) => c.name).join(', ')}`);
+  if (failed.length)
+    throw new DoctorFailedError(`${failed.length} of ${checks.length} checks failed: ${failed.map((c) => c.name).join(', ')}`);
 }
 
 export async function runChecks(ctx: Context): Promise<Check[]> {
@@ -52,15 +53,21 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   ]);
   const globals = ctx.globals();
   const checks: Check[] = [];
-  const add = (c: Check): void => void checks.push(c.ok ? { name: c.name, ok: true, ...(c.skipped ? { skipped: true } : {}), detail: c.detail } : c);
+  const add = (c: Check): void =>
+    void checks.push(c.ok ? { name: c.name, ok: true, ...(c.skipped ? { skipped: true } : {}), detail: c.detail } : c);
 
   let creds: Credentials | undefined;
   try {
     creds = await ctx.credentials();
-    add({ name: 'config', ok: true, detail: `${creds.config.file}${creds.profile ? ` (profile ${globals.profile})` : ' (no profile yet)'}` });
+    add({
+      name: 'config',
+      ok: true,
+      detail: `${creds.config.file}${creds.profile ? ` (profile ${globals.profile})` : ' (no profile yet)'}`,
+    });
   } catch (error) {
     if (error instanceof ConfigError) add({ name: 'config', ok: false, detail: (error as Error).message, hint: (error as CliError).hint });
-    else add({ name: 'base URL', ok: false, detail: (error as Error).message, hint: 'use https://, or http:// only for 127.0.0.1/localhost' });
+    else
+      add({ name: 'base URL', ok: false, detail: (error as Error).message, hint: 'use https://, or http:// only for 127.0.0.1/localhost' });
   }
   const profile = creds?.profile;
   const baseUrl = creds?.baseUrl;
@@ -73,10 +80,18 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
     add({ name: 'base URL', ok: true, detail: baseUrl });
     const started = ctx.clock.now();
     try {
-      const res = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(globals.timeoutMs), headers: { 'user-agent': creds!.userAgent } });
+      const res = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, {
+        signal: AbortSignal.timeout(globals.timeoutMs),
+        headers: { 'user-agent': creds!.userAgent },
+      });
       await res.body?.cancel();
       const date = res.headers.get('date');
-      add({ name: 'service reachable', ok: res.status < 500, detail: `${res.status} in ${Math.round(ctx.clock.now() - started)} ms`, hint: 'the service answered with a server error; try later' });
+      add({
+        name: 'service reachable',
+        ok: res.status < 500,
+        detail: `${res.status} in ${Math.round(ctx.clock.now() - started)} ms`,
+        hint: 'the service answered with a server error; try later',
+      });
       if (date) {
         const skew = Date.parse(date) - (started + ctx.clock.now()) / 2;
         add({
@@ -87,13 +102,23 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
         });
       } else add({ name: 'clock skew', ok: true, skipped: true, detail: 'the server sent no Date header' });
     } catch (error) {
-      add({ name: 'service reachable', ok: false, detail: (error as Error).message, hint: 'check the URL, your network, proxy settings (HTTPS_PROXY) and VPN' });
+      add({
+        name: 'service reachable',
+        ok: false,
+        detail: (error as Error).message,
+        hint: 'check the URL, your network, proxy settings (HTTPS_PROXY) and VPN',
+      });
     }
     try {
       as = await discoverAuthorizationServer(baseUrl, creds!.oauth);
       add({ name: 'OAuth discovery', ok: true, detail: `issuer ${as.issuer}` });
       const s256 = as.code_challenge_methods_supported?.includes('S256') === true;
-      add({ name: 'PKCE S256', ok: s256, detail: s256 ? 'advertised' : 'not advertised', hint: 'the service must support PKCE S256; rsi will not sign in without it' });
+      add({
+        name: 'PKCE S256',
+        ok: s256,
+        detail: s256 ? 'advertised' : 'not advertised',
+        hint: 'the service must support PKCE S256; rsi will not sign in without it',
+      });
     } catch (error) {
       add({ name: 'OAuth discovery', ok: false, detail: (error as Error).message, hint: (error as CliError).hint ?? 'check --base-url' });
     }
@@ -119,19 +144,38 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   try {
     const port = profile?.client ? Number(new URL(profile.client.redirectUri).port) : 0;
     const receiver = await startLoopbackReceiver(port).catch(() => startLoopbackReceiver(0));
-    add({ name: 'loopback port', ok: true, detail: `127.0.0.1:${receiver.port} can be bound${port && receiver.port !== port ? ` (registered port ${port} is busy: login will register a new one)` : ''}` });
+    add({
+      name: 'loopback port',
+      ok: true,
+      detail: `127.0.0.1:${receiver.port} can be bound${port && receiver.port !== port ? ` (registered port ${port} is busy: login will register a new one)` : ''}`,
+    });
     await receiver.close();
   } catch (error) {
-    add({ name: 'loopback port', ok: false, detail: (error as Error).message, hint: 'login needs a local port on 127.0.0.1; check firewall/sandbox rules' });
+    add({
+      name: 'loopback port',
+      ok: false,
+      detail: (error as Error).message,
+      hint: 'login needs a local port on 127.0.0.1; check firewall/sandbox rules',
+    });
   }
 
   if (as && profile?.client) {
     if (profile.client.issuer !== as.issuer) {
-      add({ name: 'client registration', ok: false, detail: `registered at ${profile.client.issuer}, not ${as.issuer}`, hint: 'run `rsi login` to register again' });
+      add({
+        name: 'client registration',
+        ok: false,
+        detail: `registered at ${profile.client.issuer}, not ${as.issuer}`,
+        hint: 'run `rsi login` to register again',
+      });
     } else {
       try {
         const ok = await registrationAccepted({ oauth: creds!.oauth }, as, profile.client);
-        add({ name: 'client registration', ok, detail: ok ? `${profile.client.clientId} accepted` : 'no longer accepted by the service', hint: 'run `rsi login`: it registers again' });
+        add({
+          name: 'client registration',
+          ok,
+          detail: ok ? `${profile.client.clientId} accepted` : 'no longer accepted by the service',
+          hint: 'run `rsi login`: it registers again',
+        });
       } catch (error) {
         add({ name: 'client registration', ok: false, detail: (error as Error).message });
       }

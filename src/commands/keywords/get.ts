@@ -16,10 +16,15 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .action(async (keyword: string, flags: Record<string, unknown>) => {
       let include: string[] = [];
       if (flags.include !== undefined) {
-        include = String(flags.include).split(',').map((s) => s.trim()).filter(Boolean);
+        include = String(flags.include)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         const bad = include.find((s) => !/^[a-z][a-z0-9_]*$/.test(s));
         if (include.length === 0 || bad !== undefined) {
-          throw new UsageError(`--include takes comma-separated section names such as indications,sponsors (got "${String(flags.include)}")`);
+          throw new UsageError(
+            `--include takes comma-separated section names such as indications,sponsors (got "${String(flags.include)}")`,
+          );
         }
       }
       await runF({ keyword, include }, ctx);
@@ -50,7 +55,10 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
     ['patents', card.activity.patents],
     ['trials', card.activity.trials],
     ['assets', card.activity.assets],
-    ...(['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const).map((n): [string, unknown] => [n, scoreText(scores[n])]),
+    ...(['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const).map((n): [string, unknown] => [
+      n,
+      scoreText(scores[n]),
+    ]),
     ['scores as of', card.scores.as_of],
     ['description', card.description],
     ['id', card.id],
@@ -60,7 +68,8 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
     const value = (card as Record<string, unknown>)[section] as { data?: unknown[]; total?: number } | unknown[] | undefined;
     const items = Array.isArray(value) ? value : Array.isArray(value?.data) ? value.data : undefined;
     if (!items) continue;
-    if (out.format === 'table') ctx.io.stdout.write(`\n${section}${!Array.isArray(value) && value?.total !== undefined ? ` (${value.total})` : ''}\n`);
+    if (out.format === 'table')
+      ctx.io.stdout.write(`\n${section}${!Array.isArray(value) && value?.total !== undefined ? ` (${value.total})` : ''}\n`);
     await printRows(out, items as Array<Record<string, unknown>>, [
       { header: 'NAME', value: (r) => r.name },
       { header: 'COUNT', value: (r) => r.count, numeric: true },

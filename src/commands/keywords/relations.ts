@@ -23,16 +23,27 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--limit <n>', 'links per page, 1 to 100 (default 20)')
     .option('--offset <n>', 'skip this many links (default 0)')
     .option('--all', 'every link, streamed (fetches pages concurrently, prints in order)')
-    .addHelpText('after', '\nExamples:\n  rsi keywords relations EGFR --relation indications\n  rsi keywords relations NSCLC --relation sponsors --activity trials --all --format ndjson')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  rsi keywords relations EGFR --relation indications\n  rsi keywords relations NSCLC --relation sponsors --activity trials --all --format ndjson',
+    )
     .action(async (keyword: string, flags: Record<string, unknown>) => {
       const { intFlag, enumFlag } = await import('../shared/flags.js');
       if (flags.relation === undefined) throw new UsageError(`--relation is required: one of ${RELATIONS.join(', ')}`);
       const relation = (await enumFlag('--relation', flags.relation, RELATIONS))!;
       const activity = await enumFlag('--activity', flags.activity, ACTIVITIES);
-      if (relation === 'sponsors' && !activity) throw new UsageError(`--activity is required with --relation sponsors: one of ${ACTIVITIES.join(', ')}`);
+      if (relation === 'sponsors' && !activity)
+        throw new UsageError(`--activity is required with --relation sponsors: one of ${ACTIVITIES.join(', ')}`);
       if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be used together');
       await runF(
-        { keyword, relation, activity, limit: await intFlag('--limit', flags.limit, 1, 100), offset: await intFlag('--offset', flags.offset, 0), all: flags.all === true },
+        {
+          keyword,
+          relation,
+          activity,
+          limit: await intFlag('--limit', flags.limit, 1, 100),
+          offset: await intFlag('--offset', flags.offset, 0),
+          all: flags.all === true,
+        },
         ctx,
       );
     });
@@ -55,7 +66,11 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   ];
   const q = { relation: opts.relation, activity: opts.activity };
   if (opts.all) {
-    const count = await printRows(out, client.iterateRelations(id, { ...q, pageSize: 100, concurrency: 4, offset: opts.offset }, ctx.signal), columns);
+    const count = await printRows(
+      out,
+      client.iterateRelations(id, { ...q, pageSize: 100, concurrency: 4, offset: opts.offset }, ctx.signal),
+      columns,
+    );
     if (count === 0 && out.format !== 'json') ctx.io.stderr.write('No links\n');
     return;
   }
@@ -65,6 +80,8 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   const { offset, total } = page.meta;
   if (count === 0) ctx.io.stderr.write(total > 0 ? `No links at offset ${offset} (total ${total})\n` : 'No links\n');
   else if (out.format === 'table') {
-    ctx.io.stderr.write(`Showing ${offset + 1}–${offset + count} of ${total}${offset + count < total ? `; more with --offset ${offset + count}, or --all` : ''}\n`);
+    ctx.io.stderr.write(
+      `Showing ${offset + 1}–${offset + count} of ${total}${offset + count < total ? `; more with --offset ${offset + count}, or --all` : ''}\n`,
+    );
   }
 }

@@ -21,7 +21,15 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       const { intFlag } = await import('../shared/flags.js');
       if (!query.trim()) throw new UsageError('the search query must not be empty');
       if (flags.all && flags.page !== undefined) throw new UsageError('--all and --page cannot be used together');
-      await runF({ query, page: await intFlag('--page', flags.page, 1), limit: await intFlag('--limit', flags.limit, 1, 20), all: flags.all === true }, ctx);
+      await runF(
+        {
+          query,
+          page: await intFlag('--page', flags.page, 1),
+          limit: await intFlag('--limit', flags.limit, 1, 20),
+          all: flags.all === true,
+        },
+        ctx,
+      );
     });
 }
 

@@ -32,14 +32,25 @@ export async function run(opts: { project: string }, ctx: Context): Promise<void
   const count = await printRows(
     out,
     payload.keywords,
-    ordered.map((key) => ({ header: out.format === 'table' ? key.toUpperCase() : key, value: (row: Record<string, unknown>) => row[key], numeric: typeof payload.keywords[0]?.[key] === 'number' })),
+    ordered.map((key) => ({
+      header: out.format === 'table' ? key.toUpperCase() : key,
+      value: (row: Record<string, unknown>) => row[key],
+      numeric: typeof payload.keywords[0]?.[key] === 'number',
+    })),
   );
   const pa = payload.project_analyses;
   if (out.format === 'table' || count === 0) {
     if (pa) {
-      const by = pa.by_status ? Object.entries(pa.by_status).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(', ') : '';
+      const by = pa.by_status
+        ? Object.entries(pa.by_status)
+            .filter(([, n]) => n > 0)
+            .map(([s, n]) => `${n} ${s}`)
+            .join(', ')
+        : '';
       const mode = modes.size === 1 ? [...modes][0] : undefined;
-      ctx.io.stderr.write(`${count} scored${typeof mode === 'string' && out.format === 'table' ? ` (${mode})` : ''} · analyses: ${pa.total ?? 0} total${by ? ` (${by})` : ''}\n`);
+      ctx.io.stderr.write(
+        `${count} scored${typeof mode === 'string' && out.format === 'table' ? ` (${mode})` : ''} · analyses: ${pa.total ?? 0} total${by ? ` (${by})` : ''}\n`,
+      );
     } else if (count === 0) ctx.io.stderr.write('No scored opportunities yet\n');
   }
   if (payload.error) ctx.io.stderr.write(`warning: the service reported: ${payload.error}\n`);

@@ -29,7 +29,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--goal <goal>', `a goal, repeatable: ${GOALS.join(', ')}`, collect)
     .option('--primary-filter-type <type>', 'primary filter type (default keyword)')
     .option('--open-setup', 'open the setup page in the browser')
-    .addHelpText('after', '\nExamples:\n  rsi projects create --name "KRAS landscape" --goal target --goal modality\n  rsi projects create --name Fibrosis --brief-file brief.md --watchlist-file items.json --operand or')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  rsi projects create --name "KRAS landscape" --goal target --goal modality\n  rsi projects create --name Fibrosis --brief-file brief.md --watchlist-file items.json --operand or',
+    )
     .action(async (flags: Record<string, unknown>) => runF(await parseCreateFlags(flags, ctx), ctx));
 }
 
@@ -44,7 +47,8 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
     brief = await readInput('--brief-file', String(flags.briefFile), ctx, 1024 * 1024);
     if (!brief.trim()) throw new UsageError(`--brief-file: ${String(flags.briefFile)} is empty`);
   }
-  if (flags.briefFile === '-' && flags.watchlistFile === '-') throw new UsageError('--brief-file and --watchlist-file cannot both read stdin');
+  if (flags.briefFile === '-' && flags.watchlistFile === '-')
+    throw new UsageError('--brief-file and --watchlist-file cannot both read stdin');
   let watchlist: unknown[] | undefined;
   if (flags.watchlistFile !== undefined) {
     const path = String(flags.watchlistFile);
@@ -55,9 +59,12 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
     const parsed = z.array(ScopeItem).safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new UsageError(`--watchlist-file: ${source}: ${issue.path.length ? `item ${issue.path.join('.')}` : 'expected a JSON array of scope items'}: ${issue.message}`, {
-        hint: 'each item needs entity_id and entity_type (strings); entity_name and data are optional',
-      });
+      throw new UsageError(
+        `--watchlist-file: ${source}: ${issue.path.length ? `item ${issue.path.join('.')}` : 'expected a JSON array of scope items'}: ${issue.message}`,
+        {
+          hint: 'each item needs entity_id and entity_type (strings); entity_name and data are optional',
+        },
+      );
     }
     watchlist = parsed.data;
   }
@@ -96,11 +103,15 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   else if (out.format === 'table') {
     ctx.io.stdout.write(`id         ${created.id}\nsetup_url  ${created.setup_url}\n`);
   } else {
-    await printRows(out, [created], [
-      { header: 'id', value: (c) => c.id },
-      { header: 'name', value: (c) => c.name },
-      { header: 'setup_url', value: (c) => c.setup_url },
-    ]);
+    await printRows(
+      out,
+      [created],
+      [
+        { header: 'id', value: (c) => c.id },
+        { header: 'name', value: (c) => c.name },
+        { header: 'setup_url', value: (c) => c.setup_url },
+      ],
+    );
   }
   if (created.scan_error) err.write(`warning: the initial scan did not start: ${created.scan_error}\n`);
   if (out.format === 'table') err.write(`Next: finish scoring setup at ${created.setup_url}, then \`rsi status ${created.id} --watch\`\n`);

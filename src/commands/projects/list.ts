@@ -2,9 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('list')
-    .description('list the projects you belong to, with your role')
-    .action(async () => runF({}, ctx));
+  return new Command('list').description('list the projects you belong to, with your role').action(async () => runF({}, ctx));
 }
 
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {

@@ -26,9 +26,19 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--time-scale <x>', 'run scans and analyses this many times faster', '1')
     .option('--token-ttl <seconds>', 'access-token lifetime', '3600')
     .option('--auto-approve', 'approve sign-in requests without showing the consent page')
-    .addOption(new Option('--fault <name>', 'inject a failure (repeatable): analyses-504, register-429, scan-error, slow, html-502, truncated-json, bad-schema, hang, reset, rate-limit, flaky-503').argParser(collect).default([]))
+    .addOption(
+      new Option(
+        '--fault <name>',
+        'inject a failure (repeatable): analyses-504, register-429, scan-error, slow, html-502, truncated-json, bad-schema, hang, reset, rate-limit, flaky-503',
+      )
+        .argParser(collect)
+        .default([]),
+    )
     .option('--quiet', 'do not log requests on stderr')
-    .addHelpText('after', '\nThe first line on stdout is the base URL. Stop with Ctrl-C.\nSee docs/sandbox.md for the seed data and what each fault does.')
+    .addHelpText(
+      'after',
+      '\nThe first line on stdout is the base URL. Stop with Ctrl-C.\nSee docs/sandbox.md for the seed data and what each fault does.',
+    )
     .action(async (raw: Record<string, unknown>) => {
       await runF(parseOptions(raw), ctx);
     });
@@ -41,7 +51,14 @@ function collect(value: string, previous: string[]): string[] {
 export function parseOptions(raw: Record<string, unknown>): SandboxCommandOptions {
   const num = (flag: string, value: unknown, min: number, max: number, integer: boolean): number => {
     const n = Number(value);
-    if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
+    if (
+      typeof value !== 'string' ||
+      value.trim() === '' ||
+      !Number.isFinite(n) ||
+      n < min ||
+      n > max ||
+      (integer && !Number.isInteger(n))
+    ) {
       throw new UsageError(`--${flag} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max} (got "${String(value)}")`);
     }
     return n;
@@ -66,7 +83,7 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
   const unknown = opts.faults.find((f) => !(FAULTS as readonly string[]).includes(f));
   if (unknown) throw new UsageError(`unknown fault "${unknown}"; known: ${FAULTS.join(', ')}`);
   const err = ctx.io.stderr;
-  let sandbox;
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({
       port: opts.port,
@@ -85,8 +102,10 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
   }
   ctx.io.stdout.write(`${sandbox.url}\n`);
   if (!LOOPBACK.includes(opts.host)) err.write(`sandbox: warning: listening on ${opts.host}, reachable from other machines\n`);
-  err.write(`sandbox: ready at ${sandbox.url} (API ${sandbox.url}/api/v1)${opts.autoApprove ? ', auto-approving sign-ins' : ''}` +
-    `${opts.timeScale !== 1 ? `, clock ×${opts.timeScale}` : ''}${opts.faults.length ? `, faults: ${opts.faults.join(', ')}` : ''}\n`);
+  err.write(
+    `sandbox: ready at ${sandbox.url} (API ${sandbox.url}/api/v1)${opts.autoApprove ? ', auto-approving sign-ins' : ''}` +
+      `${opts.timeScale !== 1 ? `, clock ×${opts.timeScale}` : ''}${opts.faults.length ? `, faults: ${opts.faults.join(', ')}` : ''}\n`,
+  );
   err.write(`sandbox: sign in with: rsi login --base-url ${sandbox.url}\n`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();

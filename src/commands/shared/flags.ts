@@ -11,7 +11,12 @@ export async function intFlag(flag: string, raw: unknown, min: number, max = Num
   if (raw === undefined) return undefined;
   const { z } = await import('zod');
   const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-  const schema = z.string().trim().regex(/^-?\d+$/).transform(Number).pipe(z.number().int().min(min).max(max));
+  const schema = z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
   const parsed = schema.safeParse(String(raw));
   if (!parsed.success) throw new UsageError(`${flag} must be ${range} (got "${String(raw)}")`);
   return parsed.data;
@@ -44,7 +49,8 @@ export function target(ctx: Context): OutputTarget {
 /** Reads a file or stdin ("-") as text, with clear errors for the cases users hit. */
 export async function readInput(flag: string, path: string, ctx: Context, maxBytes = 10 * 1024 * 1024): Promise<string> {
   if (path === '-') {
-    if (ctx.io.stdinIsTTY) throw new UsageError(`${flag} - reads from stdin, but stdin is a terminal`, { hint: 'pipe the data in, or give a file path' });
+    if (ctx.io.stdinIsTTY)
+      throw new UsageError(`${flag} - reads from stdin, but stdin is a terminal`, { hint: 'pipe the data in, or give a file path' });
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of ctx.io.stdin) {

@@ -19,13 +19,22 @@ export async function resolveProject(client: ApiClient, ref: string, signal?: Ab
   const matches = exact.length ? exact : projects.filter((p) => p.name.toLowerCase() === wanted.toLowerCase());
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) {
-    throw new AmbiguousNameError(`several projects are named "${wanted}"`, matches.map((p) => `${p.id}  ${p.name}`), {
-      hint: `use the id: ${matches.map((p) => p.id).join(', ')}`,
-    });
+    throw new AmbiguousNameError(
+      `several projects are named "${wanted}"`,
+      matches.map((p) => `${p.id}  ${p.name}`),
+      {
+        hint: `use the id: ${matches.map((p) => p.id).join(', ')}`,
+      },
+    );
   }
   const names = projects.map((p) => p.name);
   throw new AmbiguousNameError(`no project named "${wanted}"`, names, {
-    hint: names.length ? `your projects: ${names.slice(0, 10).map((n) => `"${n}"`).join(', ')}${names.length > 10 ? ', …' : ''}` : 'you have no projects yet: `rsi projects create --name …`',
+    hint: names.length
+      ? `your projects: ${names
+          .slice(0, 10)
+          .map((n) => `"${n}"`)
+          .join(', ')}${names.length > 10 ? ', …' : ''}`
+      : 'you have no projects yet: `rsi projects create --name …`',
   });
 }
 
@@ -43,13 +52,18 @@ export async function resolveKeyword(client: ApiClient, ref: string, signal?: Ab
   const exact = page.data.filter((k) => k.name.toLowerCase() === lower || k.synonyms.some((s) => s.toLowerCase() === lower));
   if (exact.length === 1) return { id: exact[0]!.id, name: exact[0]!.name };
   if (exact.length > 1) {
-    throw new AmbiguousNameError(`"${wanted}" matches several keywords`, exact.map((k) => `${k.id}  ${k.name} (${k.type})`), {
-      hint: `use an id: ${exact.map((k) => `${k.name} ${k.id}`).join('; ')}`,
-    });
+    throw new AmbiguousNameError(
+      `"${wanted}" matches several keywords`,
+      exact.map((k) => `${k.id}  ${k.name} (${k.type})`),
+      {
+        hint: `use an id: ${exact.map((k) => `${k.name} ${k.id}`).join('; ')}`,
+      },
+    );
   }
   const near = page.data.slice(0, 5).map((k) => `${k.name} (${k.type})`);
   throw new AmbiguousNameError(`no keyword named "${wanted}"`, near, {
-    hint: near.length ? `did you mean: ${near.join(', ')}? (\`rsi keywords search ${JSON.stringify(wanted)}\`)` : `try \`rsi keywords search ${JSON.stringify(wanted)}\``,
+    hint: near.length
+      ? `did you mean: ${near.join(', ')}? (\`rsi keywords search ${JSON.stringify(wanted)}\`)`
+      : `try \`rsi keywords search ${JSON.stringify(wanted)}\``,
   });
 }
-

@@ -213,13 +213,7 @@ export function shellQuote(arg: string): string {
 export function analysesRows(status: StatusLike): string[][] {
   return status.analyses.map((a) => {
     const runText = (a.runs ?? []).map((r) => `${r.type ?? '?'}:${r.status ?? '?'}`).join(' ');
-    return [
-      String(a.keyword_name ?? ''),
-      String(a.keyword_id ?? ''),
-      String(a.status ?? ''),
-      String(a.updated_at ?? ''),
-      runText,
-    ];
+    return [String(a.keyword_name ?? ''), String(a.keyword_id ?? ''), String(a.status ?? ''), String(a.updated_at ?? ''), runText];
   });
 }
 
@@ -252,12 +246,7 @@ export function writeRows(out: NodeJS.WritableStream, format: string, header: re
  * it goes to stdout; on `tsv`/`csv` stdout carries only the analyses rows (data) and the summary
  * goes to stderr, so a pipe gets clean rows and the person still sees the state.
  */
-export function printStatus(
-  io: Io,
-  format: string,
-  status: StatusLike,
-  projectName: string,
-): void {
+export function printStatus(io: Io, format: string, status: StatusLike, projectName: string): void {
   const summary = [
     `Project:  ${projectName}`,
     `Summary:  ${status.summary}`,

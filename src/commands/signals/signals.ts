@@ -19,7 +19,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--type <t>', 'only signals of this type, e.g. target, disease, modality, mechanism')
     .option('--analysis-mode <m>', `ranking: ${ANALYSIS_MODES.join(', ')}`)
     .option('--limit <n>', 'at most this many, 1 to 500 (default 100)')
-    .addHelpText('after', `\nExamples:\n  rsi signals "KRAS inhibitors" --type target\n  rsi signals P --json | jq '[.signals[] | select(.analysed | not) | {keyword_id, signal_keyword_id}][:3]' | rsi analyses run P --selections -`)
+    .addHelpText(
+      'after',
+      `\nExamples:\n  rsi signals "KRAS inhibitors" --type target\n  rsi signals P --json | jq '[.signals[] | select(.analysed | not) | {keyword_id, signal_keyword_id}][:3]' | rsi analyses run P --selections -`,
+    )
     .action(async (project: string, flags: Record<string, unknown>) => {
       const { intFlag, enumFlag, nonEmpty } = await import('../shared/flags.js');
       await runF(
@@ -55,10 +58,19 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
     { header: 'KEYWORD_ID', value: (s) => s.keyword_id, keep: true },
     { header: 'SIGNAL_KEYWORD_ID', value: (s) => s.signal_keyword_id, keep: true },
   ];
-  const count = await printRows(out, list.signals, out.format === 'table' && oneKeyword ? columns.filter((c) => c.header !== 'KEYWORD_ID') : columns);
-  if (count === 0) ctx.io.stderr.write(`No signals yet for ${project.name}${list.total === 0 ? ' (the scan may still be running: `rsi status` tells)' : ''}\n`);
+  const count = await printRows(
+    out,
+    list.signals,
+    out.format === 'table' && oneKeyword ? columns.filter((c) => c.header !== 'KEYWORD_ID') : columns,
+  );
+  if (count === 0)
+    ctx.io.stderr.write(
+      `No signals yet for ${project.name}${list.total === 0 ? ' (the scan may still be running: `rsi status` tells)' : ''}\n`,
+    );
   else if (out.format === 'table') {
     const kw = oneKeyword ? ` · keyword ${list.signals[0]!.keyword_id}` : '';
-    ctx.io.stderr.write(`${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}\n`);
+    ctx.io.stderr.write(
+      `${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}\n`,
+    );
   }
 }
