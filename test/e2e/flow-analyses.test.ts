@@ -102,14 +102,17 @@ describe('explicit selections', () => {
       'analyses',
       'run',
       id,
+      '--json',
       '--select',
       `${a!.keyword_id}:${a!.signal_keyword_id}`,
       '--select',
       `${b!.keyword_id}:${b!.signal_keyword_id}`,
     ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/✓ Started \d+ analys[ie]s for "Chosen with --select"/);
-    expect(r.stdout.trimEnd().split('\n').length).toBeGreaterThan(0);
+    // The runs the service recorded are on stdout, one per chosen signal that was not skipped.
+    const reply = JSON.parse(r.stdout) as { runs: Array<{ id: string }>; skipped?: unknown[] };
+    expect(reply.runs.length).toBeGreaterThan(0);
+    expect(reply.runs.length + (reply.skipped?.length ?? 0)).toBe(2);
     expect(await runs()).toBeGreaterThan(before);
   });
 

@@ -91,9 +91,13 @@ describe('createProgress', () => {
   });
 
   it('spins on a timer that does not keep the process alive', async () => {
+    // A ref'd timer shows up among the resources keeping the event loop alive; an unref'd one does not.
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const io = fakeIo(true);
+    const before = timers();
     const p = createProgress(io, { frameMs: 5 });
     p.update('working');
+    expect(timers()).toBe(before);
     await new Promise((r) => setTimeout(r, 40));
     p.stop();
     expect(io.err()).toContain('⠙ working');
