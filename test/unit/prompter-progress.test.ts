@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
+import type { PassThrough } from 'node:stream';
 import { ScriptedPrompter, createPrompter } from '../../src/io/prompter.js';
 import { createProgress } from '../../src/io/progress.js';
 import { ConfirmationRequiredError } from '../../src/errors.js';
-import type { Io } from '../../src/io/io.js';
+import { fakeIo as baseFakeIo } from '../support/fakes.js';
 
-function fakeIo(tty: boolean, columns = 80): Io & { err: () => string } {
-  const stderr = new PassThrough();
-  let err = '';
-  stderr.on('data', (c) => (err += c));
-  return {
-    stdin: new PassThrough(),
-    stdout: new PassThrough(),
-    stderr,
-    stdinIsTTY: tty,
-    stdoutIsTTY: tty,
-    stderrIsTTY: tty,
-    columns,
-    color: false,
-    colorStderr: false,
-    err: () => err,
-  };
-}
+const fakeIo = (tty: boolean, columns = 80) => baseFakeIo({ tty, columns });
 
 describe('ScriptedPrompter', () => {
   it('answers the scripted questions in order', async () => {
