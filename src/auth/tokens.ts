@@ -116,18 +116,14 @@ export class StoredTokenProvider implements AuthProvider {
         scope: result.scope || stored.scope,
         clientId: stored.clientId,
       };
-      // Compare-and-swap: write back only over the refresh token we used.
-      const before = await this.opts.store.load(this.opts.key);
-      if (before && before.refreshToken === stored.refreshToken) {
-        try {
-          await this.opts.store.save(this.opts.key, next);
-        } catch (error) {
-          // The old refresh token is already dead on the server: this must not pass quietly.
-          this.opts.warn(
-            `rsi: warning: the service rotated your tokens but saving them failed (${(error as Error).message}); ` +
-              'this command can finish, but the next one will need `rsi login`',
-          );
-        }
+      try {
+        await this.opts.store.update(this.opts.key, (before) => (before && before.refreshToken === stored.refreshToken ? next : undefined));
+      } catch (error) {
+        // The old refresh token is already dead on the server: this must not pass quietly.
+        this.opts.warn(
+          `rsi: warning: the service rotated your tokens but saving them failed (${(error as Error).message}); ` +
+            'this command can finish, but the next one will need `rsi login`',
+        );
       }
       this.current = next;
       return next;

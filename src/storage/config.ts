@@ -7,6 +7,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { withLock } from './lock.js';
+import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './trust.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -51,11 +53,17 @@ export function configDir(env: Env): string {
 export class ConfigStore {
   readonly file: string;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    private readonly host?: TrustHost,
+  ) {
     this.file = join(dir, 'config.json');
   }
 
   async read(): Promise<ConfigFile> {
+    // The token endpoint comes from here: a file others can change is not ours to trust.
+    await assertTrusted(this.dir, 'folder', this.host);
+    await assertTrusted(this.file, 'file', this.host);
     let text: string;
     try {
       text = await readFile(this.file, 'utf8');
@@ -84,13 +92,43 @@ export class ConfigStore {
     return (await this.read()).profiles[name];
   }
 
-  /** Read-modify-write of one profile; the file is replaced atomically. */
+  /**
+   * Read-modify-write of one profile under the store lock, so two processes updating different
+   * profiles at once never undo each other's write; the file is replaced atomically.
+   */
   async updateProfile(name: string, update: (current: Profile | undefined) => Profile | undefined): Promise<void> {
-    const config = await this.read();
-    const next = update(config.profiles[name]);
-    if (next === undefined) delete config.profiles[name];
-    else config.profiles[name] = next;
-    await writeAtomic(this.file, `${JSON.stringify(config, null, 2)}\n`, 0o600);
+    await ensureDir(this.dir);
+    await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the config' }, async () => {
+      const config = await this.read();
+      const next = update(config.profiles[name]);
+      if (next === undefined) delete config.profiles[name];
+      else config.profiles[name] = next;
+      await writeAtomic(this.file, `${JSON.stringify(config, null, 2)}\n`, 0o600);
+    });
+  }
+}
+
+/** Every way the config folder could be trusted by accident, for `doctor` to list with its fix. */
+export async function diskTrustIssues(dir: string, host?: TrustHost): Promise<TrustIssue[]> {
+  const found = await Promise.all([
+    trustIssue(dir, 'folder', host),
+    trustIssue(join(dir, 'config.json'), 'file', host),
+    trustIssue(join(dir, 'credentials.json'), 'secret-file', host),
+  ]);
+  return found.filter((i): i is TrustIssue => i !== undefined);
+}
+
+/** The store lock is held for one read and one write: a holder silent for 10 s has crashed. */
+export const STORE_LOCK_STALE_MS = 10_000;
+
+export async function ensureDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new ConfigError(`cannot create the config folder ${dir}: ${(error as Error).message}`, {
+      hint: 'check that the config folder (RSI_CONFIG_DIR) is writable',
+      cause: error,
+    });
   }
 }
 

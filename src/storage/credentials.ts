@@ -7,7 +7,9 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CredentialStoreError } from '../errors.js';
-import { writeAtomic } from './config.js';
+import { STORE_LOCK_STALE_MS, ensureDir, writeAtomic } from './config.js';
+import { withLock } from './lock.js';
+import { assertTrusted, type TrustHost } from './trust.js';
 
 export interface StoredTokens {
   accessToken: string;
@@ -31,6 +33,12 @@ export interface CredentialStore {
   readonly kind: StoreKind;
   load(key: CredentialKey): Promise<StoredTokens | undefined>;
   save(key: CredentialKey, tokens: StoredTokens): Promise<void>;
+  /**
+   * Read-modify-write of one entry, atomic against other rsi processes where the store allows it
+   * (the file store holds its lock across the read and the write). `undefined` from `fn` leaves the
+   * entry as it is.
+   */
+  update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void>;
   delete(key: CredentialKey): Promise<void>;
   /** Throws CredentialStoreError when the store cannot be used at all (locked, unreachable). */
   probe(key: CredentialKey): Promise<void>;
@@ -128,6 +136,12 @@ export class KeychainStore implements CredentialStore {
     await this.call('write to the keychain', (signal) => access.setPassword(accessText, signal));
   }
 
+  /** Keychain entries are per profile already; the per-profile refresh lock orders their writers. */
+  async update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void> {
+    const next = fn(await this.load(key));
+    if (next !== undefined) await this.save(key, next);
+  }
+
   async delete(key: CredentialKey): Promise<void> {
     const [access, refresh] = await Promise.all([this.entry(key, 'access'), this.entry(key, 'refresh')]);
     await this.call('delete from the keychain', (signal) => access.deleteCredential(signal));
@@ -164,11 +178,16 @@ export class FileStore implements CredentialStore {
   readonly kind = 'file';
   readonly file: string;
 
-  constructor(dir: string) {
+  constructor(
+    readonly dir: string,
+    private readonly host?: TrustHost,
+  ) {
     this.file = join(dir, 'credentials.json');
   }
 
   private async readAll(): Promise<z.infer<typeof FileEntries>> {
+    await assertTrusted(this.dir, 'folder', this.host);
+    await assertTrusted(this.file, 'secret-file', this.host);
     let text: string;
     try {
       text = await readFile(this.file, 'utf8');
@@ -192,16 +211,36 @@ export class FileStore implements CredentialStore {
   }
 
   async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
-    const all = await this.readAll();
-    all[entryName(key)] = { ...tokens, refreshToken: tokens.refreshToken };
-    await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
+    await this.update(key, () => tokens);
+  }
+
+  /**
+   * Every profile's tokens share this one file, so each change re-reads it under the store lock
+   * and writes it back whole: a rotation saved by another profile a moment ago is never undone.
+   */
+  async update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void> {
+    await this.locked(async () => {
+      const all = await this.readAll();
+      const next = fn(all[entryName(key)]);
+      if (next === undefined) return;
+      all[entryName(key)] = { ...next, refreshToken: next.refreshToken };
+      await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
+    });
   }
 
   async delete(key: CredentialKey): Promise<void> {
-    const all = await this.readAll();
-    delete all[entryName(key)];
-    if (Object.keys(all).length === 0) await rm(this.file, { force: true });
-    else await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
+    await this.locked(async () => {
+      const all = await this.readAll();
+      if (!(entryName(key) in all)) return;
+      delete all[entryName(key)];
+      if (Object.keys(all).length === 0) await rm(this.file, { force: true });
+      else await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
+    });
+  }
+
+  private async locked(fn: () => Promise<void>): Promise<void> {
+    await ensureDir(this.dir);
+    await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the credentials' }, fn);
   }
 }
 
@@ -221,6 +260,11 @@ export class MemoryStore implements CredentialStore {
 
   async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
     this.entries.set(entryName(key), { ...tokens });
+  }
+
+  async update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void> {
+    const next = fn(await this.load(key));
+    if (next !== undefined) await this.save(key, next);
   }
 
   async delete(key: CredentialKey): Promise<void> {
