@@ -90,7 +90,7 @@ export function keychainAccount(profile: string, part: 'access' | 'refresh', fol
 export interface KeychainEntry {
   getPassword(signal?: AbortSignal | null): Promise<string | null | undefined>;
   setPassword(password: string, signal?: AbortSignal | null): Promise<void>;
-  deleteCredential(signal?: AbortSignal | null): Promise<boolean | undefined | void>;
+  deleteCredential(signal?: AbortSignal | null): Promise<unknown>;
 }
 
 export interface KeychainStoreOptions {
