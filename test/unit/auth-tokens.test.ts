@@ -10,6 +10,8 @@ import { InvalidGrantError, authServerInfo, checkEndpoints, discoverAuthorizatio
 import { StaticTokenProvider, StoredTokenProvider, refreshMargin } from '../../src/auth/tokens.js';
 import { MemoryStore, type StoredTokens } from '../../src/storage/credentials.js';
 import type { Clock } from '../../src/io/io.js';
+import { exitOutsideShield, resetShieldForTests } from '../../src/io/shield.js';
+import { acquireLock } from '../../src/storage/lock.js';
 
 const NOW = 1_700_000_000_000;
 const clock: Clock = { now: () => NOW, sleep: async () => undefined };
@@ -258,5 +260,90 @@ describe('discovery is checked before the browser opens', () => {
     expect(() =>
       authServerInfo({ issuer: 'https://a.example', token_endpoint: 'http://a.example/t' } as Parameters<typeof authServerInfo>[0]),
     ).toThrow(/plain http/);
+  });
+});
+
+describe('interrupts never lose a rotated token', () => {
+  beforeEach(() => resetShieldForTests());
+
+  it('a second Ctrl-C during a refresh exits only after the rotated tokens are saved, and says so', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1 }));
+    const said: string[] = [];
+    const storedAtExit: (string | undefined)[] = [];
+    const exit = () => void store.load(key).then((t) => storedAtExit.push(t?.refreshToken));
+    let exitsBeforeSave = -1;
+    // The server has the request (it is about to rotate) when the user presses Ctrl-C again.
+    onRefresh = async () => {
+      exitOutsideShield(exit, (line) => said.push(line));
+      exitsBeforeSave = storedAtExit.length;
+    };
+    expect(await provider(store).getAccessToken()).toBe('AT-2');
+    await new Promise((r) => setImmediate(r));
+    expect(exitsBeforeSave).toBe(0);
+    expect(storedAtExit).toEqual(['RT-2']);
+    expect(said).toEqual(['rsi: saving your refreshed sign-in before exiting (press Ctrl-C again to leave at once)']);
+  });
+
+  it('a third Ctrl-C leaves at once and tells the user exactly what may be lost', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1 }));
+    const said: string[] = [];
+    let exits = 0;
+    onRefresh = async () => {
+      exitOutsideShield(
+        () => exits++,
+        (line) => said.push(line),
+      );
+      exitOutsideShield(
+        () => exits++,
+        (line) => said.push(line),
+      );
+      expect(exits).toBe(1);
+    };
+    await provider(store).getAccessToken();
+    expect(said[1]).toMatch(/left while refreshed tokens were being saved; .*run `rsi login`/);
+  });
+
+  it('outside a refresh, a second Ctrl-C leaves at once without a word', () => {
+    let exits = 0;
+    const said: string[] = [];
+    exitOutsideShield(
+      () => exits++,
+      (line) => said.push(line),
+    );
+    expect([exits, said]).toEqual([1, []]);
+  });
+
+  it('waiting for another process’s refresh lock says so once on stderr, then uses the refresh', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1 }));
+    const warnings: string[] = [];
+    const holder = await acquireLock(join(dir, 'refresh-default.lock'), { staleMs: 20_000, what: 'test' });
+    const p = new StoredTokenProvider({
+      store,
+      key,
+      authServer: { issuer: 'http://127.0.0.1', token_endpoint: tokenEndpoint },
+      configDir: dir,
+      clock,
+      oauth: { userAgent: 'rsi/test', timeoutMs: 5000 },
+      warn: (m) => warnings.push(m),
+      lockNoteAfterMs: 20,
+    });
+    const refreshed = p.getAccessToken();
+    while (warnings.length === 0) await new Promise((r) => setTimeout(r, 10));
+    expect(warnings).toEqual(['rsi: waiting for another rsi process that is refreshing the sign-in of profile default…']);
+    expect(refreshes).toBe(0);
+    await holder();
+    expect(await refreshed).toBe('AT-2');
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('no note when nobody else holds the lock', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1 }));
+    const warnings: string[] = [];
+    await provider(store, warnings).getAccessToken();
+    expect(warnings).toEqual([]);
   });
 });
