@@ -2,9 +2,11 @@
  * Non-secret configuration: profiles with their base URL, the authorization server's endpoints and
  * the dynamic client registration. One JSON file, validated on read, written atomically.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import envPaths from 'env-paths';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { withLock } from './lock.js';
@@ -44,10 +46,34 @@ const ConfigFile = z.object({
 });
 export type ConfigFile = z.infer<typeof ConfigFile>;
 
-export function configDir(env: Env): string {
+/** What choosing the config folder needs to know about the machine (injected by unit tests). */
+export interface ConfigHost {
+  platform: NodeJS.Platform;
+  exists(path: string): boolean;
+  /** The platform's conventional config folder for "rsi" (env-paths, no "-nodejs" suffix). */
+  conventional(): string;
+}
+
+export const currentConfigHost: ConfigHost = {
+  platform: process.platform,
+  exists: existsSync,
+  conventional: () => envPaths('rsi', { suffix: '' }).config,
+};
+
+/**
+ * RSI_CONFIG_DIR, else $XDG_CONFIG_HOME/rsi (an explicit choice, honoured everywhere), else the
+ * platform's conventional place: ~/.config/rsi on Linux and other Unixes (what env-paths gives
+ * there too), ~/Library/Preferences/rsi on macOS, %APPDATA%\rsi\Config on Windows. Where an
+ * earlier version already wrote ~/.config/rsi on macOS or Windows, that folder stays in use: moving
+ * it would orphan the keychain entries scoped to its path, and nobody may lose a sign-in.
+ */
+export function configDir(env: Env, host: ConfigHost = currentConfigHost): string {
   if (env.RSI_CONFIG_DIR) return env.RSI_CONFIG_DIR;
   if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'rsi');
-  return join(env.HOME ?? homedir(), '.config', 'rsi');
+  const legacy = join(env.HOME ?? homedir(), '.config', 'rsi');
+  if (host.platform !== 'darwin' && host.platform !== 'win32') return legacy;
+  if (host.exists(join(legacy, 'config.json'))) return legacy;
+  return host.conventional();
 }
 
 export class ConfigStore {
@@ -134,7 +160,7 @@ export async function ensureDir(dir: string): Promise<void> {
 
 /** Writes a file by renaming a complete temporary file over it, so readers never see half of it. */
 export async function writeAtomic(file: string, content: string, mode: number): Promise<void> {
-  const dir = file.slice(0, file.lastIndexOf('/')) || '.';
+  const dir = dirname(file);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

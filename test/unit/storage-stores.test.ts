@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, stat, writeFile, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, CredentialStoreError } from '../../src/errors.js';
-import { ConfigStore, configDir, writeAtomic } from '../../src/storage/config.js';
+import { ConfigStore, configDir, currentConfigHost, writeAtomic, type ConfigHost } from '../../src/storage/config.js';
 import {
   FileStore,
   KEYCHAIN_DIALOG_TIMEOUT_MS,
@@ -37,10 +37,42 @@ const tokens: StoredTokens = {
 const key = { baseUrl: 'https://svc.example', profile: 'default' };
 
 describe('configDir', () => {
+  const host = (platform: NodeJS.Platform, existing: string[] = []): ConfigHost => ({
+    platform,
+    exists: (path) => existing.includes(path),
+    conventional: () => `<conventional for ${platform}>`,
+  });
+
   it('prefers RSI_CONFIG_DIR, then XDG_CONFIG_HOME, then ~/.config', () => {
     expect(configDir({ RSI_CONFIG_DIR: '/a', XDG_CONFIG_HOME: '/x', HOME: '/h' })).toBe('/a');
     expect(configDir({ XDG_CONFIG_HOME: '/x', HOME: '/h' })).toBe('/x/rsi');
-    expect(configDir({ HOME: '/h' })).toBe('/h/.config/rsi');
+    expect(configDir({ HOME: '/h' }, host('linux'))).toBe('/h/.config/rsi');
+    expect(configDir({ HOME: '/h' }, host('freebsd'))).toBe('/h/.config/rsi');
+  });
+
+  it('on macOS and Windows: the conventional folder, unless ~/.config/rsi already holds a config (kept, so no sign-in is lost)', () => {
+    for (const platform of ['darwin', 'win32'] as const) {
+      expect(configDir({ HOME: '/h' }, host(platform))).toBe(`<conventional for ${platform}>`);
+      expect(configDir({ HOME: '/h' }, host(platform, ['/h/.config/rsi/config.json']))).toBe('/h/.config/rsi');
+      expect(configDir({ HOME: '/h', RSI_CONFIG_DIR: '/a' }, host(platform))).toBe('/a');
+      expect(configDir({ HOME: '/h', XDG_CONFIG_HOME: '/x' }, host(platform))).toBe('/x/rsi');
+    }
+  });
+
+  it('env-paths gives the conventional places (no "-nodejs" suffix)', () => {
+    const real = process.platform;
+    const at = (platform: NodeJS.Platform) => {
+      Object.defineProperty(process, 'platform', { value: platform });
+      try {
+        return currentConfigHost.conventional();
+      } finally {
+        Object.defineProperty(process, 'platform', { value: real });
+      }
+    };
+    expect(at('darwin')).toBe(join(homedir(), 'Library', 'Preferences', 'rsi'));
+    expect(at('win32')).toMatch(/[\\/]rsi[\\/]Config$/);
+    const xdg = process.env.XDG_CONFIG_HOME;
+    expect(at('linux')).toBe(join(xdg || join(homedir(), '.config'), 'rsi'));
   });
 });
 
