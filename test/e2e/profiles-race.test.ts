@@ -3,12 +3,13 @@
 // and config.json is a read-modify-write of a file all profiles share: without a store-wide lock,
 // one profile's save undoes another's rotation and the sandbox's reuse detection signs it out
 // (measured before the fix: 6 of 20 refreshes over 5 rounds ended in exit 3).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { advanceSandbox, sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
@@ -68,4 +69,60 @@ describe('four profiles sharing one file store', () => {
     }
     expect(Object.keys(profiles()).sort()).toEqual(PROFILES);
   }, 300_000);
+});
+
+describe('Ctrl-C during a refresh', () => {
+  it('a second Ctrl-C after the server rotated waits for the save, says so, and the sign-in survives', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-interrupt-'));
+    const env = { RSI_CONFIG_DIR: dir, RSI_CREDENTIAL_STORE: 'file', BROWSER: FAKE_BROWSER };
+    const refreshToken = (): string | undefined =>
+      Object.values(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as Record<string, { refreshToken?: string }>)[0]
+        ?.refreshToken;
+    expect((await runCli(['login', '--base-url', sandbox.url], { env })).code).toBe(0);
+    const before = refreshToken();
+    const stats = await sandboxStats(sandbox.url);
+    await advanceSandbox(sandbox.url, TTL_S + 1);
+    // Another process holds the store lock, so the save of the rotated tokens has to wait: the
+    // window in which a Ctrl-C used to lose them is held open for as long as the test needs.
+    const lock = join(dir, 'credentials.json.lock');
+    mkdirSync(lock);
+    const child = spawn(process.execPath, [RSI_BIN, '--debug', 'projects', 'list', '--json'], {
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const seen = (pattern: RegExp) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(stderr)) {
+            child.stderr.off('data', check);
+            resolve();
+          }
+        };
+        child.stderr.on('data', check);
+        exited.then(() => reject(new Error(`rsi exited before ${pattern}: ${stderr}`)));
+        check();
+      });
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    try {
+      // The server has rotated: the old refresh token is dead from here on.
+      await seen(/< 200 \S+\/oauth\/token/);
+      child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 200));
+      child.kill('SIGINT');
+      await seen(/saving your refreshed sign-in before exiting/);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+    expect(await exited, stderr).toBe(130);
+    const after = refreshToken();
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+    const next = await runCli(['projects', 'list', '--json'], { env });
+    expect(next.code, next.stderr).toBe(0);
+    const end = await sandboxStats(sandbox.url);
+    expect(end.tokens.refreshed - stats.tokens.refreshed).toBe(1);
+    expect(end.tokens.revoked - stats.tokens.revoked).toBe(0);
+  }, 60_000);
 });
