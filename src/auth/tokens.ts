@@ -91,7 +91,6 @@ export class StoredTokenProvider implements AuthProvider {
         throw new NotSignedInError('your access token has expired and there is no refresh token');
       }
       const { InvalidGrantError, refreshTokens } = await import('./oauth.js');
-      const used = stored;
       const usedRefreshToken = stored.refreshToken;
       // From the moment the request leaves, the server may rotate: the old refresh token is then
       // dead, so the save must finish even if Ctrl-C comes (io/shield.ts defers the exit).
@@ -100,7 +99,7 @@ export class StoredTokenProvider implements AuthProvider {
         try {
           result = await refreshTokens(
             this.opts.authServer,
-            used.clientId,
+            stored.clientId,
             usedRefreshToken,
             `${this.opts.key.baseUrl}/api/v1`,
             this.opts.oauth,
@@ -122,8 +121,8 @@ export class StoredTokenProvider implements AuthProvider {
           refreshToken: result.refreshToken ?? usedRefreshToken,
           expiresAt: this.opts.clock.now() + result.expiresIn * 1000,
           obtainedAt: this.opts.clock.now(),
-          scope: result.scope || used.scope,
-          clientId: used.clientId,
+          scope: result.scope || stored.scope,
+          clientId: stored.clientId,
         };
         try {
           // Compare-and-swap, atomic in the store: write back only over the refresh token we used.
