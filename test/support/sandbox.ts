@@ -67,3 +67,10 @@ export interface SandboxStats {
   /** Analysis runs recorded by POST /projects/{id}/analyses, all projects. */
   runs: number;
 }
+
+/** Jumps the sandbox's clocks forward (tokens expire at once) instead of sleeping through a lifetime. */
+export async function advanceSandbox(url: string, seconds: number): Promise<void> {
+  const res = await fetch(`${url}/__sandbox/advance?seconds=${seconds}`, { method: 'POST' });
+  if (!res.ok) throw new Error(`advance: ${res.status}`);
+  await res.body?.cancel();
+}
