@@ -26,6 +26,7 @@ import {
   type SignalSeed,
   type SignalType,
 } from './data.js';
+import { SHORT_RELATIONS_PAGE, SHORT_SEARCH_PAGE, wrongTotal } from './faults.js';
 
 /** Sandbox seconds a new project's initial scan takes. */
 export const SCAN_SECONDS = 30;
@@ -168,7 +169,9 @@ export class ApiService {
 
   private searchKeywords(q: URLSearchParams): Res {
     const page = intParam(q, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
-    const limit = intParam(q, 'limit', 10, 1, 20);
+    const asked = intParam(q, 'limit', 10, 1, 20);
+    // short-pages: the server uses a smaller page size than asked and says so in meta.pageSize.
+    const limit = this.ctx.faults.has('short-pages') ? Math.min(asked, SHORT_SEARCH_PAGE) : asked;
     const hits = this.catalogue.search(q.get('q') ?? '');
     const data = hits.slice((page - 1) * limit, page * limit).map((k) => ({ id: k.id, name: k.name, type: k.type, synonyms: k.synonyms }));
     return { status: 200, json: { data, meta: { page, pageSize: limit } } };
@@ -193,7 +196,7 @@ export class ApiService {
         const n = Math.min(5, total);
         card[section] = {
           data: Array.from({ length: n }, (_, i) => relationItem(this.catalogue, kw, relation, activity, i)),
-          total,
+          total: this.ctx.faults.has('wrong-total') ? wrongTotal(total, kw.type) : total,
         };
       }
     }
@@ -212,7 +215,9 @@ export class ApiService {
     }
     if (relation === 'sponsors' && !activity)
       throw badRequest(`activity is required when relation is sponsors: one of ${ACTIVITIES.join(', ')}`);
-    const limit = intParam(q, 'limit', 20, 1, 100);
+    const asked = intParam(q, 'limit', 20, 1, 100);
+    // short-pages: fewer rows than asked; meta.limit reports the page size actually used.
+    const limit = this.ctx.faults.has('short-pages') ? Math.min(asked, SHORT_RELATIONS_PAGE) : asked;
     const offset = intParam(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
     const rel = relation as Relation;
     const effectiveActivity = rel === 'sponsors' ? activity : undefined;
@@ -220,7 +225,8 @@ export class ApiService {
     const end = Math.min(total, offset + limit);
     const data = [];
     for (let i = offset; i < end; i++) data.push(relationItem(this.catalogue, kw, rel, effectiveActivity, i));
-    const meta: Record<string, unknown> = { relation: rel, limit, offset, total };
+    const shownTotal = this.ctx.faults.has('wrong-total') ? wrongTotal(total, kw.type) : total;
+    const meta: Record<string, unknown> = { relation: rel, limit, offset, total: shownTotal };
     if (activity) meta.activity = activity;
     return { status: 200, json: { data, meta } };
   }
