@@ -11,8 +11,10 @@ import { ApiService } from './api.js';
 import { SandboxClock } from './clock.js';
 import { landingPage, setupPage, errorPage } from './pages.js';
 import { breakSchema, hostileReply, sparsify, FAULTS, type Fault } from './faults.js';
+import { emptyStats, type SandboxContext, type SandboxStats } from './context.js';
 
 export { FAULTS, type Fault } from './faults.js';
+export type { SandboxContext, SandboxStats } from './context.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -27,37 +29,12 @@ export interface SandboxOptions {
   log?: (line: string) => void;
 }
 
-export interface SandboxStats {
-  requests: number;
-  apiRequests: number;
-  byRoute: Record<string, number>;
-  registrations: number;
-  tokens: { issuedByCode: number; refreshed: number; revoked: number };
-  runs: number;
-}
-
 export interface Sandbox {
   url: string;
   stats: SandboxStats;
   /** Jumps both clocks forward (what POST /__sandbox/advance?seconds=N does). */
   advance(seconds: number): void;
   close(): Promise<void>;
-}
-
-/** What every module of the sandbox shares. */
-export interface SandboxContext {
-  base: string;
-  apiResource: string;
-  mcpResource: string;
-  clock: SandboxClock;
-  faults: ReadonlySet<Fault>;
-  stats: SandboxStats;
-  tokenTtlSeconds: number;
-  autoApprove: boolean;
-}
-
-export function emptyStats(): SandboxStats {
-  return { requests: 0, apiRequests: 0, byRoute: {}, registrations: 0, tokens: { issuedByCode: 0, refreshed: 0, revoked: 0 }, runs: 0 };
 }
 
 const MAX_BODY = 1024 * 1024;
