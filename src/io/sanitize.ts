@@ -62,12 +62,37 @@ export function displayUnits(text: string): string[] {
   return units;
 }
 
-/** Display width of sanitised text: code points (escapes count as the characters they show). */
+/**
+ * Columns a code point takes in a terminal: 2 for East Asian wide and fullwidth characters and
+ * emoji, 0 for combining marks, the zero-width joiner and variation selectors, else 1. A table of
+ * CJK names stays aligned.
+ */
+function charWidth(cp: number): number {
+  if (cp < 0x300) return 1;
+  if (cp <= 0x36f || cp === 0x200b || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
+  if (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  ) {
+    return 2;
+  }
+  return 1;
+}
+
+/** Display width of sanitised text in terminal columns (escapes count as the characters they show). */
 export function displayWidth(text: string): number {
   // Fast path: plain ASCII, the common case for ids and numbers.
   if (/^[\u0000-\u007f]*$/.test(text)) return text.length;
   let n = 0;
-  for (const _ of text) n++;
+  for (const ch of text) n += charWidth(ch.codePointAt(0)!);
   return n;
 }
 
@@ -78,7 +103,7 @@ export function truncate(text: string, width: number): string {
   let out = '';
   let used = 0;
   for (const unit of displayUnits(text)) {
-    const w = unit.length > 1 && unit.startsWith('\\') ? unit.length : 1;
+    const w = unit.length > 1 && unit.startsWith('\\') ? unit.length : charWidth(unit.codePointAt(0)!);
     if (used + w > room) break;
     out += unit;
     used += w;

@@ -16,7 +16,7 @@ import {
 } from '../../src/io/output.js';
 import { createProgress } from '../../src/io/progress.js';
 import { createPrompter } from '../../src/io/prompter.js';
-import { displayUnits, hasUnsafe, sanitizeLine, sanitizeText, sanitizingStream, truncate } from '../../src/io/sanitize.js';
+import { displayUnits, displayWidth, hasUnsafe, sanitizeLine, sanitizeText, sanitizingStream, truncate } from '../../src/io/sanitize.js';
 import { fakeIo } from '../support/fakes.js';
 
 /** What a hostile server puts in its strings: clear screen, OSC 8 link, OSC 52 clipboard, C1 CSI, bidi. */
@@ -149,6 +149,26 @@ describe('every human format sanitises; JSON stays exact', () => {
     const text = await render('table', 60);
     for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
     expect(RAW.test(text)).toBe(false);
+  });
+
+  it('wide characters count two columns: a table of CJK and emoji names stays aligned and fitted', async () => {
+    const io = fakeIo({ tty: true, columns: 40 });
+    const wide = [
+      { name: '非小细胞肺癌', id: 'a' },
+      { name: 'EGFR', id: 'b' },
+      { name: '🧬'.repeat(30), id: 'c' },
+    ];
+    await printRows({ io, format: 'table' }, wide, [
+      { header: 'NAME', value: (r) => r.name, flexible: true },
+      { header: 'ID', value: (r) => r.id },
+    ]);
+    await tick();
+    const lines = io.out().trimEnd().split('\n');
+    const idColumn = lines.map((l) => displayWidth(l.slice(0, l.lastIndexOf(' ') + 1)));
+    expect(new Set(idColumn).size).toBe(1);
+    for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(40);
+    expect(displayWidth('非小')).toBe(4);
+    expect(truncate('非小细胞肺癌', 5)).toBe('非小…');
   });
 
   it('headers, pairs, checklists and stderr tables are sanitised too', async () => {
