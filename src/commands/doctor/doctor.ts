@@ -27,17 +27,13 @@ const MAX_SKEW_MS = 60_000;
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   const checks = await runChecks(ctx);
   const globals = ctx.globals();
-  if (globals.format === 'json') {
-    const { printJson } = await import('../../io/output.js');
-    await printJson(ctx.io, checks);
-  } else {
-    const { Chalk } = await import('chalk');
-    const chalk = new Chalk({ level: ctx.io.color ? 1 : 0 });
-    for (const c of checks) {
-      const mark = c.skipped ? chalk.dim('-') : c.ok ? chalk.green('✓') : chalk.red('✗');
-      ctx.io.stdout.write(`${mark} ${c.name}: ${c.detail}\n`);
-      if (!c.ok && c.hint) ctx.io.stdout.write(`  ${chalk.dim('→')} ${c.hint}\n`);
-    }
+  const { printJson, printChecklist } = await import('../../io/output.js');
+  if (globals.format === 'json') await printJson(ctx.io, checks);
+  else {
+    await printChecklist(
+      ctx.io,
+      checks.map((c) => ({ state: c.skipped ? 'skipped' : c.ok ? 'ok' : 'failed', text: `${c.name}: ${c.detail}`, hint: c.hint })),
+    );
   }
   const failed = checks.filter((c) => !c.ok);
   if (failed.length)
