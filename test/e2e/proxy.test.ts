@@ -3,6 +3,8 @@
 // (discovery, registration, its probe, token), API calls, a refresh, doctor and logout's revoke go
 // through it; NO_PROXY bypasses it; lower-case variables work; its credentials are never printed.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,5 +133,35 @@ describe('behind a forward proxy', () => {
     expect(r.stderr).toMatch(/^rsi: the proxy http:\/\/\[redacted\]@127\.0\.0\.1:\d+ refused .* \(407\)$/m);
     expect(r.stderr).toContain('hint: put them in the proxy URL');
     expect(r.stderr + r.stdout).not.toContain('not-the-pa55word');
+  });
+
+  it('--http-timeout bounds the whole request: a reply dripping a byte at a time through the proxy ends with exit 8', async () => {
+    let requests = 0;
+    const drip = createServer((req, res) => {
+      requests++;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      // Each gap is well under the timeout: only a deadline on the whole request can end this.
+      const timer = setInterval(() => res.write(' '), 200);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => drip.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(drip.address() as AddressInfo).port}`;
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'rsi-proxy-'));
+      const r = await runCli(['projects', 'list', '--http-timeout', '1'], {
+        env: env(dir, { HTTP_PROXY: proxyUrl, RSI_TOKEN: 'drip-token', RSI_BASE_URL: base }),
+      });
+      expect(r.signal).toBeNull();
+      expect(r.code, r.stderr).toBe(8);
+      expect(r.stderr).toMatch(/^rsi: GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/projects timed out after 1 s$/m);
+      // The first attempt and one retry (a timeout is retried once), each through the proxy.
+      expect(requests).toBe(2);
+      expect(proxy.hits).toHaveLength(2);
+    } finally {
+      drip.closeAllConnections();
+      await new Promise((resolve) => drip.close(resolve));
+    }
   });
 });
