@@ -81,8 +81,21 @@ function markPermanent<E extends Error>(error: E): E {
 type Undici = typeof import('undici');
 let undiciModule: Promise<Undici> | undefined;
 // undici is CommonJS: a bundled dynamic import exposes it as the default export only.
-const loadUndici = (): Promise<Undici> =>
-  (undiciModule ??= import('undici').then((m) => ((m as { default?: Undici }).default ?? m) as Undici));
+const loadUndici = (): Promise<Undici> => (undiciModule ??= importUndici());
+
+async function importUndici(): Promise<Undici> {
+  // undici parses HTTP with a WebAssembly build of llhttp. By default V8 also recompiles that
+  // parser's hot functions with its optimising compiler in the background, and a finished rsi then
+  // sits idle until that compile ends (~150-600 ms per run, measured; docs/performance.md). The
+  // baseline (Liftoff) code parses our few kilobytes per request in microseconds, so that compile
+  // only ever costs. Neither flag is one V8 marks "for testing"; both must be set before undici
+  // compiles the module, which happens on its first connection.
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--no-wasm-tier-up');
+  setFlagsFromString('--no-wasm-dynamic-tiering');
+  const m = await import('undici');
+  return ((m as { default?: Undici }).default ?? m) as Undici;
+}
 
 export class Network {
   readonly proxy: ProxySettings;
