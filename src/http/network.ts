@@ -78,12 +78,14 @@ function markPermanent<E extends Error>(error: E): E {
   return error;
 }
 
-type Undici = typeof import('undici');
-let undiciModule: Promise<Undici> | undefined;
-// undici is CommonJS: a bundled dynamic import exposes it as the default export only.
-const loadUndici = (): Promise<Undici> => (undiciModule ??= importUndici());
+export interface UndiciParts {
+  EnvHttpProxyAgent: typeof import('undici').EnvHttpProxyAgent;
+  request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+}
+let undiciParts: Promise<UndiciParts> | undefined;
+export const loadUndici = (): Promise<UndiciParts> => (undiciParts ??= importUndici());
 
-async function importUndici(): Promise<Undici> {
+async function importUndici(): Promise<UndiciParts> {
   // undici parses HTTP with a WebAssembly build of llhttp. By default V8 also recompiles that
   // parser's hot functions with its optimising compiler in the background, and a finished rsi then
   // sits idle until that compile ends (~150-600 ms per run, measured; docs/performance.md). The
@@ -93,8 +95,14 @@ async function importUndici(): Promise<Undici> {
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--no-wasm-tier-up');
   setFlagsFromString('--no-wasm-dynamic-tiering');
-  const m = await import('undici');
-  return ((m as { default?: Undici }).default ?? m) as Undici;
+  // The two parts rsi uses, not undici's index: that also loads fetch, WebSocket, cookies (which
+  // pull in Node's own copy of undici), caches and mocks, about 1 MB of code no request needs.
+  const [agent, request] = await Promise.all([
+    import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+    import('undici/lib/api/api-request.js'),
+  ]);
+  // CommonJS: the module itself is the default export.
+  return { EnvHttpProxyAgent: agent.default, request: request.default };
 }
 
 export class Network {
@@ -156,11 +164,12 @@ export class Network {
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
     try {
-      const res = await request(req.url, {
+      const res = await request.call(dispatcher, {
+        origin: req.url.origin,
+        path: `${req.url.pathname}${req.url.search}`,
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
-        body: req.body,
-        dispatcher,
+        body: req.body ?? null,
         signal,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,

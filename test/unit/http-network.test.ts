@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../../src/errors.js';
 import { UndiciHttp } from '../../src/http/http.js';
-import { Network, OAUTH_MAX_BYTES, tlsFailure } from '../../src/http/network.js';
+import { Network, OAUTH_MAX_BYTES, loadUndici, tlsFailure } from '../../src/http/network.js';
 import { proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
 import { redactBody } from '../../src/http/redact.js';
 import { fakeClock } from '../support/fakes.js';
@@ -280,5 +280,24 @@ describe('TLS failures name the fix', () => {
     expect(tlsFailure('ERR_TLS_CERT_ALTNAME_INVALID', 'svc', '24.6.0')!.reason).toContain('another host name');
     expect(tlsFailure('CERT_HAS_EXPIRED', 'svc', '24.6.0')!.reason).toContain('expired');
     expect(tlsFailure('ECONNREFUSED', 'svc', '24.6.0')).toBeUndefined();
+  });
+});
+
+describe("the undici parts the network path imports (not undici's index)", () => {
+  it('still exist with the shapes rsi relies on, and carry a request', async () => {
+    // If an undici upgrade moves lib/dispatcher/env-http-proxy-agent.js or lib/api/api-request.js,
+    // this fails here, naming them, as well as every request above.
+    const { EnvHttpProxyAgent, request } = await loadUndici();
+    expect(typeof EnvHttpProxyAgent).toBe('function');
+    expect(typeof request).toBe('function');
+    handler = (_req, res) => res.end('pong');
+    const agent = new EnvHttpProxyAgent({ httpProxy: '', httpsProxy: '', noProxy: '' });
+    try {
+      const res = await request.call(agent, { origin: base, path: '/ping', method: 'GET' });
+      expect(res.statusCode).toBe(200);
+      expect(await res.body.text()).toBe('pong');
+    } finally {
+      await agent.close();
+    }
   });
 });
