@@ -359,7 +359,7 @@ const UNKNOWN_CA = new Set([
 
 /**
  * A TLS verification failure, with the fix named. The CA options depend on the Node version:
- * NODE_EXTRA_CA_CERTS everywhere; `--use-system-ca` from 22.15 / 23.8 (Linux from 23.9);
+ * NODE_EXTRA_CA_CERTS everywhere; `--use-system-ca` from 22.15 / 23.9 (23.8 on macOS and Windows);
  * NODE_USE_SYSTEM_CA=1 from 22.19 / 24.6.
  */
 export function tlsFailure(code: string | undefined, host: string, nodeVersion: string): { reason: string; hint: string } | undefined {
@@ -390,7 +390,7 @@ function systemCaHint(nodeVersion: string): string {
   const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);
   const at = (m: number, n: number) => major > m || (major === m && minor >= n);
   const envVar = (major === 22 && at(22, 19)) || at(24, 6);
-  const flag = (major === 22 && at(22, 15)) || at(23, 8);
+  const flag = (major === 22 && at(22, 15)) || at(23, 9);
   if (envVar) return `, or use the system's store: NODE_USE_SYSTEM_CA=1 (or NODE_OPTIONS=--use-system-ca)`;
   if (flag) return `, or use the system's store: NODE_OPTIONS=--use-system-ca`;
   return ` (Node ${nodeVersion} cannot read the system's store; Node 22.15+ can, with --use-system-ca)`;
