@@ -82,18 +82,31 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   if (baseUrl) {
     add({ name: 'base URL', ok: true, detail: baseUrl });
     const started = ctx.clock.now();
+    // The same network path as every other request: proxy, deadline, trace.
+    const network = creds!.oauth.network;
+    const probeUrl = new URL(`${baseUrl}/.well-known/oauth-authorization-server`);
+    const proxy = network.proxyFor(probeUrl);
+    add({
+      name: 'proxy',
+      ok: true,
+      ...(proxy ? {} : { skipped: true }),
+      detail: proxy
+        ? `${proxy} (from ${network.proxySource(probeUrl)})`
+        : network.proxy.http || network.proxy.https
+          ? `none for ${probeUrl.host} (NO_PROXY)`
+          : 'none (HTTPS_PROXY, HTTP_PROXY not set)',
+    });
+    const via = proxy ? ` through the proxy ${proxy}` : ' directly';
     try {
-      const res = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, {
-        signal: AbortSignal.timeout(globals.timeoutMs),
-        headers: { 'user-agent': creds!.userAgent },
-      });
-      await res.body?.cancel();
+      const res = await network.fetch(probeUrl, { headers: { 'user-agent': creds!.userAgent } });
       const date = res.headers.get('date');
       add({
         name: 'service reachable',
         ok: res.status < 500,
-        detail: `${res.status} in ${Math.round(ctx.clock.now() - started)} ms`,
-        hint: 'the service answered with a server error; try later',
+        detail: `${res.status} in ${Math.round(ctx.clock.now() - started)} ms${via}`,
+        hint: proxy
+          ? 'the service or the proxy answered with a server error; try later, or check the proxy'
+          : 'the service answered with a server error; try later',
       });
       if (date) {
         const skew = Date.parse(date) - (started + ctx.clock.now()) / 2;
@@ -108,8 +121,8 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
       add({
         name: 'service reachable',
         ok: false,
-        detail: (error as Error).message,
-        hint: 'check the URL, your network, proxy settings (HTTPS_PROXY) and VPN',
+        detail: `not reached${via}: ${(error as Error).message}`,
+        hint: (error as CliError).hint ?? 'check the URL, your network, proxy settings (HTTPS_PROXY, NO_PROXY) and VPN',
       });
     }
     try {
