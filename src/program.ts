@@ -5,6 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { OUTPUT_FORMATS, type Context } from './context.js';
+import { UsageError } from './errors.js';
 import * as login from './commands/auth/login.js';
 import * as logout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
@@ -34,7 +35,9 @@ export function buildProgram(ctx: Context): Command {
     .option('--no-color', 'no colour (env: NO_COLOR)')
     .option('--debug', 'HTTP trace on stderr, secrets redacted (env: RSI_DEBUG=1)')
     .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    // `rsi help analyses run` must reach the subcommand; commander's own help command stops at one word.
+    .helpCommand(false);
 
   program.addCommand(login.build(ctx));
   program.addCommand(logout.build(ctx));
@@ -56,18 +59,86 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(api.build(ctx));
   program.addCommand(sandbox.build(ctx));
   program.addCommand(completion.build(ctx));
+  program.addCommand(helpCommand(program));
 
   applyToAll(program, (cmd) => {
+    const examples = EXAMPLES[commandPath(cmd)];
+    if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
     cmd
       .configureOutput({
         writeOut: (text) => void ctx.io.stdout.write(text),
         writeErr: (text) => void ctx.io.stderr.write(text),
-        outputError: (text, write) => write(`rsi: ${text.replace(/^error: /, '').trimEnd()}\n`),
+        outputError: (text, write) => write(`rsi: ${suggestSibling(cmd, text.replace(/^error: /, '').trimEnd())}\n`),
       })
+      // A subcommand's help lists the flags it inherits (--json, --format, --profile, …) too.
+      .configureHelp({ showGlobalOptions: true })
       .exitOverride();
   });
   return program;
 }
+
+/** `rsi help [command...]`: the help of the command the words name, however deep. */
+function helpCommand(program: Command): Command {
+  return new Command('help')
+    .description('show help for a command, e.g. `rsi help analyses run`')
+    .argument('[command...]', 'the command, as you would type it')
+    .action((words: string[]) => {
+      let cmd = program;
+      for (const word of words) {
+        const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+        if (!next) throw new UsageError(`unknown command "${words.join(' ')}"`, { hint: 'run `rsi help` for the list of commands' });
+        cmd = next;
+      }
+      cmd.outputHelp();
+    });
+}
+
+/**
+ * Flags that mean the same on a sibling command under another name: `status --watch` and
+ * `analyses run --wait` both follow the status. A wrong one names the right one.
+ */
+const SIBLING_FLAGS: Record<string, readonly string[]> = {
+  '--wait': ['--watch'],
+  '--watch': ['--wait'],
+  '--follow': ['--watch', '--wait'],
+  '--scopes': ['--scope', '--add-scope'],
+  '--relations': ['--relation'],
+  '--goals': ['--goal'],
+  '--limit': ['--top'],
+  '--top': ['--limit'],
+};
+
+export function suggestSibling(cmd: Command, message: string): string {
+  const unknown = /^unknown option '([^'=]+)/.exec(message)?.[1];
+  if (!unknown) return message;
+  const own = new Set(cmd.options.map((o) => o.long));
+  const sibling = SIBLING_FLAGS[unknown]?.find((f) => own.has(f));
+  if (!sibling) return message;
+  return `${message.replace(/\s*\(Did you mean [^)]*\)$/s, '')} (did you mean ${sibling}?)`;
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Examples for the commands whose own file does not carry them. */
+const EXAMPLES: Record<string, readonly string[]> = {
+  logout: ['rsi logout', 'rsi --profile work logout'],
+  'auth status': ['rsi auth status', 'rsi auth status --json | jq -r .profiles[].profile'],
+  'auth token': ['curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"'],
+  doctor: ['rsi doctor', "rsi doctor --json | jq '.[] | select(.ok == false)'"],
+  'projects list': ['rsi projects list', "rsi projects list --json | jq -r '.projects[].name'"],
+  status: ['rsi status "My first project"', 'rsi status "My first project" --watch --timeout 600', 'rsi status P --json | jq -r .next'],
+  opportunities: ['rsi opportunities "My first project"', 'rsi opportunities P --format csv > opportunities.csv'],
+  'analyses run': [
+    'rsi analyses run "My first project" --top 5 --type target --yes --wait',
+    'rsi analyses run P --select EGFR:NSCLC --wait',
+  ],
+  sandbox: ['rsi sandbox --port 8765 --auto-approve --quiet &', 'rsi sandbox --time-scale 60 --fault analyses-504'],
+  completion: ['source <(rsi completion bash)', 'rsi completion powershell >> $PROFILE'],
+};
 
 function group(name: string, description: string): Command {
   return new Command(name).description(description);
