@@ -5,7 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { OUTPUT_FORMATS, type Context } from './context.js';
-import { UsageError } from './errors.js';
+import { ForbiddenError, UsageError } from './errors.js';
 import * as login from './commands/auth/login.js';
 import * as logout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
@@ -126,7 +126,7 @@ function commandPath(cmd: Command): string {
 /** Examples for the commands whose own file does not carry them. */
 const EXAMPLES: Record<string, readonly string[]> = {
   logout: ['rsi logout', 'rsi --profile work logout'],
-  'auth status': ['rsi auth status', 'rsi auth status --json | jq -r .profiles[].profile'],
+  'auth status': ['rsi auth status', "rsi auth status --json | jq -r '.profiles[].profile'"],
   'auth token': ['curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"'],
   doctor: ['rsi doctor', "rsi doctor --json | jq '.[] | select(.ok == false)'"],
   'projects list': ['rsi projects list', "rsi projects list --json | jq -r '.projects[].name'"],
@@ -148,4 +148,16 @@ function group(name: string, description: string): Command {
 export function applyToAll(cmd: Command, apply: (cmd: Command) => void): void {
   apply(cmd);
   for (const sub of cmd.commands) applyToAll(sub, apply);
+}
+
+/**
+ * A 403 names the missing scope, but only here are the profile and the scopes already granted
+ * known: the hint asks for their union under the same profile, so following it never trades a
+ * three-scope login for a one-scope one.
+ */
+export async function explainError(error: unknown, ctx: Context): Promise<unknown> {
+  if (!(error instanceof ForbiddenError) || !error.scope) return error;
+  const { scopeHint } = await import('./commands/auth/login.js');
+  const hint = await scopeHint(ctx, error.scope).catch(() => undefined);
+  return hint ? new ForbiddenError(error.message, error.scope, { hint, cause: error }) : error;
 }
