@@ -5,7 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { OUTPUT_FORMATS, type Context } from './context.js';
-import { ForbiddenError, UsageError } from './errors.js';
+import * as help from './commands/help/help.js';
 import * as login from './commands/auth/login.js';
 import * as logout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
@@ -59,7 +59,14 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(api.build(ctx));
   program.addCommand(sandbox.build(ctx));
   program.addCommand(completion.build(ctx));
-  program.addCommand(helpCommand(program));
+  program.addCommand(help.build(program));
+  // A base URL ending in /api/v1 (the sandbox prints both) is taken as the base, with a note.
+  program.hook('preAction', () => {
+    const raw = program.opts().baseUrl ?? ctx.env.RSI_BASE_URL;
+    if (typeof raw === 'string' && /\/api\/v1\/*$/.test(raw.trim())) {
+      ctx.io.stderr.write(`note: using ${raw.trim().replace(/\/api\/v1\/*$/, '')} as the base URL (the API is at <base>/api/v1)\n`);
+    }
+  });
 
   applyToAll(program, (cmd) => {
     const examples = EXAMPLES[commandPath(cmd)];
@@ -75,22 +82,6 @@ export function buildProgram(ctx: Context): Command {
       .exitOverride();
   });
   return program;
-}
-
-/** `rsi help [command...]`: the help of the command the words name, however deep. */
-function helpCommand(program: Command): Command {
-  return new Command('help')
-    .description('show help for a command, e.g. `rsi help analyses run`')
-    .argument('[command...]', 'the command, as you would type it')
-    .action((words: string[]) => {
-      let cmd = program;
-      for (const word of words) {
-        const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
-        if (!next) throw new UsageError(`unknown command "${words.join(' ')}"`, { hint: 'run `rsi help` for the list of commands' });
-        cmd = next;
-      }
-      cmd.outputHelp();
-    });
 }
 
 /**
@@ -150,14 +141,5 @@ export function applyToAll(cmd: Command, apply: (cmd: Command) => void): void {
   for (const sub of cmd.commands) applyToAll(sub, apply);
 }
 
-/**
- * A 403 names the missing scope, but only here are the profile and the scopes already granted
- * known: the hint asks for their union under the same profile, so following it never trades a
- * three-scope login for a one-scope one.
- */
-export async function explainError(error: unknown, ctx: Context): Promise<unknown> {
-  if (!(error instanceof ForbiddenError) || !error.scope) return error;
-  const { scopeHint } = await import('./commands/auth/login.js');
-  const hint = await scopeHint(ctx, error.scope).catch(() => undefined);
-  return hint ? new ForbiddenError(error.message, error.scope, { hint, cause: error }) : error;
-}
+/** main asks this to improve an error's hint with what only the commands know. */
+export { explainError } from './commands/auth/login.js';

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ForbiddenError, UsageError } from '../../errors.js';
 
 export interface LoginCommandOptions {
   baseUrl: string | undefined;
@@ -168,4 +168,15 @@ export async function scopeHint(ctx: Context, missing: string): Promise<string> 
   const granted = creds.baseUrl ? await grantedScopes(creds, creds.baseUrl) : [];
   const union = [...new Set([...granted, missing])];
   return `run \`rsi login${p} --scope ${union.join(',')}\` (the same as \`rsi login${p} --add-scope ${missing}\`: the scopes you have are kept)`;
+}
+
+/**
+ * A 403 names the missing scope, but only here are the profile and the scopes already granted
+ * known: the hint asks for their union under the same profile, so following it never trades a
+ * three-scope login for a one-scope one.
+ */
+export async function explainError(error: unknown, ctx: Context): Promise<unknown> {
+  if (!(error instanceof ForbiddenError) || !error.scope) return error;
+  const hint = await scopeHint(ctx, error.scope).catch(() => undefined);
+  return hint ? new ForbiddenError(error.message, error.scope, { hint, cause: error }) : error;
 }

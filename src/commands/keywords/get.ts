@@ -11,19 +11,28 @@ export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('get')
     .description("show a keyword's card: activity, scores and optional sections")
     .argument('<keyword>', 'keyword UUID, or an exact name or synonym')
-    .option('--include <sections>', 'comma-separated sections to add, e.g. indications,sponsors')
+    .option(
+      '--include <sections>',
+      'sections to add, comma-separated or repeated, e.g. indications,sponsors',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .addHelpText('after', '\nExamples:\n  rsi keywords get EGFR\n  rsi keywords get NSCLC --include indications,assets --json')
     .action(async (keyword: string, flags: Record<string, unknown>) => {
       let include: string[] = [];
       if (flags.include !== undefined) {
-        include = String(flags.include)
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
+        include = [
+          ...new Set(
+            (flags.include as string[])
+              .join(',')
+              .split(',')
+              .map((s) => s.trim().toLowerCase().replace(/-/g, '_'))
+              .filter(Boolean),
+          ),
+        ];
         const bad = include.find((s) => !/^[a-z][a-z0-9_]*$/.test(s));
         if (include.length === 0 || bad !== undefined) {
           throw new UsageError(
-            `--include takes comma-separated section names such as indications,sponsors (got "${String(flags.include)}")`,
+            `--include takes comma-separated section names such as indications,sponsors (got "${(flags.include as string[]).join(',')}")`,
           );
         }
       }
