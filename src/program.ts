@@ -59,6 +59,7 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(api.build(ctx));
   program.addCommand(sandbox.build(ctx));
   program.addCommand(completion.build(ctx));
+  program.addCommand(completion.buildValues(ctx), { hidden: true });
   program.addCommand(help.build(program));
   // A base URL ending in /api/v1 (the sandbox prints both) is taken as the base, with a note.
   program.hook('preAction', () => {
