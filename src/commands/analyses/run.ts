@@ -5,6 +5,7 @@ import type { Progress } from '../../io/progress.js';
 import { canPrompt } from '../../io/io.js';
 import { ConfirmationRequiredError, ConflictError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../../errors.js';
 import {
+  analysesPicture,
   assertNoFailedAnalyses,
   parseTiming,
   printStatus,
@@ -324,7 +325,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
     (signal) => port.getProjectStatus(project.id, signal),
     options.wait,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
-    { ndjson: machine, projectName: project.name },
+    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx) },
   );
   if (!machine) {
     io.stdout.write('\n');

@@ -55,7 +55,18 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   if (out.format === 'json') return printJson(ctx.io, card);
   if (out.format === 'ndjson') return write(ctx.io.stdout, `${JSON.stringify(card)}\n`);
   const scores = card.scores as Record<string, Score>;
-  const scoreText = (s: Score): string => (s ? `${s.score}${s.label ? ` (${s.label})` : ''}` : '—');
+  const { pictureStyle, scoreCells } = await import('../../io/pictures.js');
+  const style = pictureStyle(ctx.io, out.format, ctx.env);
+  const SCORES = ['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const;
+  // On a terminal the six scores are bars (0–100) with their figures; elsewhere the figures alone.
+  const bars = style
+    ? scoreCells(
+        SCORES.map((n) => ({ value: scores[n]?.score, note: scores[n]?.label ? `(${scores[n]!.label})` : undefined })),
+        // printPairs puts the keys (at most "scores as of", 12 wide) and two spaces before these.
+        { ...style, columns: style.columns - 14 },
+      )
+    : undefined;
+  const scoreText = (s: Score, i: number): string => bars?.[i] ?? (s ? `${s.score}${s.label ? ` (${s.label})` : ''}` : '—');
   const pairs: Array<[string, unknown]> = [
     ['name', card.name],
     ['type', card.type],
@@ -64,10 +75,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
     ['patents', card.activity.patents],
     ['trials', card.activity.trials],
     ['assets', card.activity.assets],
-    ...(['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const).map((n): [string, unknown] => [
-      n,
-      scoreText(scores[n]),
-    ]),
+    ...SCORES.map((n, i): [string, unknown] => [n, scoreText(scores[n], i)]),
     ['scores as of', card.scores.as_of],
     ['description', card.description],
     ['id', card.id],

@@ -92,6 +92,14 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   }
   const page = await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal);
   if (out.format === 'json') return printJson(ctx.io, page);
+  // On a terminal, each link's count as a bar against the page's largest (the service ranks them).
+  const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
+  const style = pictureStyle(ctx.io, out.format, ctx.env);
+  const width = style ? columnBarWidth(style, tableWidth(page.data, columns)) : 0;
+  if (style && width > 0 && page.data.some((r) => typeof r.count === 'number')) {
+    const max = Math.max(...page.data.map((r) => r.count ?? 0));
+    columns.splice(2, 0, { header: '', value: (r: { count?: number }) => bar(r.count ?? 0, max, width, style), keep: true } as never);
+  }
   const count = await printRows(out, page.data, columns);
   const { offset, total } = page.meta;
   if (count === 0) ctx.io.stderr.write(total > 0 ? `No links at offset ${offset} (total ${total})\n` : 'No links\n');
