@@ -14,7 +14,7 @@ const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fa
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 /** The indented code of the "A first session" section, as a reader would paste it. */
-export function firstSession(markdown: string): string[] {
+function firstSession(markdown: string): string[] {
   const start = markdown.indexOf('## A first session');
   const end = markdown.indexOf('\n## ', start + 1);
   const section = markdown.slice(start, end < 0 ? undefined : end);
