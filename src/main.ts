@@ -58,7 +58,9 @@ export async function main(options: MainOptions = {}): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
-    return reportError(error, io, debug, abort.signal);
+    // A missing-scope error learns the profile and the scopes already granted, for its hint.
+    const explained = program ? await (await import('./program.js')).explainError(error, ctx) : error;
+    return reportError(explained, io, debug, abort.signal);
   } finally {
     await ctx.close();
     if (listening) {

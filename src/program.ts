@@ -5,6 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { OUTPUT_FORMATS, type Context } from './context.js';
+import * as help from './commands/help/help.js';
 import * as login from './commands/auth/login.js';
 import * as logout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
@@ -34,7 +35,9 @@ export function buildProgram(ctx: Context): Command {
     .option('--no-color', 'no colour (env: NO_COLOR)')
     .option('--debug', 'HTTP trace on stderr, secrets redacted (env: RSI_DEBUG=1)')
     .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    // `rsi help analyses run` must reach the subcommand; commander's own help command stops at one word.
+    .helpCommand(false);
 
   program.addCommand(login.build(ctx));
   program.addCommand(logout.build(ctx));
@@ -56,18 +59,78 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(api.build(ctx));
   program.addCommand(sandbox.build(ctx));
   program.addCommand(completion.build(ctx));
+  program.addCommand(completion.buildValues(ctx), { hidden: true });
+  program.addCommand(help.build(program));
+  // A base URL ending in /api/v1 (the sandbox prints both) is taken as the base, with a note.
+  program.hook('preAction', () => {
+    const raw = program.opts().baseUrl ?? ctx.env.RSI_BASE_URL;
+    if (typeof raw === 'string' && /\/api\/v1\/*$/.test(raw.trim())) {
+      ctx.io.stderr.write(`note: using ${raw.trim().replace(/\/api\/v1\/*$/, '')} as the base URL (the API is at <base>/api/v1)\n`);
+    }
+  });
 
   applyToAll(program, (cmd) => {
+    const examples = EXAMPLES[commandPath(cmd)];
+    if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
     cmd
       .configureOutput({
         writeOut: (text) => void ctx.io.stdout.write(text),
         writeErr: (text) => void ctx.io.stderr.write(text),
-        outputError: (text, write) => write(`rsi: ${text.replace(/^error: /, '').trimEnd()}\n`),
+        outputError: (text, write) => write(`rsi: ${suggestSibling(cmd, text.replace(/^error: /, '').trimEnd())}\n`),
       })
+      // A subcommand's help lists the flags it inherits (--json, --format, --profile, …) too.
+      .configureHelp({ showGlobalOptions: true })
       .exitOverride();
   });
   return program;
 }
+
+/**
+ * Flags that mean the same on a sibling command under another name: `status --watch` and
+ * `analyses run --wait` both follow the status. A wrong one names the right one.
+ */
+const SIBLING_FLAGS: Record<string, readonly string[]> = {
+  '--wait': ['--watch'],
+  '--watch': ['--wait'],
+  '--follow': ['--watch', '--wait'],
+  '--scopes': ['--scope', '--add-scope'],
+  '--relations': ['--relation'],
+  '--goals': ['--goal'],
+  '--limit': ['--top'],
+  '--top': ['--limit'],
+};
+
+export function suggestSibling(cmd: Command, message: string): string {
+  const unknown = /^unknown option '([^'=]+)/.exec(message)?.[1];
+  if (!unknown) return message;
+  const own = new Set(cmd.options.map((o) => o.long));
+  const sibling = SIBLING_FLAGS[unknown]?.find((f) => own.has(f));
+  if (!sibling) return message;
+  return `${message.replace(/\s*\(Did you mean [^)]*\)$/s, '')} (did you mean ${sibling}?)`;
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** Examples for the commands whose own file does not carry them. */
+const EXAMPLES: Record<string, readonly string[]> = {
+  logout: ['rsi logout', 'rsi --profile work logout'],
+  'auth status': ['rsi auth status', "rsi auth status --json | jq -r '.profiles[].profile'"],
+  'auth token': ['curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"'],
+  doctor: ['rsi doctor', "rsi doctor --json | jq '.[] | select(.ok == false)'"],
+  'projects list': ['rsi projects list', "rsi projects list --json | jq -r '.projects[].name'"],
+  status: ['rsi status "My first project"', 'rsi status "My first project" --watch --timeout 600', 'rsi status P --json | jq -r .next'],
+  opportunities: ['rsi opportunities "My first project"', 'rsi opportunities P --format csv > opportunities.csv'],
+  'analyses run': [
+    'rsi analyses run "My first project" --top 5 --type target --yes --wait',
+    'rsi analyses run P --select EGFR:NSCLC --wait',
+  ],
+  sandbox: ['rsi sandbox --port 8765 --auto-approve --quiet &', 'rsi sandbox --time-scale 60 --fault analyses-504'],
+  completion: ['source <(rsi completion bash)', 'rsi completion powershell >> $PROFILE'],
+};
 
 function group(name: string, description: string): Command {
   return new Command(name).description(description);
@@ -78,3 +141,6 @@ export function applyToAll(cmd: Command, apply: (cmd: Command) => void): void {
   apply(cmd);
   for (const sub of cmd.commands) applyToAll(sub, apply);
 }
+
+/** main asks this to improve an error's hint with what only the commands know. */
+export { explainError } from './commands/auth/login.js';

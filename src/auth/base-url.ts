@@ -25,5 +25,6 @@ export function normaliseBaseUrl(raw: string, flag = '--base-url'): string {
   }
   if (url.username || url.password) throw new UsageError(`${flag} must not contain credentials`);
   if (url.search || url.hash) throw new UsageError(`${flag} must not have a query or fragment`);
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  // The API lives at <base>/api/v1 and the sandbox prints that too: take the base out of it.
+  return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '')}`;
 }

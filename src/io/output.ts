@@ -22,7 +22,7 @@
 import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
-import { displayWidth, sanitizeLine, sanitizeText, truncate } from './sanitize.js';
+import { displayWidth, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
 
 export interface Column<T> {
   /** The table header (people); upper case by convention. */
@@ -353,12 +353,17 @@ export async function printPairs(target: OutputTarget, pairs: ReadonlyArray<read
 }
 
 /** Aligned `key  value` lines, sanitised; the key dimmed when colour is on. */
-export function pairsText(pairs: ReadonlyArray<readonly [string, unknown]>, color = false): string {
+export function pairsText(pairs: ReadonlyArray<readonly [string, unknown]>, color = false, columns?: number): string {
   const width = Math.max(0, ...pairs.map(([k]) => displayWidth(sanitizeLine(k))));
+  // On a terminal a value wider than what is left of the line continues under itself, so a long
+  // description does not wrap back under the keys.
+  const room = columns === undefined ? Number.POSITIVE_INFINITY : Math.max(20, columns - width - 2);
   let text = '';
   for (const [k, v] of pairs) {
     const key = sanitizeLine(k).padEnd(width);
-    text += `${color ? `\x1b[2m${key}\x1b[22m` : key}  ${tableField(v)}\n`;
+    const [first = '', ...rest] = room === Number.POSITIVE_INFINITY ? [tableField(v)] : wrap(tableField(v), room);
+    text += `${color ? `\x1b[2m${key}\x1b[22m` : key}  ${first}\n`;
+    for (const more of rest) text += `${' '.repeat(width + 2)}${more}\n`;
   }
   return text;
 }
@@ -442,6 +447,7 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
           pairsText(
             columns.map((c) => [c.header, c.value(rows[0])] as const),
             io.color,
+            io.stdoutIsTTY ? io.columns : undefined,
           ),
         );
       } else if (rows.length > 0) await printRows(target, rows, columns);

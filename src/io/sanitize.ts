@@ -112,6 +112,42 @@ export function truncate(text: string, width: number): string {
 }
 
 /**
+ * Breaks sanitised text into lines of at most `width` columns, at spaces where it can and inside a
+ * word only when the word alone is wider; never inside an escape. Used where a value must stay
+ * whole but the terminal is narrow (a keyword card's description).
+ */
+export function wrap(text: string, width: number): string[] {
+  if (width < 1 || displayWidth(text) <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  const unitWidth = (u: string): number => (u.length > 1 && u.startsWith('\\') ? u.length : charWidth(u.codePointAt(0)!));
+  for (const word of text.split(' ')) {
+    const w = displayWidth(word);
+    if (used > 0 && used + 1 + w <= width) {
+      line += ` ${word}`;
+      used += 1 + w;
+      continue;
+    }
+    if (used > 0) lines.push(line);
+    line = '';
+    used = 0;
+    for (const unit of displayUnits(word)) {
+      const uw = unitWidth(unit);
+      if (used + uw > width && used > 0) {
+        lines.push(line);
+        line = '';
+        used = 0;
+      }
+      line += unit;
+      used += uw;
+    }
+  }
+  if (used > 0 || line) lines.push(line);
+  return lines;
+}
+
+/**
  * A stream for stderr that sanitises everything written through it while keeping line breaks.
  * Writes pass straight through (no buffering of its own), so lines keep their order with anything
  * written to the raw stream (the live progress line, prompts); `drain` and `error` are the target's.

@@ -137,7 +137,7 @@ describe('analyses run: flags', () => {
     [['--top', '5', '--type', 'target', '--select', 'a:b'], /cannot be combined/],
     [['--selections', '-', '--top', '5', '--type', 'target'], /cannot be combined/],
     [['--select', 'a:b', '--readiness', 'x'], /--readiness only applies with --top/],
-    [['--select', 'ab'], /--select must be KEYWORD_ID:SIGNAL_KEYWORD_ID/],
+    [['--select', ':b'], /--select must be KEYWORD_ID:SIGNAL_KEYWORD_ID/],
     [['--select', 'a:b:c'], /--select must be/],
     [['--select', 'a:b', '--timeout', '5'], /--timeout only applies with --wait/],
     [['--select', 'a:b', '--wait', '--interval', '0'], /--interval must be a number of seconds from 0.1/],

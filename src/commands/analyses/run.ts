@@ -6,6 +6,7 @@ import type { OutputFormat } from '../../io/formats.js';
 import { canPrompt } from '../../io/io.js';
 import { ConfirmationRequiredError, ConflictError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../../errors.js';
 import {
+  analysesPicture,
   assertNoFailedAnalyses,
   parseTiming,
   printStatus,
@@ -72,6 +73,11 @@ export interface AnalysesRunOptions {
 export interface AnalysesPort {
   resolveProject(ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
   runAnalyses(projectId: string, body: RunAnalysesBody, signal: AbortSignal): Promise<AnalysesReply>;
+  /** The project's signals, to turn `--select NAME` into ids; absent: names are not resolved. */
+  listSignals?(
+    projectId: string,
+    signal: AbortSignal,
+  ): Promise<ReadonlyArray<{ keyword_id: string; signal_keyword_id: string; name?: string | null | undefined }>>;
   getProjectStatus(projectId: string, signal: AbortSignal): Promise<Status>;
 }
 
@@ -102,7 +108,12 @@ export function build(ctx: Context, runF: (options: AnalysesRunOptions, ctx: Con
   return new Command('run')
     .description('start scoring analyses for chosen signals, or for the top N of a type')
     .argument('<project>', 'project UUID or exact name')
-    .option('--select <KEYWORD_ID:SIGNAL_KEYWORD_ID>', 'a signal to analyse (repeatable)', collect, [])
+    .option(
+      '--select <KEYWORD_ID:SIGNAL_KEYWORD_ID>',
+      "a signal to analyse (repeatable); or the signal's name (or KEYWORD_ID:NAME) when it is unambiguous",
+      collect,
+      [],
+    )
     .option('--selections <path|->', 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items')
     .option('--top <N>', 'analyse the top N signals (1-100); needs --type')
     .option('--type <type>', `signal type for --top: ${TOP_TYPES.join(', ')}`)
@@ -150,7 +161,9 @@ export async function parseRunFlags(project: string, flags: RawFlags): Promise<A
     throw new UsageError('--top/--type cannot be combined with --select or --selections: choose signals one way');
   }
   if (!hasSelections && !hasTop) {
-    throw new UsageError('say what to analyse: --select KEYWORD_ID:SIGNAL_KEYWORD_ID, --selections PATH|-, or --top N --type T');
+    throw new UsageError(
+      'say what to analyse: --select KEYWORD_ID:SIGNAL_KEYWORD_ID (or a signal name), --selections PATH|-, or --top N --type T',
+    );
   }
   const topOnly: Array<[string, unknown]> = [
     ['--analysis-mode', flags.analysisMode],
@@ -198,6 +211,8 @@ export async function parseRunFlags(project: string, flags: RawFlags): Promise<A
 
 function parseSelect(value: string): Selection {
   const parts = value.split(':');
+  // A bare word is a signal name (or a signal keyword id), resolved through the project's signals.
+  if (parts.length === 1 && value.trim() !== '') return { keyword_id: '', signal_keyword_id: value.trim() };
   if (parts.length !== 2 || parts[0]!.trim() === '' || parts[1]!.trim() === '') {
     throw new UsageError(`--select must be KEYWORD_ID:SIGNAL_KEYWORD_ID (got "${value}")`);
   }
@@ -272,6 +287,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
 
   const port = deps.port ?? (await defaultPort(ctx));
   const project = await port.resolveProject(options.project, ctx.signal);
+  if (body.selections && port.listSignals) body.selections = await resolveSelectNames(body.selections, port, project, ctx.signal);
   let result = await send(port, project, body, ctx.signal);
 
   if (result.needs_confirmation) {
@@ -309,13 +325,54 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
     (signal) => port.getProjectStatus(project.id, signal),
     options.wait,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
-    { ndjson: machine, projectName: project.name },
+    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx) },
   );
   if (!machine) {
     if (format === 'table') await (await import('../../io/output.js')).printText(io, '\n');
     await printStatus(io, format, final, project.name);
   }
   assertNoFailedAnalyses(final, project.name);
+}
+
+/**
+ * `--select NAME` and `--select KEYWORD_ID:NAME`: a name (or id) matched against the project's
+ * signals, case-insensitive. Ids that match as given, and names that match nothing while the other
+ * side is an id, are sent as given: the service is the judge of ids.
+ */
+export async function resolveSelectNames(
+  selections: Selection[],
+  port: AnalysesPort,
+  project: { id: string; name: string },
+  signal: AbortSignal,
+): Promise<Selection[]> {
+  const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+  const needs = selections.filter((s) => s.keyword_id === '' || !isUuid(s.signal_keyword_id));
+  if (needs.length === 0 || !port.listSignals) return selections;
+  const signals = await port.listSignals(project.id, signal);
+  const { AmbiguousNameError } = await import('../../errors.js');
+  return selections.map((s) => {
+    if (s.keyword_id !== '' && isUuid(s.signal_keyword_id)) return s;
+    const wanted = s.signal_keyword_id.toLowerCase();
+    const matches = signals.filter(
+      (g) =>
+        (s.keyword_id === '' || g.keyword_id === s.keyword_id) &&
+        (g.signal_keyword_id.toLowerCase() === wanted || (g.name ?? '').toLowerCase() === wanted),
+    );
+    if (matches.length === 1) return { keyword_id: matches[0]!.keyword_id, signal_keyword_id: matches[0]!.signal_keyword_id };
+    if (s.keyword_id !== '' && matches.length === 0) return s;
+    const shown = (matches.length ? matches : signals.slice(0, 8)).map((g) => `${g.keyword_id}:${g.signal_keyword_id}  ${g.name ?? ''}`);
+    throw new AmbiguousNameError(
+      matches.length
+        ? `--select ${s.signal_keyword_id} matches ${matches.length} signals of "${project.name}"`
+        : `--select ${s.signal_keyword_id}: no signal of "${project.name}" has that name`,
+      shown,
+      {
+        hint: matches.length
+          ? `say which: ${matches.map((g) => `--select ${g.keyword_id}:${g.signal_keyword_id}`).join(' or ')}`
+          : `list them with \`rsi signals ${JSON.stringify(project.name)}\``,
+      },
+    );
+  });
 }
 
 /** One POST, never retried: the error says whether running again is safe. */
@@ -465,6 +522,7 @@ export async function defaultPort(ctx: Context): Promise<AnalysesPort> {
   return {
     resolveProject: (ref, signal) => resolveProject(client, ref, signal),
     runAnalyses: (id, body, signal) => client.runAnalyses(id, body, signal),
+    listSignals: async (id, signal) => (await client.listSignals(id, { limit: 500 }, signal)).signals,
     getProjectStatus: (id, signal) => client.getProjectStatus(id, signal),
   };
 }

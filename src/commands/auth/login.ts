@@ -1,42 +1,49 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { ForbiddenError, UsageError } from '../../errors.js';
 
 export interface LoginCommandOptions {
   baseUrl: string | undefined;
   scopes: string[];
+  /** --add-scope: asked for together with the scopes this profile already has. */
+  addScopes: string[];
   noBrowser: boolean;
   port: number | undefined;
   insecureStorage: boolean;
   timeoutSeconds: number;
 }
 
+/** Repeatable, and each value may be a comma or space separated list (`--scope a,b`). */
 function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
+  return [...previous, ...value.split(/[\s,]+/).filter(Boolean)];
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('login')
     .description('sign in through the browser (OAuth 2.0 with PKCE) and store the tokens in the OS keychain')
     .option('--scope <scope>', 'a scope to request, repeatable (default: service:read projects:write analyses:run)', collect)
+    .option('--add-scope <scope>', 'add a scope to those this profile already has (repeatable, or a,b); the others are kept', collect)
     .option('--no-browser', 'do not open a browser: print the URL, and accept the redirected URL pasted on stdin (SSH)')
     .option('--port <n>', 'loopback port for the redirect (fixed, for ssh -L); default: any free port')
     .option('--insecure-storage', 'store tokens in a 0600 file in the config folder instead of the keychain')
     .option('--timeout <seconds>', 'give up waiting for the browser after this long', '300')
     .addHelpText(
       'after',
-      '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765',
+      '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765\n  rsi login --profile work --add-scope analyses:run   # keeps the scopes you have',
     )
     .action(async (flags: Record<string, unknown>) => {
       const { intFlag } = await import('../shared/flags.js');
       const scopes = (flags.scope as string[] | undefined) ?? [];
-      for (const s of scopes) if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)) throw new UsageError(`--scope "${s}" is not a valid scope name`);
+      const addScopes = (flags.addScope as string[] | undefined) ?? [];
+      for (const s of [...scopes, ...addScopes])
+        if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)) throw new UsageError(`--scope "${s}" is not a valid scope name`);
       const port = await intFlag('--port', flags.port, 1, 65535);
       const timeoutSeconds = (await intFlag('--timeout', flags.timeout, 1, 3600))!;
       await runF(
         {
           baseUrl: ctx.globals().baseUrl,
           scopes,
+          addScopes,
           noBrowser: flags.browser === false,
           port,
           insecureStorage: flags.insecureStorage === true,
@@ -73,7 +80,10 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
   }
   const err = ctx.io.stderr;
   if (creds.envToken) err.write('warning: RSI_TOKEN is set and will still take precedence over this login until you unset it\n');
-  const scopes = opts.scopes.length ? [...new Set(opts.scopes)] : [...DEFAULT_SCOPES];
+  // --add-scope keeps what this profile was granted (gh auth refresh -s): re-consent for the union.
+  const kept = opts.addScopes.length ? await grantedScopes(creds, baseUrl) : [];
+  const base = opts.scopes.length || kept.length ? [...opts.scopes, ...kept] : [...DEFAULT_SCOPES];
+  const scopes = [...new Set([...base, ...opts.addScopes])];
   const paste = opts.noBrowser ? await stdinLines(ctx) : undefined;
   let result: Awaited<ReturnType<typeof login>>;
   try {
@@ -132,4 +142,41 @@ async function stdinLines(ctx: Context): Promise<{ lines: AsyncIterable<string>;
       ctx.io.stdin.pause();
     },
   };
+}
+
+/** The scopes stored for this profile at `baseUrl`; none when there is no stored login. */
+async function grantedScopes(creds: Awaited<ReturnType<Context['credentials']>>, baseUrl: string): Promise<string[]> {
+  if (creds.profile?.baseUrl !== baseUrl) return [];
+  try {
+    const stored = await creds.store().load({ baseUrl, profile: creds.profileName });
+    return stored?.scope.split(/\s+/).filter(Boolean) ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The hint for a 403 naming a missing scope: the same profile, and the union of the scopes
+ * granted and the missing one, so following it never drops the others.
+ */
+export async function scopeHint(ctx: Context, missing: string): Promise<string> {
+  const [creds, { profileFlag }] = await Promise.all([ctx.credentials(), import('../../auth/credentials.js')]);
+  const p = profileFlag(creds.profileName);
+  if (creds.envToken) {
+    return `the token in RSI_TOKEN was not granted ${missing}: use one that was, or unset RSI_TOKEN and run \`rsi login${p} --add-scope ${missing}\``;
+  }
+  const granted = creds.baseUrl ? await grantedScopes(creds, creds.baseUrl) : [];
+  const union = [...new Set([...granted, missing])];
+  return `run \`rsi login${p} --scope ${union.join(',')}\` (the same as \`rsi login${p} --add-scope ${missing}\`: the scopes you have are kept)`;
+}
+
+/**
+ * A 403 names the missing scope, but only here are the profile and the scopes already granted
+ * known: the hint asks for their union under the same profile, so following it never trades a
+ * three-scope login for a one-scope one.
+ */
+export async function explainError(error: unknown, ctx: Context): Promise<unknown> {
+  if (!(error instanceof ForbiddenError) || !error.scope) return error;
+  const hint = await scopeHint(ctx, error.scope).catch(() => undefined);
+  return hint ? new ForbiddenError(error.message, error.scope, { hint, cause: error }) : error;
 }

@@ -3,7 +3,7 @@ import type { Context, TokenSource } from '../../context.js';
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('status')
-    .description('show where you are signed in, with which scopes, until when, and where the token comes from')
+    .description('show where you are signed in, with which scopes, until when, and where the token comes from; lists every profile')
     .action(async () => runF({}, ctx));
 }
 
@@ -72,10 +72,12 @@ export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{
 
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   const { status } = await tokenForProfile(ctx, false);
+  const profiles = await everyProfile(ctx, status);
   const globals = ctx.globals();
   if (globals.format === 'json') {
     const { printJson } = await import('../../io/output.js');
-    return printJson(ctx.io, status);
+    // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all.
+    return printJson(ctx.io, { ...status, profiles });
   }
   const now = ctx.clock.now();
   const expires = status.expiresAt ? Date.parse(status.expiresAt) : undefined;
@@ -103,6 +105,67 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
           ['expires', `${status.expiresAt}${left}`],
         ]),
   ];
-  await (await import('../../io/output.js')).printPairsText(ctx.io, lines as Array<[string, string]>);
+  const out = await import('../../io/output.js');
+  await out.printPairsText(ctx.io, lines as Array<[string, string]>);
+  if (profiles.length > 1) {
+    const nameWidth = Math.max(...profiles.map((p) => p.profile.length));
+    let text = '\nprofiles:\n';
+    for (const p of profiles) {
+      const mark = p.profile === status.profile ? '*' : ' ';
+      const what = p.signedIn ? `${p.scopes.join(' ') || '(no scopes)'}${p.expiresAt ? `  expires ${p.expiresAt}` : ''}` : 'not signed in';
+      text += `${mark} ${p.profile.padEnd(nameWidth)}  ${p.baseUrl ?? '(no base URL)'}  ${what}\n`;
+    }
+    await out.printText(ctx.io, text);
+  }
   if (status.storedLoginHidden) ctx.io.stderr.write('warning: RSI_TOKEN is set, so the login stored for this profile is not being used\n');
+}
+
+/**
+ * Every profile in the config, the one in use first as `tokenForProfile` saw it. The others are
+ * resolved through the same credentials resolver, one profile at a time; a store that cannot be
+ * read shows that profile as not signed in rather than failing the whole listing.
+ */
+export async function everyProfile(ctx: Context, current: AuthStatus): Promise<AuthStatus[]> {
+  const creds = await ctx.credentials();
+  const { resolveCredentials } = await import('../../auth/credentials.js');
+  const names = Object.keys((await creds.config.read()).profiles).sort();
+  const out: AuthStatus[] = [current];
+  for (const name of names) {
+    if (name === current.profile) continue;
+    const status: AuthStatus = {
+      profile: name,
+      baseUrl: null,
+      signedIn: false,
+      source: null,
+      scopes: [],
+      expiresAt: null,
+      storedLoginHidden: false,
+      clientId: null,
+    };
+    try {
+      const other = await resolveCredentials({
+        globals: { ...ctx.globals(), profile: name, baseUrl: undefined },
+        env: { ...ctx.env, RSI_TOKEN: undefined },
+        io: ctx.io,
+        clock: ctx.clock,
+        signal: ctx.signal,
+        version: ctx.version,
+      });
+      status.baseUrl = other.baseUrl ?? null;
+      const stored = other.source ? await other.store().load(other.key()) : undefined;
+      if (stored) {
+        Object.assign(status, {
+          signedIn: true,
+          source: other.source,
+          scopes: stored.scope.split(/\s+/).filter(Boolean),
+          expiresAt: new Date(stored.expiresAt).toISOString(),
+          clientId: stored.clientId,
+        });
+      }
+    } catch {
+      // Shown as not signed in: this listing must not fail because of another profile.
+    }
+    out.push(status);
+  }
+  return out;
 }

@@ -122,7 +122,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
         name: 'service reachable',
         ok: false,
         detail: `not reached${via}: ${(error as Error).message}`,
-        hint: (error as CliError).hint ?? 'check the URL, your network, proxy settings (HTTPS_PROXY, NO_PROXY) and VPN',
+        hint: hintOf(error, 'check the URL, your network, proxy settings (HTTPS_PROXY, NO_PROXY) and VPN'),
       });
     }
     try {
@@ -136,7 +136,12 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
         hint: 'the service must support PKCE S256; rsi will not sign in without it',
       });
     } catch (error) {
-      add({ name: 'OAuth discovery', ok: false, detail: (error as Error).message, hint: (error as CliError).hint ?? 'check --base-url' });
+      add({
+        name: 'OAuth discovery',
+        ok: false,
+        detail: (error as Error).message,
+        hint: hintOf(error, 'is the service running? check --base-url and your network'),
+      });
     }
   }
 
@@ -153,7 +158,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
         detail: `${store.kind === 'keychain' ? 'reachable and unlocked' : 'readable'}; ${stored ? `signed in, access token ${stored.expiresAt > ctx.clock.now() ? 'valid' : 'expired (will refresh)'}` : 'not signed in'}`,
       });
     } catch (error) {
-      add({ name: 'keychain', ok: false, detail: (error as Error).message, hint: (error as CliError).hint });
+      add({ name: 'keychain', ok: false, detail: (error as Error).message, hint: hintOf(error) });
     }
   }
 
@@ -196,8 +201,22 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
         add({ name: 'client registration', ok: false, detail: (error as Error).message });
       }
     }
+  } else if (profile?.client) {
+    // One is stored; with the service down it just cannot be asked whether it still accepts it.
+    add({
+      name: 'client registration',
+      ok: true,
+      skipped: true,
+      detail: `${profile.client.clientId} stored; could not be checked (the service's discovery did not answer)`,
+    });
   } else {
     add({ name: 'client registration', ok: true, skipped: true, detail: 'none stored yet (login registers one)' });
   }
   return checks;
+}
+
+/** An error's own hint, unless it sends the user to `rsi doctor`, which is where they are. */
+function hintOf(error: unknown, fallback?: string): string | undefined {
+  const hint = (error as CliError).hint;
+  return hint && !hint.includes('rsi doctor') ? hint : fallback;
 }

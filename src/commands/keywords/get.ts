@@ -11,19 +11,28 @@ export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('get')
     .description("show a keyword's card: activity, scores and optional sections")
     .argument('<keyword>', 'keyword UUID, or an exact name or synonym')
-    .option('--include <sections>', 'comma-separated sections to add, e.g. indications,sponsors')
+    .option(
+      '--include <sections>',
+      'sections to add, comma-separated or repeated, e.g. indications,sponsors',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .addHelpText('after', '\nExamples:\n  rsi keywords get EGFR\n  rsi keywords get NSCLC --include indications,assets --json')
     .action(async (keyword: string, flags: Record<string, unknown>) => {
       let include: string[] = [];
       if (flags.include !== undefined) {
-        include = String(flags.include)
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
+        include = [
+          ...new Set(
+            (flags.include as string[])
+              .join(',')
+              .split(',')
+              .map((s) => s.trim().toLowerCase().replace(/-/g, '_'))
+              .filter(Boolean),
+          ),
+        ];
         const bad = include.find((s) => !/^[a-z][a-z0-9_]*$/.test(s));
         if (include.length === 0 || bad !== undefined) {
           throw new UsageError(
-            `--include takes comma-separated section names such as indications,sponsors (got "${String(flags.include)}")`,
+            `--include takes comma-separated section names such as indications,sponsors (got "${(flags.include as string[]).join(',')}")`,
           );
         }
       }
@@ -50,7 +59,17 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   if (out.format === 'json' || out.format === 'ndjson') return printDocument(out, card);
   type Card = typeof card;
   const scores = card.scores as Record<string, Score>;
-  const scoreText = (s: Score): string => (s ? `${s.score}${s.label ? ` (${s.label})` : ''}` : '—');
+  const { pictureStyle, scoreCells } = await import('../../io/pictures.js');
+  const style = pictureStyle(ctx.io, out.format, ctx.env);
+  // On a terminal the six scores are bars (0–100) with their figures; elsewhere the figures alone.
+  const bars = style
+    ? scoreCells(
+        SCORES.map((n) => ({ value: scores[n]?.score, note: scores[n]?.label ? `(${scores[n]!.label})` : undefined })),
+        // the card's keys (at most "scores as of", 12 wide) and two spaces come before these.
+        { ...style, columns: style.columns - 14 },
+      )
+    : undefined;
+  const scoreText = (s: Score, i: number): string => bars?.[i] ?? (s ? `${s.score}${s.label ? ` (${s.label})` : ''}` : '—');
   // One multi-part document (docs/scripting.md, "Formats"): the card's row, then one row per
   // section item; each KeywordScore whole (score, raw, label, description) as JSON in its cell.
   const cardColumns = [
@@ -68,7 +87,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
     { header: 'type', value: (c: Card) => c.type },
     { header: 'synonyms', value: (c: Card) => c.synonyms },
     ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({ header: n, value: (c: Card) => c.activity[n] })),
-    ...SCORES.map((n) => ({ header: n, value: () => scoreText(scores[n]) })),
+    ...SCORES.map((n, i) => ({ header: n, value: () => scoreText(scores[n], i) })),
     { header: 'scores as of', value: (c: Card) => c.scores.as_of },
     { header: 'description', value: (c: Card) => c.description },
     { header: 'id', value: (c: Card) => c.id },

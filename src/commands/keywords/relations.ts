@@ -5,6 +5,15 @@ import { UsageError } from '../../errors.js';
 export const RELATIONS = ['indications', 'assets', 'pipeline_targets', 'sponsors'] as const;
 export const ACTIVITIES = ['trials', 'papers', 'patents'] as const;
 
+/** `pipeline-targets`, `Pipeline_Targets`, `sponsor`: the intent is clear, so take it. */
+export function relationName(raw: string): string {
+  const snake = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[-\s]+/g, '_');
+  return (RELATIONS as readonly string[]).includes(`${snake}s`) ? `${snake}s` : snake;
+}
+
 export interface RelationsOptions {
   keyword: string;
   relation: string;
@@ -30,8 +39,15 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .action(async (keyword: string, flags: Record<string, unknown>) => {
       const { intFlag, enumFlag } = await import('../shared/flags.js');
       if (flags.relation === undefined) throw new UsageError(`--relation is required: one of ${RELATIONS.join(', ')}`);
-      const relation = (await enumFlag('--relation', flags.relation, RELATIONS))!;
-      const activity = await enumFlag('--activity', flags.activity, ACTIVITIES);
+      const relation = (await enumFlag('--relation', relationName(String(flags.relation)), RELATIONS))!;
+      const activity = await enumFlag(
+        '--activity',
+        flags.activity === undefined ? undefined : String(flags.activity).toLowerCase(),
+        ACTIVITIES,
+      );
+      // The service ignores activity for other relations; silently dropping it would mislead.
+      if (activity && relation !== 'sponsors')
+        throw new UsageError(`--activity only applies with --relation sponsors (got --relation ${relation})`);
       if (relation === 'sponsors' && !activity)
         throw new UsageError(`--activity is required with --relation sponsors: one of ${ACTIVITIES.join(', ')}`);
       if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be used together');
@@ -76,6 +92,14 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   }
   const page = await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal);
   if (out.format === 'json') return printJson(ctx.io, page);
+  // On a terminal, each link's count as a bar against the page's largest (the service ranks them).
+  const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
+  const style = pictureStyle(ctx.io, out.format, ctx.env);
+  const width = style ? columnBarWidth(style, tableWidth(page.data, columns)) : 0;
+  if (style && width > 0 && page.data.some((r) => typeof r.count === 'number')) {
+    const max = Math.max(...page.data.map((r) => r.count ?? 0));
+    columns.splice(2, 0, { header: '', value: (r: { count?: number }) => bar(r.count ?? 0, max, width, style), keep: true } as never);
+  }
   const count = await printRows(out, page.data, columns);
   const { offset, total } = page.meta;
   if (count === 0) ctx.io.stderr.write(total > 0 ? `No links at offset ${offset} (total ${total})\n` : 'No links\n');

@@ -5,7 +5,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('opportunities')
     .description("show a project's scored opportunities and analysis counts")
     .argument('<project>', 'project UUID or exact name')
-    .action(async (project: string) => runF({ project }, ctx));
+    .option('--web', "open the project's page in the browser instead")
+    .action(async (project: string, flags: { web?: boolean }) =>
+      flags.web ? (await import('../shared/web.js')).openProjectPage(ctx, project) : runF({ project }, ctx),
+    );
 }
 
 const PREFERRED = ['name', 'type', 'score', 'momentum', 'maturity', 'competition', 'risk', 'translation', 'analysis_mode', 'keyword_id'];
@@ -48,18 +51,38 @@ export async function run(opts: { project: string }, ctx: Context): Promise<void
       !(k === 'analysis_mode' && modes.size <= 1) &&
       !keywords.some((row) => row[k] !== null && typeof row[k] === 'object'),
   );
+  const tableColumns: Array<import('../../io/output.js').Column<Item>> = shown.map((key) => ({
+    header: key.toUpperCase(),
+    value: (row: Item) => row[key],
+    numeric: numeric(key),
+  }));
+  let rows = keywords;
+  // On a terminal: ranked by score, with a bar of it beside the figure (scores run 0–100).
+  const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
+  const style = pictureStyle(ctx.io, out.format, ctx.env);
+  const scoreAt = shown.indexOf('score');
+  if (style && scoreAt >= 0) {
+    const score = (r: Item): number => (typeof r.score === 'number' ? r.score : 0);
+    rows = [...rows].sort((a, b) => score(b) - score(a));
+    const width = columnBarWidth(style, tableWidth(rows, tableColumns));
+    if (width > 0) tableColumns.splice(scoreAt + 1, 0, { header: '', value: (r) => bar(score(r), 100, width, style), keep: true });
+  }
   await printSections(out, [
     {
       name: 'keyword',
-      rows: keywords,
+      rows,
       columns: keys.map((key) => ({ header: key, key, value: (row: Item) => row[key] })),
-      tableColumns: shown.map((key) => ({ header: key.toUpperCase(), value: (row: Item) => row[key], numeric: numeric(key) })),
+      tableColumns,
     },
     {
       name: 'analysis',
       ...(items.length > 0 ? { title: 'analyses' } : {}),
       rows: items,
       columns: memberKeys(items).map((key) => ({ header: key, key, value: (row: Item) => row[key] })),
+      // On a terminal, as for the keywords: names and states; ids and timestamps are in tsv/csv/--json.
+      tableColumns: memberKeys(items)
+        .filter((key) => !/(^|_)id$|_at$/.test(key))
+        .map((key) => ({ header: key.toUpperCase(), value: (row: Item) => row[key] })),
     },
   ]);
   const count = keywords.length;

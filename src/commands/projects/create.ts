@@ -14,8 +14,9 @@ export interface CreateOptions {
   openSetup: boolean;
 }
 
+/** Repeatable, and each value may be a comma list: `--goal target,modality`. */
 function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
+  return [...previous, ...value.split(',').map((v) => v.trim().toLowerCase())];
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
@@ -24,7 +25,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--name <name>', 'project name (required)')
     .option('--brief <text>', 'the project brief')
     .option('--brief-file <path>', 'read the brief from a file')
-    .option('--watchlist-file <path>', 'JSON array of scope items ({entity_id, entity_type, entity_name?, data?}); - for stdin')
+    .option(
+      '--watchlist-file <path>',
+      'JSON array of scope items ({entity_id, entity_type, entity_name?, data?}) or keyword names; - for stdin',
+    )
     .option('--operand <op>', 'combine watchlist items with "and" or "or"')
     .option('--goal <goal>', `a goal, repeatable: ${GOALS.join(', ')}`, collect)
     .option('--primary-filter-type <type>', 'primary filter type (default keyword)')
@@ -56,13 +60,14 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
     const data = parseJsonInput('--watchlist-file', await readInput('--watchlist-file', path, ctx), source);
     const { z } = await import('zod');
     const { ScopeItem } = await import('../../client/schemas.js');
-    const parsed = z.array(ScopeItem).safeParse(data);
+    // A plain string is a keyword name (or id), resolved to a scope item when the command runs.
+    const parsed = z.array(z.union([z.string().trim().min(1), ScopeItem])).safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new UsageError(
         `--watchlist-file: ${source}: ${issue.path.length ? `item ${issue.path.join('.')}` : 'expected a JSON array of scope items'}: ${issue.message}`,
         {
-          hint: 'each item needs entity_id and entity_type (strings); entity_name and data are optional',
+          hint: 'each item is a keyword name, or an object with entity_id and entity_type (strings); entity_name and data are optional',
         },
       );
     }
@@ -88,11 +93,12 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
     import('../shared/flags.js'),
   ]);
   const client = await ctx.client();
+  const watchlist = opts.watchlist === undefined ? undefined : await resolveWatchlist(opts.watchlist, client, ctx);
   const created = await client.createProject(
     {
       name: opts.name,
       ...(opts.brief !== undefined ? { brief: opts.brief } : {}),
-      ...(opts.watchlist !== undefined ? { watchlist_items: opts.watchlist as never } : {}),
+      ...(watchlist !== undefined ? { watchlist_items: watchlist as never } : {}),
       ...(opts.operand ? { operand: opts.operand } : {}),
       ...(opts.goals.length ? { goals: opts.goals } : {}),
       ...(opts.primaryFilterType ? { primary_filter_type: opts.primaryFilterType } : {}),
@@ -128,4 +134,38 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
     err.write(`Opening ${created.setup_url}\n`);
     if (!(await openBrowser(created.setup_url, { env: ctx.env }))) err.write('Could not open a browser; open the URL above yourself.\n');
   }
+}
+
+/**
+ * Keyword names in the watchlist become scope items; keyword ids the service does not know are
+ * warned about (the service stores whatever it is sent, so a typo would pass silently).
+ */
+async function resolveWatchlist(
+  items: unknown[],
+  client: Awaited<ReturnType<Context['client']>>,
+  ctx: Context,
+): Promise<Array<Record<string, unknown>>> {
+  const [{ resolveKeyword, UUID_RE }, { NotFoundError }] = await Promise.all([import('../shared/resolve.js'), import('../../errors.js')]);
+  const out: Array<Record<string, unknown>> = [];
+  for (const item of items) {
+    if (typeof item === 'string') {
+      const { id } = await resolveKeyword(client, item, ctx.signal);
+      const card = await client.getKeyword(id, {}, ctx.signal);
+      out.push({ entity_id: card.id, entity_type: card.type ?? 'keyword', entity_name: card.name });
+      continue;
+    }
+    const scoped = item as Record<string, unknown> & { entity_id: string; entity_name?: string };
+    if (UUID_RE.test(scoped.entity_id)) {
+      try {
+        await client.getKeyword(scoped.entity_id, {}, ctx.signal);
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+        ctx.io.stderr.write(
+          `warning: watchlist item ${scoped.entity_name ? `"${scoped.entity_name}" ` : ''}(${scoped.entity_id}) is not a known keyword id; sent as given\n`,
+        );
+      }
+    }
+    out.push(scoped);
+  }
+  return out;
 }

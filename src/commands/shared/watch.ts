@@ -158,6 +158,8 @@ export interface WatchOutputOptions {
   /** One compact ProjectStatus JSON document per line on stdout, instead of progress on stderr. */
   ndjson: boolean;
   projectName: string;
+  /** A picture of the analyses for the live line (status --watch / analyses run --wait on a TTY). */
+  picture?: (status: StatusLike) => string;
 }
 
 /**
@@ -178,7 +180,7 @@ export async function watchWithOutput<S extends StatusLike>(
       onStatus(status, changed) {
         if (!changed) return;
         if (output.ndjson) writeJsonLine(io, status);
-        else progress.update(describeStatus(status));
+        else progress.update(`${describeStatus(status)}${output.picture ? output.picture(status) : ''}`);
       },
       onRetry(error, delayMs) {
         const line = `${error.message} · retrying in ${formatSeconds(delayMs)}`;
@@ -311,4 +313,21 @@ function parseSeconds(flag: string, raw: string | undefined, fallback: number, m
     throw new UsageError(`${flag} must be a number of seconds from ${min} to ${max}${zero} (got "${raw}")`);
   }
   return value;
+}
+
+/**
+ * On a terminal, the live line ends with a bar of analyses done/failed/total (the elapsed time
+ * follows it); elsewhere there is no picture.
+ */
+export async function analysesPicture(ctx: {
+  io: Io;
+  env: Readonly<Record<string, string | undefined>>;
+}): Promise<((status: StatusLike) => string) | undefined> {
+  const { progressStyle, progressBar } = await import('../../io/pictures.js');
+  const style = progressStyle(ctx.io, ctx.env);
+  if (!style) return undefined;
+  return (status) => {
+    const counts = countAnalyses(status);
+    return counts.total > 0 ? ` ${progressBar(counts, style)}` : '';
+  };
 }

@@ -19,11 +19,13 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--type <t>', 'only signals of this type, e.g. target, disease, modality, mechanism')
     .option('--analysis-mode <m>', `ranking: ${ANALYSIS_MODES.join(', ')}`)
     .option('--limit <n>', 'at most this many, 1 to 500 (default 100)')
+    .option('--web', "open the project's page in the browser instead")
     .addHelpText(
       'after',
       `\nExamples:\n  rsi signals "KRAS inhibitors" --type target\n  rsi signals P --json | jq '[.signals[] | select(.analysed | not) | {keyword_id, signal_keyword_id}][:3]' | rsi analyses run P --selections -`,
     )
     .action(async (project: string, flags: Record<string, unknown>) => {
+      if (flags.web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
       const { intFlag, enumFlag, nonEmpty } = await import('../shared/flags.js');
       await runF(
         {

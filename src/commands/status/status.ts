@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import type { Progress } from '../../io/progress.js';
 import { UsageError } from '../../errors.js';
 import {
+  analysesPicture,
   assertNoFailedAnalyses,
   parseTiming,
   printStatus,
@@ -36,6 +37,7 @@ export function build(ctx: Context, runF: (options: StatusOptions, ctx: Context)
     .description("show a project's discovery and scoring status; --watch follows it until you can act")
     .argument('<project>', 'project UUID or exact name')
     .option('--watch', 'poll while the service says wait: until scoring is done or you must act')
+    .option('--web', "open the project's page in the browser instead")
     .option('--interval <seconds>', 'seconds between polls with --watch (default 2, min 0.1)')
     .option('--timeout <seconds>', 'give up after this many seconds with --watch, exit 9 (default 3600, 0 = none)')
     .addHelpText(
@@ -45,7 +47,11 @@ Exit codes: 0 done or your turn to act; 9 --timeout reached (--watch); 10 scorin
 analysis failed (--watch only: a plain status reports failures and exits 0).
 With --json, --watch prints one ProjectStatus JSON document per line, the last line the final state.`,
     )
-    .action(async (project: string, flags: { watch?: boolean; interval?: string; timeout?: string }) => {
+    .action(async (project: string, flags: { watch?: boolean; interval?: string; timeout?: string; web?: boolean }) => {
+      if (flags.web) {
+        if (flags.watch) throw new UsageError('--web cannot be used with --watch');
+        return (await import('../shared/web.js')).openProjectPage(ctx, project);
+      }
       await runF(parseStatusFlags(project, flags), ctx);
     });
 }
@@ -78,7 +84,7 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
     poll,
     options.watch,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
-    { ndjson: machine, projectName: project.name },
+    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx) },
   );
   if (!machine) await printStatus(io, format, final, project.name);
   assertNoFailedAnalyses(final, project.name);

@@ -1,0 +1,182 @@
+// Every shell recipe in docs/scripting.md runs here, as written, under `bash -e -o pipefail`
+// against a real sandbox: the success path, and the failure paths the recipe claims to handle.
+// Only the example address https://research.example.com is replaced by the sandbox's.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidFor } from '../../src/sandbox/data.js';
+import { obtainTokens } from '../support/oauth.js';
+import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { codeBlocks, runBash, type ShellResult } from '../support/shell.js';
+
+const doc = readFileSync(new URL('../../docs/scripting.md', import.meta.url), 'utf8');
+const blocks = codeBlocks(doc, 'sh');
+
+let sandbox: SandboxProcess;
+let token: string;
+let deadUrl: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--auto-approve', '--quiet', '--time-scale', '200']);
+  token = (await obtainTokens(sandbox.url)).access_token;
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  deadUrl = `http://127.0.0.1:${(probe.address() as { port: number }).port}`;
+  await new Promise((resolve) => probe.close(resolve));
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+/** The block whose text contains `marker` (exactly one must). */
+function block(marker: string): string {
+  const found = blocks.filter((b) => b.code.includes(marker));
+  expect(found, `one recipe containing ${JSON.stringify(marker)}`).toHaveLength(1);
+  return found[0]!.code;
+}
+
+function run(code: string, env: Record<string, string | undefined> = {}, strict = true): Promise<ShellResult> {
+  const base = env.RSI_BASE_URL ?? sandbox.url;
+  const temp = mkdtempSync(join(tmpdir(), 'rsi-recipe-'));
+  return runBash(code.replaceAll('https://research.example.com', base), {
+    cwd: temp,
+    strict,
+    env: {
+      RSI_BASE_URL: sandbox.url,
+      RSI_TOKEN: token,
+      RSI_ACCESS_TOKEN: token,
+      RSI_CONFIG_DIR: join(temp, 'config'),
+      RUNNER_TEMP: temp,
+      PROJECT: 'KRAS inhibitors',
+      ...env,
+    },
+  });
+}
+
+const MARKERS = [
+  'export RSI_TOKEN="$RSI_ACCESS_TOKEN"',
+  'rsi auth token',
+  'rsi opportunities "$PROJECT" --json > opp.json',
+  'EGFR=$(rsi keywords search EGFR',
+  'rsi keywords relations NSCLC --relation assets',
+  "rsi keywords search kinase --all --json | jq -r '.[].name'",
+  'cat > watchlist.json',
+  '--selections - --yes --wait',
+  'for i in $(seq 1 60)',
+  'rsi api GET /keywords',
+  '$1 == "skipped"',
+  "jq -r '.[] | [.name, .id] | @csv'",
+];
+
+describe('docs/scripting.md recipes', () => {
+  it('every sh block is one of the recipes tested here', () => {
+    expect(blocks.length).toBe(MARKERS.length);
+    for (const b of blocks)
+      expect(
+        MARKERS.some((m) => b.code.includes(m)),
+        b.code,
+      ).toBe(true);
+  });
+
+  it('authentication in CI: RSI_TOKEN in use, never printed; no token → exit 3', async () => {
+    const code = block(MARKERS[0]!);
+    const ok = await run(code);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('RSI_TOKEN');
+    expect(ok.stdout + ok.stderr).not.toContain(token);
+    const none = await run(code, { RSI_ACCESS_TOKEN: '' });
+    expect(none.code).toBe(3);
+  });
+
+  it('auth token feeds curl', async () => {
+    const r = await run(block(MARKERS[1]!));
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).projects.length).toBeGreaterThan(0);
+  });
+
+  it('exit codes: the case statement sees rsi’s code under set -e', async () => {
+    const code = block(MARKERS[2]!);
+    const ok = await run(code);
+    expect(ok.code, ok.stderr).toBe(0);
+    // A project the demo user is not a member of: by id, since it is not in their list.
+    const competitor = uuidFor('project:Competitor intel');
+    const forbidden = await run(code, { PROJECT: competitor });
+    expect(forbidden.code).toBe(1);
+    expect(forbidden.stderr).toContain(`no access to ${competitor}`);
+    const down = await run(code, { RSI_BASE_URL: deadUrl });
+    expect(down.code).toBe(75);
+    expect(down.stderr).toContain('service down, retrying later');
+    const unknown = await run(code, { PROJECT: 'No such project' });
+    expect(unknown.code).toBe(1);
+  });
+
+  it('ids from names', async () => {
+    const r = await run(`${block(MARKERS[3]!)}\necho "$EGFR $PROJECT"`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^[0-9a-f-]{36} [0-9a-f-]{36}$/);
+  });
+
+  it('export every relation: CSV and a sorted top 10, no SIGPIPE under pipefail', async () => {
+    const r = await run(`${block(MARKERS[4]!)}\nwc -l < nsclc-assets.csv >&2`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').length).toBe(10);
+    expect(Number(r.stderr.trim().split('\n').pop())).toBeGreaterThan(20);
+  });
+
+  it('every keyword matching a search', async () => {
+    const r = await run(block(MARKERS[5]!));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').length).toBeGreaterThan(1);
+  });
+
+  it('create a project from a watchlist of names and wait for its scan; an unknown name is exit 2', async () => {
+    const code = block(MARKERS[6]!);
+    const r = await run(code);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('finish scoring setup at: http');
+    expect(JSON.parse(r.stdout).next).not.toBe('wait');
+    const bad = await run(code.replace('["EGFR", "KRAS"]', '["EGFR", "No such keyword"]'));
+    expect(bad.code).toBe(2);
+  });
+
+  it('run analyses from chosen signals and wait; a project without setup passes on rsi’s code', async () => {
+    const code = block(MARKERS[7]!);
+    const r = await run(code);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
+    const noSetup = await run(code, { PROJECT: 'Immunology pipeline' });
+    expect(noSetup.code, noSetup.stderr).toBe(6);
+  });
+
+  it('polling: ends on rsi’s exit code, not jq’s (signed out → 3, service down → 8)', async () => {
+    const code = block(MARKERS[8]!);
+    const ok = await run(code);
+    expect(ok.code, ok.stderr).toBe(0);
+    const signedOut = await run(code, { RSI_TOKEN: 'not-a-valid-token' });
+    expect(signedOut.code).toBe(3);
+    const down = await run(code, { RSI_BASE_URL: deadUrl });
+    expect(down.code).toBe(8);
+    // Also without pipefail, where `$(rsi … | jq …) || exit $?` used to see only jq's 0.
+    const plain = await run(code, { RSI_TOKEN: 'not-a-valid-token' }, false);
+    expect(plain.code).toBe(3);
+  });
+
+  it('rsi api', async () => {
+    const r = await run(block(MARKERS[9]!));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"name":"Scripted"');
+  });
+
+  it('formats: a multi-part reply picked by its section column; raw csv through jq', async () => {
+    const parts = await run(block(MARKERS[10]!));
+    expect(parts.code, parts.stderr).toBe(0);
+    const card = await run('rsi keywords get EGFR --include indications --format csv > egfr.csv\nhead -1 egfr.csv');
+    expect(card.code, card.stderr).toBe(0);
+    expect(card.stdout).toMatch(/^section,/);
+    const raw = await run(block(MARKERS[11]!));
+    expect(raw.code, raw.stderr).toBe(0);
+    expect(raw.stdout.split('\n')[0]).toMatch(/^".+","[0-9a-f-]{36}"$/);
+  });
+});

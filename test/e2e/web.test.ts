@@ -1,0 +1,52 @@
+// `--web` on project commands opens the project's page in the browser ($BROWSER) and prints nothing
+// on stdout; combining it with --watch is a usage error.
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { obtainTokens } from '../support/oauth.js';
+import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { uuidFor } from '../../src/sandbox/data.js';
+
+let sandbox: SandboxProcess;
+let env: Record<string, string>;
+const dir = mkdtempSync(join(tmpdir(), 'rsi-web-'));
+const opened = join(dir, 'opened.txt');
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--auto-approve', '--quiet']);
+  const browser = join(dir, 'browser.sh');
+  // A browser that only notes the URL it was asked to open.
+  writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" > ${JSON.stringify(opened)}\n`);
+  chmodSync(browser, 0o755);
+  env = { RSI_TOKEN: (await obtainTokens(sandbox.url)).access_token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: dir, BROWSER: browser };
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+async function waitForFile(path: string): Promise<string> {
+  for (let i = 0; i < 200 && !existsSync(path); i++) await new Promise((r) => setTimeout(r, 25));
+  return readFileSync(path, 'utf8').trim();
+}
+
+describe('--web', () => {
+  for (const command of ['status', 'signals', 'opportunities']) {
+    it(`${command} --web opens the project page`, async () => {
+      rmSync(opened, { force: true });
+      const r = await runCli([command, 'KRAS inhibitors', '--web'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      const url = `${sandbox.url}/projects/${uuidFor('project:KRAS inhibitors')}/overview`;
+      expect(r.stderr).toBe(`Opening ${url}\n`);
+      expect(await waitForFile(opened)).toBe(url);
+    });
+  }
+
+  it('is not for --watch', async () => {
+    const r = await runCli(['status', 'KRAS inhibitors', '--web', '--watch'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('rsi: --web cannot be used with --watch\n');
+  });
+});
