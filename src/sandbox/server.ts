@@ -27,6 +27,8 @@ export interface SandboxOptions {
   faults?: readonly string[];
   /** Called for each request line, for the optional log on stderr. */
   log?: (line: string) => void;
+  /** Milliseconds every answer (admin routes aside) is delayed, like a network. Default 0. */
+  latencyMs?: number;
   /** The secret the /__sandbox/* admin routes require (header X-Sandbox-Secret). Default: random. */
   adminSecret?: string;
 }
@@ -55,6 +57,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const stats = emptyStats();
   const adminSecret = options.adminSecret ?? randomToken();
+  const latencyMs = options.latencyMs ?? 0;
+  const timers = new Set<NodeJS.Timeout>();
+  let closing = false;
+  const delay = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
   const seen = new Set<string>();
@@ -109,6 +122,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     } catch {
       return send(res, { status: 413, json: { error: 'Request body too large' } });
     }
+    // --latency: every answer waits like a network round trip would. Waiting before the work keeps
+    // concurrent requests overlapping, as they would on a real link.
+    if (latencyMs > 0) await delay(latencyMs);
+    if (closing) return;
     const req: Req = { method, url, path, headers: raw.headers, body, remote: raw.socket.remoteAddress ?? 'unknown' };
     stats.requests++;
     const isApi = path === '/api/v1' || path.startsWith('/api/v1/');
@@ -123,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         res.on('close', () => hanging.delete(res));
         return;
       }
-      if (faults.has('slow')) await new Promise((r) => setTimeout(r, 2000));
+      if (faults.has('slow')) await delay(2000);
       if (faults.has('html-502')) {
         return send(res, {
           status: 502,
@@ -240,6 +257,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stats,
     advance: (seconds: number) => ctx.clock.advance(seconds),
     close: async () => {
+      closing = true;
+      // Delayed answers are dropped with their connections; their timers must not hold the process.
+      for (const t of timers) clearTimeout(t);
       for (const res of hanging) res.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

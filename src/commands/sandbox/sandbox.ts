@@ -14,6 +14,8 @@ export interface SandboxCommandOptions {
   autoApprove: boolean;
   faults: string[];
   quiet: boolean;
+  /** Milliseconds every response is delayed, like a network. */
+  latencyMs: number;
   /** Set by --admin-secret or RSI_SANDBOX_ADMIN_SECRET; undefined: the sandbox makes a random one. */
   adminSecret: string | undefined;
 }
@@ -36,6 +38,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
         .argParser(collect)
         .default([]),
     )
+    .option('--latency <ms>', 'delay every response this many milliseconds, like a network', '0')
     .option('--quiet', 'do not log requests on stderr')
     .option('--admin-secret <secret>', 'secret for the /__sandbox/* routes (default: $RSI_SANDBOX_ADMIN_SECRET, else random)')
     .addHelpText(
@@ -84,6 +87,7 @@ export function parseOptions(raw: Record<string, unknown>, env: Record<string, s
     autoApprove: raw.autoApprove === true,
     faults: (raw.fault as string[] | undefined) ?? [],
     quiet: raw.quiet === true,
+    latencyMs: num('latency', raw.latency, 0, 60000, true),
     adminSecret,
   };
 }
@@ -103,6 +107,7 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
       autoApprove: opts.autoApprove,
       faults: opts.faults,
       adminSecret: opts.adminSecret,
+      latencyMs: opts.latencyMs,
       log: opts.quiet ? undefined : (line) => void err.write(`sandbox: ${line}\n`),
     });
   } catch (error) {
@@ -115,7 +120,7 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
   if (!LOOPBACK.includes(opts.host)) err.write(`sandbox: warning: listening on ${opts.host}, reachable from other machines\n`);
   err.write(
     `sandbox: ready at ${sandbox.url} (API ${sandbox.url}/api/v1)${opts.autoApprove ? ', auto-approving sign-ins' : ''}` +
-      `${opts.timeScale !== 1 ? `, clock ×${opts.timeScale}` : ''}${opts.faults.length ? `, faults: ${opts.faults.join(', ')}` : ''}\n`,
+      `${opts.timeScale !== 1 ? `, clock ×${opts.timeScale}` : ''}${opts.latencyMs ? `, latency ${opts.latencyMs} ms` : ''}${opts.faults.length ? `, faults: ${opts.faults.join(', ')}` : ''}\n`,
   );
   err.write(`sandbox: sign in with: rsi login --base-url ${sandbox.url}\n`);
   // Scripts find a generated secret here; one the caller set is not echoed (they have it).
