@@ -5,6 +5,7 @@
 import pkg from '../package.json' with { type: 'json' };
 import { CliError, ExitCode, InterruptedError } from './errors.js';
 import type { Io } from './io/io.js';
+import { exitOutsideShield } from './io/shield.js';
 import { createContext, type Env } from './context.js';
 
 export interface MainOptions {
@@ -27,7 +28,14 @@ export async function main(options: MainOptions = {}): Promise<number> {
 
   const abort = new AbortController();
   const onSignal = (name: NodeJS.Signals): void => {
-    if (abort.signal.aborted) process.exit(ExitCode.interrupted); // second Ctrl-C: leave now
+    if (abort.signal.aborted) {
+      // Second Ctrl-C: leave now, unless rotated tokens are being saved (then right after).
+      exitOutsideShield(
+        () => process.exit(ExitCode.interrupted),
+        (line) => void io.stderr.write(`${line}\n`),
+      );
+      return;
+    }
     abort.abort(new InterruptedError(name === 'SIGINT' ? 'interrupted' : `stopped by ${name}`));
   };
   const listening = options.io === undefined;

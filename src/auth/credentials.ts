@@ -74,7 +74,7 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
   const userAgent = `rsi/${options.version}`;
   const storeFor = (insecure = false): CredentialStore => {
     const chosen = insecure ? 'file' : storeName || profile?.credentialStore || 'keychain';
-    return chosen === 'file' ? new FileStore(dir) : new KeychainStore();
+    return chosen === 'file' ? new FileStore(dir) : new KeychainStore({ configDir: dir, interactive: options.io.stdinIsTTY });
   };
   const signedInHere = profile !== undefined && profile.baseUrl === baseUrl && profile.authServer !== undefined;
   const source: TokenSource | undefined = envToken

@@ -91,25 +91,60 @@ export async function discoverAuthorizationServer(baseUrl: string, env: OAuthEnv
     if (error instanceof ServiceUnavailableError) throw error;
     // No usable RFC 9728 document: fall back to the base URL as the issuer.
   }
-  if (issuer.protocol === 'http:' && !isLoopbackHost(issuer.hostname)) {
-    throw new UnexpectedReplyError(`the service names an authorization server over plain http (${issuer.href}); refusing`);
+  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname))) {
+    throw new UnexpectedReplyError(`the service names an authorization server that is not https (${issuer.href}); refusing`);
   }
+  let as: oauth.AuthorizationServer;
   try {
-    const as = await oauth.processDiscoveryResponse(
+    as = await oauth.processDiscoveryResponse(
       issuer,
       await oauth.discoveryRequest(issuer, { ...requestOptions(issuer.href, env), algorithm: 'oauth2' }),
     );
-    return as;
   } catch (error) {
     if (error instanceof ServiceUnavailableError) throw error;
     throw new UnexpectedReplyError(`the service's OAuth metadata at ${issuer.origin} is not usable: ${(error as Error).message}`, {
       hint: 'check --base-url; `rsi doctor` tests discovery',
     });
   }
+  // Checked before anything is opened or sent: the browser gets the authorization endpoint, and
+  // the token, registration and revocation endpoints receive codes and tokens.
+  checkEndpoints(as);
+  return as;
+}
+
+const ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'] as const;
+
+/**
+ * Every endpoint in the metadata is https, or http on a loopback host (the base URL's rule), so
+ * tokens never cross a network in clear text; the authorization endpoint, handed to the browser,
+ * is never `javascript:`, `file:` or another scheme.
+ */
+export function checkEndpoints(as: Partial<Record<(typeof ENDPOINTS)[number], unknown>>): void {
+  for (const name of ENDPOINTS) {
+    const value = as[name];
+    if (value === undefined) continue;
+    let url: URL | undefined;
+    try {
+      url = typeof value === 'string' ? new URL(value) : undefined;
+    } catch {
+      url = undefined;
+    }
+    const shown = JSON.stringify(String(value).slice(0, 80));
+    const refuse = (why: string): never => {
+      throw new UnexpectedReplyError(`the service's OAuth metadata gives ${name} ${shown}, ${why}; refusing to sign in`, {
+        hint: 'check --base-url; if it is right, the service is misconfigured or an attacker is in the path',
+      });
+    };
+    if (!url) refuse('which is not a URL');
+    else if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse('which is not an https:// URL');
+    else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) refuse('which is plain http to a host that is not loopback');
+    else if (url.username || url.password) refuse('which carries credentials');
+  }
 }
 
 export function authServerInfo(as: oauth.AuthorizationServer): AuthServerInfo {
   if (!as.token_endpoint) throw new UnexpectedReplyError('the authorization server metadata has no token_endpoint');
+  checkEndpoints(as);
   return {
     issuer: as.issuer,
     token_endpoint: as.token_endpoint,

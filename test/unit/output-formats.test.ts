@@ -1,27 +1,7 @@
-// Output formats: csv quoting, tsv, streamed json arrays, ndjson, fitted tables without colour.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../../src/io/io.js';
 import type { OutputFormat } from '../../src/context.js';
+import { fakeIo as baseFakeIo } from '../support/fakes.js';
 import { printJson, printRows, type Column } from '../../src/io/output.js';
-
-function fakeIo(tty = false, columns = 80): Io & { out: () => string } {
-  const stdout = new PassThrough();
-  let text = '';
-  stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
-  return {
-    stdin: new PassThrough(),
-    stdout,
-    stderr: new PassThrough(),
-    stdinIsTTY: false,
-    stdoutIsTTY: tty,
-    stderrIsTTY: false,
-    columns,
-    color: false,
-    colorStderr: false,
-    out: () => text,
-  };
-}
 
 interface Row {
   name: string;
@@ -46,6 +26,8 @@ async function render(format: OutputFormat, data: Iterable<Row> | AsyncIterable<
   await new Promise((r) => setImmediate(r));
   return { n, text: io.out() };
 }
+
+const fakeIo = (tty = false, columns = 80) => baseFakeIo({ tty: false, stdoutTTY: tty, columns });
 
 describe('printRows', () => {
   it('csv quotes per RFC 4180 with a header and CRLF', async () => {

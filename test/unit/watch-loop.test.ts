@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import {
   assertNoFailedAnalyses,
   describeStatus,
@@ -11,23 +10,10 @@ import {
   type StatusLike,
 } from '../../src/commands/shared/watch.js';
 import { AnalysisFailedError, NotSignedInError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../src/errors.js';
-import type { Clock, Io } from '../../src/io/io.js';
 import { createProgress } from '../../src/io/progress.js';
+import { fakeClock, fakeIo } from '../support/fakes.js';
 
 /** A clock whose sleeps return at once and advance time: the loop's timing, without waiting. */
-function fakeClock(): Clock & { sleeps: number[]; t: number } {
-  const clock = {
-    t: 1_000_000,
-    sleeps: [] as number[],
-    now: () => clock.t,
-    sleep: async (ms: number, signal?: AbortSignal) => {
-      signal?.throwIfAborted();
-      clock.sleeps.push(ms);
-      clock.t += ms;
-    },
-  };
-  return clock;
-}
 
 function status(next: string, analyses: Array<{ status: string; keyword_name?: string }> = [], scoring = 'running'): StatusLike {
   return { signals_ready: true, scoring, summary: 's', next, analyses };
@@ -43,28 +29,6 @@ function scripted(replies: Array<StatusLike | Error>) {
     return r;
   };
   return { poll, calls: () => i };
-}
-
-function fakeIo(tty: boolean): Io & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  return {
-    stdin: new PassThrough(),
-    stdout,
-    stderr,
-    stdinIsTTY: tty,
-    stdoutIsTTY: tty,
-    stderrIsTTY: tty,
-    columns: 80,
-    color: false,
-    colorStderr: false,
-    out: () => out,
-    err: () => err,
-  };
 }
 
 const never = new AbortController().signal;

@@ -56,6 +56,13 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   const add = (c: Check): void =>
     void checks.push(c.ok ? { name: c.name, ok: true, ...(c.skipped ? { skipped: true } : {}), detail: c.detail } : c);
 
+  // Like ssh: a config folder or file other users could change is reported with its fix.
+  const { configFolderIssues } = await import('../../auth/disk-trust.js');
+  const trust = await configFolderIssues(ctx.env).catch((error: Error) => ({ dir: '', issues: [], error }));
+  for (const issue of trust.issues) add({ name: 'file permissions', ok: false, detail: `${issue.path} ${issue.problem}`, hint: issue.fix });
+  if ('error' in trust) add({ name: 'file permissions', ok: false, detail: trust.error.message });
+  else if (!trust.issues.length) add({ name: 'file permissions', ok: true, detail: `only you can change ${trust.dir}` });
+
   let creds: Credentials | undefined;
   try {
     creds = await ctx.credentials();
