@@ -12,7 +12,7 @@ import type { CredentialStore } from '../storage/credentials.js';
 import {
   authServerInfo,
   discoverAuthorizationServer,
-  networkError,
+  networkOf,
   oauthFailure,
   requestOptions,
   tokenResult,
@@ -151,18 +151,10 @@ export async function registrationAccepted(
     redirect_uri: client.redirectUri,
     state: 'probe',
   }).toString();
-  try {
-    const res = await fetch(url, {
-      redirect: 'manual',
-      signal: AbortSignal.timeout(opts.oauth.timeoutMs),
-      headers: { 'user-agent': opts.oauth.userAgent },
-    });
-    await res.body?.cancel();
-    const location = res.headers.get('location');
-    return res.status >= 300 && res.status < 400 && !!location && location.startsWith(client.redirectUri);
-  } catch (error) {
-    throw networkError(url.href, error);
-  }
+  // The shared network path: proxy, deadline, trace; it never follows the redirect.
+  const res = await networkOf(opts.oauth).fetch(url, { redirect: 'manual', headers: { 'user-agent': opts.oauth.userAgent } });
+  const location = res.headers.get('location');
+  return res.status >= 300 && res.status < 400 && !!location && location.startsWith(client.redirectUri);
 }
 
 /**

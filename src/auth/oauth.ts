@@ -3,20 +3,25 @@
  */
 import * as oauth from 'oauth4webapi';
 import type { Writable } from 'node:stream';
-import { NotSignedInError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
+import { CliError, NotSignedInError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
 import type { AuthServerInfo } from '../storage/config.js';
-import { redactBody, redactUrl } from '../http/redact.js';
+import { Network } from '../http/network.js';
 import { isLoopbackHost } from './base-url.js';
 
 export interface OAuthEnv {
   userAgent: string;
   timeoutMs: number;
+  /** Only read when no `network` is given (unit tests); the process's network has its own trace. */
   trace?: Writable | undefined;
+  /**
+   * The process's one network path (proxies, deadline, caps, trace), shared with the API. Given by
+   * `auth/credentials.ts`; absent only in unit tests, which get a private one with no proxy.
+   */
+  network?: Network | undefined;
 }
 
-/** oauth4webapi request options: loopback http allowed, our User-Agent, timeout and trace. */
+/** oauth4webapi request options: loopback http allowed, our User-Agent, the shared network path. */
 export interface RequestOptions {
-  signal: AbortSignal;
   headers: Headers;
   [oauth.allowInsecureRequests]: boolean;
   // oauth4webapi calls it as (url, { method, headers, body, redirect, signal }).
@@ -27,47 +32,31 @@ export function requestOptions(url: string, env: OAuthEnv): RequestOptions {
   const insecure = new URL(url).protocol === 'http:' && isLoopbackHost(new URL(url).hostname);
   return {
     [oauth.allowInsecureRequests]: insecure,
-    signal: AbortSignal.timeout(env.timeoutMs),
     headers: new Headers({ 'user-agent': env.userAgent }),
-    [oauth.customFetch]: tracingFetch(env.trace),
+    [oauth.customFetch]: tracingFetch(env),
   };
 }
 
-function tracingFetch(trace: Writable | undefined): RequestOptions[typeof oauth.customFetch] {
-  return async (url, init) => {
-    if (trace) {
-      trace.write(`> ${init?.method ?? 'GET'} ${redactUrl(url)}\n`);
-      if (typeof init?.body === 'string' || init?.body instanceof URLSearchParams) trace.write(`> ${redactBody(String(init.body))}\n`);
-    }
-    let res: Response;
-    try {
-      res = await fetch(url, init as RequestInit);
-    } catch (error) {
-      throw networkError(url, error);
-    }
-    if (trace) {
-      const text = await res.clone().text();
-      trace.write(`< ${res.status} ${redactUrl(url)}\n`);
-      if (text) trace.write(`< ${redactBody(text, res.headers.get('content-type') ?? '').slice(0, 2000)}\n`);
-    }
-    return res;
-  };
+const privateNetworks = new WeakMap<OAuthEnv, Network>();
+
+/** The network an OAuth call goes through: the process's, else (unit tests) one per env object. */
+export function networkOf(env: OAuthEnv): Network {
+  if (env.network) return env.network;
+  let network = privateNetworks.get(env);
+  if (!network) {
+    network = new Network({ env: {}, timeoutMs: env.timeoutMs, trace: env.trace });
+    privateNetworks.set(env, network);
+  }
+  return network;
 }
 
-export function networkError(url: string, error: unknown): ServiceUnavailableError {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  const reason =
-    (error as Error).name === 'TimeoutError'
-      ? 'timed out'
-      : cause?.code === 'ECONNREFUSED'
-        ? 'connection refused'
-        : cause?.code === 'ENOTFOUND'
-          ? 'host not found'
-          : (error as Error).message;
-  return new ServiceUnavailableError(`cannot reach ${new URL(url).origin}: ${reason}`, undefined, {
-    hint: 'check the base URL and your network, or run `rsi doctor`',
-    cause: error,
-  });
+/**
+ * The customFetch given to oauth4webapi: the shared network path, whose trace (redacted, with
+ * every token it has seen scrubbed), deadline, body cap and error messages are the API's.
+ */
+function tracingFetch(env: OAuthEnv): RequestOptions[typeof oauth.customFetch] {
+  const network = networkOf(env);
+  return (url, init) => network.fetch(url, init);
 }
 
 /**
@@ -191,7 +180,8 @@ export class InvalidGrantError extends NotSignedInError {
 
 /** Maps oauth4webapi's errors: invalid_grant → InvalidGrantError, 5xx/network → unavailable. */
 export function oauthFailure(error: unknown, step: string): Error {
-  if (error instanceof ServiceUnavailableError || error instanceof NotSignedInError) return error;
+  // Network failures, oversized replies and the like already say what went wrong.
+  if (error instanceof CliError) return error;
   if (error instanceof oauth.ResponseBodyError) {
     if (error.error === 'invalid_grant') return new InvalidGrantError(`your sign-in has expired or was revoked (${step} refused)`);
     if (error.status >= 500)

@@ -102,12 +102,15 @@ describe('status once', () => {
     expect(status.analyses.length).toBeGreaterThan(0);
   });
 
-  it('piped: the analyses as tab-separated rows on stdout, the summary on stderr; exit 0 even with failures', async () => {
+  it('piped: one tsv document (a status row, then the analyses) on stdout, the summary on stderr; exit 0 even with failures', async () => {
     const r = await rsi(['status', 'Oncology watchlist']);
     expect(r.code, r.stderr).toBe(0);
     const rows = r.stdout.trimEnd().split('\n');
-    expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(row.split('\t')).toHaveLength(5);
+    expect(rows.length).toBeGreaterThan(1);
+    // section, signals_ready, scoring, next, summary, keyword_id, keyword_name, task_id, status, updated_at, runs
+    for (const row of rows) expect(row.split('\t')).toHaveLength(11);
+    expect(rows[0]!.split('\t').slice(0, 3)).toEqual(['status', 'true', 'done']);
+    expect(rows.slice(1).every((row) => row.startsWith('analysis\t'))).toBe(true);
     expect(r.stderr).toMatch(/^Scoring: +done/m);
     expect(r.stderr).toMatch(/^Next: /m);
   });

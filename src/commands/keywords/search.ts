@@ -40,7 +40,7 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   const columns = [
     { header: 'NAME', value: (k: { name: string }) => k.name },
     { header: 'TYPE', value: (k: { type: string }) => k.type },
-    { header: 'SYNONYMS', value: (k: { synonyms: string[] }) => k.synonyms.join(', '), flexible: true },
+    { header: 'SYNONYMS', value: (k: { synonyms: string[] }) => k.synonyms, flexible: true },
     { header: 'ID', value: (k: { id: string }) => k.id, keep: true },
   ];
   let count: number;

@@ -116,7 +116,7 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}`);
     throw error;
   }
-  ctx.io.stdout.write(`${sandbox.url}\n`);
+  await (await import('../../io/output.js')).printVerbatim(ctx.io, `${sandbox.url}\n`);
   if (!LOOPBACK.includes(opts.host)) err.write(`sandbox: warning: listening on ${opts.host}, reachable from other machines\n`);
   err.write(
     `sandbox: ready at ${sandbox.url} (API ${sandbox.url}/api/v1)${opts.autoApprove ? ', auto-approving sign-ins' : ''}` +

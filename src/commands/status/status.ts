@@ -68,8 +68,8 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
 
   if (options.watch === undefined) {
     const status = await poll(ctx.signal);
-    if (machine) io.stdout.write(`${JSON.stringify(status, null, io.stdoutIsTTY && format === 'json' ? 2 : undefined)}\n`);
-    else printStatus(io, format, status, project.name);
+    if (machine) await (await import('../../io/output.js')).printDocument({ io, format }, status);
+    else await printStatus(io, format, status, project.name);
     return;
   }
 
@@ -80,7 +80,7 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
     { io, clock: ctx.clock, signal: ctx.signal, progress },
     { ndjson: machine, projectName: project.name },
   );
-  if (!machine) printStatus(io, format, final, project.name);
+  if (!machine) await printStatus(io, format, final, project.name);
   assertNoFailedAnalyses(final, project.name);
 }
 
