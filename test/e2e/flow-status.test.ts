@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { advanceSandbox, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 
 interface Status {
   signals_ready: boolean;
@@ -62,7 +62,7 @@ function watchThenAdvance(
     const check = (): void => {
       if (advanced || !firstSeen(out)) return;
       advanced = true;
-      fetch(`${sandbox.url}/__sandbox/advance?seconds=31`, { method: 'POST' }).catch(reject);
+      advanceSandbox(sandbox, 31).catch(reject);
     };
     child.stdout.setEncoding('utf8').on('data', (c: string) => ((out.stdout += c), check()));
     child.stderr.setEncoding('utf8').on('data', (c: string) => ((out.stderr += c), check()));
