@@ -107,7 +107,7 @@ describe('Ctrl-C during a refresh', () => {
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     try {
       // The server has rotated: the old refresh token is dead from here on.
-      await seen(/< 200 \S+\/oauth\/token/);
+      await seen(/< 200 (?:POST )?\S+\/oauth\/token/);
       child.kill('SIGINT');
       await new Promise((r) => setTimeout(r, 200));
       child.kill('SIGINT');
