@@ -250,7 +250,7 @@ export class ApiService {
     return { status: 200, json: { projects } };
   }
 
-  private createProject(req: Req, caller: Caller): Res {
+  createProject(req: Req, caller: Caller): Res {
     const body = jsonBody(req);
     const name = typeof body.name === 'string' ? body.name.trim() : '';
     if (!name) throw badRequest('Missing name');
