@@ -22,6 +22,8 @@ import * as analysesRun from './commands/analyses/run.js';
 import * as api from './commands/api/api.js';
 import * as sandbox from './commands/sandbox/sandbox.js';
 import * as completion from './commands/completion/completion.js';
+import * as mcpTools from './commands/mcp/tools.js';
+import * as mcpCall from './commands/mcp/call.js';
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command('rsi')
@@ -56,6 +58,9 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(api.build(ctx));
   program.addCommand(sandbox.build(ctx));
   program.addCommand(completion.build(ctx));
+  program.addCommand(
+    group('mcp', "the service's MCP server from the terminal").addCommand(mcpTools.build(ctx)).addCommand(mcpCall.build(ctx)),
+  );
 
   applyToAll(program, (cmd) => {
     cmd

@@ -44,6 +44,8 @@ export interface StoredTokenProviderOptions {
   oauth: OAuthEnv;
   /** Where loud warnings go (a failed save after a successful rotation). */
   warn: (message: string) => void;
+  /** The resource the tokens are bound to, sent on refresh; default `<base>/api/v1`. */
+  resource?: string;
 }
 
 export class StoredTokenProvider implements AuthProvider {
@@ -93,7 +95,7 @@ export class StoredTokenProvider implements AuthProvider {
           this.opts.authServer,
           stored.clientId,
           stored.refreshToken,
-          `${this.opts.key.baseUrl}/api/v1`,
+          this.opts.resource ?? `${this.opts.key.baseUrl}/api/v1`,
           this.opts.oauth,
         );
       } catch (error) {

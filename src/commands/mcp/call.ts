@@ -1,0 +1,78 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+
+export interface CallOptions {
+  tool: string;
+  args: string[];
+  /** --input: a file or "-" holding a JSON object of arguments. */
+  input: string | undefined;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('call')
+    .description("call a tool of the service's MCP server; prints its structured result as JSON, or its text")
+    .argument('<tool>', 'tool name (see `rsi mcp tools`)')
+    .option('--arg <key=value>', "an argument, repeatable; converted by the tool's input schema (repeat a key for an array)", collect, [])
+    .option('--input <path|->', 'a JSON object of arguments from a file or stdin; --arg values override it')
+    .addHelpText(
+      'after',
+      '\nArguments are checked against the tool\'s inputSchema before anything is sent (exit 2 names the bad one).\nA tool error (isError) exits non-zero with its text: 4 for a missing scope, 1 otherwise.\n\nExamples:\n  rsi mcp call project_scoreboard --arg project_id=<uuid> --arg limit=5\n  echo \'{"brief": "KRAS in NSCLC"}\' | rsi mcp call create_project_from_brief --input -',
+    )
+    .action(async (tool: string, flags: { arg?: string[]; input?: string }) => {
+      if (!tool.trim()) throw new UsageError('<tool> must not be empty');
+      await runF({ tool: tool.trim(), args: flags.arg ?? [], input: flags.input }, ctx);
+    });
+}
+
+export async function run(opts: CallOptions, ctx: Context): Promise<void> {
+  const [
+    { withMcp },
+    { buildArguments, validateArguments },
+    { toolFailure, toolText },
+    { readInput, parseJsonInput },
+    { printJson, write },
+  ] = await Promise.all([
+    import('./connect.js'),
+    import('../../mcp/args.js'),
+    import('../../mcp/client.js'),
+    import('../shared/flags.js'),
+    import('../../io/output.js'),
+  ]);
+  // Read and parse --input before connecting: a bad file costs no round trip.
+  let input: Record<string, unknown> | undefined;
+  if (opts.input !== undefined) {
+    const source = opts.input === '-' ? 'stdin' : opts.input;
+    const data = parseJsonInput('--input', await readInput('--input', opts.input, ctx), source);
+    if (data === null || typeof data !== 'object' || Array.isArray(data))
+      throw new UsageError(`--input: ${source} must hold a JSON object of arguments`);
+    input = data as Record<string, unknown>;
+  }
+  const result = await withMcp(ctx, async (mcp) => {
+    const tools = await mcp.listTools();
+    const tool = tools.find((t) => t.name === opts.tool);
+    if (!tool) {
+      const names = tools.map((t) => t.name);
+      throw new UsageError(`the MCP server has no tool "${opts.tool}"`, {
+        hint: names.length ? `its tools: ${names.join(', ')}` : 'it offers no tools',
+      });
+    }
+    const args = buildArguments(tool as never, opts.args, input);
+    await validateArguments(tool as never, args);
+    return mcp.callTool(tool.name, args);
+  });
+  if (result.isError) {
+    if (ctx.globals().format === 'json') await printJson(ctx.io, result);
+    throw toolFailure(opts.tool, result);
+  }
+  if (result.structuredContent !== undefined) await printJson(ctx.io, result.structuredContent);
+  else if (ctx.globals().format === 'json') await printJson(ctx.io, result);
+  else {
+    const text = toolText(result);
+    if (text) await write(ctx.io.stdout, `${text}\n`);
+  }
+}
