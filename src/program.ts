@@ -24,6 +24,7 @@ import * as sandbox from './commands/sandbox/sandbox.js';
 import * as completion from './commands/completion/completion.js';
 import * as mcpTools from './commands/mcp/tools.js';
 import * as mcpCall from './commands/mcp/call.js';
+import * as scoreboard from './commands/scoreboard/scoreboard.js';
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command('rsi')
@@ -54,6 +55,7 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(status.build(ctx));
   program.addCommand(signals.build(ctx));
   program.addCommand(opportunities.build(ctx));
+  program.addCommand(scoreboard.build(ctx));
   program.addCommand(group('analyses', 'start scoring analyses').addCommand(analysesRun.build(ctx)));
   program.addCommand(api.build(ctx));
   program.addCommand(sandbox.build(ctx));
