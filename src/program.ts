@@ -24,6 +24,7 @@ import * as sandbox from './commands/sandbox/sandbox.js';
 import * as completion from './commands/completion/completion.js';
 import * as mcpTools from './commands/mcp/tools.js';
 import * as mcpCall from './commands/mcp/call.js';
+import * as mcpServe from './commands/mcp/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
 
 export function buildProgram(ctx: Context): Command {
@@ -61,7 +62,10 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(sandbox.build(ctx));
   program.addCommand(completion.build(ctx));
   program.addCommand(
-    group('mcp', "the service's MCP server from the terminal").addCommand(mcpTools.build(ctx)).addCommand(mcpCall.build(ctx)),
+    group('mcp', "the service's MCP server from the terminal")
+      .addCommand(mcpTools.build(ctx))
+      .addCommand(mcpCall.build(ctx))
+      .addCommand(mcpServe.build(ctx)),
   );
 
   applyToAll(program, (cmd) => {

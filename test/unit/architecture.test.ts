@@ -12,7 +12,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   context: ['auth', 'client', 'io', 'errors'],
   commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp'],
   client: ['http', 'errors'],
-  mcp: ['http', 'errors'],
+  mcp: ['client', 'http', 'errors'],
   auth: ['http', 'storage', 'io', 'errors'],
   http: ['io', 'errors'],
   storage: ['errors'],
