@@ -7,6 +7,7 @@
 import { NotSignedInError } from '../errors.js';
 import type { AuthProvider } from '../http/types.js';
 import type { Clock, Io } from '../io/io.js';
+import type { CredentialStore } from '../storage/credentials.js';
 import { profileFlag, type Credentials, type Env } from './credentials.js';
 import { credentialKeyFor, resourceUrl } from './resources.js';
 import { StaticTokenProvider, StoredTokenProvider } from './tokens.js';
@@ -52,4 +53,24 @@ export async function openMcpAuth(creds: Credentials, options: { env: Env; io: I
     refreshAfterUnauthorized: (rejected, signal) => plain(() => provider.refreshAfterUnauthorized(rejected, signal)),
   };
   return { url, source: store.kind === 'file' ? 'file' : 'keychain', auth };
+}
+
+/** Revokes (best effort) and deletes the stored MCP tokens; `rsi logout` calls it beside the API's. */
+export async function signOutMcp(creds: Credentials, store: CredentialStore): Promise<{ removed: boolean; revokeError?: Error }> {
+  const key = credentialKeyFor(creds.key(), 'mcp');
+  const tokens = await store.load(key);
+  if (!tokens) return { removed: false };
+  let revokeError: Error | undefined;
+  const authServer = creds.profile?.authServer;
+  if (authServer?.revocation_endpoint) {
+    const { revokeToken } = await import('./oauth.js');
+    try {
+      // Revoking the refresh token ends the whole MCP session at the service (RFC 7009 §2.1).
+      await revokeToken(authServer, tokens.clientId, tokens.refreshToken ?? tokens.accessToken, creds.oauth);
+    } catch (error) {
+      revokeError = error as Error;
+    }
+  }
+  await store.delete(key);
+  return { removed: true, ...(revokeError ? { revokeError } : {}) };
 }

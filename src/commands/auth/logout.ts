@@ -19,7 +19,13 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
   const store = creds.store();
   const key = creds.key();
   const tokens = await store.load(key);
-  await signOutMcp(creds, store, key, revokeToken, err);
+  // The MCP server's tokens (`rsi login --resource mcp`) end with the API's.
+  const mcp = await (await import('../../auth/mcp.js')).signOutMcp(creds, store);
+  if (mcp.revokeError)
+    err.write(
+      `warning: could not revoke the MCP session at the service (${mcp.revokeError.message}); deleting the local credentials anyway\n`,
+    );
+  if (mcp.removed) err.write(`✓ Signed out of the MCP server of ${baseUrl}\n`);
   if (!tokens) {
     err.write(`Not signed in to ${baseUrl} (profile ${globals.profile}); nothing to do\n`);
     return;
@@ -37,26 +43,4 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
   await store.delete(key);
   err.write(`✓ Signed out of ${baseUrl} (profile ${globals.profile})\n`);
   if (creds.envToken) err.write('note: RSI_TOKEN is still set in your environment\n');
-}
-
-/** The MCP server's tokens (`rsi login --resource mcp`) are revoked and deleted with the API's. */
-async function signOutMcp(
-  creds: Awaited<ReturnType<Context['credentials']>>,
-  store: ReturnType<Awaited<ReturnType<Context['credentials']>>['store']>,
-  key: { baseUrl: string; profile: string },
-  revokeToken: typeof import('../../auth/oauth.js').revokeToken,
-  err: NodeJS.WritableStream,
-): Promise<void> {
-  const { credentialKeyFor } = await import('../../auth/resources.js');
-  const mcpKey = credentialKeyFor(key, 'mcp');
-  const tokens = await store.load(mcpKey);
-  if (!tokens) return;
-  const authServer = creds.profile?.authServer;
-  if (authServer?.revocation_endpoint) {
-    await revokeToken(authServer, tokens.clientId, tokens.refreshToken ?? tokens.accessToken, creds.oauth).catch((error: Error) => {
-      err.write(`warning: could not revoke the MCP session at the service (${error.message}); deleting the local credentials anyway\n`);
-    });
-  }
-  await store.delete(mcpKey);
-  err.write(`✓ Signed out of the MCP server of ${key.baseUrl}\n`);
 }

@@ -39,30 +39,13 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       '\nExamples:\n  rsi projects create --name "KRAS landscape" --goal target --goal modality\n  rsi projects create --name Fibrosis --brief-file brief.md --watchlist-file items.json --operand or\n  rsi projects create --from-brief brief.md          # shows the matched scope, then asks',
     )
     .action(async (flags: Record<string, unknown>) => {
-      if (flags.fromBrief !== undefined) return (await import('./from-brief.js')).runFromBrief(await parseFromBriefFlags(flags), ctx);
+      if (flags.fromBrief !== undefined) {
+        const fromBrief = await import('./from-brief.js');
+        return fromBrief.runFromBrief(await fromBrief.parseFromBriefFlags(flags), ctx);
+      }
       if (flags.yes !== undefined) throw new UsageError('--yes only applies with --from-brief');
       return runF(await parseCreateFlags(flags, ctx), ctx);
     });
-}
-
-/** --from-brief takes the brief and the scope from the service: the flags that set them do not apply. */
-export async function parseFromBriefFlags(flags: Record<string, unknown>): Promise<import('./from-brief.js').FromBriefOptions> {
-  const { nonEmpty } = await import('../shared/flags.js');
-  const from = nonEmpty('--from-brief', flags.fromBrief)!;
-  for (const [flag, key] of [
-    ['--brief', 'brief'],
-    ['--brief-file', 'briefFile'],
-    ['--watchlist-file', 'watchlistFile'],
-    ['--operand', 'operand'],
-    ['--goal', 'goal'],
-    ['--primary-filter-type', 'primaryFilterType'],
-  ] as const) {
-    if (flags[key] !== undefined)
-      throw new UsageError(`${flag} cannot be used with --from-brief (the brief and its matched scope come from the file)`);
-  }
-  const name = nonEmpty('--name', flags.name);
-  if (name !== undefined && name.length > 200) throw new UsageError('--name must be at most 200 characters');
-  return { from, name, yes: flags.yes === true, openSetup: flags.openSetup === true };
 }
 
 export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Context): Promise<CreateOptions> {

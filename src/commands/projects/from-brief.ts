@@ -17,6 +17,26 @@ export interface FromBriefOptions {
   openSetup: boolean;
 }
 
+/** --from-brief takes the brief and the scope from the service: the flags that set them do not apply. */
+export async function parseFromBriefFlags(flags: Record<string, unknown>): Promise<FromBriefOptions> {
+  const { nonEmpty } = await import('../shared/flags.js');
+  const from = nonEmpty('--from-brief', flags.fromBrief)!;
+  for (const [flag, key] of [
+    ['--brief', 'brief'],
+    ['--brief-file', 'briefFile'],
+    ['--watchlist-file', 'watchlistFile'],
+    ['--operand', 'operand'],
+    ['--goal', 'goal'],
+    ['--primary-filter-type', 'primaryFilterType'],
+  ] as const) {
+    if (flags[key] !== undefined)
+      throw new UsageError(`${flag} cannot be used with --from-brief (the brief and its matched scope come from the file)`);
+  }
+  const name = nonEmpty('--name', flags.name);
+  if (name !== undefined && name.length > 200) throw new UsageError('--name must be at most 200 characters');
+  return { from, name, yes: flags.yes === true, openSetup: flags.openSetup === true };
+}
+
 export async function runFromBrief(opts: FromBriefOptions, ctx: Context, deps: { prompter?: Prompter } = {}): Promise<void> {
   const [
     { readInput, target },
