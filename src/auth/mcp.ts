@@ -26,9 +26,11 @@ export async function openMcpAuth(creds: Credentials, options: { env: Env; io: I
   if (envToken) return { url, source: 'RSI_MCP_TOKEN', auth: new StaticTokenProvider(envToken) };
   const hint = `run \`rsi${profileFlag(creds.profileName)} login --resource mcp\` (or set RSI_MCP_TOKEN)`;
   const notSignedIn = () => new NotSignedInError(`not signed in to the MCP server of ${baseUrl} (profile ${creds.profileName})`, { hint });
-  const profile = creds.profile;
+  // With RSI_TOKEN and RSI_BASE_URL the resolver skips the config; an MCP sign-in may still be stored.
+  const profile = creds.profile ?? (await creds.config.profile(creds.profileName));
   if (!profile?.authServer || profile.baseUrl !== baseUrl) throw notSignedIn();
-  const store = creds.store();
+  const store =
+    creds.profile || options.env.RSI_CREDENTIAL_STORE ? creds.store() : creds.store({ insecure: profile.credentialStore === 'file' });
   const provider = new StoredTokenProvider({
     store,
     key: credentialKeyFor(creds.key(), 'mcp'),

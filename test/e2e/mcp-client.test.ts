@@ -53,6 +53,9 @@ describe('sign-in for the MCP resource', () => {
     expect(tools.code, tools.stderr).toBe(0);
     expect((JSON.parse(tools.stdout) as Array<{ name: string }>).map((t) => t.name)).toContain('project_scoreboard');
     expect((await runCli(['projects', 'list'], { env })).code).toBe(0);
+    // RSI_TOKEN with RSI_BASE_URL skips the stored API login, not the stored MCP one.
+    const ci = await runCli(['mcp', 'tools'], { env: { ...env, RSI_TOKEN: apiToken, RSI_BASE_URL: sb.url } });
+    expect(ci.code, ci.stderr).toBe(0);
 
     // The service drops the MCP access token: the 401 goes to rsi's provider, which refreshes it
     // (resource=<base>/mcp, under rsi's lock) and the request is sent again.
