@@ -23,6 +23,10 @@ import * as analysesRun from './commands/analyses/run.js';
 import * as api from './commands/api/api.js';
 import * as sandbox from './commands/sandbox/sandbox.js';
 import * as completion from './commands/completion/completion.js';
+import * as mcpTools from './commands/mcp/tools.js';
+import * as mcpCall from './commands/mcp/call.js';
+import * as mcpServe from './commands/mcp/serve.js';
+import * as scoreboard from './commands/scoreboard/scoreboard.js';
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command('rsi')
@@ -55,6 +59,7 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(status.build(ctx));
   program.addCommand(signals.build(ctx));
   program.addCommand(opportunities.build(ctx));
+  program.addCommand(scoreboard.build(ctx));
   program.addCommand(group('analyses', 'start scoring analyses').addCommand(analysesRun.build(ctx)));
   program.addCommand(api.build(ctx));
   program.addCommand(sandbox.build(ctx));
@@ -68,6 +73,12 @@ export function buildProgram(ctx: Context): Command {
       ctx.io.stderr.write(`note: using ${raw.trim().replace(/\/api\/v1\/*$/, '')} as the base URL (the API is at <base>/api/v1)\n`);
     }
   });
+  program.addCommand(
+    group('mcp', "the service's MCP server from the terminal")
+      .addCommand(mcpTools.build(ctx))
+      .addCommand(mcpCall.build(ctx))
+      .addCommand(mcpServe.build(ctx)),
+  );
 
   applyToAll(program, (cmd) => {
     const examples = EXAMPLES[commandPath(cmd)];

@@ -19,6 +19,7 @@ import {
   type OAuthEnv,
 } from './oauth.js';
 import { PortInUseError, startLoopbackReceiver, type Callback, type LoopbackReceiver } from './loopback.js';
+import { credentialKeyFor, resourceUrl, type Resource } from './resources.js';
 
 export const DEFAULT_SCOPES = ['service:read', 'projects:write', 'analyses:run'] as const;
 const MAX_REGISTRATION_WAIT_MS = 10_000;
@@ -45,6 +46,8 @@ export interface LoginOptions {
   events: LoginEvents;
   /** Lines pasted on stdin (--no-browser): a redirected URL is accepted from there too. */
   pasted?: AsyncIterable<string> | undefined;
+  /** Which resource the token is for: the API (default) or the MCP server, stored under its own entries. */
+  resource?: Resource | undefined;
 }
 
 export interface LoginResult {
@@ -206,7 +209,7 @@ async function authorize(
 ): Promise<LoginResult> {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const resource = `${opts.baseUrl}/api/v1`;
+  const resource = resourceUrl(opts.baseUrl, opts.resource);
   const url = new URL(as.authorization_endpoint!);
   url.search = new URLSearchParams({
     response_type: 'code',
@@ -258,17 +261,14 @@ async function authorize(
     });
     const tokens = tokenResult(await oauth.processAuthorizationCodeResponse(as, client, res), opts.scopes.join(' '));
     const expiresAt = opts.clock.now() + tokens.expiresIn * 1000;
-    await opts.store.save(
-      { baseUrl: opts.baseUrl, profile: opts.profile },
-      {
-        accessToken: tokens.accessToken,
-        refreshToken: tokens.refreshToken,
-        expiresAt,
-        obtainedAt: opts.clock.now(),
-        scope: tokens.scope,
-        clientId: client.client_id,
-      },
-    );
+    await opts.store.save(credentialKeyFor({ baseUrl: opts.baseUrl, profile: opts.profile }, opts.resource), {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAt,
+      obtainedAt: opts.clock.now(),
+      scope: tokens.scope,
+      clientId: client.client_id,
+    });
     await opts.config.updateProfile(opts.profile, (p) => ({
       ...(p ?? {}),
       baseUrl: opts.baseUrl,

@@ -48,6 +48,8 @@ export interface StoredTokenProviderOptions {
   warn: (message: string) => void;
   /** How long to wait for another process's refresh lock before saying so (default 1 s). */
   lockNoteAfterMs?: number | undefined;
+  /** The resource the tokens are bound to, sent on refresh; default `<base>/api/v1`. */
+  resource?: string;
 }
 
 export class StoredTokenProvider implements AuthProvider {
@@ -101,7 +103,7 @@ export class StoredTokenProvider implements AuthProvider {
             this.opts.authServer,
             stored.clientId,
             usedRefreshToken,
-            `${this.opts.key.baseUrl}/api/v1`,
+            this.opts.resource ?? `${this.opts.key.baseUrl}/api/v1`,
             this.opts.oauth,
           );
         } catch (error) {

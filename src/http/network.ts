@@ -66,6 +66,8 @@ export interface FetchInit {
   body?: string | URLSearchParams | null | undefined;
   redirect?: string | undefined;
   signal?: AbortSignal | null | undefined;
+  /** Cap on the decompressed body; default OAUTH_MAX_BYTES (MCP replies use API_MAX_BYTES). */
+  maxBytes?: number | undefined;
 }
 
 /** Failures that retrying cannot fix (TLS verification, proxy credentials): never retried. */
@@ -215,7 +217,7 @@ export class Network {
       headers,
       body,
       signal: init.signal ?? undefined,
-      maxBytes: OAUTH_MAX_BYTES,
+      maxBytes: init.maxBytes ?? OAUTH_MAX_BYTES,
     });
     const out = new Headers();
     for (const [k, v] of res.rawHeaders) out.append(k, v);

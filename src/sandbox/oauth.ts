@@ -403,8 +403,8 @@ export class OAuthServer {
     for (const t of this.access.values()) if (t.family === family) t.revoked = true;
   }
 
-  /** Checks a bearer token for the API resource. Throws a 401 HttpError when it is not usable. */
-  authenticate(header: string | undefined): Caller {
+  /** Checks a bearer token for one resource (the API unless told). Throws a 401 HttpError when it is not usable. */
+  authenticate(header: string | undefined, resource = this.ctx.apiResource): Caller {
     const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
     const token = match ? this.access.get(match[1]!) : undefined;
     if (
@@ -412,7 +412,7 @@ export class OAuthServer {
       token.revoked ||
       this.revokedFamilies.has(token.family) ||
       token.expiresAt <= this.ctx.clock.real() ||
-      token.resource !== this.ctx.apiResource
+      token.resource !== resource
     ) {
       throw new HttpError(401, { error: 'unauthorized' });
     }

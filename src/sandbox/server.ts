@@ -218,9 +218,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const { method, path } = req;
     if (method === 'GET' && path === '/') return { status: 200, html: landingPage(base) };
     if (path.startsWith('/.well-known/') || path.startsWith('/oauth/')) return oauth.handle(req);
-    if (path === '/mcp' || path.startsWith('/mcp/')) {
-      return { status: 501, json: { error: 'The MCP server is not part of the sandbox' } };
-    }
+    if (path === '/mcp' || path.startsWith('/mcp/')) return (await import('./mcp.js')).handleMcp(req, { ctx, oauth, api });
     const overview = /^\/projects\/([^/]+)\/overview$/.exec(path);
     if (overview && method === 'GET') {
       const project = api.projects.get(overview[1]!);

@@ -11,6 +11,8 @@ export interface LoginCommandOptions {
   port: number | undefined;
   insecureStorage: boolean;
   timeoutSeconds: number;
+  /** Which resource to sign in for: the API (default) or the service's MCP server. */
+  resource?: 'api' | 'mcp';
 }
 
 /** Repeatable, and each value may be a comma or space separated list (`--scope a,b`). */
@@ -27,18 +29,20 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--port <n>', 'loopback port for the redirect (fixed, for ssh -L); default: any free port')
     .option('--insecure-storage', 'store tokens in a 0600 file in the config folder instead of the keychain')
     .option('--timeout <seconds>', 'give up waiting for the browser after this long', '300')
+    .option('--resource <resource>', "what the token is for: api (default) or mcp (the service's MCP server; `rsi mcp`, `rsi scoreboard`)")
     .addHelpText(
       'after',
       '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765\n  rsi login --profile work --add-scope analyses:run   # keeps the scopes you have',
     )
     .action(async (flags: Record<string, unknown>) => {
-      const { intFlag } = await import('../shared/flags.js');
+      const { intFlag, enumFlag } = await import('../shared/flags.js');
       const scopes = (flags.scope as string[] | undefined) ?? [];
       const addScopes = (flags.addScope as string[] | undefined) ?? [];
       for (const s of [...scopes, ...addScopes])
         if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)) throw new UsageError(`--scope "${s}" is not a valid scope name`);
       const port = await intFlag('--port', flags.port, 1, 65535);
       const timeoutSeconds = (await intFlag('--timeout', flags.timeout, 1, 3600))!;
+      const resource = await enumFlag('--resource', flags.resource, ['api', 'mcp'] as const);
       await runF(
         {
           baseUrl: ctx.globals().baseUrl,
@@ -48,6 +52,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           port,
           insecureStorage: flags.insecureStorage === true,
           timeoutSeconds,
+          ...(resource ? { resource } : {}),
         },
         ctx,
       );
@@ -99,6 +104,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
       clock: ctx.clock,
       signal: ctx.signal,
       pasted: paste?.lines,
+      resource: opts.resource,
       events: {
         info: (line) => void err.write(`${line}\n`),
         authorizationUrl: async (url) => {
@@ -122,7 +128,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
   }
   const granted = result.scope.split(/\s+/).filter(Boolean);
   err.write(
-    `✓ Signed in to ${baseUrl} (profile ${globals.profile}; tokens in the ${store.kind === 'file' ? 'file ' + (store as { file?: string }).file : 'OS keychain'})\n`,
+    `✓ Signed in to ${baseUrl}${opts.resource === 'mcp' ? ' for its MCP server' : ''} (profile ${globals.profile}; tokens in the ${store.kind === 'file' ? 'file ' + (store as { file?: string }).file : 'OS keychain'})\n`,
   );
   err.write(`Scopes: ${granted.join(' ') || '(none)'}\n`);
   const missing = scopes.filter((s) => !granted.includes(s));

@@ -19,6 +19,13 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
   const store = creds.store();
   const key = creds.key();
   const tokens = await store.load(key);
+  // The MCP server's tokens (`rsi login --resource mcp`) end with the API's.
+  const mcp = await (await import('../../auth/mcp.js')).signOutMcp(creds, store);
+  if (mcp.revokeError)
+    err.write(
+      `warning: could not revoke the MCP session at the service (${mcp.revokeError.message}); deleting the local credentials anyway\n`,
+    );
+  if (mcp.removed) err.write(`✓ Signed out of the MCP server of ${baseUrl}\n`);
   if (!tokens) {
     err.write(`Not signed in to ${baseUrl} (profile ${globals.profile}); nothing to do\n`);
     return;

@@ -33,11 +33,23 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--goal <goal>', `a goal, repeatable: ${GOALS.join(', ')}`, collect)
     .option('--primary-filter-type <type>', 'primary filter type (default keyword)')
     .option('--open-setup', 'open the setup page in the browser')
+    .option(
+      '--from-brief <path|->',
+      "create from a brief file (or stdin) with the service's scope matching (MCP: rsi login --resource mcp)",
+    )
+    .option('-y, --yes', 'with --from-brief: create without asking after the matched scope is shown')
     .addHelpText(
       'after',
-      '\nExamples:\n  rsi projects create --name "KRAS landscape" --goal target --goal modality\n  rsi projects create --name Fibrosis --brief-file brief.md --watchlist-file items.json --operand or',
+      '\nExamples:\n  rsi projects create --name "KRAS landscape" --goal target --goal modality\n  rsi projects create --name Fibrosis --brief-file brief.md --watchlist-file items.json --operand or\n  rsi projects create --from-brief brief.md          # shows the matched scope, then asks',
     )
-    .action(async (flags: Record<string, unknown>) => runF(await parseCreateFlags(flags, ctx), ctx));
+    .action(async (flags: Record<string, unknown>) => {
+      if (flags.fromBrief !== undefined) {
+        const fromBrief = await import('./from-brief.js');
+        return fromBrief.runFromBrief(await fromBrief.parseFromBriefFlags(flags), ctx);
+      }
+      if (flags.yes !== undefined) throw new UsageError('--yes only applies with --from-brief');
+      return runF(await parseCreateFlags(flags, ctx), ctx);
+    });
 }
 
 export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Context): Promise<CreateOptions> {

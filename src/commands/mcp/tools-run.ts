@@ -1,0 +1,34 @@
+/** What `tools` does; see tools.ts for its flags. */
+import type { Context } from '../../context.js';
+
+export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+  const [{ withMcp }, { printRows }, { target }] = await Promise.all([
+    import('./connect.js'),
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+  ]);
+  const tools = await withMcp(ctx, (mcp) => mcp.listTools());
+  const out = target(ctx);
+  const args = (t: (typeof tools)[number]): string => {
+    const required = new Set(t.inputSchema.required ?? []);
+    return Object.entries(t.inputSchema.properties ?? {})
+      .map(([k, v]) => `${k}${required.has(k) ? '*' : ''}:${typeLabel(v)}`)
+      .join(' ');
+  };
+  await printRows(
+    out,
+    tools,
+    [
+      { header: 'NAME', value: (t) => t.name, keep: true },
+      { header: 'ARGUMENTS', value: args },
+      { header: 'DESCRIPTION', value: (t) => t.title ?? t.description ?? '', flexible: true },
+    ],
+    (t) => t,
+  );
+  if (out.format === 'table' && tools.length > 0) ctx.io.stderr.write('* required. Call one with `rsi mcp call <tool> --arg key=value`.\n');
+}
+
+function typeLabel(schema: unknown): string {
+  const type = (schema as { type?: unknown }).type;
+  return Array.isArray(type) ? type.join('|') : typeof type === 'string' ? type : 'any';
+}

@@ -1,0 +1,153 @@
+/**
+ * `rsi projects create --from-brief <file|->`: the MCP-only "project from a brief with scope
+ * matching". The brief goes to the service's MCP tool first as a dry run; the matched scope is
+ * shown; only after a yes (TTY prompt or --yes, exit 7 without either, as `analyses run` does) is
+ * the same call sent again with `confirm: true`, which creates the project.
+ */
+import type { Context } from '../../context.js';
+import type { Prompter } from '../../io/prompter.js';
+import { canPrompt } from '../../io/io.js';
+import { ConfirmationRequiredError, UnexpectedReplyError, UsageError } from '../../errors.js';
+
+export interface FromBriefOptions {
+  /** A path, or "-" for stdin. */
+  from: string;
+  name: string | undefined;
+  yes: boolean;
+  openSetup: boolean;
+}
+
+/** --from-brief takes the brief and the scope from the service: the flags that set them do not apply. */
+export async function parseFromBriefFlags(flags: Record<string, unknown>): Promise<FromBriefOptions> {
+  const { nonEmpty } = await import('../shared/flags.js');
+  const from = nonEmpty('--from-brief', flags.fromBrief)!;
+  for (const [flag, key] of [
+    ['--brief', 'brief'],
+    ['--brief-file', 'briefFile'],
+    ['--watchlist-file', 'watchlistFile'],
+    ['--operand', 'operand'],
+    ['--goal', 'goal'],
+    ['--primary-filter-type', 'primaryFilterType'],
+  ] as const) {
+    if (flags[key] !== undefined)
+      throw new UsageError(`${flag} cannot be used with --from-brief (the brief and its matched scope come from the file)`);
+  }
+  const name = nonEmpty('--name', flags.name);
+  if (name !== undefined && name.length > 200) throw new UsageError('--name must be at most 200 characters');
+  return { from, name, yes: flags.yes === true, openSetup: flags.openSetup === true };
+}
+
+export async function runFromBrief(opts: FromBriefOptions, ctx: Context, deps: { prompter?: Prompter } = {}): Promise<void> {
+  const [
+    { readInput, target },
+    { withMcp, requireTool },
+    { BRIEF_TOOLS, BriefReply, parseReply },
+    { toolFailure },
+    { printJson, printPairsText, printRows, formatTable, note },
+  ] = await Promise.all([
+    import('../shared/flags.js'),
+    import('../mcp/connect.js'),
+    import('../../mcp/features.js'),
+    import('../../mcp/client.js'),
+    import('../../io/output.js'),
+  ]);
+  const source = opts.from === '-' ? 'stdin' : opts.from;
+  const brief = await readInput('--from-brief', opts.from, ctx, 1024 * 1024);
+  if (!brief.trim()) throw new UsageError(`--from-brief: ${source} is empty`);
+  const { io } = ctx;
+  const out = target(ctx);
+  const machine = out.format === 'json' || out.format === 'ndjson';
+  // stdin that carried the brief cannot also carry the answer to a question.
+  const stdinFree = opts.from !== '-';
+
+  const created = await withMcp(ctx, async (mcp) => {
+    const tool = await requireTool(mcp, BRIEF_TOOLS, 'project-from-brief');
+    const props = Object.keys(tool.inputSchema.properties ?? {});
+    if (!props.includes('brief') || !props.includes('confirm')) {
+      throw new UnexpectedReplyError(
+        `the MCP tool ${tool.name} does not take the brief and confirm arguments rsi knows (it takes: ${props.join(', ') || 'nothing'})`,
+        {
+          hint: `call it yourself: \`rsi mcp call ${tool.name} --arg …\``,
+        },
+      );
+    }
+    const args = { brief, ...(opts.name !== undefined ? { name: opts.name } : {}) };
+    const call = async (confirm: boolean) => {
+      const result = await mcp.callTool(tool.name, { ...args, confirm });
+      if (result.isError) throw toolFailure(tool.name, result);
+      return { raw: result.structuredContent, reply: parseReply(tool.name, BriefReply, result.structuredContent) };
+    };
+
+    const dry = await call(false);
+    const name = dry.reply.name ?? opts.name ?? '(unnamed)';
+    if (dry.reply.matched.length === 0) {
+      if (machine) await printJson(io, dry.raw);
+      throw new UsageError(`no scope item (target, disease, modality, …) was found in the brief; nothing was created`, {
+        hint: 'name the targets, diseases or modalities the project is about, or create it with `rsi projects create --name … --watchlist-file …`',
+      });
+    }
+    io.stderr.write(
+      `The brief matches ${dry.reply.matched.length} scope ${dry.reply.matched.length === 1 ? 'item' : 'items'} for the project "${name}":\n\n`,
+    );
+    io.stderr.write(
+      formatTable(
+        io,
+        [{ header: 'NAME' }, { header: 'TYPE' }, { header: 'FOUND AS', flexible: true }, { header: 'ENTITY ID', flexible: true }],
+        dry.reply.matched.map((m) => [m.entity_name ?? '', m.entity_type, m.matched_text ?? '', m.entity_id]),
+      ),
+    );
+    io.stderr.write('\n');
+    if (!opts.yes) {
+      if (!stdinFree || !canPrompt(io)) {
+        if (machine) await printJson(io, dry.raw);
+        throw new ConfirmationRequiredError(`creating the project "${name}" needs a confirmation; nothing was created`, {
+          hint: stdinFree
+            ? 'run again with --yes to create it (no terminal to ask on)'
+            : 'run again with --yes (stdin carried the brief, so nobody can answer)',
+        });
+      }
+      const prompter = deps.prompter ?? (await import('../../io/prompter.js')).createPrompter(io, ctx.signal);
+      if (!(await prompter.confirm(`Create the project "${name}" with this scope?`, { default: false }))) {
+        if (machine) await printJson(io, dry.raw);
+        io.stderr.write('Nothing was created.\n');
+        return undefined;
+      }
+    }
+    const made = await call(true);
+    if (!made.reply.created || !made.reply.project) {
+      throw new UnexpectedReplyError(`the MCP tool ${tool.name} did not report a created project after confirm: true`);
+    }
+    return { raw: made.raw, project: made.reply.project };
+  });
+  if (!created) return;
+
+  const { project } = created;
+  if (out.format === 'json') await printJson(io, created.raw);
+  else if (out.format === 'ndjson') await printJson(io, project);
+  else {
+    note(io, `✓ Created project ${project.name}`);
+    // The same shape as `rsi projects create`.
+    if (out.format === 'table') {
+      await printPairsText(io, [
+        ['id', project.id],
+        ['setup_url', project.setup_url],
+      ]);
+    } else {
+      const row = project as Record<string, unknown>;
+      await printRows(
+        out,
+        [row],
+        ['id', 'name', 'role', 'setup_url', 'scan_error'].map((k) => ({ header: k, value: (r: Record<string, unknown>) => r[k] })),
+      );
+    }
+  }
+  if (project.scan_error) io.stderr.write(`warning: the initial scan did not start: ${project.scan_error}\n`);
+  if (out.format === 'table')
+    io.stderr.write(`Next: finish scoring setup at ${project.setup_url}, then \`rsi status ${project.id} --watch\`\n`);
+  if (opts.openSetup) {
+    const { openBrowser } = await import('../../io/browser.js');
+    io.stderr.write(`Opening ${project.setup_url}\n`);
+    if (!(await openBrowser(project.setup_url, { env: ctx.env })))
+      io.stderr.write('Could not open a browser; open the URL above yourself.\n');
+  }
+}

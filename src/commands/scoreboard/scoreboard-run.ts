@@ -1,0 +1,63 @@
+/** What `scoreboard` does; see scoreboard.ts for its flags. */
+import type { Context } from '../../context.js';
+import type { ScoreboardOptions } from './scoreboard.js';
+
+export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> {
+  const [
+    { withMcp, requireTool },
+    { SCOREBOARD_TOOLS, ScoreboardReply, parseReply },
+    { toolFailure },
+    { printJson, printRows },
+    { target },
+    { UUID_RE },
+  ] = await Promise.all([
+    import('../mcp/connect.js'),
+    import('../../mcp/features.js'),
+    import('../../mcp/client.js'),
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+    import('../shared/resolve.js'),
+  ]);
+  // A UUID needs no API sign-in; a name is resolved through GET /projects like every command.
+  let project: { id: string; name: string };
+  if (UUID_RE.test(opts.project)) project = { id: opts.project.toLowerCase(), name: opts.project };
+  else {
+    const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
+    project = await resolveProject(client, opts.project, ctx.signal);
+  }
+  const reply = await withMcp(ctx, async (mcp) => {
+    const tool = await requireTool(mcp, SCOREBOARD_TOOLS, 'scoreboard');
+    const result = await mcp.callTool(tool.name, { project_id: project.id, ...(opts.limit !== undefined ? { limit: opts.limit } : {}) });
+    if (result.isError) throw toolFailure(tool.name, result);
+    return { tool: tool.name, content: result.structuredContent };
+  });
+  const board = parseReply(reply.tool, ScoreboardReply, reply.content);
+  const out = target(ctx);
+  if (out.format === 'json') {
+    await printJson(ctx.io, reply.content);
+    return;
+  }
+  const fixed = (n: number | null | undefined): string => (typeof n === 'number' ? n.toFixed(2) : '');
+  type Row = (typeof board.scoreboard)[number];
+  const printed = await printRows<Row>(out, board.scoreboard, [
+    { header: 'RANK', value: (r) => r.rank, numeric: true },
+    { header: 'NAME', value: (r) => r.name, flexible: true },
+    { header: 'TYPE', value: (r) => r.type },
+    { header: 'SCORE', value: (r) => fixed(r.score), numeric: true },
+    { header: 'MOMENTUM', value: (r) => fixed(r.momentum), numeric: true },
+    { header: 'MATURITY', value: (r) => fixed(r.maturity), numeric: true },
+    { header: 'COMPETITION', value: (r) => fixed(r.competition), numeric: true },
+    { header: 'RISK', value: (r) => fixed(r.risk), numeric: true },
+    { header: 'TRANSLATION', value: (r) => fixed(r.translation), numeric: true },
+    { header: 'KEYWORD ID', value: (r) => r.keyword_id, keep: true },
+  ]);
+  if (out.format === 'table') {
+    const name = board.project?.name ?? project.name;
+    const total = board.total ?? printed;
+    ctx.io.stderr.write(
+      printed === 0
+        ? `No scored opportunities yet for "${name}": run analyses first (\`rsi analyses run\`).\n`
+        : `${printed} of ${total} scored ${total === 1 ? 'opportunity' : 'opportunities'} in "${name}"\n`,
+    );
+  }
+}

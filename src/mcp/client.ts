@@ -1,0 +1,183 @@
+/**
+ * rsi's client for the service's MCP server (`<base>/mcp`): the official SDK's Client over
+ * Streamable HTTP, with rsi's token (auth-provider.ts) and rsi's network path (fetch.ts). Every
+ * failure becomes one of rsi's typed errors, so exit codes follow the contract: JSON-RPC errors,
+ * HTTP statuses of the transport and `isError` tool results alike.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CliError,
+  ForbiddenError,
+  InterruptedError,
+  NotFoundError,
+  NotSignedInError,
+  ServiceUnavailableError,
+  UnexpectedReplyError,
+  UsageError,
+} from '../errors.js';
+import type { Network } from '../http/network.js';
+import type { AuthProvider } from '../http/types.js';
+import { tokenOnlyProvider } from './auth-provider.js';
+import { createMcpFetch } from './fetch.js';
+
+export type { CallToolResult, Tool };
+
+export interface McpConnectOptions {
+  /** `<base>/mcp`. */
+  url: string;
+  auth: AuthProvider;
+  /** The process's one network path (proxy, CA, deadline, trace). */
+  network: Network;
+  userAgent: string;
+  version: string;
+  signal: AbortSignal;
+  notSignedInHint: string;
+}
+
+export interface McpConnection {
+  /** The server's name and version from `initialize`. */
+  server: { name: string; version: string } | undefined;
+  listTools(): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** Ends the session (DELETE when the server gave one) and releases the pool. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection> {
+  const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
+  const net = createMcpFetch({ userAgent: opts.userAgent, auth: opts.auth, notSignedInHint: opts.notSignedInHint }, opts.network);
+  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(opts.url), {
+    fetch: net.fetch,
+    authProvider: tokenOnlyProvider(opts.auth, opts.notSignedInHint, opts.signal),
+    // A stateless server has no stream to resume: do not retry in the background.
+    reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
+  });
+  const client: Client = new Client({ name: 'rsi', version: opts.version });
+  // Background stream errors (e.g. a GET the server does not offer) are not the command's failure.
+  client.onerror = () => undefined;
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    opts.signal.removeEventListener('abort', onAbort);
+    if (transport.sessionId) await transport.terminateSession().catch(() => undefined);
+    await client.close().catch(() => undefined);
+    await net.close();
+  };
+  // Ctrl-C closes the session at once; the pending request then rejects as interrupted.
+  const onAbort = (): void => void close();
+  opts.signal.addEventListener('abort', onAbort, { once: true });
+  const request = { signal: opts.signal, timeout: opts.network.timeoutMs };
+  const guard = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      throw mcpFailure(error, what, opts.url, opts.signal);
+    }
+  };
+  try {
+    await guard('initialize', () => client.connect(transport, request));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    server: client.getServerVersion(),
+    listTools: () =>
+      guard('tools/list', async () => {
+        const tools: Tool[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listTools(cursor ? { cursor } : undefined, request);
+          tools.push(...page.tools);
+          cursor = page.nextCursor;
+        } while (cursor);
+        return tools;
+      }),
+    callTool: (name, args) =>
+      guard(`tools/call ${name}`, async () => (await client.callTool({ name, arguments: args }, undefined, request)) as CallToolResult),
+    close,
+  };
+}
+
+/** JSON-RPC error codes (MCP's ErrorCode), as numbers so this module needs no SDK at load time. */
+const RPC = {
+  ConnectionClosed: -32000,
+  RequestTimeout: -32001,
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+};
+
+/** Maps what the SDK throws to rsi's typed errors (and so to the contract's exit codes). */
+export function mcpFailure(error: unknown, what: string, url: string, signal?: AbortSignal): Error {
+  if (signal?.aborted) return signal.reason instanceof CliError ? signal.reason : new InterruptedError();
+  if (error instanceof CliError) return error;
+  const e = error as { name?: string; code?: unknown; message?: string };
+  const message = String(e.message ?? error).replace(/^MCP error -?\d+: /, '');
+  // McpError: a JSON-RPC error answered by the server, or raised by the SDK for the request.
+  if (e.name === 'McpError' && typeof e.code === 'number') {
+    switch (e.code) {
+      case RPC.InvalidParams:
+        return new UsageError(`the MCP server rejected ${what}: ${message}`);
+      case RPC.MethodNotFound:
+        return new UnexpectedReplyError(`the MCP server does not support ${what.split(' ')[0]}: ${message}`);
+      case RPC.RequestTimeout:
+        return new ServiceUnavailableError(`${what} timed out: ${message}`, undefined, { hint: 'try again, or raise --http-timeout' });
+      case RPC.ConnectionClosed:
+      case RPC.InternalError:
+        return new ServiceUnavailableError(`the MCP server failed ${what}: ${message}`);
+      default:
+        return new UnexpectedReplyError(`the MCP server answered ${what} with error ${e.code}: ${message}`);
+    }
+  }
+  // StreamableHTTPError: the HTTP status of the transport's request.
+  if (e.name === 'StreamableHTTPError' || (typeof e.code === 'number' && e.code >= 400 && e.code < 600)) {
+    const status = e.code as number;
+    if (status === 401) return new NotSignedInError(`the MCP server refused the sign-in (${what})`);
+    if (status === 403) return new ForbiddenError(`the MCP server refused ${what} (403)`);
+    if (status === 404 || status === 405) {
+      return new NotFoundError(`no MCP server answers at ${url} (${status})`, {
+        hint: 'check the base URL; the service runs its MCP server at <base>/mcp',
+      });
+    }
+    if (status === 429 || status >= 500) return new ServiceUnavailableError(`the MCP server answered ${status} (${what})`, status);
+    return new UnexpectedReplyError(`the MCP server answered ${status} to ${what}: ${message}`);
+  }
+  if (e.name === 'UnauthorizedError') return new NotSignedInError(`the MCP server refused the sign-in (${what})`);
+  return new UnexpectedReplyError(`${what} failed: ${message}`, { cause: error });
+}
+
+/** A tool that answered `isError: true`, as an error with the contract's exit code. */
+export function toolFailure(name: string, result: CallToolResult): CliError {
+  const text = toolText(result) || 'no details';
+  // The scope convention of the service's tools (docs/sandbox.md, "MCP"): a named missing scope.
+  const scope = /^insufficient_scope\b.*?\b(service:read|projects:write|analyses:run)\b/.exec(text)?.[1];
+  if (scope)
+    return new ForbiddenError(`the tool ${name} needs the ${scope} scope`, scope, {
+      hint: `run \`rsi login --resource mcp --scope ${scope}\` (with the other scopes you need)`,
+    });
+  if (/not a member/i.test(text)) return new ForbiddenError(`the tool ${name} failed: ${text}`);
+  return new ToolError(`the tool ${name} failed: ${text}`);
+}
+
+/** A tool's own failure (`isError`) with no better match: exit 1. */
+export class ToolError extends CliError {
+  override readonly code = 'tool_error';
+}
+
+/** The text parts of a tool result, joined. */
+export function toolText(result: CallToolResult): string {
+  return (result.content ?? [])
+    .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n')
+    .trim();
+}

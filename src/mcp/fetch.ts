@@ -1,0 +1,60 @@
+/**
+ * rsi's MCP client on the process's one network path: the same `Network` as the API and OAuth
+ * (proxy, CA, whole-request deadline, bounded body, redacting `--debug` trace), handed to the MCP
+ * SDK through its `fetch` option. Replies are buffered (the sandbox and stateless servers answer
+ * each POST with one JSON or one finished event stream).
+ *
+ * A 401 is handled here, not by the SDK: the rejected token goes to rsi's AuthProvider, which
+ * refreshes once under rsi's lock, and the request is sent again. A second 401 becomes
+ * NotSignedInError. So the SDK never sees a 401 and never starts an OAuth flow of its own.
+ */
+import { NotSignedInError } from '../errors.js';
+import { API_MAX_BYTES, type Network } from '../http/network.js';
+import type { AuthProvider } from '../http/types.js';
+
+/** The shape the SDK's `fetch` option takes. */
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface McpFetchOptions {
+  userAgent: string;
+  auth: AuthProvider;
+  /** What to tell the user when the token is refused for good. */
+  notSignedInHint: string;
+}
+
+export interface McpFetch {
+  fetch: FetchLike;
+  close(): Promise<void>;
+}
+
+export function createMcpFetch(options: McpFetchOptions, network: Network): McpFetch {
+  const once = (url: string, init: RequestInit, headers: Headers): Promise<Response> =>
+    network.fetch(url, {
+      method: init.method,
+      headers,
+      body: typeof init.body === 'string' ? init.body : undefined,
+      signal: init.signal,
+      maxBytes: API_MAX_BYTES,
+    });
+  return {
+    fetch: async (input, init = {}) => {
+      const url = String(input);
+      const headers = new Headers(init.headers);
+      headers.set('user-agent', options.userAgent);
+      let res = await once(url, init, headers);
+      const sent = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1];
+      if (res.status !== 401 || sent === undefined) return res;
+      await res.body?.cancel();
+      const next = await options.auth.refreshAfterUnauthorized(sent, init.signal ?? undefined);
+      if (next !== undefined && next !== sent) {
+        headers.set('authorization', `Bearer ${next}`);
+        res = await once(url, init, headers);
+        if (res.status !== 401) return res;
+        await res.body?.cancel();
+      }
+      throw new NotSignedInError('the MCP server refused the sign-in (401)', { hint: options.notSignedInHint });
+    },
+    // The network belongs to the process (ctx.close() releases it).
+    close: async () => undefined,
+  };
+}
