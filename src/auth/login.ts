@@ -9,6 +9,7 @@ import { InterruptedError, NotSignedInError, ServiceUnavailableError, Unexpected
 import type { Clock } from '../io/io.js';
 import type { ClientRegistration, ConfigStore } from '../storage/config.js';
 import type { CredentialStore } from '../storage/credentials.js';
+import { apiResourceOf } from '../http/api-path.js';
 import {
   authServerInfo,
   discoverAuthorizationServer,
@@ -214,7 +215,7 @@ async function authorize(
 ): Promise<LoginResult> {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const resource = `${opts.baseUrl}/api/v1`;
+  const resource = apiResourceOf(opts.baseUrl);
   const url = new URL(as.authorization_endpoint!);
   url.search = new URLSearchParams({
     response_type: 'code',

@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CredentialStoreError, InterruptedError, NotSignedInError } from '../errors.js';
 import type { AuthProvider } from '../http/types.js';
+import { apiResourceOf } from '../http/api-path.js';
 import type { Clock } from '../io/io.js';
 import type { AuthServerInfo } from '../storage/config.js';
 import type { CredentialKey, CredentialStore, StoredTokens } from '../storage/credentials.js';
@@ -93,7 +94,7 @@ export class StoredTokenProvider implements AuthProvider {
           this.opts.authServer,
           stored.clientId,
           stored.refreshToken,
-          `${this.opts.key.baseUrl}/api/v1`,
+          apiResourceOf(this.opts.key.baseUrl),
           this.opts.oauth,
         );
       } catch (error) {

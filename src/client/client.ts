@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Http, HttpRequest, HttpResponse } from '../http/types.js';
+import { API_PREFIX } from '../http/api-path.js';
 import {
   ConflictError,
   ForbiddenError,
@@ -27,11 +28,13 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 export class ApiClient {
-  /** The service base URL (the API lives at `<base>/api/v1`). */
+  /** The service base URL (the API lives under it, at API_PREFIX). */
   readonly baseUrl: string;
 
   constructor(readonly http: Http) {
-    this.baseUrl = http.apiBase.replace(/\/api\/v1\/?$/, '');
+    // The Http port knows the API base; the setup page lives on the service base beside it.
+    const apiBase = http.apiBase.replace(/\/+$/, '');
+    this.baseUrl = apiBase.endsWith(API_PREFIX) ? apiBase.slice(0, -API_PREFIX.length) : apiBase;
   }
 
   setupUrl(projectId: string): string {

@@ -6,10 +6,9 @@ import {
   parseSelectionsJson,
   run,
   type AnalysesPort,
-  type AnalysesReply,
   type AnalysesRunOptions,
-  type RunAnalysesBody,
 } from '../../src/commands/analyses/run.js';
+import type { AnalysesResult as AnalysesReply, RunAnalysesBody } from '../../src/client/schemas.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { ScriptedPrompter } from '../../src/io/prompter.js';
 import { createProgress } from '../../src/io/progress.js';

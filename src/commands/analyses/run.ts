@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import type { Prompter } from '../../io/prompter.js';
 import type { Progress } from '../../io/progress.js';
 import { canPrompt } from '../../io/io.js';
+import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
 import { ConfirmationRequiredError, ConflictError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../../errors.js';
 import {
   assertNoFailedAnalyses,
@@ -19,39 +20,9 @@ import {
 export const TOP_TYPES = ['target', 'disease', 'modality', 'mechanism'] as const;
 export const ANALYSIS_MODES = ['most_promising', 'novel_signal_scout', 'validated_opportunity'] as const;
 
-export interface Selection {
-  keyword_id: string;
-  signal_keyword_id: string;
-}
-
-export interface TopRequest {
-  type: (typeof TOP_TYPES)[number];
-  limit: number;
-  analysis_mode?: (typeof ANALYSIS_MODES)[number];
-  readiness?: string;
-  therapeutic_area?: string;
-  include_analysed?: boolean;
-  confirmed?: boolean;
-}
-
-/** The RunAnalyses request body (service-api.md). */
-export interface RunAnalysesBody {
-  selections?: Selection[];
-  top?: TopRequest;
-  include_analysed?: boolean;
-  confirmed?: boolean;
-}
-
-/** The AnalysesResult reply, as far as this command reads it. */
-export interface AnalysesReply {
-  needs_confirmation?: boolean | undefined;
-  assumption?: string | undefined;
-  available?: number | undefined;
-  limit?: number | undefined;
-  signals?: ReadonlyArray<Record<string, unknown>> | undefined;
-  runs?: ReadonlyArray<{ id: string; keyword_id: string; kind: string }> | undefined;
-  skipped?: ReadonlyArray<{ keyword_id: string; signal_keyword_id: string; reason: string }> | undefined;
-}
+/** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
+type TopRequest = NonNullable<RunAnalysesBody['top']>;
+type AnalysesReply = AnalysesResult;
 
 type Status = StatusLike;
 
