@@ -68,7 +68,11 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   if (opts.all) {
     const count = await printRows(
       out,
-      client.iterateRelations(id, { ...q, pageSize: 100, concurrency: 4, offset: opts.offset }, ctx.signal),
+      client.iterateRelations(
+        id,
+        { ...q, pageSize: 100, concurrency: 4, offset: opts.offset, onWarning: (m) => void ctx.io.stderr.write(`warning: ${m}\n`) },
+        ctx.signal,
+      ),
       columns,
     );
     if (count === 0 && out.format !== 'json') ctx.io.stderr.write('No links\n');

@@ -45,7 +45,14 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   ];
   let count: number;
   if (opts.all) {
-    count = await printRows(out, client.iterateKeywordSearch({ q: opts.query, limit: opts.limit ?? 20 }, ctx.signal), columns);
+    count = await printRows(
+      out,
+      client.iterateKeywordSearch(
+        { q: opts.query, limit: opts.limit ?? 20, onWarning: (m) => void ctx.io.stderr.write(`warning: ${m}\n`) },
+        ctx.signal,
+      ),
+      columns,
+    );
   } else {
     const page = await client.searchKeywords({ q: opts.query, page: opts.page, limit: opts.limit }, ctx.signal);
     if (out.format === 'json') return printJson(ctx.io, page);
