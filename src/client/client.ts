@@ -278,13 +278,17 @@ export class ApiClient {
       case 409: {
         const projectId = about.projectId ?? /\/projects\/([^/?]+)/.exec(what)?.[1];
         const setupUrl = projectId ? this.setupUrl(decodeURIComponent(projectId)) : undefined;
-        const setupMissing = /setup/i.test(text ?? '');
-        return new ConflictError(text ?? `conflict (${what})`, setupMissing ? setupUrl : undefined, {
-          hint: setupMissing
-            ? setupUrl
-              ? `finish scoring setup at ${setupUrl}`
-              : "finish the project's scoring setup in the browser"
-            : "list the project's signals (`rsi signals`) and select from the finished scan",
+        // The spec names two causes of a 409; the text says which only when it mentions one.
+        const setup = setupUrl ? `finish scoring setup at ${setupUrl}` : "finish the project's scoring setup in the browser";
+        const signals = `check the finished scan's signals with \`rsi signals ${projectId ? decodeURIComponent(projectId) : '<project>'}\``;
+        const cause = /setup/i.test(text ?? '') ? 'setup' : /scan|selection|signal/i.test(text ?? '') ? 'selection' : 'unclear';
+        return new ConflictError(text ?? `conflict (${what})`, cause === 'setup' ? setupUrl : undefined, {
+          hint:
+            cause === 'setup'
+              ? setup
+              : cause === 'selection'
+                ? `the selection must match a finished scan: ${signals}`
+                : `either scoring setup is missing (${setup}) or the selection does not match a finished scan (${signals})`,
         });
       }
       default: {

@@ -292,6 +292,13 @@ describe('errorFor', () => {
     expect(err).toBeInstanceOf(ConflictError);
     expect(err.hint).toContain(`https://rsi.example/projects/${UUID}/overview?setup=1`);
   });
+  it('a 409 whose text names no cause names both spec causes', () => {
+    const client = new ApiClient(fakeHttp(() => reply(200, {})));
+    const err = client.errorFor(reply(409, { error: 'Conflict' }), `POST /projects/${UUID}/analyses`) as ConflictError;
+    expect(err.setupUrl).toBeUndefined();
+    expect(err.hint).toContain(`https://rsi.example/projects/${UUID}/overview?setup=1`);
+    expect(err.hint).toContain(`rsi signals ${UUID}`);
+  });
   it('a 409 selection conflict points at the signals', () => {
     const client = new ApiClient(fakeHttp(() => reply(200, {})));
     const err = client.errorFor(

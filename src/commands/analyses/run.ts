@@ -7,6 +7,7 @@ import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/sc
 import { ConfirmationRequiredError, ConflictError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../../errors.js';
 import {
   assertNoFailedAnalyses,
+  startedByReply,
   parseTiming,
   printStatus,
   shellQuote,
@@ -44,6 +45,8 @@ export interface AnalysesPort {
   resolveProject(ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
   runAnalyses(projectId: string, body: RunAnalysesBody, signal: AbortSignal): Promise<AnalysesReply>;
   getProjectStatus(projectId: string, signal: AbortSignal): Promise<Status>;
+  /** Where the project's scoring setup is finished, for hints. */
+  setupUrl?(projectId: string): string;
 }
 
 export interface AnalysesDeps {
@@ -98,7 +101,8 @@ Without a terminal and without --yes: exit 7 and nothing is run (with --json the
 needs_confirmation reply is printed). Answering no prints "Nothing was run." and exits 0.
 With --json and --wait the output is NDJSON: the AnalysesResult, then ProjectStatus lines.
 Exit codes: 6 setup missing (the setup URL is shown), 7 confirmation needed, 8 service unavailable
-(after a 504 no run was recorded and running again is safe), 9 --timeout, 10 an analysis failed.`,
+(after a 504 no run was recorded and running again is safe), 9 --timeout, 10 an analysis this
+command started failed (other failed analyses of the project are reported, not fatal).`,
     )
     .action(async (project: string, flags: RawFlags) => {
       await runF(await parseRunFlags(project, flags), ctx);
@@ -280,13 +284,14 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
     (signal) => port.getProjectStatus(project.id, signal),
     options.wait,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
-    { ndjson: machine, projectName: project.name },
+    { ndjson: machine, projectName: project.name, setupUrl: port.setupUrl?.(project.id) },
   );
   if (!machine) {
     io.stdout.write('\n');
     printStatus(io, format, final, project.name);
   }
-  assertNoFailedAnalyses(final, project.name);
+  // Exit 10 only for the analyses this command started; others' failures are reported.
+  assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => io.stderr.write(`note: ${line}\n`));
 }
 
 /** One POST, never retried: the error says whether running again is safe. */
@@ -404,5 +409,6 @@ export async function defaultPort(ctx: Context): Promise<AnalysesPort> {
     resolveProject: (ref, signal) => resolveProject(client, ref, signal),
     runAnalyses: (id, body, signal) => client.runAnalyses(id, body, signal),
     getProjectStatus: (id, signal) => client.getProjectStatus(id, signal),
+    setupUrl: (id) => client.setupUrl(id),
   };
 }
