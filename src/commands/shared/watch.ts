@@ -113,7 +113,7 @@ function timeoutError(
   const why = lastError ? `; the last poll failed: ${lastError.message}` : '';
   // Signals ready, nothing scoring, and still "wait": what a service that waits for the user's
   // scoring setup looks like from here. Only the summary can say for sure, so this is an "if".
-  const stalled = last && last.signals_ready && last.scoring === 'not_started' && isWaiting(last);
+  const stalled = last?.signals_ready && last.scoring === 'not_started' && isWaiting(last);
   return new WatchTimeoutError(`gave up after ${waited} (--timeout): ${state}${why}`, {
     hint:
       stalled && setupUrl
