@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HttpError, randomToken, s256, type Req, type Res } from './http.js';
-import type { SandboxContext } from './server.js';
+import type { SandboxContext } from './context.js';
 import { consentPage, errorPage } from './pages.js';
 
 export const SCOPES = ['service:read', 'projects:write', 'analyses:run'] as const;

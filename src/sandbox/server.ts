@@ -10,21 +10,11 @@ import { OAuthServer } from './oauth.js';
 import { ApiService } from './api.js';
 import { SandboxClock } from './clock.js';
 import { landingPage, setupPage, errorPage } from './pages.js';
+import { breakSchema, hostileReply, sparsify, FAULTS, type Fault } from './faults.js';
+import { emptyStats, type SandboxContext, type SandboxStats } from './context.js';
 
-export const FAULTS = [
-  'analyses-504',
-  'register-429',
-  'scan-error',
-  'slow',
-  'html-502',
-  'truncated-json',
-  'bad-schema',
-  'hang',
-  'reset',
-  'rate-limit',
-  'flaky-503',
-] as const;
-export type Fault = (typeof FAULTS)[number];
+export { FAULTS, type Fault } from './faults.js';
+export type { SandboxContext, SandboxStats } from './context.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -39,37 +29,12 @@ export interface SandboxOptions {
   log?: (line: string) => void;
 }
 
-export interface SandboxStats {
-  requests: number;
-  apiRequests: number;
-  byRoute: Record<string, number>;
-  registrations: number;
-  tokens: { issuedByCode: number; refreshed: number; revoked: number };
-  runs: number;
-}
-
 export interface Sandbox {
   url: string;
   stats: SandboxStats;
   /** Jumps both clocks forward (what POST /__sandbox/advance?seconds=N does). */
   advance(seconds: number): void;
   close(): Promise<void>;
-}
-
-/** What every module of the sandbox shares. */
-export interface SandboxContext {
-  base: string;
-  apiResource: string;
-  mcpResource: string;
-  clock: SandboxClock;
-  faults: ReadonlySet<Fault>;
-  stats: SandboxStats;
-  tokenTtlSeconds: number;
-  autoApprove: boolean;
-}
-
-export function emptyStats(): SandboxStats {
-  return { requests: 0, apiRequests: 0, byRoute: {}, registrations: 0, tokens: { issuedByCode: 0, refreshed: 0, revoked: 0 }, runs: 0 };
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -188,6 +153,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       } else throw error;
     }
 
+    if (isApi && result.json !== undefined) {
+      const ok = result.status >= 200 && result.status < 300;
+      // sparse first, then hostile: hostile rewrites whatever members are left.
+      if (ok && faults.has('sparse')) result = { ...result, json: sparsify(route, result.json, faults) };
+      if (faults.has('hostile')) result = { ...result, json: hostileReply(result.json) };
+    }
     if (isApi && result.status >= 200 && result.status < 300 && result.json !== undefined) {
       if (faults.has('bad-schema')) result = { ...result, json: breakSchema(result.json) };
       if (faults.has('truncated-json')) {
@@ -276,18 +247,4 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
-}
-
-/** For --fault bad-schema: a reply that parses as JSON but breaks the spec's shapes. */
-function breakSchema(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null) return body;
-  const copy = structuredClone(body) as Record<string, unknown>;
-  if (Array.isArray(copy.data)) copy.data = copy.data.map((item: Record<string, unknown>) => ({ ...item, name: 42 }));
-  else if (Array.isArray(copy.projects))
-    copy.projects = copy.projects.map((p: Record<string, unknown>) => ({ ...p, role: undefined, id: 7 }));
-  else if ('scoring' in copy) copy.scoring = 'finished-ish';
-  else if ('signals' in copy) copy.signals = 'none';
-  else if ('keywords' in copy) copy.keywords = null;
-  else copy.id = null;
-  return copy;
 }

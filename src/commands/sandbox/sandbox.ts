@@ -29,7 +29,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .addOption(
       new Option(
         '--fault <name>',
-        'inject a failure (repeatable): analyses-504, register-429, scan-error, slow, html-502, truncated-json, bad-schema, hang, reset, rate-limit, flaky-503',
+        'inject a failure (repeatable): analyses-504, register-429, scan-error, slow, html-502, truncated-json, bad-schema, hang, reset, rate-limit, flaky-503, short-pages, wrong-total, sparse, hostile',
       )
         .argParser(collect)
         .default([]),
