@@ -352,3 +352,11 @@ describe('helpers', () => {
     expect(formatSeconds(125_000)).toBe('2 min 5 s');
   });
 });
+
+describe('server text on the live line', () => {
+  it('escape sequences, CR and bidi controls in a summary cannot reach the terminal', () => {
+    const line = statusLine({ ...status('wait'), summary: 'ok\x1b[2J\r\u202eevil\u0007 done' });
+    expect(line).toBe('scoring running · ok [2J evil done');
+    expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+  });
+});

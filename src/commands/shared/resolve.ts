@@ -79,7 +79,7 @@ export async function resolveKeyword(client: ApiClient, ref: string, signal?: Ab
  */
 function serverId(kind: 'project' | 'keyword', id: string, name: string): string {
   if (UUID_RE.test(id)) return id;
-  throw new UnexpectedReplyError(`the service gave ${kind} "${name}" the id ${JSON.stringify(id)}, which is not a UUID`, {
+  throw new UnexpectedReplyError(`the service gave ${kind} ${JSON.stringify(name)} the id ${JSON.stringify(id)}, which is not a UUID`, {
     hint: `use the ${kind}'s UUID if you know it; run with --debug to see the reply`,
   });
 }

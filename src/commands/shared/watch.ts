@@ -127,8 +127,19 @@ function timeoutError(
  * own `summary`, which may say what we cannot infer (setup missing, a scan that stalled).
  */
 export function statusLine(status: StatusLike): string {
-  const summary = status.summary.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ').trim();
+  const summary = plain(status.summary);
   return summary ? `${describeStatus(status)} · ${summary}` : describeStatus(status);
+}
+
+/**
+ * Server text on one terminal line: control characters (escape sequences, CR, BEL, C1) and bidi
+ * overrides become spaces, so a summary or a keyword name cannot redraw or reorder the screen.
+ */
+function plain(text: string): string {
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\s]+/g, ' ')
+    .trim()
+    .slice(0, 300);
 }
 
 /** One short line for the live progress line: `scoring running · 3/5 analyses done · 1 failed`. */
@@ -213,7 +224,7 @@ export function assertNoFailedAnalyses(
   const ours = failed.filter(({ a, i }) => counts(a, i));
   const earlier = failed.filter(({ a, i }) => !counts(a, i));
   const list = (items: typeof failed): string => {
-    const names = items.map(({ a }) => a.keyword_name ?? a.keyword_id ?? '?');
+    const names = items.map(({ a }) => plain(a.keyword_name ?? a.keyword_id ?? '?'));
     return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
   };
   if (earlier.length > 0) {
