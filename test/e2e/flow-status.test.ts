@@ -144,7 +144,7 @@ describe('status --watch', () => {
     const r = await watchThenAdvance(['status', id, '--watch', '--interval', '0.1'], (o) => o.stderr.includes('scanning for signals'));
     expect(r.code, r.stderr).toBe(0);
     const progress = r.stderr.split('\n').filter((l) => l.startsWith('scanning') || l.startsWith('scoring'));
-    expect(progress[0]).toBe('scanning for signals');
+    expect(progress[0]).toMatch(/^scanning for signals · The discovery scan is running/);
     expect(new Set(progress).size).toBe(progress.length);
     expect(r.stderr).toMatch(/^Signals: +ready/m);
   });
