@@ -184,6 +184,7 @@ export const AnalysesResult = z.looseObject({
 export type PageMeta = z.infer<typeof PageMeta>;
 export type KeywordHit = z.infer<typeof KeywordHit>;
 export type KeywordSearchPage = z.infer<typeof KeywordSearchPage>;
+export type KeywordScore = z.infer<typeof KeywordScore>;
 export type KeywordCard = z.infer<typeof KeywordCard>;
 export type RelationItem = z.infer<typeof RelationItem>;
 export type RelationPage = z.infer<typeof RelationPage>;

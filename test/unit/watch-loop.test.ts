@@ -32,7 +32,7 @@ function fakeClock(): Clock & { sleeps: number[]; t: number } {
   return clock;
 }
 
-function status(next: string, analyses: Array<{ status: string; keyword_name?: string }> = [], scoring = 'running'): StatusLike {
+function status(next: StatusLike['next'], analyses: StatusLike['analyses'] = [], scoring: StatusLike['scoring'] = 'running'): StatusLike {
   return { signals_ready: true, scoring, summary: 's', next, analyses };
 }
 

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { KeywordScore } from '../../client/schemas.js';
 
 export interface GetOptions {
   keyword: string;
@@ -31,7 +32,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     });
 }
 
-type Score = { score?: number; label?: string } | null | undefined;
+type Score = KeywordScore | undefined;
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const [{ printJson, printPairs, printRows, write }, { target }, { resolveKeyword }] = await Promise.all([

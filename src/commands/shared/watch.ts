@@ -2,28 +2,15 @@
  * Watching a project's status until the service no longer says `wait`: the poll loop shared by
  * `rsi status --watch` and `rsi analyses run --wait`, and the few ways of showing a status.
  */
+import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
 import type { Progress } from '../../io/progress.js';
 import { AnalysisFailedError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
 
-/** One item of a status's `analyses`, as far as the watch reads it. */
-export interface StatusAnalysis {
-  keyword_id?: string | undefined;
-  keyword_name?: string | undefined;
-  task_id?: string | undefined;
-  status?: string | undefined;
-  updated_at?: string | undefined;
-  runs?: ReadonlyArray<{ id?: string | undefined; type?: string | undefined; status?: string | undefined }> | undefined;
-}
-
-/** The parts of a ProjectStatus the watch reads; the client's ProjectStatus satisfies it. */
-export interface StatusLike {
-  signals_ready: boolean;
-  scoring: string;
-  summary: string;
-  next: string;
-  analyses: ReadonlyArray<StatusAnalysis>;
-}
+/** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
+export type StatusLike = ProjectStatus;
+/** One item of a status's `analyses`. */
+export type StatusAnalysis = ProjectStatus['analyses'][number];
 
 export interface WatchTiming {
   /** Pause between polls, in ms. */
