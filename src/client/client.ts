@@ -182,7 +182,8 @@ export class ApiClient {
       // Let pages still in flight settle so an early stop or an error leaves nothing dangling.
       await Promise.allSettled(queue.map((x) => x.page));
     }
-    const wrong = [...totals].filter((t) => t !== cursor);
+    // An offset at or past the total that finds nothing agrees with it.
+    const wrong = [...totals].filter((t) => t !== cursor && !(cursor === start && t <= start));
     if (wrong.length > 0) {
       q.onWarning?.(
         `the service reported a total of ${wrong.join(' or ')} ${q.relation} links, but the data ended at ${cursor}; all ${cursor - start} links it sent are shown`,

@@ -441,3 +441,16 @@ describe('path ids', () => {
     expect(http.calls).toEqual([]);
   });
 });
+
+describe('iterateRelations from an offset', () => {
+  it('starts at --offset, and an offset past the end is no disagreement', async () => {
+    const { http } = pagingServer({ rows: 120, total: (n) => n, served: () => 50 });
+    const warnings: string[] = [];
+    const client = new ApiClient(http);
+    const from = await collect(client.iterateRelations(UUID, { relation: 'assets', offset: 70, onWarning: (m) => warnings.push(m) }));
+    expect(from.map((r) => r.name)).toEqual(names(120).slice(70));
+    const past = await collect(client.iterateRelations(UUID, { relation: 'assets', offset: 500, onWarning: (m) => warnings.push(m) }));
+    expect(past).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+});
