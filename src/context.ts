@@ -99,6 +99,8 @@ export function createContext(deps: ContextDeps): Context {
     },
     close: async () => {
       if (session) await session.then((s) => s.http.close()).catch(() => undefined);
+      // The one network path (undici's pool) lives with the credentials; OAuth-only commands use it too.
+      if (credentials) await credentials.then((c) => c.oauth.network.close()).catch(() => undefined);
     },
   };
   return ctx;

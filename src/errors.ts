@@ -42,6 +42,11 @@ export class UnexpectedReplyError extends CliError {
   override readonly code = 'unexpected_reply';
 }
 
+/** A reply larger than rsi accepts (decompressed); never retried. Exit 1. */
+export class ResponseTooLargeError extends CliError {
+  override readonly code = 'response_too_large';
+}
+
 /** Bad or missing flag or argument, value out of range, ambiguous name. Exit 2. */
 export class UsageError extends CliError {
   override readonly code: string = 'usage';

@@ -5,7 +5,9 @@
 import pkg from '../package.json' with { type: 'json' };
 import { CliError, ExitCode, InterruptedError } from './errors.js';
 import type { Io } from './io/io.js';
+import { exitOutsideShield } from './io/shield.js';
 import { createContext, type Env } from './context.js';
+import { sanitizeLine, sanitizeText, sanitizingStream } from './io/sanitize.js';
 
 export interface MainOptions {
   argv?: readonly string[];
@@ -27,7 +29,14 @@ export async function main(options: MainOptions = {}): Promise<number> {
 
   const abort = new AbortController();
   const onSignal = (name: NodeJS.Signals): void => {
-    if (abort.signal.aborted) process.exit(ExitCode.interrupted); // second Ctrl-C: leave now
+    if (abort.signal.aborted) {
+      // Second Ctrl-C: leave now, unless rotated tokens are being saved (then right after).
+      exitOutsideShield(
+        () => process.exit(ExitCode.interrupted),
+        (line) => void io.stderr.write(`${line}\n`),
+      );
+      return;
+    }
     abort.abort(new InterruptedError(name === 'SIGINT' ? 'interrupted' : `stopped by ${name}`));
   };
   const listening = options.io === undefined;
@@ -77,21 +86,24 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
   if (isPromptExit(error) || (signal.aborted && !(error instanceof CliError))) {
     error = new InterruptedError();
   }
+  // Messages carry server text (error bodies, names): sanitised here as well as by the stream, so
+  // the guarantee holds for any Io the caller passes in.
   if (error instanceof CliError) {
     io.stderr.write(`rsi: ${oneLine(error.message)}\n`);
     if (error.hint) io.stderr.write(`hint: ${oneLine(error.hint)}\n`);
-    if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
+    if (debug && error.stack) io.stderr.write(`${sanitizeText(error.stack)}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
   io.stderr.write(`rsi: unexpected error: ${oneLine(message)}\n`);
-  if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  if (debug && error instanceof Error && error.stack) io.stderr.write(`${sanitizeText(error.stack)}\n`);
   else io.stderr.write('hint: run again with --debug for details, and report it if it persists\n');
   return ExitCode.unexpected;
 }
 
+/** One line for a person: line breaks folded to spaces, every other control shown as an escape. */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+  return sanitizeLine(text.replace(/\s*\n\s*/g, ' ').trim());
 }
 
 /** By code, not class name: bundling may rename the class (CommanderError2). */
@@ -116,7 +128,10 @@ function processIo(argv: readonly string[], env: Env): Io {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
-    stderr: process.stderr,
+    // Everything written for a person on stderr (errors, hints, warnings, notes, the --debug trace)
+    // passes the sanitiser; the live progress line and prompts draw on the raw stream themselves.
+    stderr: sanitizingStream(process.stderr),
+    stderrRaw: process.stderr,
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY,
     stderrIsTTY,

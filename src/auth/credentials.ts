@@ -8,6 +8,7 @@ import type { Clock, Io } from '../io/io.js';
 import { NotSignedInError, UsageError } from '../errors.js';
 import { ConfigStore, configDir, type Profile } from '../storage/config.js';
 import { FileStore, KeychainStore, type CredentialKey, type CredentialStore } from '../storage/credentials.js';
+import { Network } from '../http/network.js';
 import { normaliseBaseUrl } from './base-url.js';
 import type { OAuthEnv } from './oauth.js';
 
@@ -47,8 +48,8 @@ export interface Credentials {
   envToken: string | undefined;
   /** Where the token in use comes from; undefined when there is none. */
   source: TokenSource | undefined;
-  /** How OAuth requests identify themselves and trace. */
-  oauth: OAuthEnv;
+  /** How OAuth requests identify themselves; `oauth.network` is the process's one network path. */
+  oauth: OAuthEnv & { network: Network };
   userAgent: string;
   /** The store this profile's tokens live in (RSI_CREDENTIAL_STORE, else the profile's, else keychain). */
   store(options?: { insecure?: boolean }): CredentialStore;
@@ -74,7 +75,7 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
   const userAgent = `rsi/${options.version}`;
   const storeFor = (insecure = false): CredentialStore => {
     const chosen = insecure ? 'file' : storeName || profile?.credentialStore || 'keychain';
-    return chosen === 'file' ? new FileStore(dir) : new KeychainStore();
+    return chosen === 'file' ? new FileStore(dir) : new KeychainStore({ configDir: dir, interactive: options.io.stdinIsTTY });
   };
   const signedInHere = profile !== undefined && profile.baseUrl === baseUrl && profile.authServer !== undefined;
   const source: TokenSource | undefined = envToken
@@ -93,7 +94,12 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
     envToken,
     source,
     userAgent,
-    oauth: { userAgent, timeoutMs: globals.timeoutMs, trace: globals.debug ? options.io.stderr : undefined },
+    oauth: {
+      userAgent,
+      timeoutMs: globals.timeoutMs,
+      // One per process (credentials are resolved once): API and OAuth share proxy, deadline and trace.
+      network: new Network({ env, timeoutMs: globals.timeoutMs, trace: globals.debug ? options.io.stderr : undefined }),
+    },
     store: (o) => storeFor(o?.insecure),
     key: () => ({ baseUrl: creds.requireBaseUrl(), profile: globals.profile }),
     requireBaseUrl: () => {

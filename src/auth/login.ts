@@ -13,7 +13,7 @@ import { apiResourceOf } from '../http/api-path.js';
 import {
   authServerInfo,
   discoverAuthorizationServer,
-  networkError,
+  networkOf,
   oauthFailure,
   requestOptions,
   tokenResult,
@@ -152,18 +152,10 @@ export async function registrationAccepted(
     redirect_uri: client.redirectUri,
     state: 'probe',
   }).toString();
-  try {
-    const res = await fetch(url, {
-      redirect: 'manual',
-      signal: AbortSignal.timeout(opts.oauth.timeoutMs),
-      headers: { 'user-agent': opts.oauth.userAgent },
-    });
-    await res.body?.cancel();
-    const location = res.headers.get('location');
-    return res.status >= 300 && res.status < 400 && !!location && location.startsWith(client.redirectUri);
-  } catch (error) {
-    throw networkError(url.href, error);
-  }
+  // The shared network path: proxy, deadline, trace; it never follows the redirect.
+  const res = await networkOf(opts.oauth).fetch(url, { redirect: 'manual', headers: { 'user-agent': opts.oauth.userAgent } });
+  const location = res.headers.get('location');
+  return res.status >= 300 && res.status < 400 && !!location && location.startsWith(client.redirectUri);
 }
 
 /**

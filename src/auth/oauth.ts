@@ -3,21 +3,26 @@
  */
 import * as oauth from 'oauth4webapi';
 import type { Writable } from 'node:stream';
-import { NotSignedInError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
+import { CliError, NotSignedInError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
 import type { AuthServerInfo } from '../storage/config.js';
-import { redactBody, redactUrl } from '../http/redact.js';
+import { Network } from '../http/network.js';
 import { apiResourceOf } from '../http/api-path.js';
 import { isLoopbackHost } from './base-url.js';
 
 export interface OAuthEnv {
   userAgent: string;
   timeoutMs: number;
+  /** Only read when no `network` is given (unit tests); the process's network has its own trace. */
   trace?: Writable | undefined;
+  /**
+   * The process's one network path (proxies, deadline, caps, trace), shared with the API. Given by
+   * `auth/credentials.ts`; absent only in unit tests, which get a private one with no proxy.
+   */
+  network?: Network | undefined;
 }
 
-/** oauth4webapi request options: loopback http allowed, our User-Agent, timeout and trace. */
+/** oauth4webapi request options: loopback http allowed, our User-Agent, the shared network path. */
 export interface RequestOptions {
-  signal: AbortSignal;
   headers: Headers;
   [oauth.allowInsecureRequests]: boolean;
   // oauth4webapi calls it as (url, { method, headers, body, redirect, signal }).
@@ -28,47 +33,31 @@ export function requestOptions(url: string, env: OAuthEnv): RequestOptions {
   const insecure = new URL(url).protocol === 'http:' && isLoopbackHost(new URL(url).hostname);
   return {
     [oauth.allowInsecureRequests]: insecure,
-    signal: AbortSignal.timeout(env.timeoutMs),
     headers: new Headers({ 'user-agent': env.userAgent }),
-    [oauth.customFetch]: tracingFetch(env.trace),
+    [oauth.customFetch]: tracingFetch(env),
   };
 }
 
-function tracingFetch(trace: Writable | undefined): RequestOptions[typeof oauth.customFetch] {
-  return async (url, init) => {
-    if (trace) {
-      trace.write(`> ${init?.method ?? 'GET'} ${redactUrl(url)}\n`);
-      if (typeof init?.body === 'string' || init?.body instanceof URLSearchParams) trace.write(`> ${redactBody(String(init.body))}\n`);
-    }
-    let res: Response;
-    try {
-      res = await fetch(url, init as RequestInit);
-    } catch (error) {
-      throw networkError(url, error);
-    }
-    if (trace) {
-      const text = await res.clone().text();
-      trace.write(`< ${res.status} ${redactUrl(url)}\n`);
-      if (text) trace.write(`< ${redactBody(text, res.headers.get('content-type') ?? '').slice(0, 2000)}\n`);
-    }
-    return res;
-  };
+const privateNetworks = new WeakMap<OAuthEnv, Network>();
+
+/** The network an OAuth call goes through: the process's, else (unit tests) one per env object. */
+export function networkOf(env: OAuthEnv): Network {
+  if (env.network) return env.network;
+  let network = privateNetworks.get(env);
+  if (!network) {
+    network = new Network({ env: {}, timeoutMs: env.timeoutMs, trace: env.trace });
+    privateNetworks.set(env, network);
+  }
+  return network;
 }
 
-export function networkError(url: string, error: unknown): ServiceUnavailableError {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  const reason =
-    (error as Error).name === 'TimeoutError'
-      ? 'timed out'
-      : cause?.code === 'ECONNREFUSED'
-        ? 'connection refused'
-        : cause?.code === 'ENOTFOUND'
-          ? 'host not found'
-          : (error as Error).message;
-  return new ServiceUnavailableError(`cannot reach ${new URL(url).origin}: ${reason}`, undefined, {
-    hint: 'check the base URL and your network, or run `rsi doctor`',
-    cause: error,
-  });
+/**
+ * The customFetch given to oauth4webapi: the shared network path, whose trace (redacted, with
+ * every token it has seen scrubbed), deadline, body cap and error messages are the API's.
+ */
+function tracingFetch(env: OAuthEnv): RequestOptions[typeof oauth.customFetch] {
+  const network = networkOf(env);
+  return (url, init) => network.fetch(url, init);
 }
 
 /**
@@ -92,25 +81,60 @@ export async function discoverAuthorizationServer(baseUrl: string, env: OAuthEnv
     if (error instanceof ServiceUnavailableError) throw error;
     // No usable RFC 9728 document: fall back to the base URL as the issuer.
   }
-  if (issuer.protocol === 'http:' && !isLoopbackHost(issuer.hostname)) {
-    throw new UnexpectedReplyError(`the service names an authorization server over plain http (${issuer.href}); refusing`);
+  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname))) {
+    throw new UnexpectedReplyError(`the service names an authorization server that is not https (${issuer.href}); refusing`);
   }
+  let as: oauth.AuthorizationServer;
   try {
-    const as = await oauth.processDiscoveryResponse(
+    as = await oauth.processDiscoveryResponse(
       issuer,
       await oauth.discoveryRequest(issuer, { ...requestOptions(issuer.href, env), algorithm: 'oauth2' }),
     );
-    return as;
   } catch (error) {
     if (error instanceof ServiceUnavailableError) throw error;
     throw new UnexpectedReplyError(`the service's OAuth metadata at ${issuer.origin} is not usable: ${(error as Error).message}`, {
       hint: 'check --base-url; `rsi doctor` tests discovery',
     });
   }
+  // Checked before anything is opened or sent: the browser gets the authorization endpoint, and
+  // the token, registration and revocation endpoints receive codes and tokens.
+  checkEndpoints(as);
+  return as;
+}
+
+const ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'] as const;
+
+/**
+ * Every endpoint in the metadata is https, or http on a loopback host (the base URL's rule), so
+ * tokens never cross a network in clear text; the authorization endpoint, handed to the browser,
+ * is never `javascript:`, `file:` or another scheme.
+ */
+export function checkEndpoints(as: Partial<Record<(typeof ENDPOINTS)[number], unknown>>): void {
+  for (const name of ENDPOINTS) {
+    const value = as[name];
+    if (value === undefined) continue;
+    let url: URL | undefined;
+    try {
+      url = typeof value === 'string' ? new URL(value) : undefined;
+    } catch {
+      url = undefined;
+    }
+    const shown = JSON.stringify(String(value).slice(0, 80));
+    const refuse = (why: string): never => {
+      throw new UnexpectedReplyError(`the service's OAuth metadata gives ${name} ${shown}, ${why}; refusing to sign in`, {
+        hint: 'check --base-url; if it is right, the service is misconfigured or an attacker is in the path',
+      });
+    };
+    if (!url) refuse('which is not a URL');
+    else if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse('which is not an https:// URL');
+    else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) refuse('which is plain http to a host that is not loopback');
+    else if (url.username || url.password) refuse('which carries credentials');
+  }
 }
 
 export function authServerInfo(as: oauth.AuthorizationServer): AuthServerInfo {
   if (!as.token_endpoint) throw new UnexpectedReplyError('the authorization server metadata has no token_endpoint');
+  checkEndpoints(as);
   return {
     issuer: as.issuer,
     token_endpoint: as.token_endpoint,
@@ -157,7 +181,8 @@ export class InvalidGrantError extends NotSignedInError {
 
 /** Maps oauth4webapi's errors: invalid_grant → InvalidGrantError, 5xx/network → unavailable. */
 export function oauthFailure(error: unknown, step: string): Error {
-  if (error instanceof ServiceUnavailableError || error instanceof NotSignedInError) return error;
+  // Network failures, oversized replies and the like already say what went wrong.
+  if (error instanceof CliError) return error;
   if (error instanceof oauth.ResponseBodyError) {
     if (error.error === 'invalid_grant') return new InvalidGrantError(`your sign-in has expired or was revoked (${step} refused)`);
     if (error.status >= 500)

@@ -25,9 +25,8 @@ export interface SessionOptions {
 export async function openSession(creds: Credentials, options: SessionOptions): Promise<Session> {
   const { globals, io, clock } = options;
   const baseUrl = creds.requireBaseUrl();
-  const trace = globals.debug ? io.stderr : undefined;
   const http = (auth: StaticTokenProvider | StoredTokenProvider) =>
-    new UndiciHttp({ baseUrl, auth, timeoutMs: globals.timeoutMs, userAgent: creds.userAgent, clock, trace });
+    new UndiciHttp({ baseUrl, auth, timeoutMs: globals.timeoutMs, userAgent: creds.userAgent, clock }, creds.oauth.network);
   if (creds.envToken) {
     return { profile: creds.profileName, baseUrl, tokenSource: 'RSI_TOKEN', http: http(new StaticTokenProvider(creds.envToken)) };
   }

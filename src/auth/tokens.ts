@@ -6,12 +6,14 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CredentialStoreError, InterruptedError, NotSignedInError } from '../errors.js';
+import { CredentialStoreError, NotSignedInError } from '../errors.js';
 import type { AuthProvider } from '../http/types.js';
 import { apiResourceOf } from '../http/api-path.js';
 import type { Clock } from '../io/io.js';
 import type { AuthServerInfo } from '../storage/config.js';
 import type { CredentialKey, CredentialStore, StoredTokens } from '../storage/credentials.js';
+import { acquireLock, type Release } from '../storage/lock.js';
+import { shielded } from '../io/shield.js';
 // oauth.ts (and oauth4webapi) is loaded only when a refresh is due: most runs never need it.
 import type { OAuthEnv } from './oauth.js';
 
@@ -43,8 +45,10 @@ export interface StoredTokenProviderOptions {
   configDir: string;
   clock: Clock;
   oauth: OAuthEnv;
-  /** Where loud warnings go (a failed save after a successful rotation). */
+  /** Where loud warnings go (a failed save after a successful rotation, a long wait for the lock). */
   warn: (message: string) => void;
+  /** How long to wait for another process's refresh lock before saying so (default 1 s). */
+  lockNoteAfterMs?: number | undefined;
 }
 
 export class StoredTokenProvider implements AuthProvider {
@@ -88,40 +92,42 @@ export class StoredTokenProvider implements AuthProvider {
         throw new NotSignedInError('your access token has expired and there is no refresh token');
       }
       const { InvalidGrantError, refreshTokens } = await import('./oauth.js');
-      let result: Awaited<ReturnType<typeof refreshTokens>>;
-      try {
-        result = await refreshTokens(
-          this.opts.authServer,
-          stored.clientId,
-          stored.refreshToken,
-          apiResourceOf(this.opts.key.baseUrl),
-          this.opts.oauth,
-        );
-      } catch (error) {
-        if (error instanceof InvalidGrantError) {
-          // A token another process rotated in the meantime is not a lost session: re-read.
-          const again = await this.opts.store.load(this.opts.key);
-          if (again && again.refreshToken !== stored.refreshToken) {
-            this.current = again;
-            return again;
-          }
-          // Nothing is deleted: the stored tokens stay until a new login replaces them.
-        }
-        throw error;
-      }
-      const next: StoredTokens = {
-        accessToken: result.accessToken,
-        refreshToken: result.refreshToken ?? stored.refreshToken,
-        expiresAt: this.opts.clock.now() + result.expiresIn * 1000,
-        obtainedAt: this.opts.clock.now(),
-        scope: result.scope || stored.scope,
-        clientId: stored.clientId,
-      };
-      // Compare-and-swap: write back only over the refresh token we used.
-      const before = await this.opts.store.load(this.opts.key);
-      if (before && before.refreshToken === stored.refreshToken) {
+      const usedRefreshToken = stored.refreshToken;
+      // From the moment the request leaves, the server may rotate: the old refresh token is then
+      // dead, so the save must finish even if Ctrl-C comes (io/shield.ts defers the exit).
+      return await shielded(async () => {
+        let result: Awaited<ReturnType<typeof refreshTokens>>;
         try {
-          await this.opts.store.save(this.opts.key, next);
+          result = await refreshTokens(
+            this.opts.authServer,
+            stored.clientId,
+            usedRefreshToken,
+            apiResourceOf(this.opts.key.baseUrl),
+            this.opts.oauth,
+          );
+        } catch (error) {
+          if (error instanceof InvalidGrantError) {
+            // A token another process rotated in the meantime is not a lost session: re-read.
+            const again = await this.opts.store.load(this.opts.key);
+            if (again && again.refreshToken !== usedRefreshToken) {
+              this.current = again;
+              return again;
+            }
+            // Nothing is deleted: the stored tokens stay until a new login replaces them.
+          }
+          throw error;
+        }
+        const next: StoredTokens = {
+          accessToken: result.accessToken,
+          refreshToken: result.refreshToken ?? usedRefreshToken,
+          expiresAt: this.opts.clock.now() + result.expiresIn * 1000,
+          obtainedAt: this.opts.clock.now(),
+          scope: result.scope || stored.scope,
+          clientId: stored.clientId,
+        };
+        try {
+          // Compare-and-swap, atomic in the store: write back only over the refresh token we used.
+          await this.opts.store.update(this.opts.key, (before) => (before && before.refreshToken === usedRefreshToken ? next : undefined));
         } catch (error) {
           // The old refresh token is already dead on the server: this must not pass quietly.
           this.opts.warn(
@@ -129,39 +135,30 @@ export class StoredTokenProvider implements AuthProvider {
               'this command can finish, but the next one will need `rsi login`',
           );
         }
-      }
-      this.current = next;
-      return next;
+        this.current = next;
+        return next;
+      });
     } finally {
       await release();
     }
   }
 
-  private async lock(signal?: AbortSignal): Promise<() => Promise<void>> {
-    // proper-lockfile is CommonJS: its functions sit on the default export once bundled.
-    const lockfile = await import('proper-lockfile');
-    const lock = (lockfile.lock ?? (lockfile as unknown as { default: typeof lockfile }).default.lock) as typeof lockfile.lock;
+  private async lock(signal?: AbortSignal): Promise<Release> {
     const dir = this.opts.configDir;
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 });
     } catch (error) {
       throw new CredentialStoreError(`cannot create the config folder ${dir}: ${(error as Error).message}`);
     }
-    if (signal?.aborted) throw new InterruptedError();
-    try {
-      const release = await lock(dir, {
-        lockfilePath: join(dir, `refresh-${this.opts.key.profile}.lock`),
-        realpath: false,
-        // A lock older than 20 s belongs to a crashed process: take it over.
-        stale: 20_000,
-        update: 5_000,
-        retries: { retries: 200, minTimeout: 25, maxTimeout: 250, factor: 1.3 },
-      });
-      return async () => {
-        await release().catch(() => undefined);
-      };
-    } catch (error) {
-      throw new CredentialStoreError(`cannot lock ${dir} to refresh tokens: ${(error as Error).message}`);
-    }
+    const { profile } = this.opts.key;
+    return acquireLock(join(dir, `refresh-${profile}.lock`), {
+      // A lock untouched for 20 s belongs to a crashed process: take it over.
+      staleMs: 20_000,
+      signal,
+      what: 'refresh tokens',
+      noteAfterMs: this.opts.lockNoteAfterMs ?? 1000,
+      // A silent wait looks like a hang: say who we are waiting for.
+      onWait: () => this.opts.warn(`rsi: waiting for another rsi process that is refreshing the sign-in of profile ${profile}…`),
+    });
   }
 }

@@ -1,14 +1,13 @@
 /**
- * The HTTP layer on undici: one keep-alive pool per process, connect/headers/body timeouts, safe
- * retries with jittered backoff (idempotent requests only, honouring Retry-After), one refresh and
- * retry on 401 through the AuthProvider port, and a redacting `--debug` trace.
+ * The API's HTTP layer: the API base URL, safe retries with jittered backoff (idempotent requests
+ * only, honouring Retry-After), one refresh and retry on 401 through the AuthProvider port. The
+ * wire itself (proxies, the whole-request deadline, bounded bodies, the redacting trace) is the
+ * process's one `Network`, which the OAuth calls share.
  */
-import { Agent, request as undiciRequest, errors as undiciErrors, type Dispatcher } from 'undici';
-import type { Writable } from 'node:stream';
-import { InterruptedError, NotSignedInError, ServiceUnavailableError } from '../errors.js';
+import { InterruptedError, ServiceUnavailableError } from '../errors.js';
 import type { Clock } from '../io/io.js';
 import type { AuthProvider, Http, HttpRequest, HttpResponse } from './types.js';
-import { redactBody, redactHeaders, redactUrl } from './redact.js';
+import { API_MAX_BYTES, Network, isPermanentFailure } from './network.js';
 import { apiBaseOf, pathUnderApi } from './api-path.js';
 
 export interface HttpOptions {
@@ -18,8 +17,8 @@ export interface HttpOptions {
   timeoutMs: number;
   userAgent: string;
   clock: Clock;
-  /** Where the debug trace goes; undefined means no trace. */
-  trace?: Writable;
+  /** Where the debug trace goes when no network is given (tests); undefined means no trace. */
+  trace?: { write(chunk: string): unknown };
   /** Retries after the first attempt for idempotent requests. */
   maxRetries?: number;
   /** Random source for jitter, injectable for tests. */
@@ -28,31 +27,20 @@ export interface HttpOptions {
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const MAX_RETRY_AFTER_MS = 10_000;
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
-
-/** A pool shared by every Http and by the OAuth calls of one process. */
-export function createAgent(timeoutMs: number): Agent {
-  return new Agent({
-    connect: { timeout: timeoutMs },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    keepAliveTimeout: 10_000,
-    connections: 8,
-  });
-}
 
 export class UndiciHttp implements Http {
   readonly apiBase: string;
-  private readonly agent: Agent;
-  private readonly ownsAgent: boolean;
+  private readonly network: Network;
+  private readonly ownsNetwork: boolean;
 
+  /** `network` is the process's one; without it (unit tests) a private one with no proxy is made. */
   constructor(
     private readonly options: HttpOptions,
-    agent?: Agent,
+    network?: Network,
   ) {
     this.apiBase = apiBaseOf(options.baseUrl);
-    this.agent = agent ?? createAgent(options.timeoutMs);
-    this.ownsAgent = agent === undefined;
+    this.network = network ?? new Network({ env: {}, timeoutMs: options.timeoutMs, trace: options.trace });
+    this.ownsNetwork = network === undefined;
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
@@ -67,9 +55,11 @@ export class UndiciHttp implements Http {
       try {
         res = await this.send(req, url, token);
       } catch (error) {
-        const failure = this.classify(error, req, url);
+        const failure = error as Error;
         // A timed-out request is retried once at most: a hung server should fail in reasonable time.
-        const retriable = failure instanceof ServiceUnavailableError && (!failure.timedOut || attempt === 0);
+        // An untrusted certificate or a proxy wanting credentials will not go away by itself.
+        const retriable =
+          failure instanceof ServiceUnavailableError && !isPermanentFailure(failure) && (!failure.timedOut || attempt === 0);
         if (attempt < maxRetries && retriable && !req.signal?.aborted) {
           await this.pause(this.backoff(attempt), req.signal, `${failure.message}; retrying`);
           continue;
@@ -98,7 +88,7 @@ export class UndiciHttp implements Http {
   }
 
   async close(): Promise<void> {
-    if (this.ownsAgent) await this.agent.destroy().catch(() => undefined);
+    if (this.ownsNetwork) await this.network.close();
   }
 
   private url(req: HttpRequest): URL {
@@ -119,26 +109,17 @@ export class UndiciHttp implements Http {
       body = JSON.stringify(req.body);
       headers['content-type'] = 'application/json';
     }
-    const started = this.options.clock.now();
-    this.trace(`> ${req.method} ${redactUrl(url.toString())}`);
-    for (const [k, v] of Object.entries(redactHeaders(headers))) this.trace(`> ${k}: ${v}`);
-    if (body !== undefined) this.trace(`> ${redactBody(body, 'application/json')}`);
-    const res: Dispatcher.ResponseData = await undiciRequest(url, {
+    const res = await this.network.send({
       method: req.method,
+      url,
       headers,
       body,
-      dispatcher: this.agent,
       signal: req.signal,
-      headersTimeout: this.options.timeoutMs,
-      bodyTimeout: this.options.timeoutMs,
+      maxBytes: API_MAX_BYTES,
+      hintIfSent: 'the service may have processed the request: check (rsi projects list, rsi status) before running it again',
     });
-    const text = await readText(res.body);
-    const flat: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-    this.trace(`< ${res.statusCode} ${req.method} ${url.pathname} (${Math.round(this.options.clock.now() - started)} ms)`);
-    for (const [k, v] of Object.entries(redactHeaders(flat))) this.trace(`< ${k}: ${v}`);
-    if (text) this.trace(`< ${truncate(redactBody(text, flat['content-type']), 2000)}`);
-    const isJsonType = /\bjson\b/i.test(flat['content-type'] ?? '');
+    const text = res.body.toString('utf8');
+    const isJsonType = /\bjson\b/i.test(res.headers['content-type'] ?? '');
     let json: unknown;
     let isJson = false;
     if (isJsonType && text.length > 0) {
@@ -149,44 +130,7 @@ export class UndiciHttp implements Http {
         isJson = false;
       }
     }
-    return { status: res.statusCode, headers: flat, text, json, isJson };
-  }
-
-  private classify(error: unknown, req: HttpRequest, url: URL): Error {
-    if (req.signal?.aborted) return req.signal.reason instanceof Error ? req.signal.reason : new InterruptedError();
-    if (error instanceof NotSignedInError) return error;
-    const where = `${req.method} ${url.origin}${url.pathname}`;
-    const timedOut =
-      error instanceof undiciErrors.HeadersTimeoutError ||
-      error instanceof undiciErrors.BodyTimeoutError ||
-      error instanceof undiciErrors.ConnectTimeoutError;
-    const seconds = Math.round(this.options.timeoutMs / 100) / 10;
-    if (timedOut) {
-      const failure = new ServiceUnavailableError(`${where} timed out after ${seconds} s`, undefined, {
-        hint: 'the service may be slow or unreachable; try again, or raise --http-timeout',
-      });
-      failure.timedOut = true;
-      return failure;
-    }
-    const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-    const reason =
-      code === 'ECONNREFUSED'
-        ? 'connection refused'
-        : code === 'ENOTFOUND'
-          ? 'host not found'
-          : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-            ? 'the connection was closed unexpectedly'
-            : error instanceof Error
-              ? error.message
-              : String(error);
-    // A POST cut off after it was sent may have been processed: say so rather than invite a blind retry.
-    const sent = req.method !== 'GET' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND';
-    return new ServiceUnavailableError(`cannot reach the service (${where}): ${reason}`, undefined, {
-      hint: sent
-        ? 'the service may have processed the request: check (rsi projects list, rsi status) before running it again'
-        : 'check the base URL and your network, or run `rsi doctor`',
-      cause: error,
-    });
+    return { status: res.status, headers: res.headers, text, json, isJson };
   }
 
   private backoff(attempt: number): number {
@@ -204,22 +148,8 @@ export class UndiciHttp implements Http {
   }
 
   private trace(line: string): void {
-    this.options.trace?.write(`${line}\n`);
+    this.network.tracer?.line(line);
   }
-}
-
-async function readText(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) {
-      body.destroy();
-      throw new Error(`response body larger than ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */
@@ -228,8 +158,4 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length} bytes)` : text;
 }

@@ -1,55 +1,130 @@
 /**
  * Redaction for the `--debug` trace: bearer tokens, OAuth tokens, codes and verifiers never reach
- * stderr, whatever shape they travel in (header, form field, JSON member, URL query).
+ * stderr, whatever shape they travel in (header, form field, JSON member, URL query). It fails
+ * closed: a body it cannot take apart (not JSON or a form, malformed, nested too deep) is shown as a
+ * placeholder, never as it came. Every secret value it meets is handed to `learn`, so the tracer can
+ * scrub that value from every later line whatever shape it turns up in.
  */
 
 const SECRET_KEY =
-  /^(access_token|refresh_token|id_token|token|code|code_verifier|client_secret|password|authorization|cookie|set-cookie)$/i;
-const REDACTED = '[redacted]';
+  /^(access[_-]?token|refresh[_-]?token|id[_-]?token|token|code|code[_-]?verifier|client[_-]?secret|password|assertion|api[_-]?key|authorization|proxy-authorization|cookie|set-cookie)$/i;
+export const REDACTED = '[redacted]';
+/** Deeper JSON is not walked (a hostile reply could blow the stack): it is not shown at all. */
+const MAX_DEPTH = 64;
 
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export type Learn = (secret: string) => void;
+const ignore: Learn = () => undefined;
+
+export function redactHeaders(headers: Record<string, string | string[] | undefined>, learn: Learn = ignore): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name] = SECRET_KEY.test(name) ? REDACTED : Array.isArray(value) ? value.join(', ') : value;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    if (SECRET_KEY.test(name)) {
+      learn(text);
+      // "Bearer abc": the token alone may turn up elsewhere (a reflected body, an error).
+      const scheme = /^\s*\S+\s+(\S+)\s*$/.exec(text);
+      if (scheme) learn(scheme[1]!);
+      out[name] = REDACTED;
+    } else if (/^(content-)?location$/i.test(name)) out[name] = redactUrl(text, learn);
+    else out[name] = text;
   }
   return out;
 }
 
-export function redactUrl(url: string): string {
+export function redactUrl(url: string, learn: Learn = ignore): string {
   try {
     const u = new URL(url);
-    for (const key of [...u.searchParams.keys()]) if (SECRET_KEY.test(key)) u.searchParams.set(key, REDACTED);
+    for (const key of [...u.searchParams.keys()]) {
+      if (!SECRET_KEY.test(key)) continue;
+      for (const v of u.searchParams.getAll(key)) learn(v);
+      u.searchParams.set(key, REDACTED);
+    }
+    if (u.username || u.password) {
+      if (u.password) learn(decodeURIComponent(u.password));
+      u.username = 'redacted';
+      u.password = '';
+      return u.toString().replace('//redacted@', `//${REDACTED}@`);
+    }
     return u.toString();
   } catch {
-    return url;
+    return '[unparseable URL not shown]';
   }
 }
 
-/** Redacts a request or response body given as text: JSON members or form fields. */
-export function redactBody(text: string, contentType = ''): string {
+/**
+ * Redacts a request or response body given as text: JSON members or form fields. Anything else,
+ * or anything that does not parse, becomes a placeholder naming its size and type.
+ */
+export function redactBody(text: string, contentType = '', learn: Learn = ignore): string {
   if (!text) return text;
-  if (contentType.includes('json') || /^\s*[[{]/.test(text)) {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const looksJson = /^\s*[[{]/.test(text);
+  if (/\bjson\b/.test(type) || (!type && looksJson)) {
     try {
-      return JSON.stringify(redactJson(JSON.parse(text)));
+      return JSON.stringify(redactJson(JSON.parse(text), learn, 0));
     } catch {
-      // fall through: not JSON after all
+      return placeholder(text, type || 'JSON', 'could not be redacted');
     }
   }
-  if (contentType.includes('x-www-form-urlencoded') || /^[\w.-]+=[^&\s]*(&[\w.-]+=[^&\s]*)*$/.test(text)) {
+  if (type === 'application/x-www-form-urlencoded' || (!type && /^[\w.-]+=[^&\s]*(&[\w.-]+=[^&\s]*)*$/.test(text))) {
     const form = new URLSearchParams(text);
-    for (const key of [...form.keys()]) if (SECRET_KEY.test(key)) form.set(key, REDACTED);
+    for (const key of [...form.keys()]) {
+      if (!SECRET_KEY.test(key)) continue;
+      for (const v of form.getAll(key)) learn(v);
+      form.set(key, REDACTED);
+    }
     return form.toString();
   }
-  return text;
+  return placeholder(text, type || 'text', 'not shown');
 }
 
-function redactJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactJson);
+function placeholder(text: string, type: string, why: string): string {
+  return `[${Buffer.byteLength(text)} bytes of ${type} ${why}]`;
+}
+
+function redactJson(value: unknown, learn: Learn, depth: number): unknown {
+  if (depth > MAX_DEPTH) throw new RangeError('too deep to redact');
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, learn, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && typeof v === 'string' ? REDACTED : redactJson(v);
+    for (const [k, v] of Object.entries(value)) {
+      if (SECRET_KEY.test(k) && typeof v === 'string') {
+        learn(v);
+        out[k] = REDACTED;
+      } else if (SECRET_KEY.test(k) && v !== null && typeof v === 'object') {
+        // A secret-named member holding a structure: nothing inside it is shown.
+        out[k] = REDACTED;
+      } else out[k] = redactJson(v, learn, depth + 1);
+    }
     return out;
   }
   return value;
+}
+
+/** Short values (a "code" of "1") are not worth scrubbing and would garble every line. */
+const MIN_SECRET_LENGTH = 6;
+
+/**
+ * The `--debug` trace: one per process, shared by the API and OAuth paths, so a token learnt in
+ * one (a refresh reply, an Authorization header) is scrubbed from every line of the other.
+ */
+export class Tracer {
+  private readonly secrets = new Set<string>();
+  readonly learn: Learn = (secret) => {
+    if (secret.length >= MIN_SECRET_LENGTH && secret !== REDACTED) this.secrets.add(secret);
+  };
+
+  constructor(private readonly out: { write(chunk: string): unknown }) {}
+
+  /** Every known secret replaced, whatever shape the text has. */
+  scrub(text: string): string {
+    let scrubbed = text;
+    for (const secret of this.secrets) if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED);
+    return scrubbed;
+  }
+
+  line(text: string): void {
+    this.out.write(`${this.scrub(text)}\n`);
+  }
 }

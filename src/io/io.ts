@@ -7,7 +7,14 @@ import type { Readable, Writable } from 'node:stream';
 export interface Io {
   stdin: Readable;
   stdout: Writable;
+  /** Sanitising in the real process (`main.ts`): whatever is written shows controls as escapes. */
   stderr: Writable;
+  /**
+   * The raw stderr, for the two writers that draw on the terminal with their own control sequences
+   * (the live progress line and the prompts); they sanitise the text they are given. Absent in
+   * tests: `stderr` is used.
+   */
+  stderrRaw?: Writable;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;

@@ -1,9 +1,12 @@
+import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
+import { sanitizeLine, sanitizeText, truncate } from './sanitize.js';
 
 /**
  * Progress on stderr. On a terminal it is one live line (a spinner and a text, redrawn in place);
  * elsewhere (a pipe, a log file, CI) it prints a line only when the text changes, so a log shows
- * each step once instead of one line per poll.
+ * each step once instead of one line per poll. Every text is sanitised: it may carry a server's
+ * summary or error message, and the live line is drawn on the raw terminal stream.
  */
 export interface Progress {
   /** Sets the live text. On a terminal it replaces the line; otherwise it prints it if it changed. */
@@ -34,11 +37,11 @@ class PlainLines implements Progress {
   update(text: string): void {
     if (text === this.last) return;
     this.last = text;
-    this.io.stderr.write(`${text}\n`);
+    this.io.stderr.write(`${sanitizeLine(text)}\n`);
   }
 
   log(line: string): void {
-    this.io.stderr.write(`${line}\n`);
+    this.io.stderr.write(`${sanitizeText(line)}\n`);
   }
 
   stop(): void {}
@@ -51,14 +54,19 @@ class LiveLine implements Progress {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
+  private readonly out: Writable;
+
   constructor(
     private readonly io: Io,
     private readonly options: ProgressOptions,
-  ) {}
+  ) {
+    this.out = io.stderrRaw ?? io.stderr;
+  }
 
   update(text: string): void {
     if (this.stopped) return;
-    this.text = text;
+    // One line: a newline in the text would break the redraw with \r.
+    this.text = sanitizeLine(text);
     this.draw();
     const frameMs = this.options.frameMs ?? 80;
     if (this.timer === undefined && frameMs > 0) {
@@ -73,7 +81,7 @@ class LiveLine implements Progress {
 
   log(line: string): void {
     this.clear();
-    this.io.stderr.write(`${line}\n`);
+    this.out.write(`${sanitizeText(line)}\n`);
     if (!this.stopped && this.text !== '') this.draw();
   }
 
@@ -86,23 +94,18 @@ class LiveLine implements Progress {
 
   private draw(): void {
     const spinner = FRAMES[this.frame]!;
-    const suffix = this.options.suffix?.() ?? '';
+    const suffix = sanitizeLine(this.options.suffix?.() ?? '');
     // Never wider than the terminal: a wrapped line cannot be redrawn with \r.
     const width = Math.max(10, this.io.columns - 1);
     const plain = truncate(`${spinner} ${this.text}${suffix}`, width);
     const line = this.io.colorStderr ? `\x1b[36m${spinner}\x1b[39m${plain.slice(spinner.length)}` : plain;
-    this.io.stderr.write(`\r\x1b[2K${line}`);
+    this.out.write(`\r\x1b[2K${line}`);
     this.drawn = true;
   }
 
   private clear(): void {
     if (!this.drawn) return;
-    this.io.stderr.write('\r\x1b[2K');
+    this.out.write('\r\x1b[2K');
     this.drawn = false;
   }
-}
-
-function truncate(text: string, width: number): string {
-  const chars = [...text];
-  return chars.length <= width ? text : `${chars.slice(0, width - 1).join('')}…`;
 }

@@ -1,6 +1,6 @@
 /** Small HTTP helpers shared by the sandbox's modules. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export class HttpError extends Error {
   constructor(
@@ -57,4 +57,26 @@ export function randomToken(): string {
 
 export function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
+}
+
+/**
+ * True when a browser says the request comes from another site. `Sec-Fetch-Site` decides when
+ * present (every current browser sends it; it must be same-origin or none), because our pages'
+ * `Referrer-Policy: no-referrer` makes Chromium send `Origin: null` even on same-origin form posts.
+ * Without it, an `Origin` must be the sandbox's base or the Host the request was sent to. Scripts
+ * (curl, fetch from Node) send neither header and pass.
+ */
+export function crossSite(headers: IncomingMessage['headers'], base: string): boolean {
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+  const origin = headers.origin;
+  if (origin === undefined) return false;
+  return origin !== base && origin !== `http://${headers.host ?? ''}`;
+}
+
+/** Compares two secrets in constant time (hashing first, so lengths leak nothing either). */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
 }

@@ -4,7 +4,7 @@
  * refresh-token rotation with reuse detection, and RFC 7009 revocation.
  */
 import { randomUUID } from 'node:crypto';
-import { HttpError, randomToken, s256, type Req, type Res } from './http.js';
+import { HttpError, crossSite, randomToken, s256, type Req, type Res } from './http.js';
 import type { SandboxContext } from './context.js';
 import { consentPage, errorPage } from './pages.js';
 
@@ -142,6 +142,11 @@ export class OAuthServer {
         json: { error: 'slow_down', error_description: 'Too many client registrations from this address; try again later.' },
       };
     }
+    // The spec: registration is JSON; a body that is not (by its media type) is invalid_client_metadata.
+    const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (mediaType !== 'application/json') {
+      return oauthError(400, 'invalid_client_metadata', 'The registration body must be application/json.');
+    }
     let meta: Record<string, unknown>;
     try {
       const parsed: unknown = JSON.parse(req.body.toString('utf8'));
@@ -234,10 +239,15 @@ export class OAuthServer {
     if (this.ctx.autoApprove) return this.approve(request);
     const id = randomToken();
     this.pending.set(id, request);
-    return { status: 200, html: consentPage({ requestId: id, clientName: client.name, scopes, resource, user: USER.display }) };
+    return {
+      status: 200,
+      html: consentPage({ requestId: id, clientName: client.name, scopes, resource, user: USER.display, redirectUri }),
+    };
   }
 
   private decide(req: Req): Res {
+    // Defence in depth beside the unguessable request id: a page on another site cannot answer.
+    if (crossSite(req.headers, this.ctx.base)) return { status: 403, html: errorPage('Refused', 'Cross-site form posts are refused.') };
     const form = new URLSearchParams(req.body.toString('utf8'));
     const id = form.get('request') ?? '';
     const request = this.pending.get(id);

@@ -49,7 +49,16 @@ const SCOPE_TEXT: Record<string, string> = {
   'analyses:run': 'Start scoring analyses',
 };
 
-export function consentPage(opts: { requestId: string; clientName: string; scopes: string[]; resource: string; user: string }): string {
+export function consentPage(opts: {
+  requestId: string;
+  clientName: string;
+  scopes: string[];
+  resource: string;
+  user: string;
+  redirectUri: string;
+}): string {
+  // The client names itself; where the code goes is the fact a person can check.
+  const target = new URL(opts.redirectUri);
   const scopes = opts.scopes.map((s) => `<li><code>${escapeHtml(s)}</code> — ${escapeHtml(SCOPE_TEXT[s] ?? s)}</li>`).join('\n');
   return page(
     'Authorize access',
@@ -60,6 +69,7 @@ export function consentPage(opts: { requestId: string; clientName: string; scope
 ${scopes}
 </ul>
 <p>For the resource <code>${escapeHtml(opts.resource)}</code>.</p>
+<p>Approving sends you, and an authorization code, to <strong class="host">${escapeHtml(target.host)}</strong> (<code>${escapeHtml(`${target.origin}${target.pathname}`)}</code>).${target.protocol === 'http:' ? ' That address is on this computer.' : ''}</p>
 <form method="post" action="/oauth/authorize/decision">
 <input type="hidden" name="request" value="${escapeHtml(opts.requestId)}">
 <div class="actions">

@@ -4,7 +4,7 @@
  * docs/sandbox.md. Imports nothing from the CLI layers.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { HttpError, send, type Req, type Res } from './http.js';
+import { HttpError, crossSite, randomToken, sameSecret, send, type Req, type Res } from './http.js';
 import type { AddressInfo, Socket } from 'node:net';
 import { OAuthServer } from './oauth.js';
 import { ApiService } from './api.js';
@@ -27,10 +27,19 @@ export interface SandboxOptions {
   faults?: readonly string[];
   /** Called for each request line, for the optional log on stderr. */
   log?: (line: string) => void;
+  /** Milliseconds every answer (admin routes aside) is delayed, like a network. Default 0. */
+  latencyMs?: number;
+  /** The secret the /__sandbox/* admin routes require (header X-Sandbox-Secret). Default: random. */
+  adminSecret?: string;
 }
+
+/** The request header that carries the admin secret. */
+export const ADMIN_HEADER = 'x-sandbox-secret';
 
 export interface Sandbox {
   url: string;
+  /** The secret the /__sandbox/* routes require in the X-Sandbox-Secret header. */
+  adminSecret: string;
   stats: SandboxStats;
   /** Jumps both clocks forward (what POST /__sandbox/advance?seconds=N does). */
   advance(seconds: number): void;
@@ -47,6 +56,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults.add(f as Fault);
   }
   const stats = emptyStats();
+  const adminSecret = options.adminSecret ?? randomToken();
+  const latencyMs = options.latencyMs ?? 0;
+  const timers = new Set<NodeJS.Timeout>();
+  let closing = false;
+  const delay = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
   const seen = new Set<string>();
@@ -91,18 +112,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const method = raw.method ?? 'GET';
 
-    // Admin routes: outside the spec, never counted, never faulted.
-    if (path === '/__sandbox/stats' && method === 'GET') return send(res, { status: 200, json: stats });
-    if (path === '/__sandbox/reset-stats' && method === 'POST') {
-      Object.assign(stats, emptyStats());
-      return send(res, { status: 204 });
-    }
-    if (path === '/__sandbox/advance' && method === 'POST') {
-      const seconds = Number(url.searchParams.get('seconds'));
-      if (!Number.isFinite(seconds) || seconds < 0) return send(res, { status: 400, json: { error: 'seconds must be a number >= 0' } });
-      ctx.clock.advance(seconds);
-      return send(res, { status: 200, json: { advanced: seconds } });
-    }
+    // Admin routes: outside the spec, never counted, never faulted, and only for whoever holds the
+    // run's secret (a web page in the user's browser must not jump the clock or read the counters).
+    if (path.startsWith('/__sandbox/')) return send(res, admin(raw, url, path, method));
 
     let body: Buffer;
     try {
@@ -110,6 +122,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     } catch {
       return send(res, { status: 413, json: { error: 'Request body too large' } });
     }
+    // --latency: every answer waits like a network round trip would. Waiting before the work keeps
+    // concurrent requests overlapping, as they would on a real link.
+    if (latencyMs > 0) await delay(latencyMs);
+    if (closing) return;
     const req: Req = { method, url, path, headers: raw.headers, body, remote: raw.socket.remoteAddress ?? 'unknown' };
     stats.requests++;
     const isApi = path === '/api/v1' || path.startsWith('/api/v1/');
@@ -124,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         res.on('close', () => hanging.delete(res));
         return;
       }
-      if (faults.has('slow')) await new Promise((r) => setTimeout(r, 2000));
+      if (faults.has('slow')) await delay(2000);
       if (faults.has('html-502')) {
         return send(res, {
           status: 502,
@@ -178,6 +194,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     send(res, result);
   }
 
+  function admin(raw: IncomingMessage, url: URL, path: string, method: string): Res {
+    if (crossSite(raw.headers, base)) return { status: 403, json: { error: 'Cross-site requests to admin routes are refused' } };
+    const given = raw.headers[ADMIN_HEADER];
+    if (typeof given !== 'string' || !sameSecret(given, adminSecret)) {
+      return { status: 401, json: { error: "Admin routes need the header X-Sandbox-Secret with this run's admin secret" } };
+    }
+    if (path === '/__sandbox/stats' && method === 'GET') return { status: 200, json: stats };
+    if (path === '/__sandbox/reset-stats' && method === 'POST') {
+      Object.assign(stats, emptyStats());
+      return { status: 204 };
+    }
+    if (path === '/__sandbox/advance' && method === 'POST') {
+      const seconds = Number(url.searchParams.get('seconds'));
+      if (!Number.isFinite(seconds) || seconds < 0) return { status: 400, json: { error: 'seconds must be a number >= 0' } };
+      ctx.clock.advance(seconds);
+      return { status: 200, json: { advanced: seconds } };
+    }
+    return { status: 404, json: { error: 'Not found' } };
+  }
+
   async function handleNonApi(req: Req): Promise<Res> {
     const { method, path } = req;
     if (method === 'GET' && path === '/') return { status: 200, html: landingPage(base) };
@@ -201,6 +237,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const setup = /^\/projects\/([^/]+)\/setup$/.exec(path);
     if (setup && method === 'POST') {
+      // A page on another site must not finish setup in the user's browser; scripts send no Origin.
+      if (crossSite(req.headers, base)) return { status: 403, html: errorPage('Refused', 'Cross-site form posts are refused.') };
       const project = api.projects.get(setup[1]!);
       if (!project) return { status: 404, html: errorPage('Project not found', 'No project has this address.') };
       project.setupDone = true;
@@ -215,9 +253,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   return {
     url: base,
+    adminSecret,
     stats,
     advance: (seconds: number) => ctx.clock.advance(seconds),
     close: async () => {
+      closing = true;
+      // Delayed answers are dropped with their connections; their timers must not hold the process.
+      for (const t of timers) clearTimeout(t);
       for (const res of hanging) res.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -2,11 +2,15 @@
  * Non-secret configuration: profiles with their base URL, the authorization server's endpoints and
  * the dynamic client registration. One JSON file, validated on read, written atomically.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import envPaths from 'env-paths';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { withLock } from './lock.js';
+import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './trust.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -42,20 +46,50 @@ const ConfigFile = z.object({
 });
 export type ConfigFile = z.infer<typeof ConfigFile>;
 
-export function configDir(env: Env): string {
+/** What choosing the config folder needs to know about the machine (injected by unit tests). */
+export interface ConfigHost {
+  platform: NodeJS.Platform;
+  exists(path: string): boolean;
+  /** The platform's conventional config folder for "rsi" (env-paths, no "-nodejs" suffix). */
+  conventional(): string;
+}
+
+export const currentConfigHost: ConfigHost = {
+  platform: process.platform,
+  exists: existsSync,
+  conventional: () => envPaths('rsi', { suffix: '' }).config,
+};
+
+/**
+ * RSI_CONFIG_DIR, else $XDG_CONFIG_HOME/rsi (an explicit choice, honoured everywhere), else the
+ * platform's conventional place: ~/.config/rsi on Linux and other Unixes (what env-paths gives
+ * there too), ~/Library/Preferences/rsi on macOS, %APPDATA%\rsi\Config on Windows. Where an
+ * earlier version already wrote ~/.config/rsi on macOS or Windows, that folder stays in use: moving
+ * it would orphan the keychain entries scoped to its path, and nobody may lose a sign-in.
+ */
+export function configDir(env: Env, host: ConfigHost = currentConfigHost): string {
   if (env.RSI_CONFIG_DIR) return env.RSI_CONFIG_DIR;
   if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'rsi');
-  return join(env.HOME ?? homedir(), '.config', 'rsi');
+  const legacy = join(env.HOME ?? homedir(), '.config', 'rsi');
+  if (host.platform !== 'darwin' && host.platform !== 'win32') return legacy;
+  if (host.exists(join(legacy, 'config.json'))) return legacy;
+  return host.conventional();
 }
 
 export class ConfigStore {
   readonly file: string;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    private readonly host?: TrustHost,
+  ) {
     this.file = join(dir, 'config.json');
   }
 
   async read(): Promise<ConfigFile> {
+    // The token endpoint comes from here: a file others can change is not ours to trust.
+    await assertTrusted(this.dir, 'folder', this.host);
+    await assertTrusted(this.file, 'file', this.host);
     let text: string;
     try {
       text = await readFile(this.file, 'utf8');
@@ -84,19 +118,49 @@ export class ConfigStore {
     return (await this.read()).profiles[name];
   }
 
-  /** Read-modify-write of one profile; the file is replaced atomically. */
+  /**
+   * Read-modify-write of one profile under the store lock, so two processes updating different
+   * profiles at once never undo each other's write; the file is replaced atomically.
+   */
   async updateProfile(name: string, update: (current: Profile | undefined) => Profile | undefined): Promise<void> {
-    const config = await this.read();
-    const next = update(config.profiles[name]);
-    if (next === undefined) delete config.profiles[name];
-    else config.profiles[name] = next;
-    await writeAtomic(this.file, `${JSON.stringify(config, null, 2)}\n`, 0o600);
+    await ensureDir(this.dir);
+    await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the config' }, async () => {
+      const config = await this.read();
+      const next = update(config.profiles[name]);
+      if (next === undefined) delete config.profiles[name];
+      else config.profiles[name] = next;
+      await writeAtomic(this.file, `${JSON.stringify(config, null, 2)}\n`, 0o600);
+    });
+  }
+}
+
+/** Every way the config folder could be trusted by accident, for `doctor` to list with its fix. */
+export async function diskTrustIssues(dir: string, host?: TrustHost): Promise<TrustIssue[]> {
+  const found = await Promise.all([
+    trustIssue(dir, 'folder', host),
+    trustIssue(join(dir, 'config.json'), 'file', host),
+    trustIssue(join(dir, 'credentials.json'), 'secret-file', host),
+  ]);
+  return found.filter((i): i is TrustIssue => i !== undefined);
+}
+
+/** The store lock is held for one read and one write: a holder silent for 10 s has crashed. */
+export const STORE_LOCK_STALE_MS = 10_000;
+
+export async function ensureDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new ConfigError(`cannot create the config folder ${dir}: ${(error as Error).message}`, {
+      hint: 'check that the config folder (RSI_CONFIG_DIR) is writable',
+      cause: error,
+    });
   }
 }
 
 /** Writes a file by renaming a complete temporary file over it, so readers never see half of it. */
 export async function writeAtomic(file: string, content: string, mode: number): Promise<void> {
-  const dir = file.slice(0, file.lastIndexOf('/')) || '.';
+  const dir = dirname(file);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

@@ -3,11 +3,14 @@
  * (`--insecure-storage` / RSI_CREDENTIAL_STORE=file), or memory (tests). Keyed by base URL and
  * profile. Never a silent fallback from one to another.
  */
+import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { CredentialStoreError } from '../errors.js';
-import { writeAtomic } from './config.js';
+import { STORE_LOCK_STALE_MS, ensureDir, writeAtomic } from './config.js';
+import { withLock } from './lock.js';
+import { assertTrusted, type TrustHost } from './trust.js';
 
 export interface StoredTokens {
   accessToken: string;
@@ -31,6 +34,12 @@ export interface CredentialStore {
   readonly kind: StoreKind;
   load(key: CredentialKey): Promise<StoredTokens | undefined>;
   save(key: CredentialKey, tokens: StoredTokens): Promise<void>;
+  /**
+   * Read-modify-write of one entry, atomic against other rsi processes where the store allows it
+   * (the file store holds its lock across the read and the write). `undefined` from `fn` leaves the
+   * entry as it is.
+   */
+  update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void>;
   delete(key: CredentialKey): Promise<void>;
   /** Throws CredentialStoreError when the store cannot be used at all (locked, unreachable). */
   probe(key: CredentialKey): Promise<void>;
@@ -45,37 +54,96 @@ const AccessPart = z.object({
 });
 const RefreshPart = z.object({ refreshToken: z.string().min(1) });
 
-/** Windows Credential Manager caps one secret at 2,560 bytes; we keep every entry under it. */
-export const MAX_SECRET_BYTES = 2560;
-const KEYCHAIN_TIMEOUT_MS = 3000;
+/**
+ * Windows Credential Manager caps one secret (CRED_MAX_CREDENTIAL_BLOB_SIZE) at 2,560 bytes, and
+ * keyring's Windows backend stores the password as UTF-16: 1,280 UTF-16 code units. Counted in
+ * UTF-16 units (JavaScript's `length`), not UTF-8 bytes, which would let a 2,000-character token
+ * through and fail at the write.
+ */
+export const WINDOWS_MAX_SECRET_UNITS = 1280;
+/** A hung Secret Service must not hang rsi: no answer within this is an error. */
+export const KEYCHAIN_TIMEOUT_MS = 3000;
+/**
+ * macOS asks "rsi wants to use your confidential information…" the first time a new binary reads
+ * an entry; while a person is there to click "Allow", the box must outlast that dialog.
+ */
+export const KEYCHAIN_DIALOG_TIMEOUT_MS = 120_000;
 
 export function keychainService(baseUrl: string): string {
   return `rsi:${baseUrl}`;
 }
 
 /**
+ * A stable id of the config folder (its absolute path, hashed): two config folders with the same
+ * profile and base URL never share, overwrite or delete each other's keychain entries.
+ */
+export function configFolderId(dir: string): string {
+  return createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
+}
+
+/** The keychain account of one part of a profile's tokens in one config folder. */
+export function keychainAccount(profile: string, part: 'access' | 'refresh', folderId: string | undefined): string {
+  return folderId === undefined ? `${profile}:${part}` : `${profile}:${part}@${folderId}`;
+}
+
+/** What KeychainStore needs of an entry (@napi-rs/keyring's AsyncEntry; a fake in unit tests). */
+export interface KeychainEntry {
+  getPassword(signal?: AbortSignal | null): Promise<string | null | undefined>;
+  setPassword(password: string, signal?: AbortSignal | null): Promise<void>;
+  deleteCredential(signal?: AbortSignal | null): Promise<unknown>;
+}
+
+export interface KeychainStoreOptions {
+  /** The config folder whose sign-ins these are (scopes the entries). */
+  configDir: string;
+  platform?: NodeJS.Platform;
+  /** A person is at the terminal (stdin is a TTY) and can answer a keychain dialog. */
+  interactive?: boolean;
+  /** Opens an entry; defaults to @napi-rs/keyring pinned to the Secret Service on Linux. */
+  openEntry?: (service: string, account: string) => Promise<KeychainEntry>;
+}
+
+async function napiEntry(service: string, account: string): Promise<KeychainEntry> {
+  const { AsyncEntry } = await import('@napi-rs/keyring');
+  return new AsyncEntry(service, account, { linux: { store: 'secret-service' } } as never);
+}
+
+/**
  * The OS keychain through @napi-rs/keyring, pinned to the Secret Service on Linux so it never falls
  * back silently to the kernel keyring. The access and refresh parts are separate entries so each
- * stays under the 2,560-byte cap; the refresh part is written first, so an interrupted save leaves
- * the newest refresh token (the one that matters) in place.
+ * stays small; the refresh part is written first, so an interrupted save leaves the newest refresh
+ * token (the one that matters) in place. Entries carry the config folder's id; the unscoped entry
+ * of earlier versions is read once, moved to this folder's name and deleted, so nobody loses a
+ * sign-in and no second folder can keep using (and rotating) the same refresh token.
  */
 export class KeychainStore implements CredentialStore {
   readonly kind = 'keychain';
+  readonly folderId: string;
+  readonly timeoutMs: number;
+  private readonly platform: NodeJS.Platform;
+  private readonly openEntry: (service: string, account: string) => Promise<KeychainEntry>;
 
-  private async entry(key: CredentialKey, part: 'access' | 'refresh'): Promise<import('@napi-rs/keyring').AsyncEntry> {
-    const { AsyncEntry } = await import('@napi-rs/keyring');
+  constructor(options: KeychainStoreOptions) {
+    this.folderId = configFolderId(options.configDir);
+    this.platform = options.platform ?? process.platform;
+    this.openEntry = options.openEntry ?? napiEntry;
+    this.timeoutMs = keychainTimeoutMs(this.platform, options.interactive ?? false);
+  }
+
+  private async entry(key: CredentialKey, part: 'access' | 'refresh', scoped = true): Promise<KeychainEntry> {
     try {
-      return new AsyncEntry(keychainService(key.baseUrl), `${key.profile}:${part}`, { linux: { store: 'secret-service' } } as never);
+      return await this.openEntry(keychainService(key.baseUrl), keychainAccount(key.profile, part, scoped ? this.folderId : undefined));
     } catch (error) {
       throw keychainError('open the keychain', error);
     }
   }
 
   private async call<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const signal = AbortSignal.timeout(KEYCHAIN_TIMEOUT_MS);
+    const limit = this.timeoutMs;
+    const signal = AbortSignal.timeout(limit);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${KEYCHAIN_TIMEOUT_MS / 1000} s`)), KEYCHAIN_TIMEOUT_MS + 200);
+      timer = setTimeout(() => reject(new Error(`no answer within ${limit / 1000} s`)), limit + 200);
       timer.unref();
     });
     try {
@@ -93,14 +161,25 @@ export class KeychainStore implements CredentialStore {
     await this.call('read the keychain', (signal) => entry.getPassword(signal));
   }
 
-  async load(key: CredentialKey): Promise<StoredTokens | undefined> {
-    const [access, refresh] = await Promise.all([this.entry(key, 'access'), this.entry(key, 'refresh')]);
+  private async read(key: CredentialKey, scoped: boolean): Promise<StoredTokens | undefined> {
+    const [access, refresh] = await Promise.all([this.entry(key, 'access', scoped), this.entry(key, 'refresh', scoped)]);
     const a = await this.call('read the keychain', (signal) => access.getPassword(signal));
-    if (a === null) return undefined;
+    if (a === null || a === undefined) return undefined;
     const r = await this.call('read the keychain', (signal) => refresh.getPassword(signal));
     const accessPart = parseSecret(AccessPart, a, 'keychain entry');
-    const refreshPart = r === null ? undefined : parseSecret(RefreshPart, r, 'keychain entry');
+    const refreshPart = r === null || r === undefined ? undefined : parseSecret(RefreshPart, r, 'keychain entry');
     return { ...accessPart, refreshToken: refreshPart?.refreshToken };
+  }
+
+  async load(key: CredentialKey): Promise<StoredTokens | undefined> {
+    const scoped = await this.read(key, true);
+    if (scoped) return scoped;
+    const legacy = await this.read(key, false);
+    if (!legacy) return undefined;
+    // Move it: written under this folder's name first, then the shared entry goes.
+    await this.save(key, legacy);
+    await this.remove(key, false);
+    return legacy;
   }
 
   async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
@@ -112,14 +191,14 @@ export class KeychainStore implements CredentialStore {
       clientId: tokens.clientId,
     });
     const refreshText = tokens.refreshToken ? JSON.stringify({ refreshToken: tokens.refreshToken }) : undefined;
-    for (const text of [accessText, refreshText]) {
-      if (text !== undefined && Buffer.byteLength(text) > MAX_SECRET_BYTES) {
-        throw new CredentialStoreError(
-          `a token is too large for the OS keychain (${Buffer.byteLength(text)} bytes, the limit is ${MAX_SECRET_BYTES})`,
-          {
-            hint: 'use `rsi login --insecure-storage` to keep tokens in a 0600 file instead',
-          },
-        );
+    if (this.platform === 'win32') {
+      for (const text of [accessText, refreshText]) {
+        if (text !== undefined && text.length > WINDOWS_MAX_SECRET_UNITS) {
+          throw new CredentialStoreError(
+            `a token is too large for Windows Credential Manager (${text.length} UTF-16 characters, the limit is ${WINDOWS_MAX_SECRET_UNITS}); nothing was stored`,
+            { hint: 'use `rsi login --insecure-storage` to keep tokens in a 0600 file instead' },
+          );
+        }
       }
     }
     const [access, refresh] = await Promise.all([this.entry(key, 'access'), this.entry(key, 'refresh')]);
@@ -128,11 +207,27 @@ export class KeychainStore implements CredentialStore {
     await this.call('write to the keychain', (signal) => access.setPassword(accessText, signal));
   }
 
+  /** Keychain entries are per profile already; the per-profile refresh lock orders their writers. */
+  async update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void> {
+    const next = fn(await this.load(key));
+    if (next !== undefined) await this.save(key, next);
+  }
+
+  /** Deletes this folder's entries only: another config folder's sign-in is not ours to remove. */
   async delete(key: CredentialKey): Promise<void> {
-    const [access, refresh] = await Promise.all([this.entry(key, 'access'), this.entry(key, 'refresh')]);
+    await this.remove(key, true);
+  }
+
+  private async remove(key: CredentialKey, scoped: boolean): Promise<void> {
+    const [access, refresh] = await Promise.all([this.entry(key, 'access', scoped), this.entry(key, 'refresh', scoped)]);
     await this.call('delete from the keychain', (signal) => access.deleteCredential(signal));
     await this.call('delete from the keychain', (signal) => refresh.deleteCredential(signal));
   }
+}
+
+/** Short, except on macOS with a person at the terminal, who may have a dialog to answer. */
+export function keychainTimeoutMs(platform: NodeJS.Platform, interactive: boolean): number {
+  return platform === 'darwin' && interactive ? KEYCHAIN_DIALOG_TIMEOUT_MS : KEYCHAIN_TIMEOUT_MS;
 }
 
 function keychainError(what: string, error: unknown): CredentialStoreError {
@@ -164,11 +259,16 @@ export class FileStore implements CredentialStore {
   readonly kind = 'file';
   readonly file: string;
 
-  constructor(dir: string) {
+  constructor(
+    readonly dir: string,
+    private readonly host?: TrustHost,
+  ) {
     this.file = join(dir, 'credentials.json');
   }
 
   private async readAll(): Promise<z.infer<typeof FileEntries>> {
+    await assertTrusted(this.dir, 'folder', this.host);
+    await assertTrusted(this.file, 'secret-file', this.host);
     let text: string;
     try {
       text = await readFile(this.file, 'utf8');
@@ -192,16 +292,36 @@ export class FileStore implements CredentialStore {
   }
 
   async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
-    const all = await this.readAll();
-    all[entryName(key)] = { ...tokens, refreshToken: tokens.refreshToken };
-    await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
+    await this.update(key, () => tokens);
+  }
+
+  /**
+   * Every profile's tokens share this one file, so each change re-reads it under the store lock
+   * and writes it back whole: a rotation saved by another profile a moment ago is never undone.
+   */
+  async update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void> {
+    await this.locked(async () => {
+      const all = await this.readAll();
+      const next = fn(all[entryName(key)]);
+      if (next === undefined) return;
+      all[entryName(key)] = { ...next, refreshToken: next.refreshToken };
+      await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
+    });
   }
 
   async delete(key: CredentialKey): Promise<void> {
-    const all = await this.readAll();
-    delete all[entryName(key)];
-    if (Object.keys(all).length === 0) await rm(this.file, { force: true });
-    else await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
+    await this.locked(async () => {
+      const all = await this.readAll();
+      if (!(entryName(key) in all)) return;
+      delete all[entryName(key)];
+      if (Object.keys(all).length === 0) await rm(this.file, { force: true });
+      else await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
+    });
+  }
+
+  private async locked(fn: () => Promise<void>): Promise<void> {
+    await ensureDir(this.dir);
+    await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the credentials' }, fn);
   }
 }
 
@@ -221,6 +341,11 @@ export class MemoryStore implements CredentialStore {
 
   async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
     this.entries.set(entryName(key), { ...tokens });
+  }
+
+  async update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void> {
+    const next = fn(await this.load(key));
+    if (next !== undefined) await this.save(key, next);
   }
 
   async delete(key: CredentialKey): Promise<void> {

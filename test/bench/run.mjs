@@ -97,10 +97,13 @@ async function compare(name, baseline, candidate, target) {
   return ratio;
 }
 
+/** The admin secret of the benchmark's own sandbox (its /__sandbox/stats route needs it). */
+const SANDBOX_SECRET = randomBytes(24).toString('base64url');
+
 function startSandbox(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], {
-      env: baseEnv,
+      env: { ...baseEnv, RSI_SANDBOX_ADMIN_SECRET: SANDBOX_SECRET },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const rl = createInterface({ input: child.stdout });
@@ -153,7 +156,7 @@ async function api(base, token, path) {
 }
 
 async function stats(base) {
-  return (await fetch(`${base}/__sandbox/stats`)).json();
+  return (await fetch(`${base}/__sandbox/stats`, { headers: { 'x-sandbox-secret': SANDBOX_SECRET } })).json();
 }
 
 /** A preload that reports the process's peak RSS (KiB) to a file when it exits. */

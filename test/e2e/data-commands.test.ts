@@ -1,32 +1,19 @@
 // keywords, projects, signals, opportunities, api and completion end to end: bin/rsi.js against a
 // sandbox child process. JSON output is checked against the client's zod schemas (the spec's shapes).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as S from '../../src/client/schemas.js';
-import { runCli } from '../support/cli.js';
-import { obtainTokens } from '../support/oauth.js';
-import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { useSandbox } from '../support/e2e.js';
+import { sandboxStats } from '../support/sandbox.js';
 
-let sandbox: SandboxProcess;
-let configDir: string;
-let token: string;
+const e2e = useSandbox(['--time-scale', '100'], { quiet: false });
 let readOnlyToken: string;
 
-const rsi = (args: string[], env: Record<string, string> = {}, input?: string) =>
-  runCli(args, { env: { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: configDir, ...env }, input });
+const rsi = (args: string[], env: Record<string, string> = {}, input?: string) => e2e.rsi(args, { env, input });
 
 beforeAll(async () => {
-  sandbox = await startSandbox(['--auto-approve', '--time-scale', '100']);
-  token = (await obtainTokens(sandbox.url)).access_token;
-  readOnlyToken = (await obtainTokens(sandbox.url, { scopes: ['service:read'] })).access_token;
-  configDir = mkdtempSync(join(tmpdir(), 'rsi-e2e-data-'));
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
-  if (configDir) rmSync(configDir, { recursive: true, force: true });
+  readOnlyToken = await e2e.tokenFor(['service:read']);
 });
 
 const parse = (text: string): unknown => JSON.parse(text);
@@ -62,11 +49,11 @@ describe('keywords', () => {
   });
 
   it('an unknown name exits 2 before any keyword-card request', async () => {
-    const before = (await sandboxStats(sandbox.url)).byRoute['GET /api/v1/keywords/{keywordId}'] ?? 0;
+    const before = (await sandboxStats(e2e.url)).byRoute['GET /api/v1/keywords/{keywordId}'] ?? 0;
     const r = await rsi(['keywords', 'get', 'no-such-keyword-anywhere']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^rsi: .*no-such-keyword-anywhere/m);
-    expect((await sandboxStats(sandbox.url)).byRoute['GET /api/v1/keywords/{keywordId}'] ?? 0).toBe(before);
+    expect((await sandboxStats(e2e.url)).byRoute['GET /api/v1/keywords/{keywordId}'] ?? 0).toBe(before);
   });
 
   it('an unknown UUID exits 5', async () => {
@@ -91,8 +78,8 @@ describe('keywords', () => {
     // Count by walking the pages directly against the API.
     let expected = 0;
     for (let page = 1; ; page++) {
-      const res = await fetch(`${sandbox.url}/api/v1/keywords?q=a&limit=20&page=${page}`, {
-        headers: { authorization: `Bearer ${token}` },
+      const res = await fetch(`${e2e.url}/api/v1/keywords?q=a&limit=20&page=${page}`, {
+        headers: { authorization: `Bearer ${e2e.token}` },
       });
       const body = S.KeywordSearchPage.parse(await res.json());
       expected += body.data.length;
@@ -143,7 +130,7 @@ describe('keywords', () => {
   });
 
   it('out-of-range limits and bad enums exit 2 naming the flag, without a request', async () => {
-    const before = (await sandboxStats(sandbox.url)).apiRequests;
+    const before = (await sandboxStats(e2e.url)).apiRequests;
     const cases: Array<[string[], RegExp]> = [
       [['keywords', 'search', 'egfr', '--limit', '21'], /--limit/],
       [['keywords', 'search', 'egfr', '--page', '0'], /--page/],
@@ -160,7 +147,7 @@ describe('keywords', () => {
       expect(r.stderr).toMatch(flag);
       expect(r.stdout).toBe('');
     }
-    expect((await sandboxStats(sandbox.url)).apiRequests).toBe(before);
+    expect((await sandboxStats(e2e.url)).apiRequests).toBe(before);
   });
 });
 
@@ -207,7 +194,7 @@ describe('projects, signals, opportunities', () => {
   });
 
   it('projects create: invalid watchlist file exits 2; missing name exits 2', async () => {
-    const file = join(configDir, 'bad-watchlist.json');
+    const file = join(e2e.configDir, 'bad-watchlist.json');
     writeFileSync(file, '[{"entity_type": 5}]');
     expect((await rsi(['projects', 'create', '--name', 'X', '--watchlist-file', file])).code).toBe(2);
     expect((await rsi(['projects', 'create'])).code).toBe(2);

@@ -1,28 +1,8 @@
-// A proxy's 502 HTML page in front of the API: the data commands exit 8 and never print the page.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { expect, it } from 'vitest';
+import { useSandbox } from '../support/e2e.js';
 
-let sandbox: SandboxProcess;
-let configDir: string;
-let token: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox(['--auto-approve', '--fault', 'html-502']);
-  token = (await obtainTokens(sandbox.url)).access_token;
-  configDir = mkdtempSync(join(tmpdir(), 'rsi-e2e-faults-'));
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
-  if (configDir) rmSync(configDir, { recursive: true, force: true });
-});
-
-const rsi = (args: string[]) => runCli(args, { env: { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: configDir } });
+const e2e = useSandbox(['--fault', 'html-502'], { quiet: false });
+const rsi = (args: string[]) => e2e.rsi(args);
 
 for (const args of [
   ['keywords', 'search', 'egfr'],

@@ -1,39 +1,17 @@
-// `analyses run` against a scoring service that does not answer (504), and `status --watch`
-// giving up at --timeout. The sandbox runs in real time, so a new project's scan (30 s) outlasts
-// the tiny timeouts used here.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { obtainTokens } from '../support/oauth.js';
-import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/e2e.js';
+import { sandboxStats } from '../support/sandbox.js';
 
 const RUN_ROUTE = 'POST /api/v1/projects/{projectId}/analyses';
-let sandbox: SandboxProcess;
-let configDir: string;
-let token: string;
-
-const rsi = (args: string[], input?: string) =>
-  runCli(args, { env: { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: configDir }, input });
-
-beforeAll(async () => {
-  sandbox = await startSandbox(['--auto-approve', '--fault', 'analyses-504']);
-  token = (await obtainTokens(sandbox.url)).access_token;
-  configDir = mkdtempSync(join(tmpdir(), 'rsi-e2e-'));
-});
-
-afterAll(async () => {
-  await sandbox?.stop();
-  if (configDir) rmSync(configDir, { recursive: true, force: true });
-});
+const e2e = useSandbox(['--fault', 'analyses-504'], { quiet: false });
+const rsi = (args: string[], input?: string) => e2e.rsi(args, { input });
 
 describe('analyses run when the scoring service does not answer', () => {
   it('exits 8 after exactly one POST, says no run was recorded and that running again is safe', async () => {
     const signals = await rsi(['signals', 'KRAS inhibitors', '--json']);
     expect(signals.code, signals.stderr).toBe(0);
     const first = (JSON.parse(signals.stdout) as { signals: Array<{ keyword_id: string; signal_keyword_id: string }> }).signals[0]!;
-    const before = await sandboxStats(sandbox.url);
+    const before = await sandboxStats(e2e.url);
 
     const r = await rsi(['analyses', 'run', 'KRAS inhibitors', '--select', `${first.keyword_id}:${first.signal_keyword_id}`]);
 
@@ -41,7 +19,7 @@ describe('analyses run when the scoring service does not answer', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^rsi: .*no run was recorded/m);
     expect(r.stderr).toMatch(/^hint: .*again is safe/m);
-    const after = await sandboxStats(sandbox.url);
+    const after = await sandboxStats(e2e.url);
     expect(after.runs).toBe(before.runs);
     expect((after.byRoute[RUN_ROUTE] ?? 0) - (before.byRoute[RUN_ROUTE] ?? 0)).toBe(1);
   });
@@ -49,9 +27,9 @@ describe('analyses run when the scoring service does not answer', () => {
 
 describe('status --watch --timeout', () => {
   it('exits 9 when scoring is not done in time, after printing the states it saw', async () => {
-    const res = await fetch(`${sandbox.url}/api/v1/projects`, {
+    const res = await fetch(`${e2e.url}/api/v1/projects`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${e2e.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Slow scan' }),
     });
     expect(res.status).toBe(201);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { advanceSandbox, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 
 interface Status {
   signals_ready: boolean;
@@ -62,7 +62,7 @@ function watchThenAdvance(
     const check = (): void => {
       if (advanced || !firstSeen(out)) return;
       advanced = true;
-      fetch(`${sandbox.url}/__sandbox/advance?seconds=31`, { method: 'POST' }).catch(reject);
+      advanceSandbox(sandbox, 31).catch(reject);
     };
     child.stdout.setEncoding('utf8').on('data', (c: string) => ((out.stdout += c), check()));
     child.stderr.setEncoding('utf8').on('data', (c: string) => ((out.stderr += c), check()));
@@ -102,12 +102,15 @@ describe('status once', () => {
     expect(status.analyses.length).toBeGreaterThan(0);
   });
 
-  it('piped: the analyses as tab-separated rows on stdout, the summary on stderr; exit 0 even with failures', async () => {
+  it('piped: one tsv document (a status row, then the analyses) on stdout, the summary on stderr; exit 0 even with failures', async () => {
     const r = await rsi(['status', 'Oncology watchlist']);
     expect(r.code, r.stderr).toBe(0);
     const rows = r.stdout.trimEnd().split('\n');
-    expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(row.split('\t')).toHaveLength(5);
+    expect(rows.length).toBeGreaterThan(1);
+    // section, signals_ready, scoring, next, summary, keyword_id, keyword_name, task_id, status, updated_at, runs
+    for (const row of rows) expect(row.split('\t')).toHaveLength(11);
+    expect(rows[0]!.split('\t').slice(0, 3)).toEqual(['status', 'true', 'done']);
+    expect(rows.slice(1).every((row) => row.startsWith('analysis\t'))).toBe(true);
     expect(r.stderr).toMatch(/^Scoring: +done/m);
     expect(r.stderr).toMatch(/^Next: /m);
   });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { obtainTokens } from '../support/oauth.js';
+import { sandboxAdmin } from '../support/sandbox.js';
 
 let sb: Sandbox;
 let token: string;
@@ -325,7 +326,7 @@ describe('behaviour over time', () => {
     return res.json();
   };
   const advance = async (seconds: number): Promise<void> => {
-    expect((await fetch(`${slow.url}/__sandbox/advance?seconds=${seconds}`, { method: 'POST' })).status).toBe(200);
+    expect((await sandboxAdmin(slow, `advance?seconds=${seconds}`, { method: 'POST' })).status).toBe(200);
   };
 
   it('a new project: scan (wait) → signals ready (list_signals) → setup → pending → running → done/failed', async () => {

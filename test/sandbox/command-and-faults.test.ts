@@ -2,7 +2,7 @@
 // injected fault as a client would see it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { startSandbox as startProcess, sandboxStats, type SandboxProcess } from '../support/sandbox.js';
+import { advanceSandbox, startSandbox as startProcess, sandboxStats, type SandboxProcess } from '../support/sandbox.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { obtainTokens } from '../support/oauth.js';
 
@@ -112,6 +112,7 @@ describe('faults', () => {
     started.push(sb);
     const res = await fetch(`${sb.url}/oauth/register`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'] }),
     });
     expect(res.status).toBe(429);
@@ -131,7 +132,7 @@ describe('faults', () => {
     // The project exists and, documented: the scan is retried 10 s later, then takes 30 s.
     const status = async (): Promise<any> => (await get(sb2, token, `/projects/${body.id}/status`)).json();
     expect(await status()).toMatchObject({ signals_ready: false, next: 'wait' });
-    await fetch(`${sb2.url}/__sandbox/advance?seconds=41`, { method: 'POST' });
+    await advanceSandbox(sb2, 41);
     expect(await status()).toMatchObject({ signals_ready: true, next: 'list_signals' });
   });
 

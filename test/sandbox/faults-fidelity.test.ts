@@ -212,3 +212,21 @@ describe('sparse', () => {
     expect(r.body).toEqual({ error: 'Missing name' });
   });
 });
+
+describe('faults combine', () => {
+  it('short-pages + wrong-total + sparse + hostile on one relations page', async () => {
+    const { api } = await start(['short-pages', 'wrong-total', 'sparse', 'hostile']);
+    const hits = (await api('/keywords?q=egfr&limit=20')).body;
+    expect(hits.meta.pageSize).toBe(7);
+    const egfr = hits.data[0].id as string;
+    const r = await api(`/keywords/${egfr}/relations?relation=sponsors&activity=trials&limit=100`);
+    const total = (await plain(`/keywords/${egfr}/relations?relation=sponsors&activity=trials`)).body.meta.total as number;
+    expect(r.body.meta).toEqual({ relation: 'sponsors', limit: 50, offset: 0, total: total + 25 });
+    expect(total).toBeGreaterThan(0);
+    expect(r.body.data).toHaveLength(Math.min(50, total));
+    for (const row of r.body.data) {
+      expect(Object.keys(row).sort()).toEqual(['id', 'name']);
+      expect(row.name).toContain('\x1b]52;');
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { ALL_SCOPES } from '../support/oauth.js';
+import { sandboxAdmin } from '../support/sandbox.js';
 
 let sb: Sandbox;
 const REDIRECT = 'http://127.0.0.1:53682/callback';
@@ -342,7 +343,7 @@ describe('lifetimes (clock jumps through POST /__sandbox/advance)', () => {
     await fresh?.close();
   });
   const advance = async (seconds: number): Promise<void> => {
-    const res = await fetch(`${sb.url}/__sandbox/advance?seconds=${seconds}`, { method: 'POST' });
+    const res = await sandboxAdmin(sb, `advance?seconds=${seconds}`, { method: 'POST' });
     expect(res.status).toBe(200);
   };
   const exchange = (c: { clientId: string; code: string; verifier: string }) =>
@@ -386,7 +387,7 @@ describe('lifetimes (clock jumps through POST /__sandbox/advance)', () => {
   });
 
   it('rejects a bad advance', async () => {
-    expect((await fetch(`${sb.url}/__sandbox/advance?seconds=-1`, { method: 'POST' })).status).toBe(400);
+    expect((await sandboxAdmin(sb, 'advance?seconds=-1', { method: 'POST' })).status).toBe(400);
   });
 });
 
@@ -403,6 +404,7 @@ describe('the consent page over plain HTTP (no --auto-approve)', () => {
     const reg = await (
       await fetch(`${consent.url}/oauth/register`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ client_name: clientName, redirect_uris: [REDIRECT] }),
       })
     )

@@ -49,6 +49,7 @@ describe.skipIf(skip)('consent and setup pages in Chromium', () => {
     const reg = await (
       await fetch(`${sb.url}/oauth/register`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ client_name: 'rsi (browser test)', redirect_uris: [REDIRECT] }),
       })
     )
@@ -90,6 +91,7 @@ describe.skipIf(skip)('consent and setup pages in Chromium', () => {
     expect(text).toContain('analyses:run');
     expect(text).not.toContain('projects:write');
     expect(text).toContain(`${sb.url}/api/v1`);
+    expect(text).toContain('127.0.0.1:9'); // where the code goes, not only the client's chosen name
     const back = await clickAndCatchRedirect(page, 'Approve');
     expect(back.searchParams.get('code')).toBeTruthy();
     expect(back.searchParams.get('state')).toBe('browser-state');

@@ -12,6 +12,10 @@ export type FakeIo = Io & { out: () => string; err: () => string; stdinStream: P
 export interface FakeIoOptions {
   /** Every stream a TTY (default false). */
   tty?: boolean;
+  /** Per-stream overrides of `tty`. */
+  stdinTTY?: boolean;
+  stdoutTTY?: boolean;
+  stderrTTY?: boolean;
   columns?: number;
   color?: boolean;
 }
@@ -31,9 +35,9 @@ export function fakeIo(options: FakeIoOptions | boolean = {}): FakeIo {
     stdinStream: stdin,
     stdout,
     stderr,
-    stdinIsTTY: tty,
-    stdoutIsTTY: tty,
-    stderrIsTTY: tty,
+    stdinIsTTY: o.stdinTTY ?? tty,
+    stdoutIsTTY: o.stdoutTTY ?? tty,
+    stderrIsTTY: o.stderrTTY ?? tty,
     columns: o.columns ?? 100,
     color: o.color ?? false,
     colorStderr: o.color ?? false,

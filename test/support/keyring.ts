@@ -1,9 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface PrivateKeyring {
   /** DBUS_SESSION_BUS_ADDRESS of the private bus that holds the Secret Service. */
   address: string;
   env: Record<string, string>;
+  /** The private HOME the bus and the daemon run in; its XDG_DATA_HOME holds their keyrings. */
+  home: string;
+  dataHome: string;
   stop(): Promise<void>;
 }
 
@@ -11,9 +17,27 @@ export interface PrivateKeyring {
  * A real Secret Service for one test file: a private D-Bus session bus and an unlocked
  * gnome-keyring on it, so tests never touch the developer's own keychain. Recipe and pitfalls in
  * shared/system-tests.md (non-empty password; poll for the bus name; probe before trusting).
+ * gnome-keyring writes its collections under $XDG_DATA_HOME/keyrings (default ~/.local/share): the
+ * bus and the daemon get their own HOME, XDG_DATA_HOME and XDG_RUNTIME_DIR in a temporary folder,
+ * or a test run would rewrite the person's real login.keyring.
  */
 export async function startPrivateKeyring(): Promise<PrivateKeyring> {
-  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const home = mkdtempSync(join(tmpdir(), 'rsi-keyring-home-'));
+  const dataHome = join(home, '.local', 'share');
+  const runtime = join(home, 'run');
+  mkdirSync(dataHome, { recursive: true, mode: 0o700 });
+  mkdirSync(runtime, { mode: 0o700 });
+  const isolated = {
+    HOME: home,
+    XDG_DATA_HOME: dataHome,
+    XDG_RUNTIME_DIR: runtime,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+  };
+  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
+    env: { ...process.env, ...isolated },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const address = await new Promise<string>((resolve, reject) => {
     let out = '';
     bus.stdout!.setEncoding('utf8').on('data', (c: string) => {
@@ -24,7 +48,7 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
     bus.once('exit', (code) => reject(new Error(`dbus-daemon exited with ${code}`)));
     setTimeout(() => reject(new Error('dbus-daemon printed no address')), 5000).unref();
   });
-  const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: address } as NodeJS.ProcessEnv;
+  const env = { ...process.env, ...isolated, DBUS_SESSION_BUS_ADDRESS: address } as NodeJS.ProcessEnv;
   const daemon: ChildProcess = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
     env,
     stdio: ['pipe', 'pipe', 'ignore'],
@@ -58,6 +82,8 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
   return {
     address,
     env: { DBUS_SESSION_BUS_ADDRESS: address },
+    home,
+    dataHome,
     stop: async () => {
       // Only our daemon: the process that owns the Secret Service name on our private bus.
       const pid = spawnSync(
@@ -81,6 +107,8 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
         }
       }
       bus.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 100));
+      rmSync(home, { recursive: true, force: true });
     },
   };
 }

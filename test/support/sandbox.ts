@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { RSI_BIN, cleanEnv } from './cli.js';
 
 export interface SandboxProcess {
   url: string;
+  /** The secret its /__sandbox/* routes require (set through RSI_SANDBOX_ADMIN_SECRET). */
+  adminSecret: string;
   child: ChildProcess;
   /** Lines the sandbox printed on stderr so far (for diagnosing a failed test). */
   stderr: () => string;
@@ -16,8 +19,9 @@ export interface SandboxProcess {
  */
 export function startSandbox(args: readonly string[] = []): Promise<SandboxProcess> {
   return new Promise((resolve, reject) => {
+    const adminSecret = randomBytes(24).toString('base64url');
     const child = spawn(process.execPath, [RSI_BIN, 'sandbox', '--port', '0', ...args], {
-      env: cleanEnv(),
+      env: cleanEnv({ RSI_SANDBOX_ADMIN_SECRET: adminSecret }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
@@ -33,8 +37,10 @@ export function startSandbox(args: readonly string[] = []): Promise<SandboxProce
     });
     lines.once('line', (line) => {
       clearTimeout(timer);
+      secrets.set(line.trim(), adminSecret);
       resolve({
         url: line.trim(),
+        adminSecret,
         child,
         stderr: () => err,
         stop: () =>
@@ -48,11 +54,43 @@ export function startSandbox(args: readonly string[] = []): Promise<SandboxProce
   });
 }
 
+/** A sandbox the admin helpers can reach: a started process or in-process sandbox, or its URL. */
+export type SandboxTarget = string | { url: string; adminSecret: string };
+
+/** URL → admin secret of every sandbox process this test process started. */
+const secrets = new Map<string, string>();
+
+/**
+ * Calls an admin route (`/__sandbox/<route>`) with the sandbox's secret: the one way tests reach
+ * them. A URL string works for sandboxes started with startSandbox() above.
+ */
+export async function sandboxAdmin(target: SandboxTarget, route: string, init: RequestInit = {}): Promise<Response> {
+  const url = typeof target === 'string' ? target : target.url;
+  const secret = typeof target === 'string' ? secrets.get(url) : target.adminSecret;
+  if (secret === undefined) throw new Error(`no admin secret known for ${url}: pass the sandbox object, not its URL`);
+  const headers = new Headers(init.headers);
+  headers.set('x-sandbox-secret', secret);
+  return fetch(`${url}/__sandbox/${route}`, { ...init, headers });
+}
+
 /** The sandbox's own counters (requests, refreshes, recorded runs), for proving what was sent. */
-export async function sandboxStats(url: string): Promise<SandboxStats> {
-  const res = await fetch(`${url}/__sandbox/stats`);
+export async function sandboxStats(target: SandboxTarget): Promise<SandboxStats> {
+  const res = await sandboxAdmin(target, 'stats');
   if (!res.ok) throw new Error(`stats: ${res.status}`);
   return (await res.json()) as SandboxStats;
+}
+
+/** Jumps the sandbox's clocks forward (codes, tokens expire at once; scans and analyses move on) instead of sleeping through a lifetime. */
+export async function advanceSandbox(target: SandboxTarget, seconds: number): Promise<void> {
+  const res = await sandboxAdmin(target, `advance?seconds=${seconds}`, { method: 'POST' });
+  if (!res.ok) throw new Error(`advance: ${res.status}`);
+  await res.body?.cancel();
+}
+
+/** Zeroes the sandbox's counters. */
+export async function resetSandboxStats(target: SandboxTarget): Promise<void> {
+  const res = await sandboxAdmin(target, 'reset-stats', { method: 'POST' });
+  if (!res.ok) throw new Error(`reset-stats: ${res.status}`);
 }
 
 export interface SandboxStats {

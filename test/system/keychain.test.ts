@@ -1,9 +1,10 @@
 // The real OS keychain: a private D-Bus session with gnome-keyring (the Secret Service), so the
 // developer's own keychain is never touched. Tokens must be in the Secret Service, seen from
-// outside with secret-tool, and in no file.
+// outside with secret-tool, and in no file. Entries are scoped to the config folder; the unscoped
+// entry of earlier versions is migrated once. No file under the real HOME changes.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { runCli } from '../support/cli.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { keyringPart, skipWithout } from '../support/system.js';
 import { startPrivateKeyring, type PrivateKeyring } from '../support/keyring.js';
+import { configFolderId } from '../../src/storage/credentials.js';
 
 const skip = skipWithout(keyringPart());
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
@@ -21,31 +23,47 @@ function filesUnder(dir: string): string[] {
     .map((e) => join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
 }
 
+/** Path → "mtime size" of every file under the real ~/.local/share/keyrings (empty if absent). */
+function realKeyrings(): Record<string, string> {
+  const dir = join(process.env.HOME ?? homedir(), '.local', 'share', 'keyrings');
+  if (!existsSync(dir)) return {};
+  return Object.fromEntries(
+    filesUnder(dir).map((f) => {
+      const s = statSync(f);
+      return [f, `${s.mtimeMs} ${s.size}`];
+    }),
+  );
+}
+
 describe.skipIf(skip)('credentials in the Secret Service (gnome-keyring)', () => {
   let keyring: PrivateKeyring;
   let sandbox: SandboxProcess;
   const dir = mkdtempSync(join(tmpdir(), 'rsi-keychain-'));
+  const id = configFolderId(dir);
+  const realBefore = realKeyrings();
 
   beforeAll(async () => {
     [keyring, sandbox] = await Promise.all([startPrivateKeyring(), startSandbox(['--auto-approve'])]);
   }, 30_000);
   afterAll(async () => {
+    const privateKeyrings = existsSync(join(keyring.dataHome, 'keyrings')) ? readdirSync(join(keyring.dataHome, 'keyrings')) : [];
     await Promise.all([keyring?.stop(), sandbox?.stop()]);
+    // The daemon kept its collections in the private data folder, and the real ones are untouched.
+    expect(privateKeyrings.length).toBeGreaterThan(0);
+    expect(realKeyrings()).toEqual(realBefore);
   });
 
-  const env = (): Record<string, string> => ({ RSI_CONFIG_DIR: dir, ...keyring.env });
-  const lookup = (account: string): string =>
-    spawnSync('secret-tool', ['lookup', 'service', `rsi:${sandbox.url}`, 'username', account], {
-      env: { ...process.env, ...keyring.env },
-      encoding: 'utf8',
-    }).stdout;
+  const env = (folder = dir): Record<string, string> => ({ RSI_CONFIG_DIR: folder, ...keyring.env });
+  const secretTool = (args: string[], input?: string) =>
+    spawnSync('secret-tool', args, { env: { ...process.env, ...keyring.env }, encoding: 'utf8', input });
+  const lookup = (account: string): string => secretTool(['lookup', 'service', `rsi:${sandbox.url}`, 'username', account]).stdout;
 
   it('login stores the tokens in the keychain and in no file', async () => {
     const r = await runCli(['login', '--base-url', sandbox.url], { env: { ...env(), BROWSER: FAKE_BROWSER } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('OS keychain');
-    const access = JSON.parse(lookup('default:access')) as { accessToken: string };
-    const refresh = JSON.parse(lookup('default:refresh')) as { refreshToken: string };
+    const access = JSON.parse(lookup(`default:access@${id}`)) as { accessToken: string };
+    const refresh = JSON.parse(lookup(`default:refresh@${id}`)) as { refreshToken: string };
     expect(access.accessToken.length).toBeGreaterThan(20);
     expect(refresh.refreshToken.length).toBeGreaterThan(20);
     for (const file of filesUnder(dir)) {
@@ -67,10 +85,35 @@ describe.skipIf(skip)('credentials in the Secret Service (gnome-keyring)', () =>
     expect(doctor.stdout).toMatch(/✓ keychain: reachable and unlocked/);
   });
 
+  it('another config folder with the same profile has its own sign-in, and its logout leaves ours', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'rsi-keychain-other-'));
+    const before = lookup(`default:refresh@${id}`);
+    const login = await runCli(['login', '--base-url', sandbox.url], { env: { ...env(other), BROWSER: FAKE_BROWSER } });
+    expect(login.code, login.stderr).toBe(0);
+    expect(lookup(`default:refresh@${configFolderId(other)}`)).not.toBe('');
+    expect((await runCli(['logout'], { env: env(other) })).code).toBe(0);
+    expect(lookup(`default:refresh@${id}`)).toBe(before);
+    expect((await runCli(['projects', 'list', '--json'], { env: env() })).code).toBe(0);
+  });
+
+  it('an unscoped entry from an earlier version is used once and moved under this folder', async () => {
+    // Put this folder's sign-in back under the old, unscoped names.
+    for (const part of ['access', 'refresh']) {
+      const secret = lookup(`default:${part}@${id}`);
+      const stored = secretTool(['store', '--label=rsi', 'service', `rsi:${sandbox.url}`, 'username', `default:${part}`], secret);
+      expect(stored.status, stored.stderr).toBe(0);
+      secretTool(['clear', 'service', `rsi:${sandbox.url}`, 'username', `default:${part}@${id}`]);
+    }
+    const list = await runCli(['projects', 'list', '--json'], { env: env() });
+    expect(list.code, list.stderr).toBe(0);
+    expect(lookup('default:refresh')).toBe('');
+    expect(lookup(`default:refresh@${id}`)).not.toBe('');
+  });
+
   it('logout removes the entries from the keychain', async () => {
     const r = await runCli(['logout'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(lookup('default:access')).toBe('');
-    expect(lookup('default:refresh')).toBe('');
+    expect(lookup(`default:access@${id}`)).toBe('');
+    expect(lookup(`default:refresh@${id}`)).toBe('');
   });
 });

@@ -215,8 +215,9 @@ describe('analyses run: confirmation', () => {
     expect(io.err()).toContain('12 available, limit 3');
     expect(io.err()).toMatch(/1\s+KRAS\s+target\s+s1/);
     expect(io.err()).toContain('✓ Started 2 analyses for "KRAS inhibitors"');
-    expect(io.err()).toContain('k3:s3  already analysed');
+    // skipped is data: on stdout, under the runs (docs/scripting.md, "Formats")
     expect(io.out()).toMatch(/RUN ID\s+KEYWORD ID\s+KIND\nr1\s+k1\s+target\nr2\s+k2\s+target\n/);
+    expect(io.out()).toMatch(/skipped\nKEYWORD ID\s+SIGNAL KEYWORD ID\s+REASON\nk3\s+s3\s+already analysed\n/);
   });
 
   it('no sends nothing more and exits 0 with "Nothing was run."', async () => {

@@ -4,12 +4,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NotSignedInError, UsageError } from '../../src/errors.js';
+import { NotSignedInError, UnexpectedReplyError, UsageError } from '../../src/errors.js';
 import { normaliseBaseUrl, isLoopbackHost } from '../../src/auth/base-url.js';
-import { InvalidGrantError } from '../../src/auth/oauth.js';
+import { InvalidGrantError, authServerInfo, checkEndpoints, discoverAuthorizationServer } from '../../src/auth/oauth.js';
 import { StaticTokenProvider, StoredTokenProvider, refreshMargin } from '../../src/auth/tokens.js';
 import { MemoryStore, type StoredTokens } from '../../src/storage/credentials.js';
 import type { Clock } from '../../src/io/io.js';
+import { exitOutsideShield, resetShieldForTests } from '../../src/io/shield.js';
+import { acquireLock } from '../../src/storage/lock.js';
 
 const NOW = 1_700_000_000_000;
 const clock: Clock = { now: () => NOW, sleep: async () => undefined };
@@ -185,5 +187,163 @@ describe('token providers', () => {
 
   it('with nothing stored: NotSignedInError', async () => {
     await expect(provider(new MemoryStore()).getAccessToken()).rejects.toBeInstanceOf(NotSignedInError);
+  });
+});
+
+describe('discovery is checked before the browser opens', () => {
+  /** Serves RFC 8414 metadata for its own origin, with `over` replacing fields. */
+  async function metadataServer(over: (base: string) => Record<string, unknown>): Promise<{ base: string; close: () => Promise<void> }> {
+    const srv = createServer((req, res) => {
+      const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/.well-known/oauth-authorization-server') {
+        res.end(
+          JSON.stringify({
+            issuer: base,
+            authorization_endpoint: `${base}/oauth/authorize`,
+            token_endpoint: `${base}/oauth/token`,
+            registration_endpoint: `${base}/oauth/register`,
+            revocation_endpoint: `${base}/oauth/revoke`,
+            code_challenge_methods_supported: ['S256'],
+            ...over(base),
+          }),
+        );
+      } else {
+        res.statusCode = 404;
+        res.end('{}');
+      }
+    });
+    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+    return {
+      base: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+      close: () => new Promise((resolve) => srv.close(() => resolve())),
+    };
+  }
+  const env = { userAgent: 'rsi/test', timeoutMs: 5000 };
+
+  it('accepts https endpoints and loopback http ones', async () => {
+    const s = await metadataServer(() => ({ revocation_endpoint: 'https://revoke.example/r' }));
+    try {
+      const as = await discoverAuthorizationServer(s.base, env);
+      expect(authServerInfo(as)).toMatchObject({
+        token_endpoint: `${s.base}/oauth/token`,
+        revocation_endpoint: 'https://revoke.example/r',
+      });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it.each([
+    ['authorization_endpoint', 'javascript:alert(1)', /authorization_endpoint "javascript:alert\(1\)", which is not an https:\/\/ URL/],
+    ['authorization_endpoint', 'file:///etc/passwd', /authorization_endpoint "file:\/\/\/etc\/passwd", which is not an https:\/\/ URL/],
+    ['token_endpoint', 'http://tokens.example/token', /token_endpoint "http:\/\/tokens\.example\/token", which is plain http/],
+    ['registration_endpoint', 'http://10.0.0.1/register', /registration_endpoint .* plain http/],
+    ['revocation_endpoint', 'not a url', /revocation_endpoint "not a url", which is not a URL/],
+    ['token_endpoint', 'https://user:pw@tokens.example/t', /carries credentials/],
+  ])('refuses %s %s with a clear error', async (field, value, message) => {
+    const s = await metadataServer(() => ({ [field]: value }));
+    try {
+      const error = (await discoverAuthorizationServer(s.base, env).catch((e: unknown) => e)) as UnexpectedReplyError;
+      expect(error).toBeInstanceOf(UnexpectedReplyError);
+      expect(error.message).toMatch(message);
+      expect(error.message).toContain('refusing to sign in');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('authServerInfo re-checks what it stores', () => {
+    expect(() => checkEndpoints({ token_endpoint: 'https://a.example/t', authorization_endpoint: 'data:text/html,hi' })).toThrow(
+      UnexpectedReplyError,
+    );
+    expect(() =>
+      authServerInfo({ issuer: 'https://a.example', token_endpoint: 'http://a.example/t' } as Parameters<typeof authServerInfo>[0]),
+    ).toThrow(/plain http/);
+  });
+});
+
+describe('interrupts never lose a rotated token', () => {
+  beforeEach(() => resetShieldForTests());
+
+  it('a second Ctrl-C during a refresh exits only after the rotated tokens are saved, and says so', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1 }));
+    const said: string[] = [];
+    const storedAtExit: (string | undefined)[] = [];
+    const exit = () => void store.load(key).then((t) => storedAtExit.push(t?.refreshToken));
+    let exitsBeforeSave = -1;
+    // The server has the request (it is about to rotate) when the user presses Ctrl-C again.
+    onRefresh = async () => {
+      exitOutsideShield(exit, (line) => said.push(line));
+      exitsBeforeSave = storedAtExit.length;
+    };
+    expect(await provider(store).getAccessToken()).toBe('AT-2');
+    await new Promise((r) => setImmediate(r));
+    expect(exitsBeforeSave).toBe(0);
+    expect(storedAtExit).toEqual(['RT-2']);
+    expect(said).toEqual(['rsi: saving your refreshed sign-in before exiting (press Ctrl-C again to leave at once)']);
+  });
+
+  it('a third Ctrl-C leaves at once and tells the user exactly what may be lost', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1 }));
+    const said: string[] = [];
+    let exits = 0;
+    onRefresh = async () => {
+      exitOutsideShield(
+        () => exits++,
+        (line) => said.push(line),
+      );
+      exitOutsideShield(
+        () => exits++,
+        (line) => said.push(line),
+      );
+      expect(exits).toBe(1);
+    };
+    await provider(store).getAccessToken();
+    expect(said[1]).toMatch(/left while refreshed tokens were being saved; .*run `rsi login`/);
+  });
+
+  it('outside a refresh, a second Ctrl-C leaves at once without a word', () => {
+    let exits = 0;
+    const said: string[] = [];
+    exitOutsideShield(
+      () => exits++,
+      (line) => said.push(line),
+    );
+    expect([exits, said]).toEqual([1, []]);
+  });
+
+  it('waiting for another process’s refresh lock says so once on stderr, then uses the refresh', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1 }));
+    const warnings: string[] = [];
+    const holder = await acquireLock(join(dir, 'refresh-default.lock'), { staleMs: 20_000, what: 'test' });
+    const p = new StoredTokenProvider({
+      store,
+      key,
+      authServer: { issuer: 'http://127.0.0.1', token_endpoint: tokenEndpoint },
+      configDir: dir,
+      clock,
+      oauth: { userAgent: 'rsi/test', timeoutMs: 5000 },
+      warn: (m) => warnings.push(m),
+      lockNoteAfterMs: 20,
+    });
+    const refreshed = p.getAccessToken();
+    while (warnings.length === 0) await new Promise((r) => setTimeout(r, 10));
+    expect(warnings).toEqual(['rsi: waiting for another rsi process that is refreshing the sign-in of profile default…']);
+    expect(refreshes).toBe(0);
+    await holder();
+    expect(await refreshed).toBe('AT-2');
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('no note when nobody else holds the lock', async () => {
+    const store = new MemoryStore();
+    await store.save(key, tokens({ expiresAt: NOW - 1 }));
+    const warnings: string[] = [];
+    await provider(store, warnings).getAccessToken();
+    expect(warnings).toEqual([]);
   });
 });

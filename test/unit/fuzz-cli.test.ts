@@ -3,30 +3,19 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import type { Io } from '../../src/io/io.js';
 import { printRows } from '../../src/io/output.js';
 import { ApiClient } from '../../src/client/client.js';
 import type { Http, HttpResponse } from '../../src/http/types.js';
 import { UnexpectedReplyError } from '../../src/errors.js';
+import { fakeIo as baseFakeIo } from '../support/fakes.js';
 
-function fakeIo(tty = false): { io: Io; out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  const stdin = new PassThrough();
-  stdin.end();
-  return {
-    io: { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: tty, stderrIsTTY: false, columns: 100, color: false, colorStderr: false },
-    out: () => out,
-    err: () => err,
-  };
+function fakeIo(tty = false) {
+  const io = baseFakeIo({ tty: false, stdoutTTY: tty });
+  io.stdinStream.end();
+  return { io, out: io.out, err: io.err };
 }
 
 const CONTRACT_CODES = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130]);

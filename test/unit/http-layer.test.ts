@@ -277,7 +277,8 @@ describe('redaction helpers', () => {
     expect(redactBody('{"a":{"token":"T"},"b":[{"id_token":"I"}]}', 'application/json')).toBe(
       '{"a":{"token":"[redacted]"},"b":[{"id_token":"[redacted]"}]}',
     );
-    expect(redactBody('plain text')).toBe('plain text');
+    // Fail closed: a body that is neither JSON nor a form is never shown.
+    expect(redactBody('plain text')).toBe('[10 bytes of text not shown]');
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {

@@ -1,27 +1,10 @@
 // Output formats: csv quoting, tsv, streamed json arrays, ndjson, fitted tables without colour.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../../src/io/io.js';
 import type { OutputFormat } from '../../src/context.js';
 import { printJson, printRows, type Column } from '../../src/io/output.js';
+import { fakeIo as sharedFakeIo } from '../support/fakes.js';
 
-function fakeIo(tty = false, columns = 80): Io & { out: () => string } {
-  const stdout = new PassThrough();
-  let text = '';
-  stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
-  return {
-    stdin: new PassThrough(),
-    stdout,
-    stderr: new PassThrough(),
-    stdinIsTTY: false,
-    stdoutIsTTY: tty,
-    stderrIsTTY: false,
-    columns,
-    color: false,
-    colorStderr: false,
-    out: () => text,
-  };
-}
+const fakeIo = (tty = false, columns = 80) => sharedFakeIo({ tty, columns });
 
 interface Row {
   name: string;
@@ -48,21 +31,21 @@ async function render(format: OutputFormat, data: Iterable<Row> | AsyncIterable<
 }
 
 describe('printRows', () => {
-  it('csv quotes per RFC 4180 with a header and CRLF', async () => {
+  it('csv quotes per RFC 4180 with a lower_snake header and CRLF', async () => {
     const { text, n } = await render('csv');
     expect(n).toBe(2);
     expect(text).toBe(
-      'NAME,COUNT,NOTE,ID\r\n' +
+      'name,count,note,id\r\n' +
         '"Alpha, ""the first""",3,"line\nbreak",aaaaaaaa-0000-4000-8000-000000000001\r\n' +
         'Beta,12,,aaaaaaaa-0000-4000-8000-000000000002\r\n',
     );
   });
 
-  it('tsv has no header and no raw tabs or newlines in cells', async () => {
+  it('tsv has no header; a tab or newline in a cell shows as \\t / \\n, so a row is one line', async () => {
     const { text } = await render('tsv');
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]!.split('\t')).toEqual(['Alpha, "the first"', '3', 'line break', 'aaaaaaaa-0000-4000-8000-000000000001']);
+    expect(lines[0]!.split('\t')).toEqual(['Alpha, "the first"', '3', 'line\\nbreak', 'aaaaaaaa-0000-4000-8000-000000000001']);
   });
 
   it('json streams one parseable array; compact when piped', async () => {

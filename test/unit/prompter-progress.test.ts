@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
+import type { PassThrough } from 'node:stream';
 import { ScriptedPrompter, createPrompter } from '../../src/io/prompter.js';
 import { createProgress } from '../../src/io/progress.js';
 import { ConfirmationRequiredError } from '../../src/errors.js';
-import type { Io } from '../../src/io/io.js';
+import { fakeIo as baseFakeIo } from '../support/fakes.js';
 
-function fakeIo(tty: boolean, columns = 80): Io & { err: () => string } {
-  const stderr = new PassThrough();
-  let err = '';
-  stderr.on('data', (c) => (err += c));
-  return {
-    stdin: new PassThrough(),
-    stdout: new PassThrough(),
-    stderr,
-    stdinIsTTY: tty,
-    stdoutIsTTY: tty,
-    stderrIsTTY: tty,
-    columns,
-    color: false,
-    colorStderr: false,
-    err: () => err,
-  };
-}
+const fakeIo = (tty: boolean, columns = 80) => baseFakeIo({ tty, columns });
 
 describe('ScriptedPrompter', () => {
   it('answers the scripted questions in order', async () => {
@@ -91,9 +75,13 @@ describe('createProgress', () => {
   });
 
   it('spins on a timer that does not keep the process alive', async () => {
+    // A ref'd timer shows up among the resources keeping the event loop alive; an unref'd one does not.
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const io = fakeIo(true);
+    const before = timers();
     const p = createProgress(io, { frameMs: 5 });
     p.update('working');
+    expect(timers()).toBe(before);
     await new Promise((r) => setTimeout(r, 40));
     p.stop();
     expect(io.err()).toContain('⠙ working');

@@ -82,7 +82,12 @@ describe('status once', () => {
   it('prints tab-separated rows on stdout and the summary on stderr when piped', async () => {
     const io = fakeIo(false);
     await run(once(), fakeCtx(io, 'tsv'), { port: port([running]) });
-    expect(io.out()).toBe('KRAS\tk1\tdone\t2026-01-01T00:00:00Z\ttarget:done\nSOS1\tk2\trunning\t\t\n');
+    // One document: a `status` row, then one `analysis` row each, runs (with their ids) as JSON.
+    expect(io.out()).toBe(
+      'status\ttrue\trunning\twait\t1 of 2 analyses running\t\t\t\t\t\t\n' +
+        'analysis\t\t\t\t\tk1\tKRAS\t\tdone\t2026-01-01T00:00:00Z\t[{"id":"r1","type":"target","status":"done"}]\n' +
+        'analysis\t\t\t\t\tk2\tSOS1\t\trunning\t\t\n',
+    );
     expect(io.err()).toContain('Summary:  1 of 2 analyses running');
   });
 
@@ -122,7 +127,7 @@ describe('status --watch', () => {
     expect(io.err()).toContain(
       'scoring running · 1/2 analyses done · 1 of 2 analyses running\nscoring done · 2/2 analyses done · signals ready · Scoring done\n',
     );
-    expect(io.out()).toContain('SOS1\tk2\tdone');
+    expect(io.out()).toContain('analysis\t\t\t\t\tk2\tSOS1\t\tdone');
   });
 
   it('exit 10 when scoring is done with a failed analysis', async () => {

@@ -1,10 +1,22 @@
 import { mkdtemp, readFile, rm, stat, writeFile, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, CredentialStoreError } from '../../src/errors.js';
-import { ConfigStore, configDir, writeAtomic } from '../../src/storage/config.js';
-import { FileStore, MemoryStore, keychainService, type StoredTokens } from '../../src/storage/credentials.js';
+import { ConfigStore, configDir, currentConfigHost, writeAtomic, type ConfigHost } from '../../src/storage/config.js';
+import {
+  FileStore,
+  KEYCHAIN_DIALOG_TIMEOUT_MS,
+  KEYCHAIN_TIMEOUT_MS,
+  KeychainStore,
+  MemoryStore,
+  WINDOWS_MAX_SECRET_UNITS,
+  configFolderId,
+  keychainService,
+  keychainTimeoutMs,
+  type KeychainEntry,
+  type StoredTokens,
+} from '../../src/storage/credentials.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -25,10 +37,42 @@ const tokens: StoredTokens = {
 const key = { baseUrl: 'https://svc.example', profile: 'default' };
 
 describe('configDir', () => {
+  const host = (platform: NodeJS.Platform, existing: string[] = []): ConfigHost => ({
+    platform,
+    exists: (path) => existing.includes(path),
+    conventional: () => `<conventional for ${platform}>`,
+  });
+
   it('prefers RSI_CONFIG_DIR, then XDG_CONFIG_HOME, then ~/.config', () => {
     expect(configDir({ RSI_CONFIG_DIR: '/a', XDG_CONFIG_HOME: '/x', HOME: '/h' })).toBe('/a');
     expect(configDir({ XDG_CONFIG_HOME: '/x', HOME: '/h' })).toBe('/x/rsi');
-    expect(configDir({ HOME: '/h' })).toBe('/h/.config/rsi');
+    expect(configDir({ HOME: '/h' }, host('linux'))).toBe('/h/.config/rsi');
+    expect(configDir({ HOME: '/h' }, host('freebsd'))).toBe('/h/.config/rsi');
+  });
+
+  it('on macOS and Windows: the conventional folder, unless ~/.config/rsi already holds a config (kept, so no sign-in is lost)', () => {
+    for (const platform of ['darwin', 'win32'] as const) {
+      expect(configDir({ HOME: '/h' }, host(platform))).toBe(`<conventional for ${platform}>`);
+      expect(configDir({ HOME: '/h' }, host(platform, ['/h/.config/rsi/config.json']))).toBe('/h/.config/rsi');
+      expect(configDir({ HOME: '/h', RSI_CONFIG_DIR: '/a' }, host(platform))).toBe('/a');
+      expect(configDir({ HOME: '/h', XDG_CONFIG_HOME: '/x' }, host(platform))).toBe('/x/rsi');
+    }
+  });
+
+  it('env-paths gives the conventional places (no "-nodejs" suffix)', () => {
+    const real = process.platform;
+    const at = (platform: NodeJS.Platform) => {
+      Object.defineProperty(process, 'platform', { value: platform });
+      try {
+        return currentConfigHost.conventional();
+      } finally {
+        Object.defineProperty(process, 'platform', { value: real });
+      }
+    };
+    expect(at('darwin')).toBe(join(homedir(), 'Library', 'Preferences', 'rsi'));
+    expect(at('win32')).toMatch(/[\\/]rsi[\\/]Config$/);
+    const xdg = process.env.XDG_CONFIG_HOME;
+    expect(at('linux')).toBe(join(xdg || join(homedir(), '.config'), 'rsi'));
   });
 });
 
@@ -100,5 +144,115 @@ describe('MemoryStore and keychain naming', () => {
 
   it('namespaces keychain entries by base URL', () => {
     expect(keychainService('https://svc.example')).toBe('rsi:https://svc.example');
+  });
+});
+
+/** An in-memory keychain: service → account → secret, with the entry interface of @napi-rs/keyring. */
+function fakeKeychain() {
+  const secrets = new Map<string, string>();
+  const id = (service: string, account: string) => `${service}|${account}`;
+  const openEntry = async (service: string, account: string): Promise<KeychainEntry> => ({
+    getPassword: async () => secrets.get(id(service, account)) ?? null,
+    setPassword: async (password: string) => void secrets.set(id(service, account), password),
+    deleteCredential: async () => secrets.delete(id(service, account)),
+  });
+  return { secrets, openEntry, accounts: () => [...secrets.keys()].map((k) => k.split('|')[1]).sort() };
+}
+
+describe('KeychainStore', () => {
+  it('two config folders with the same profile and base URL never share or delete each other’s sign-in', async () => {
+    const kc = fakeKeychain();
+    const a = new KeychainStore({ configDir: join(dir, 'a'), openEntry: kc.openEntry });
+    const b = new KeychainStore({ configDir: join(dir, 'b'), openEntry: kc.openEntry });
+    expect(a.folderId).not.toBe(b.folderId);
+    await a.save(key, tokens);
+    expect(await b.load(key)).toBeUndefined();
+    await b.save(key, { ...tokens, accessToken: 'AT-b', refreshToken: 'RT-b' });
+    await a.delete(key);
+    expect(await a.load(key)).toBeUndefined();
+    expect((await b.load(key))?.refreshToken).toBe('RT-b');
+    expect(kc.accounts()).toEqual([`default:access@${b.folderId}`, `default:refresh@${b.folderId}`]);
+  });
+
+  it('the folder id is stable for the same folder however it is spelled', () => {
+    expect(configFolderId(join(dir, 'a'))).toBe(configFolderId(`${dir}/x/../a/`));
+    expect(configFolderId(join(dir, 'a'))).toMatch(/^[0-9a-f]{12}$/);
+  });
+
+  it('an unscoped entry of an earlier version is read once, moved to this folder, and gone for the next folder', async () => {
+    const kc = fakeKeychain();
+    const service = keychainService(key.baseUrl);
+    kc.secrets.set(
+      `${service}|default:access`,
+      JSON.stringify({ accessToken: 'AT', expiresAt: 123, obtainedAt: 100, scope: 'service:read', clientId: 'c1' }),
+    );
+    kc.secrets.set(`${service}|default:refresh`, JSON.stringify({ refreshToken: 'RT' }));
+    const a = new KeychainStore({ configDir: join(dir, 'a'), openEntry: kc.openEntry });
+    expect(await a.load(key)).toEqual(tokens);
+    expect(kc.accounts()).toEqual([`default:access@${a.folderId}`, `default:refresh@${a.folderId}`]);
+    expect(await a.load(key)).toEqual(tokens);
+    // A second folder would otherwise rotate the same refresh token and trip reuse detection.
+    expect(await new KeychainStore({ configDir: join(dir, 'b'), openEntry: kc.openEntry }).load(key)).toBeUndefined();
+  });
+
+  it('on Windows, a part over 1,280 UTF-16 units is refused clearly (counted in UTF-16, not UTF-8 bytes)', async () => {
+    const kc = fakeKeychain();
+    const win = new KeychainStore({ configDir: dir, platform: 'win32', openEntry: kc.openEntry });
+    const overhead = JSON.stringify({ refreshToken: '' }).length;
+    // 1,280 units exactly fit, even though "é" is two UTF-8 bytes (2,5xx bytes in UTF-8).
+    const fits = 'é'.repeat(WINDOWS_MAX_SECRET_UNITS - overhead);
+    await win.save(key, { ...tokens, refreshToken: fits });
+    expect((await win.load(key))?.refreshToken).toBe(fits);
+    const error = (await win.save(key, { ...tokens, refreshToken: `${fits}x` }).catch((e: unknown) => e)) as CredentialStoreError;
+    expect(error).toBeInstanceOf(CredentialStoreError);
+    expect(error.message).toBe(
+      `a token is too large for Windows Credential Manager (${WINDOWS_MAX_SECRET_UNITS + 1} UTF-16 characters, the limit is 1280); nothing was stored`,
+    );
+    expect(error.hint).toContain('--insecure-storage');
+    expect((await win.load(key))?.refreshToken).toBe(fits);
+    // Elsewhere the keychains take far larger secrets: no Windows limit is imposed.
+    const linux = new KeychainStore({ configDir: dir, platform: 'linux', openEntry: kc.openEntry });
+    await linux.save(key, { ...tokens, accessToken: 'x'.repeat(4000) });
+    expect((await linux.load(key))?.accessToken).toHaveLength(4000);
+  });
+
+  it('time box: long on macOS with a person at the terminal (the "allow access" dialog), short otherwise', () => {
+    expect(keychainTimeoutMs('darwin', true)).toBe(KEYCHAIN_DIALOG_TIMEOUT_MS);
+    expect(KEYCHAIN_DIALOG_TIMEOUT_MS).toBeGreaterThanOrEqual(60_000);
+    expect(keychainTimeoutMs('darwin', false)).toBe(KEYCHAIN_TIMEOUT_MS);
+    expect(keychainTimeoutMs('linux', true)).toBe(KEYCHAIN_TIMEOUT_MS);
+    expect(keychainTimeoutMs('win32', true)).toBe(KEYCHAIN_TIMEOUT_MS);
+    expect(new KeychainStore({ configDir: dir, platform: 'darwin', interactive: true }).timeoutMs).toBe(KEYCHAIN_DIALOG_TIMEOUT_MS);
+  });
+
+  it('a keychain that never answers fails within the box with a clear error', async () => {
+    const hung = new KeychainStore({
+      configDir: dir,
+      platform: 'linux',
+      openEntry: async () => ({
+        getPassword: () => new Promise<never>(() => undefined),
+        setPassword: () => new Promise<never>(() => undefined),
+        deleteCredential: () => new Promise<never>(() => undefined),
+      }),
+    });
+    (hung as { timeoutMs: number }).timeoutMs = 50;
+    await expect(hung.load(key)).rejects.toThrow('cannot read the keychain: the keyring did not answer in time');
+  });
+});
+
+describe('store-wide lock', () => {
+  it('concurrent updates of different profiles in one credentials.json all land', async () => {
+    const stores = Array.from({ length: 8 }, () => new FileStore(dir));
+    await Promise.all(stores.map((s, i) => s.save({ ...key, profile: `p${i}` }, { ...tokens, accessToken: `AT${i}` })));
+    const all = JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8'));
+    expect(Object.keys(all)).toHaveLength(8);
+    expect(await readdir(dir)).toEqual(['credentials.json']);
+  });
+
+  it('concurrent profile updates in config.json all land', async () => {
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => new ConfigStore(dir).updateProfile(`p${i}`, () => ({ baseUrl: 'https://svc.example' }))),
+    );
+    expect(Object.keys((await new ConfigStore(dir).read()).profiles)).toHaveLength(8);
   });
 });

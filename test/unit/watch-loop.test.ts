@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import {
   assertNoFailedAnalyses,
   describeStatus,
@@ -14,23 +13,10 @@ import {
   type StatusLike,
 } from '../../src/commands/shared/watch.js';
 import { AnalysisFailedError, NotSignedInError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../src/errors.js';
-import type { Clock, Io } from '../../src/io/io.js';
 import { createProgress } from '../../src/io/progress.js';
+import { fakeClock, fakeIo } from '../support/fakes.js';
 
 /** A clock whose sleeps return at once and advance time: the loop's timing, without waiting. */
-function fakeClock(): Clock & { sleeps: number[]; t: number } {
-  const clock = {
-    t: 1_000_000,
-    sleeps: [] as number[],
-    now: () => clock.t,
-    sleep: async (ms: number, signal?: AbortSignal) => {
-      signal?.throwIfAborted();
-      clock.sleeps.push(ms);
-      clock.t += ms;
-    },
-  };
-  return clock;
-}
 
 function status(next: StatusLike['next'], analyses: StatusLike['analyses'] = [], scoring: StatusLike['scoring'] = 'running'): StatusLike {
   return { signals_ready: true, scoring, summary: 's', next, analyses };
@@ -46,28 +32,6 @@ function scripted(replies: Array<StatusLike | Error>) {
     return r;
   };
   return { poll, calls: () => i };
-}
-
-function fakeIo(tty: boolean): Io & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => (out += c));
-  stderr.on('data', (c) => (err += c));
-  return {
-    stdin: new PassThrough(),
-    stdout,
-    stderr,
-    stdinIsTTY: tty,
-    stdoutIsTTY: tty,
-    stderrIsTTY: tty,
-    columns: 80,
-    color: false,
-    colorStderr: false,
-    out: () => out,
-    err: () => err,
-  };
 }
 
 const never = new AbortController().signal;
@@ -356,7 +320,8 @@ describe('helpers', () => {
 describe('server text on the live line', () => {
   it('escape sequences, CR and bidi controls in a summary cannot reach the terminal', () => {
     const line = statusLine({ ...status('wait'), summary: 'ok\x1b[2J\r\u202eevil\u0007 done' });
-    expect(line).toBe('scoring running · ok [2J evil done');
+    // \r is white space (one space); the rest become visible escapes.
+    expect(line).toBe('scoring running · ok\\x1b[2J \\u202eevil\\x07 done');
     expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
   });
 });

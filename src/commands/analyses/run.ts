@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Prompter } from '../../io/prompter.js';
 import type { Progress } from '../../io/progress.js';
+import type { OutputFormat } from '../../io/formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
 import { ConfirmationRequiredError, ConflictError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../../errors.js';
@@ -13,7 +14,6 @@ import {
   shellQuote,
   elapsedSince,
   watchWithOutput,
-  writeRows,
   type StatusLike,
   type WatchTiming,
 } from '../shared/watch.js';
@@ -250,11 +250,11 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
   let result = await send(port, project, body, ctx.signal);
 
   if (result.needs_confirmation) {
-    showConfirmation(io, result, project.name);
+    await showConfirmation(io, result, project.name);
     let confirmed = options.yes;
     if (!confirmed) {
       if (!stdinFree || !canPrompt(io)) {
-        if (machine) io.stdout.write(`${JSON.stringify(result)}\n`);
+        if (machine) await printReply(io, result);
         throw new ConfirmationRequiredError(`the service asks to confirm before running analyses for "${project.name}"; nothing was run`, {
           hint: stdinFree
             ? 'run again with --yes to confirm (no terminal to ask on)'
@@ -264,7 +264,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
       const prompter = deps.prompter ?? (await import('../../io/prompter.js')).createPrompter(io, ctx.signal);
       confirmed = await prompter.confirm(`Run ${confirmCount(result)} for "${project.name}"?`, { default: false });
       if (!confirmed) {
-        if (machine) io.stdout.write(`${JSON.stringify(result)}\n`);
+        if (machine) await printReply(io, result);
         io.stderr.write('Nothing was run.\n');
         return;
       }
@@ -276,7 +276,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
     }
   }
 
-  printResult(io, format, result, project.name);
+  await printResult(io, format, result, project.name);
   if (options.wait === undefined) return;
 
   const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock) });
@@ -287,11 +287,12 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
     { ndjson: machine, projectName: project.name, setupUrl: port.setupUrl?.(project.id) },
   );
   if (!machine) {
-    io.stdout.write('\n');
-    printStatus(io, format, final, project.name);
+    if (format === 'table') await (await import('../../io/output.js')).printText(io, '\n');
+    await printStatus(io, format, final, project.name);
   }
   // Exit 10 only for the analyses this command started; others' failures are reported.
-  assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => io.stderr.write(`note: ${line}\n`));
+  const { note } = await import('../../io/output.js');
+  assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => note(io, `note: ${line}`));
 }
 
 /** One POST, never retried: the error says whether running again is safe. */
@@ -333,7 +334,10 @@ function confirmCount(result: AnalysesReply): string {
 }
 
 /** What the service wants confirmed, on stderr: the assumption, the numbers, and the signals. */
-function showConfirmation(io: Context['io'], result: AnalysesReply, projectName: string): void {
+async function showConfirmation(io: Context['io'], result: AnalysesReply, projectName: string): Promise<void> {
+  // Every string here comes from the server or from other people (the project name): the output
+  // module sanitises the lines and cells, so a crafted signal name cannot redraw the prompt.
+  const { formatTable, note } = await import('../../io/output.js');
   const lines = [`The service asks you to confirm before it runs analyses for "${projectName}":`];
   if (result.assumption) lines.push(`  ${result.assumption}`);
   const numbers = [
@@ -341,18 +345,29 @@ function showConfirmation(io: Context['io'], result: AnalysesReply, projectName:
     result.limit !== undefined ? `limit ${result.limit}` : undefined,
   ].filter(Boolean);
   if (numbers.length > 0) lines.push(`  ${numbers.join(', ')}`);
-  io.stderr.write(`${lines.join('\n')}\n`);
+  for (const line of lines) note(io, line);
   const signals = result.signals ?? [];
   if (signals.length > 0) {
     const shown = signals.slice(0, 20);
     const rows = shown.map((s, i) => [
-      String(i + 1),
+      i + 1,
       str(s.name) || str(s.keyword_name) || str(s.signal_keyword_id) || JSON.stringify(s),
       str(s.type),
       str(s.signal_keyword_id),
     ]);
     io.stderr.write('\n');
-    writeRows(io.stderr, 'table', ['#', 'SIGNAL', 'TYPE', 'SIGNAL KEYWORD ID'], rows);
+    io.stderr.write(
+      formatTable(
+        io,
+        [
+          { header: '#', numeric: true },
+          { header: 'SIGNAL', flexible: true },
+          { header: 'TYPE' },
+          { header: 'SIGNAL KEYWORD ID', keep: true },
+        ],
+        rows,
+      ),
+    );
     if (signals.length > shown.length) io.stderr.write(`  … and ${signals.length - shown.length} more\n`);
     io.stderr.write('\n');
   }
@@ -362,28 +377,47 @@ function str(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
-function printResult(io: Context['io'], format: string, result: AnalysesReply, projectName: string): void {
-  if (format === 'json' || format === 'ndjson') {
-    io.stdout.write(`${JSON.stringify(result, null, io.stdoutIsTTY && format === 'json' ? 2 : undefined)}\n`);
-    return;
-  }
+/** The needs_confirmation reply on stdout for scripts (--json / ndjson): the API's body, exact. */
+async function printReply(io: Context['io'], result: AnalysesReply): Promise<void> {
+  await (await import('../../io/output.js')).printJsonLine(io, result);
+}
+
+/**
+ * The result: with --json the API's body; otherwise one multi-part document on stdout (a `run`
+ * row per started run, a `skipped` row per skipped selection, with its reason), and a line on
+ * stderr saying what happened.
+ */
+async function printResult(io: Context['io'], format: OutputFormat, result: AnalysesReply, projectName: string): Promise<void> {
+  const { printDocument, printSections } = await import('../../io/output.js');
+  if (format === 'json' || format === 'ndjson') return printDocument({ io, format }, result);
+  type Run = NonNullable<AnalysesReply['runs']>[number];
+  type Skip = NonNullable<AnalysesReply['skipped']>[number];
   const runs = result.runs ?? [];
   const skipped = result.skipped ?? [];
-  if (runs.length > 0) {
-    io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"\n`);
-    writeRows(
-      io.stdout,
-      format,
-      ['RUN ID', 'KEYWORD ID', 'KIND'],
-      runs.map((r) => [r.id, r.keyword_id, r.kind]),
-    );
-  } else {
-    io.stderr.write(`No analysis was started for "${projectName}".\n`);
-  }
-  if (skipped.length > 0) {
-    io.stderr.write(`Skipped ${skipped.length}:\n`);
-    for (const s of skipped) io.stderr.write(`  ${s.keyword_id}:${s.signal_keyword_id}  ${s.reason}\n`);
-  }
+  if (runs.length > 0) io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"\n`);
+  else io.stderr.write(`No analysis was started for "${projectName}".\n`);
+  if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${format === 'table' ? ' (below)' : ''}\n`);
+  await printSections({ io, format }, [
+    {
+      name: 'run',
+      rows: runs,
+      columns: [
+        { header: 'RUN ID', key: 'id', value: (r: Run) => r.id, keep: true },
+        { header: 'KEYWORD ID', key: 'keyword_id', value: (r: Run) => r.keyword_id, keep: true },
+        { header: 'KIND', key: 'kind', value: (r: Run) => r.kind },
+      ],
+    },
+    {
+      name: 'skipped',
+      ...(skipped.length > 0 ? { title: 'skipped' } : {}),
+      rows: skipped,
+      columns: [
+        { header: 'KEYWORD ID', key: 'keyword_id', value: (s: Skip) => s.keyword_id, keep: true },
+        { header: 'SIGNAL KEYWORD ID', key: 'signal_keyword_id', value: (s: Skip) => s.signal_keyword_id, keep: true },
+        { header: 'REASON', key: 'reason', value: (s: Skip) => s.reason, flexible: true },
+      ],
+    },
+  ]);
 }
 
 async function readSource(from: string, stdin: NodeJS.ReadableStream): Promise<string> {

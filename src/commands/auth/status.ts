@@ -103,7 +103,6 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
           ['expires', `${status.expiresAt}${left}`],
         ]),
   ];
-  const width = Math.max(...lines.map(([k]) => k!.length));
-  for (const [k, v] of lines) ctx.io.stdout.write(`${k!.padEnd(width)}  ${v}\n`);
+  await (await import('../../io/output.js')).printPairsText(ctx.io, lines as Array<[string, string]>);
   if (status.storedLoginHidden) ctx.io.stderr.write('warning: RSI_TOKEN is set, so the login stored for this profile is not being used\n');
 }

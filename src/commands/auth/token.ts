@@ -14,5 +14,5 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   const { tokenForProfile } = await import('./status.js');
   const { token } = await tokenForProfile(ctx, true);
-  ctx.io.stdout.write(`${token}\n`);
+  await (await import('../../io/output.js')).printVerbatim(ctx.io, `${token}\n`);
 }

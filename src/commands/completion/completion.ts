@@ -40,7 +40,7 @@ export async function run(opts: { shell: (typeof SHELLS)[number]; program: Comma
   const nodes: Node[] = [];
   walk(opts.program, [], [], nodes);
   const script = opts.shell === 'bash' ? bash(nodes) : opts.shell === 'zsh' ? zsh(nodes) : fish(nodes);
-  ctx.io.stdout.write(script);
+  await (await import('../../io/output.js')).printVerbatim(ctx.io, script);
 }
 
 function bash(nodes: Node[]): string {

@@ -27,17 +27,13 @@ const MAX_SKEW_MS = 60_000;
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   const checks = await runChecks(ctx);
   const globals = ctx.globals();
-  if (globals.format === 'json') {
-    const { printJson } = await import('../../io/output.js');
-    await printJson(ctx.io, checks);
-  } else {
-    const { Chalk } = await import('chalk');
-    const chalk = new Chalk({ level: ctx.io.color ? 1 : 0 });
-    for (const c of checks) {
-      const mark = c.skipped ? chalk.dim('-') : c.ok ? chalk.green('✓') : chalk.red('✗');
-      ctx.io.stdout.write(`${mark} ${c.name}: ${c.detail}\n`);
-      if (!c.ok && c.hint) ctx.io.stdout.write(`  ${chalk.dim('→')} ${c.hint}\n`);
-    }
+  const { printJson, printChecklist } = await import('../../io/output.js');
+  if (globals.format === 'json') await printJson(ctx.io, checks);
+  else {
+    await printChecklist(
+      ctx.io,
+      checks.map((c) => ({ state: c.skipped ? 'skipped' : c.ok ? 'ok' : 'failed', text: `${c.name}: ${c.detail}`, hint: c.hint })),
+    );
   }
   const failed = checks.filter((c) => !c.ok);
   if (failed.length)
@@ -55,6 +51,13 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   const checks: Check[] = [];
   const add = (c: Check): void =>
     void checks.push(c.ok ? { name: c.name, ok: true, ...(c.skipped ? { skipped: true } : {}), detail: c.detail } : c);
+
+  // Like ssh: a config folder or file other users could change is reported with its fix.
+  const { configFolderIssues } = await import('../../auth/disk-trust.js');
+  const trust = await configFolderIssues(ctx.env).catch((error: Error) => ({ dir: '', issues: [], error }));
+  for (const issue of trust.issues) add({ name: 'file permissions', ok: false, detail: `${issue.path} ${issue.problem}`, hint: issue.fix });
+  if ('error' in trust) add({ name: 'file permissions', ok: false, detail: trust.error.message });
+  else if (!trust.issues.length) add({ name: 'file permissions', ok: true, detail: `only you can change ${trust.dir}` });
 
   let creds: Credentials | undefined;
   try {
@@ -79,18 +82,31 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   if (baseUrl) {
     add({ name: 'base URL', ok: true, detail: baseUrl });
     const started = ctx.clock.now();
+    // The same network path as every other request: proxy, deadline, trace.
+    const network = creds!.oauth.network;
+    const probeUrl = new URL(`${baseUrl}/.well-known/oauth-authorization-server`);
+    const proxy = network.proxyFor(probeUrl);
+    add({
+      name: 'proxy',
+      ok: true,
+      ...(proxy ? {} : { skipped: true }),
+      detail: proxy
+        ? `${proxy} (from ${network.proxySource(probeUrl)})`
+        : network.proxy.http || network.proxy.https
+          ? `none for ${probeUrl.host} (NO_PROXY)`
+          : 'none (HTTPS_PROXY, HTTP_PROXY not set)',
+    });
+    const via = proxy ? ` through the proxy ${proxy}` : ' directly';
     try {
-      const res = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, {
-        signal: AbortSignal.timeout(globals.timeoutMs),
-        headers: { 'user-agent': creds!.userAgent },
-      });
-      await res.body?.cancel();
+      const res = await network.fetch(probeUrl, { headers: { 'user-agent': creds!.userAgent } });
       const date = res.headers.get('date');
       add({
         name: 'service reachable',
         ok: res.status < 500,
-        detail: `${res.status} in ${Math.round(ctx.clock.now() - started)} ms`,
-        hint: 'the service answered with a server error; try later',
+        detail: `${res.status} in ${Math.round(ctx.clock.now() - started)} ms${via}`,
+        hint: proxy
+          ? 'the service or the proxy answered with a server error; try later, or check the proxy'
+          : 'the service answered with a server error; try later',
       });
       if (date) {
         const skew = Date.parse(date) - (started + ctx.clock.now()) / 2;
@@ -105,8 +121,8 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
       add({
         name: 'service reachable',
         ok: false,
-        detail: (error as Error).message,
-        hint: 'check the URL, your network, proxy settings (HTTPS_PROXY) and VPN',
+        detail: `not reached${via}: ${(error as Error).message}`,
+        hint: (error as CliError).hint ?? 'check the URL, your network, proxy settings (HTTPS_PROXY, NO_PROXY) and VPN',
       });
     }
     try {

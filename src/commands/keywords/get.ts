@@ -33,9 +33,13 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 type Score = KeywordScore | undefined;
+type Item = Record<string, unknown>;
+
+const SCORES = ['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const;
+const ITEM_KEYS = ['id', 'name', 'count', 'stage'];
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
-  const [{ printJson, printPairs, printRows, write }, { target }, { resolveKeyword }] = await Promise.all([
+  const [{ printDocument, printSections }, { target }, { resolveKeyword }] = await Promise.all([
     import('../../io/output.js'),
     import('../shared/flags.js'),
     import('../shared/resolve.js'),
@@ -44,38 +48,58 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const card = await client.getKeyword(id, { include: opts.include }, ctx.signal);
   const out = target(ctx);
-  if (out.format === 'json') return printJson(ctx.io, card);
-  if (out.format === 'ndjson') return write(ctx.io.stdout, `${JSON.stringify(card)}\n`);
+  if (out.format === 'json' || out.format === 'ndjson') return printDocument(out, card);
+  type Card = typeof card;
   const scores = card.scores as Record<string, Score>;
-  const scoreText = (s: Score): string => (s ? `${s.score}${s.label ? ` (${s.label})` : ''}` : '—');
-  const pairs: Array<[string, unknown]> = [
-    ['name', card.name],
-    ['type', card.type],
-    ['synonyms', card.synonyms],
-    ['papers', card.activity.papers],
-    ['patents', card.activity.patents],
-    ['trials', card.activity.trials],
-    ['assets', card.activity.assets],
-    ...(['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const).map((n): [string, unknown] => [
-      n,
-      scoreText(scores[n]),
-    ]),
-    ['scores as of', card.scores.as_of],
-    ['description', card.description],
-    ['id', card.id],
+  // Every member of a KeywordScore is optional: show what there is, never "undefined".
+  const scoreText = (s: Score): string => (s?.score !== undefined ? `${s.score}${s.label ? ` (${s.label})` : ''}` : (s?.label ?? '—'));
+  // One multi-part document (docs/scripting.md, "Formats"): the card's row, then one row per
+  // section item; each KeywordScore whole (score, raw, label, description) as JSON in its cell.
+  const cardColumns = [
+    { header: 'id', value: (c: Card) => c.id },
+    { header: 'name', value: (c: Card) => c.name },
+    { header: 'type', value: (c: Card) => c.type },
+    { header: 'synonyms', value: (c: Card) => c.synonyms },
+    { header: 'description', value: (c: Card) => c.description },
+    ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({ header: n, value: (c: Card) => c.activity[n] })),
+    { header: 'scores_as_of', value: (c: Card) => c.scores.as_of },
+    ...SCORES.map((n) => ({ header: n, value: () => scores[n] })),
   ];
-  await printPairs(out, pairs);
+  const tableCard = [
+    { header: 'name', value: (c: Card) => c.name },
+    { header: 'type', value: (c: Card) => c.type },
+    { header: 'synonyms', value: (c: Card) => c.synonyms },
+    ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({ header: n, value: (c: Card) => c.activity[n] })),
+    ...SCORES.map((n) => ({ header: n, value: () => scoreText(scores[n]) })),
+    { header: 'scores as of', value: (c: Card) => c.scores.as_of },
+    { header: 'description', value: (c: Card) => c.description },
+    { header: 'id', value: (c: Card) => c.id },
+  ];
+  const sections = [];
+  const totals: string[] = [];
   for (const section of opts.include) {
     const value = (card as Record<string, unknown>)[section] as { data?: unknown[]; total?: number } | unknown[] | undefined;
-    const items = Array.isArray(value) ? value : Array.isArray(value?.data) ? value.data : undefined;
+    const items = (Array.isArray(value) ? value : Array.isArray(value?.data) ? value.data : undefined) as Item[] | undefined;
     if (!items) continue;
-    if (out.format === 'table')
-      ctx.io.stdout.write(`\n${section}${!Array.isArray(value) && value?.total !== undefined ? ` (${value.total})` : ''}\n`);
-    await printRows(out, items as Array<Record<string, unknown>>, [
-      { header: 'NAME', value: (r) => r.name },
-      { header: 'COUNT', value: (r) => r.count, numeric: true },
-      { header: 'STAGE', value: (r) => r.stage },
-      { header: 'SECTION', value: () => section },
-    ]);
+    const total = !Array.isArray(value) && typeof value?.total === 'number' ? value.total : undefined;
+    if (total !== undefined) totals.push(`${section}: ${items.length} of ${total}`);
+    // Every member the items carry, the usual ones first: nothing the server sent is dropped.
+    const keys = [...ITEM_KEYS];
+    for (const item of items) for (const k of Object.keys(item)) if (!keys.includes(k)) keys.push(k);
+    sections.push({
+      name: section,
+      title: `${section}${total !== undefined ? ` (${total})` : ''}`,
+      rows: items,
+      columns: keys.map((k) => ({ header: k, key: k, value: (r: Item) => r[k] })),
+      tableColumns: [
+        { header: 'NAME', value: (r: Item) => r.name, flexible: true },
+        { header: 'COUNT', value: (r: Item) => r.count, numeric: true },
+        { header: 'STAGE', value: (r: Item) => r.stage },
+        { header: 'ID', value: (r: Item) => r.id, keep: true },
+      ],
+    });
   }
+  await printSections(out, [{ name: 'keyword', rows: [card], columns: cardColumns, tableColumns: tableCard, card: true }, ...sections]);
+  // Section totals are list-level metadata: on stderr (and in --json), not in the rows.
+  if (out.format !== 'table' && totals.length > 0) ctx.io.stderr.write(`${totals.join(' · ')}\n`);
 }

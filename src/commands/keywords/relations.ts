@@ -50,7 +50,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
-  const [{ printJson, printRows }, { target }, { resolveKeyword }] = await Promise.all([
+  const [{ note, printJson, printRows }, { target }, { resolveKeyword }] = await Promise.all([
     import('../../io/output.js'),
     import('../shared/flags.js'),
     import('../shared/resolve.js'),
@@ -70,7 +70,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
       out,
       client.iterateRelations(
         id,
-        { ...q, pageSize: 100, concurrency: 4, offset: opts.offset, onWarning: (m) => void ctx.io.stderr.write(`warning: ${m}\n`) },
+        { ...q, pageSize: 100, concurrency: 4, offset: opts.offset, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
         ctx.signal,
       ),
       columns,

@@ -34,23 +34,20 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
-  const [{ printJson, printRows }, { target }] = await Promise.all([import('../../io/output.js'), import('../shared/flags.js')]);
+  const [{ note, printJson, printRows }, { target }] = await Promise.all([import('../../io/output.js'), import('../shared/flags.js')]);
   const client = await ctx.client();
   const out = target(ctx);
   const columns = [
     { header: 'NAME', value: (k: { name: string }) => k.name },
     { header: 'TYPE', value: (k: { type: string }) => k.type },
-    { header: 'SYNONYMS', value: (k: { synonyms: string[] }) => k.synonyms.join(', '), flexible: true },
+    { header: 'SYNONYMS', value: (k: { synonyms: string[] }) => k.synonyms, flexible: true },
     { header: 'ID', value: (k: { id: string }) => k.id, keep: true },
   ];
   let count: number;
   if (opts.all) {
     count = await printRows(
       out,
-      client.iterateKeywordSearch(
-        { q: opts.query, limit: opts.limit ?? 20, onWarning: (m) => void ctx.io.stderr.write(`warning: ${m}\n`) },
-        ctx.signal,
-      ),
+      client.iterateKeywordSearch({ q: opts.query, limit: opts.limit ?? 20, onWarning: (m) => note(ctx.io, `warning: ${m}`) }, ctx.signal),
       columns,
     );
   } else {

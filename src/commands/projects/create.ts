@@ -83,7 +83,10 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
 }
 
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
-  const [{ printJson, printRows }, { target }] = await Promise.all([import('../../io/output.js'), import('../shared/flags.js')]);
+  const [{ printJson, printPairsText, printRows }, { target }] = await Promise.all([
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+  ]);
   const client = await ctx.client();
   const created = await client.createProject(
     {
@@ -101,7 +104,10 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   if (out.format !== 'json') err.write(`✓ Created project ${created.name}\n`);
   if (out.format === 'json') await printJson(ctx.io, created);
   else if (out.format === 'table') {
-    ctx.io.stdout.write(`id         ${created.id}\nsetup_url  ${created.setup_url}\n`);
+    await printPairsText(ctx.io, [
+      ['id', created.id],
+      ['setup_url', created.setup_url],
+    ]);
   } else {
     await printRows(
       out,
@@ -109,7 +115,9 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
       [
         { header: 'id', value: (c) => c.id },
         { header: 'name', value: (c) => c.name },
+        { header: 'role', value: (c) => c.role },
         { header: 'setup_url', value: (c) => c.setup_url },
+        { header: 'scan_error', value: (c) => c.scan_error },
       ],
     );
   }

@@ -4,7 +4,9 @@
  */
 import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
+import { sanitizeLine } from '../../io/sanitize.js';
 import type { Progress } from '../../io/progress.js';
+import type { OutputFormat } from '../../io/formats.js';
 import { AnalysisFailedError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
 
 /** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
@@ -119,14 +121,12 @@ export function statusLine(status: StatusLike): string {
 }
 
 /**
- * Server text on one terminal line: control characters (escape sequences, CR, BEL, C1) and bidi
- * overrides become spaces, so a summary or a keyword name cannot redraw or reorder the screen.
+ * Server text on one line: runs of white space (line breaks included) become one space, and the
+ * one terminal sanitiser makes every control or bidi character a visible escape, so a summary or a
+ * keyword name can neither redraw nor reorder the screen.
  */
 function plain(text: string): string {
-  return text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\s]+/g, ' ')
-    .trim()
-    .slice(0, 300);
+  return sanitizeLine(text.replace(/\s+/g, ' ').trim());
 }
 
 /** One short line for the live progress line: `scoring running · 3/5 analyses done · 1 failed`. */
@@ -246,6 +246,7 @@ export async function watchWithOutput<S extends StatusLike>(
   output: WatchOutputOptions,
 ): Promise<S> {
   const { io, progress } = deps;
+  const { writeJsonLine } = await import('../../io/output.js');
   try {
     return await watchStatus(
       poll,
@@ -255,7 +256,7 @@ export async function watchWithOutput<S extends StatusLike>(
       {
         onStatus(status, changed) {
           if (!changed) return;
-          if (output.ndjson) io.stdout.write(`${JSON.stringify(status)}\n`);
+          if (output.ndjson) writeJsonLine(io, status);
           else progress.update(statusLine(status));
         },
         onRetry(error, delayMs) {
@@ -291,62 +292,65 @@ export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_./:@%+=-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The analyses of a status as table rows (one per keyword; runs summarised). */
-export function analysesRows(status: StatusLike): string[][] {
-  return status.analyses.map((a) => {
-    const runText = (a.runs ?? []).map((r) => `${r.type ?? '?'}:${r.status ?? '?'}`).join(' ');
-    return [String(a.keyword_name ?? ''), String(a.keyword_id ?? ''), String(a.status ?? ''), String(a.updated_at ?? ''), runText];
-  });
-}
-
-export const ANALYSES_HEADER = ['KEYWORD', 'KEYWORD ID', 'STATUS', 'UPDATED', 'RUNS'];
-
 /**
- * Writes rows to stdout: aligned columns with a header for `table`, tab-separated without a header
- * for `tsv` (what `cut` and `awk` want), RFC 4180 with a header for `csv`.
+ * Shows one status for a person, through the output module: on `table` the summary and next step,
+ * then the analyses; on `tsv`/`csv` one multi-part document on stdout (a `status` row, then one
+ * `analysis` row per analysis with its task id and runs, ids included) while the summary also goes
+ * to stderr, so a pipe gets data and the person still sees the state.
  */
-export function writeRows(out: NodeJS.WritableStream, format: string, header: readonly string[], rows: readonly string[][]): void {
-  if (format === 'tsv') {
-    for (const row of rows) out.write(`${row.map((c) => c.replace(/[\t\n]/g, ' ')).join('\t')}\n`);
-    return;
-  }
-  if (format === 'csv') {
-    const cell = (c: string) => (/[",\n\r]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c);
-    for (const row of [header, ...rows]) out.write(`${row.map(cell).join(',')}\n`);
-    return;
-  }
-  const all = [header, ...rows];
-  const widths = header.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
-  for (const row of all) {
-    const line = row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-    out.write(`${line.trimEnd()}\n`);
-  }
-}
-
-/**
- * Shows one status for a person: the summary and next step, then the analyses. On `table` all of
- * it goes to stdout; on `tsv`/`csv` stdout carries only the analyses rows (data) and the summary
- * goes to stderr, so a pipe gets clean rows and the person still sees the state.
- */
-export function printStatus(io: Io, format: string, status: StatusLike, projectName: string): void {
+export async function printStatus(io: Io, format: OutputFormat, status: StatusLike, projectName: string): Promise<void> {
+  const { printSections, printText } = await import('../../io/output.js');
+  type Analysis = StatusLike['analyses'][number] & { task_id?: string | undefined };
   const summary = [
     `Project:  ${projectName}`,
     `Summary:  ${status.summary}`,
     `Signals:  ${status.signals_ready ? 'ready' : 'not ready'}`,
     `Scoring:  ${status.scoring.replaceAll('_', ' ')}${describeCounts(status)}`,
     `Next:     ${nextStep(status, projectName)}`,
-  ];
-  const rows = analysesRows(status);
+  ].join('\n');
+  const analyses = status.analyses as readonly Analysis[];
   if (format === 'table') {
-    io.stdout.write(`${summary.join('\n')}\n`);
-    if (rows.length > 0) {
-      io.stdout.write('\n');
-      writeRows(io.stdout, format, ANALYSES_HEADER, rows);
-    }
+    await printText(io, `${summary}\n${analyses.length > 0 ? '\n' : ''}`);
+    await printSections({ io, format }, [
+      {
+        name: 'analysis',
+        rows: analyses,
+        columns: [
+          { header: 'KEYWORD', value: (a: Analysis) => a.keyword_name },
+          { header: 'KEYWORD ID', value: (a: Analysis) => a.keyword_id, keep: true },
+          { header: 'STATUS', value: (a: Analysis) => a.status },
+          { header: 'UPDATED', value: (a: Analysis) => a.updated_at },
+          { header: 'RUNS', value: (a: Analysis) => (a.runs ?? []).map((r) => `${r.type ?? '?'}:${r.status ?? '?'}`).join(' ') },
+        ],
+      },
+    ]);
     return;
   }
-  io.stderr.write(`${summary.join('\n')}\n`);
-  writeRows(io.stdout, format, ANALYSES_HEADER, rows);
+  io.stderr.write(`${summary}\n`);
+  await printSections({ io, format }, [
+    {
+      name: 'status',
+      rows: [status],
+      columns: [
+        { header: 'signals_ready', value: (s: StatusLike) => s.signals_ready },
+        { header: 'scoring', value: (s: StatusLike) => s.scoring },
+        { header: 'next', value: (s: StatusLike) => s.next },
+        { header: 'summary', value: (s: StatusLike) => s.summary },
+      ],
+    },
+    {
+      name: 'analysis',
+      rows: analyses,
+      columns: [
+        { header: 'keyword_id', value: (a: Analysis) => a.keyword_id },
+        { header: 'keyword_name', value: (a: Analysis) => a.keyword_name },
+        { header: 'task_id', value: (a: Analysis) => a.task_id },
+        { header: 'status', value: (a: Analysis) => a.status },
+        { header: 'updated_at', value: (a: Analysis) => a.updated_at },
+        { header: 'runs', value: (a: Analysis) => a.runs },
+      ],
+    },
+  ]);
 }
 
 function describeCounts(status: StatusLike): string {

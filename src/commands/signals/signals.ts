@@ -57,11 +57,14 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
     { header: 'ANALYSED', value: (s) => s.analysed },
     { header: 'KEYWORD_ID', value: (s) => s.keyword_id, keep: true },
     { header: 'SIGNAL_KEYWORD_ID', value: (s) => s.signal_keyword_id, keep: true },
+    // Last, so the earlier columns keep their places for `cut -f`.
+    { header: 'POSITION', value: (s) => s.position, numeric: true },
   ];
   const count = await printRows(
     out,
     list.signals,
-    out.format === 'table' && oneKeyword ? columns.filter((c) => c.header !== 'KEYWORD_ID') : columns,
+    // A table leaves out what people rarely read (the feed position; a shared keyword id); tsv/csv keep every member.
+    out.format === 'table' ? columns.filter((c) => c.header !== 'POSITION' && !(oneKeyword && c.header === 'KEYWORD_ID')) : columns,
   );
   if (count === 0)
     ctx.io.stderr.write(

@@ -77,8 +77,8 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
 
   if (options.watch === undefined) {
     const status = await poll(ctx.signal);
-    if (machine) io.stdout.write(`${JSON.stringify(status, null, io.stdoutIsTTY && format === 'json' ? 2 : undefined)}\n`);
-    else printStatus(io, format, status, project.name);
+    if (machine) await (await import('../../io/output.js')).printDocument({ io, format }, status);
+    else await printStatus(io, format, status, project.name);
     return;
   }
 
@@ -89,9 +89,10 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
     { io, clock: ctx.clock, signal: ctx.signal, progress },
     { ndjson: machine, projectName: project.name, setupUrl: port.setupUrl?.(project.id) },
   );
-  if (!machine) printStatus(io, format, final, project.name);
+  if (!machine) await printStatus(io, format, final, project.name);
   // Exit 10 only for analyses that failed while this watch ran; older failures are history.
-  assertNoFailedAnalyses(final, project.name, failedDuringWatch(first ?? final), (line) => io.stderr.write(`note: ${line}\n`));
+  const { note } = await import('../../io/output.js');
+  assertNoFailedAnalyses(final, project.name, failedDuringWatch(first ?? final), (line) => note(io, `note: ${line}`));
 }
 
 /** The real client behind the port; loaded only when the command runs. */

@@ -1,0 +1,448 @@
+/**
+ * The one network path of the process. Every request rsi makes — API calls, OAuth discovery,
+ * registration and its probe, token, refresh, revoke, doctor's probes — goes through `send` on one
+ * undici dispatcher, so these hold for all of them alike:
+ *
+ * - proxies: undici's EnvHttpProxyAgent, fed HTTP_PROXY / HTTPS_PROXY / NO_PROXY (either case)
+ *   from the environment the composition root hands in;
+ * - a whole-request deadline: `timeoutMs` bounds one attempt from connect to the last body byte
+ *   (undici's own timeouts only bound idle gaps, so a server dripping a byte a second beat them);
+ * - bounded bodies, counted after decompression (a small gzip bomb stops at the cap);
+ * - errors that say what failed: timeout, refused, TLS (naming the CA fix), the proxy;
+ * - the redacting `--debug` trace, and no redaction work at all without `--debug`.
+ *
+ * undici is imported on the first request, so commands that never touch the network (`auth
+ * status`, `--help`) do not load it.
+ */
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError } from '../errors.js';
+import { proxyFor, proxySettings, redactProxyUrl, type Env, type ProxySettings } from './proxy.js';
+import { Tracer, redactBody, redactHeaders, redactUrl } from './redact.js';
+
+/** OAuth, discovery and probe replies are small documents: a megabyte is generous. */
+export const OAUTH_MAX_BYTES = 1024 * 1024;
+/** API replies: the largest page the spec allows is far below this. */
+export const API_MAX_BYTES = 64 * 1024 * 1024;
+const TRACE_BODY_CHARS = 2000;
+
+export interface NetworkOptions {
+  /** The process environment, for the proxy variables (read nowhere else). */
+  env: Env;
+  /** The whole-request deadline of one attempt, in milliseconds (`--http-timeout`). */
+  timeoutMs: number;
+  /** Where the `--debug` trace goes; undefined means no trace and no redaction work. */
+  trace?: { write(chunk: string): unknown } | undefined;
+  /** The running Node version, for naming the CA options it has; defaults to this process's. */
+  nodeVersion?: string;
+}
+
+export interface WireRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string | undefined;
+  /** The caller's signal (Ctrl-C); the deadline is added here. */
+  signal?: AbortSignal | undefined;
+  /** Cap on the decompressed body. */
+  maxBytes: number;
+  /** Hint when a request other than GET was cut off after it may have been processed. */
+  hintIfSent?: string | undefined;
+}
+
+export interface WireResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** set-cookie and other repeated headers as sent, for building a fetch Response. */
+  rawHeaders: [string, string][];
+  body: Buffer;
+}
+
+/** The fetch subset oauth4webapi and the probes use; never follows redirects. */
+export interface FetchInit {
+  method?: string | undefined;
+  headers?: Record<string, string> | Headers | undefined;
+  body?: string | URLSearchParams | null | undefined;
+  redirect?: string | undefined;
+  signal?: AbortSignal | null | undefined;
+}
+
+/** Failures that retrying cannot fix (TLS verification, proxy credentials): never retried. */
+const permanent = new WeakSet<Error>();
+export function isPermanentFailure(error: unknown): boolean {
+  return error instanceof Error && permanent.has(error);
+}
+function markPermanent<E extends Error>(error: E): E {
+  permanent.add(error);
+  return error;
+}
+
+export interface UndiciParts {
+  EnvHttpProxyAgent: typeof import('undici').EnvHttpProxyAgent;
+  request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+}
+let undiciParts: Promise<UndiciParts> | undefined;
+export const loadUndici = (): Promise<UndiciParts> => (undiciParts ??= importUndici());
+
+async function importUndici(): Promise<UndiciParts> {
+  // undici parses HTTP with a WebAssembly build of llhttp. By default V8 also recompiles that
+  // parser's hot functions with its optimising compiler in the background, and a finished rsi then
+  // sits idle until that compile ends (~150-600 ms per run, measured; docs/performance.md). The
+  // baseline (Liftoff) code parses our few kilobytes per request in microseconds, so that compile
+  // only ever costs. Neither flag is one V8 marks "for testing"; both must be set before undici
+  // compiles the module, which happens on its first connection.
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--no-wasm-tier-up');
+  setFlagsFromString('--no-wasm-dynamic-tiering');
+  // The two parts rsi uses, not undici's index: that also loads fetch, WebSocket, cookies (which
+  // pull in Node's own copy of undici), caches and mocks, about 1 MB of code no request needs.
+  const [agent, request] = await Promise.all([
+    import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+    import('undici/lib/api/api-request.js'),
+  ]);
+  // CommonJS: the module itself is the default export.
+  return { EnvHttpProxyAgent: agent.default, request: request.default };
+}
+
+export class Network {
+  readonly proxy: ProxySettings;
+  readonly timeoutMs: number;
+  /** Undefined without `--debug`. */
+  readonly tracer: Tracer | undefined;
+  private readonly nodeVersion: string;
+  private dispatcherPromise: Promise<Dispatcher> | undefined;
+  private closed = false;
+
+  constructor(options: NetworkOptions) {
+    this.proxy = proxySettings(options.env);
+    this.timeoutMs = options.timeoutMs;
+    this.tracer = options.trace ? new Tracer(options.trace) : undefined;
+    this.nodeVersion = options.nodeVersion ?? process.versions.node;
+  }
+
+  /** The proxy that carries `url`, credentials redacted, or undefined when it goes direct. */
+  proxyFor(url: URL): string | undefined {
+    const proxy = proxyFor(url, this.proxy);
+    return proxy === undefined ? undefined : redactProxyUrl(proxy);
+  }
+
+  /** Which variable names the proxy for `url` (for messages), if any. */
+  proxySource(url: URL): string | undefined {
+    if (proxyFor(url, this.proxy) === undefined) return undefined;
+    return url.protocol === 'https:' ? this.proxy.source.https : this.proxy.source.http;
+  }
+
+  private dispatcher(): Promise<Dispatcher> {
+    this.dispatcherPromise ??= loadUndici().then(
+      ({ EnvHttpProxyAgent }) =>
+        new EnvHttpProxyAgent({
+          // Explicit values, so undici never reads process.env itself ('' means none).
+          httpProxy: this.proxy.http ?? '',
+          httpsProxy: this.proxy.https ?? '',
+          noProxy: this.proxy.noProxy,
+          // http:// targets go to an http proxy in absolute form, as curl does: many corporate
+          // proxies refuse CONNECT to ports other than 443. https:// always tunnels (CONNECT).
+          proxyTunnel: false,
+          connect: { timeout: this.timeoutMs },
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+          keepAliveTimeout: 10_000,
+          connections: 8,
+        }),
+    );
+    return this.dispatcherPromise;
+  }
+
+  async send(req: WireRequest): Promise<WireResponse> {
+    const { request } = await loadUndici();
+    const dispatcher = await this.dispatcher();
+    const tracer = this.tracer;
+    const started = Date.now();
+    if (tracer) this.traceRequest(tracer, req);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
+    try {
+      const res = await request.call(dispatcher, {
+        origin: req.url.origin,
+        path: `${req.url.pathname}${req.url.search}`,
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        body: req.body ?? null,
+        signal,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      const headers: Record<string, string> = {};
+      const rawHeaders: [string, string][] = [];
+      for (const [k, v] of Object.entries(res.headers)) {
+        if (v === undefined) continue;
+        const name = k.toLowerCase();
+        headers[name] = Array.isArray(v) ? v.join(', ') : v;
+        for (const one of Array.isArray(v) ? v : [v]) rawHeaders.push([name, one]);
+      }
+      if (res.statusCode === 407 && this.proxyFor(req.url)) {
+        res.body.destroy();
+        throw this.proxyAuthError(req);
+      }
+      const body = await readBody(res.body, headers, req.maxBytes, () => this.tooLarge(req));
+      if (tracer) this.traceResponse(tracer, req, res.statusCode, headers, body, Date.now() - started);
+      return { status: res.statusCode, headers, rawHeaders, body };
+    } catch (error) {
+      throw this.classify(error, req, deadline.signal.aborted);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * A fetch over `send` for oauth4webapi's customFetch and the probes: a global Response built from
+   * the buffered, capped body. Redirects are never followed (oauth4webapi asks for 'manual').
+   */
+  readonly fetch = async (input: string | URL, init: FetchInit = {}): Promise<Response> => {
+    const headers: Record<string, string> = {};
+    const given = init.headers instanceof Headers ? Object.fromEntries(init.headers.entries()) : (init.headers ?? {});
+    for (const [k, v] of Object.entries(given)) headers[k.toLowerCase()] = v;
+    let body: string | undefined;
+    if (init.body instanceof URLSearchParams) {
+      body = init.body.toString();
+      headers['content-type'] ??= 'application/x-www-form-urlencoded;charset=UTF-8';
+    } else if (typeof init.body === 'string') body = init.body;
+    const res = await this.send({
+      method: init.method ?? 'GET',
+      url: new URL(input),
+      headers,
+      body,
+      signal: init.signal ?? undefined,
+      maxBytes: OAUTH_MAX_BYTES,
+    });
+    const out = new Headers();
+    for (const [k, v] of res.rawHeaders) out.append(k, v);
+    const nullBody = [101, 103, 204, 205, 304].includes(res.status);
+    return new Response(nullBody ? null : new Uint8Array(res.body), { status: res.status, headers: out });
+  };
+
+  async close(): Promise<void> {
+    if (this.closed || !this.dispatcherPromise) return;
+    this.closed = true;
+    await this.dispatcherPromise.then((d) => d.destroy()).catch(() => undefined);
+  }
+
+  private traceRequest(tracer: Tracer, req: WireRequest): void {
+    // Redact (and learn the secrets of) everything before printing any of it.
+    const line = `> ${req.method} ${redactUrl(req.url.href, tracer.learn)}`;
+    const headers = redactHeaders(req.headers, tracer.learn);
+    const body = req.body ? redactBody(req.body, req.headers['content-type'] ?? '', tracer.learn) : undefined;
+    tracer.line(line);
+    const proxy = this.proxyFor(req.url);
+    if (proxy) tracer.line(`* through proxy ${proxy}`);
+    for (const [k, v] of Object.entries(headers)) tracer.line(`> ${k}: ${v}`);
+    if (body) tracer.line(`> ${truncate(tracer.scrub(body), TRACE_BODY_CHARS)}`);
+  }
+
+  private traceResponse(tracer: Tracer, req: WireRequest, status: number, headers: Record<string, string>, body: Buffer, ms: number) {
+    const redacted = redactHeaders(headers, tracer.learn);
+    const text = body.length ? redactBody(body.toString('utf8'), headers['content-type'] ?? 'application/octet-stream', tracer.learn) : '';
+    tracer.line(`< ${status} ${req.method} ${redactUrl(`${req.url.origin}${req.url.pathname}`)} (${ms} ms)`);
+    for (const [k, v] of Object.entries(redacted)) tracer.line(`< ${k}: ${v}`);
+    if (text) tracer.line(`< ${truncate(tracer.scrub(text), TRACE_BODY_CHARS)}`);
+  }
+
+  private where(req: WireRequest): string {
+    return `${req.method} ${req.url.origin}${req.url.pathname}`;
+  }
+
+  private tooLarge(req: WireRequest): ResponseTooLargeError {
+    return new ResponseTooLargeError(`the reply to ${this.where(req)} is larger than ${formatBytes(req.maxBytes)}; refusing it`, {
+      hint: 'this is not a network failure and retrying will not help; report it if the service should send that much',
+    });
+  }
+
+  private proxyAuthError(req: WireRequest): ServiceUnavailableError {
+    const source = this.proxySource(req.url) ?? 'HTTPS_PROXY';
+    return markPermanent(
+      new ServiceUnavailableError(`the proxy ${this.proxyFor(req.url)} refused ${this.where(req)}: it wants credentials (407)`, 407, {
+        hint: `put them in the proxy URL: ${source}=http://user:password@host:port (percent-encode special characters)`,
+      }),
+    );
+  }
+
+  /** Maps whatever undici or the deadline threw to a CliError that says what failed. */
+  classify(error: unknown, req: WireRequest, deadlineFired: boolean): Error {
+    if (req.signal?.aborted) return req.signal.reason instanceof Error ? req.signal.reason : new InterruptedError();
+    if (error instanceof CliError) return error;
+    const where = this.where(req);
+    const code = errorCode(error);
+    const timedOut =
+      deadlineFired || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+    if (timedOut) {
+      const failure = new ServiceUnavailableError(`${where} timed out after ${formatSeconds(this.timeoutMs)}`, undefined, {
+        hint: 'the service may be slow or unreachable; try again, or raise --http-timeout',
+        cause: error,
+      });
+      failure.timedOut = true;
+      return failure;
+    }
+    const tls = tlsFailure(code, req.url.host, this.nodeVersion);
+    if (tls) {
+      return markPermanent(
+        new ServiceUnavailableError(`cannot reach the service (${where}): ${tls.reason}`, undefined, { hint: tls.hint, cause: error }),
+      );
+    }
+    const proxy = this.proxyFor(req.url);
+    const message = this.scrubProxy(error instanceof Error ? error.message : String(error));
+    if (proxy) {
+      const source = this.proxySource(req.url);
+      const tunnel = /Proxy response \((\d+)\)/.exec(message);
+      if (tunnel?.[1] === '407' || /\(407\)/.test(message)) return this.proxyAuthError(req);
+      const reason = tunnel
+        ? `the proxy would not open a tunnel to ${req.url.host} (${tunnel[1]})`
+        : `cannot reach the proxy ${proxy} (${source}): ${networkReason(code, message)}`;
+      return new ServiceUnavailableError(`${reason}; ${where} was not sent`, undefined, {
+        hint: `check ${source}, or list the service's host in NO_PROXY if it should be reached directly`,
+        cause: error,
+      });
+    }
+    // A request other than GET cut off after it was sent may have been processed: say so.
+    const sent = req.method !== 'GET' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND' && code !== 'EAI_AGAIN';
+    return new ServiceUnavailableError(`cannot reach the service (${where}): ${networkReason(code, message)}`, undefined, {
+      hint: sent && req.hintIfSent ? req.hintIfSent : 'check the base URL and your network, or run `rsi doctor`',
+      cause: error,
+    });
+  }
+
+  /** undici's messages do not carry the proxy URL today; this keeps it so if one ever does. */
+  private scrubProxy(message: string): string {
+    let out = message;
+    for (const proxy of [this.proxy.http, this.proxy.https]) {
+      if (!proxy) continue;
+      const url = new URL(proxy);
+      for (const secret of [url.password, decodeURIComponent(url.password), proxy]) {
+        if (secret) out = out.split(secret).join(secret === proxy ? redactProxyUrl(proxy) : '[redacted]');
+      }
+    }
+    return out;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
+  return code;
+}
+
+function networkReason(code: string | undefined, message: string): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'the connection was closed unexpectedly';
+    default:
+      return message;
+  }
+}
+
+const UNKNOWN_CA = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/**
+ * A TLS verification failure, with the fix named. The CA options depend on the Node version:
+ * NODE_EXTRA_CA_CERTS everywhere; `--use-system-ca` from 22.15 / 23.9 (23.8 on macOS and Windows);
+ * NODE_USE_SYSTEM_CA=1 from 22.19 / 24.6.
+ */
+export function tlsFailure(code: string | undefined, host: string, nodeVersion: string): { reason: string; hint: string } | undefined {
+  if (!code) return undefined;
+  if (UNKNOWN_CA.has(code)) {
+    const self = code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN';
+    return {
+      reason: `the TLS certificate of ${host} is ${self ? 'self-signed or signed by an unknown authority' : 'signed by an authority Node does not trust'} (${code})`,
+      hint: `if your network uses its own certificate authority (a corporate proxy or gateway), trust it: NODE_EXTRA_CA_CERTS=/path/ca.pem${systemCaHint(nodeVersion)}`,
+    };
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+    return {
+      reason: `the TLS certificate presented for ${host} is for another host name (${code})`,
+      hint: "check --base-url: use the host name the service's certificate names; a proxy that intercepts TLS must issue certificates for the real host",
+    };
+  }
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
+    return {
+      reason: `the TLS certificate of ${host} ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'} (${code})`,
+      hint: "check your computer's clock (NTP); if it is right, the service must renew its certificate",
+    };
+  }
+  return undefined;
+}
+
+function systemCaHint(nodeVersion: string): string {
+  const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);
+  const at = (m: number, n: number) => major > m || (major === m && minor >= n);
+  const envVar = (major === 22 && at(22, 19)) || at(24, 6);
+  const flag = (major === 22 && at(22, 15)) || at(23, 9);
+  if (envVar) return `, or use the system's store: NODE_USE_SYSTEM_CA=1 (or NODE_OPTIONS=--use-system-ca)`;
+  if (flag) return `, or use the system's store: NODE_OPTIONS=--use-system-ca`;
+  return ` (Node ${nodeVersion} cannot read the system's store; Node 22.15+ can, with --use-system-ca)`;
+}
+
+/** Reads the whole body, decompressing what the server compressed, and stops at the cap. */
+async function readBody(body: Readable, headers: Record<string, string>, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+  const encodings = (headers['content-encoding'] ?? '')
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e && e !== 'identity');
+  const declared = Number(headers['content-length']);
+  if (encodings.length === 0 && Number.isFinite(declared) && declared > maxBytes) {
+    body.destroy();
+    throw tooLarge();
+  }
+  let stream: Readable = body;
+  if (encodings.length > 0) {
+    const zlib = await import('node:zlib');
+    const { pipeline } = await import('node:stream');
+    // Applied in the reverse of the order the server applied them.
+    const decoders = encodings.reverse().map((e) => {
+      if (e === 'gzip' || e === 'x-gzip') return zlib.createGunzip();
+      if (e === 'deflate') return zlib.createInflate();
+      if (e === 'br') return zlib.createBrotliDecompress();
+      body.destroy();
+      throw new ServiceUnavailableError(`the reply uses a content encoding rsi cannot read (${e})`);
+    });
+    stream = pipeline([body, ...decoders], () => undefined) as unknown as Readable;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      stream.destroy();
+      body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}

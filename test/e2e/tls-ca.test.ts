@@ -1,0 +1,84 @@
+// A service behind a certificate from a private CA (as behind a corporate TLS gateway): real
+// `bin/rsi.js` processes against a real sandbox behind an https front (test/support/tls.ts). Without
+// the CA, login and API calls fail with exit 8 and a hint naming NODE_EXTRA_CA_CERTS; with the
+// documented NODE_EXTRA_CA_CERTS=/path/ca.pem both work. A wrong host name and an expired
+// certificate each get their own message.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { obtainTokens } from '../support/oauth.js';
+import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { createTestCa, startHttpsFront, type HttpsFront, type TestCa } from '../support/tls.js';
+
+const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
+let sandbox: SandboxProcess;
+let ca: TestCa;
+let good: HttpsFront;
+let wrongHost: HttpsFront;
+let expired: HttpsFront;
+
+beforeAll(async () => {
+  sandbox = await startSandbox(['--auto-approve']);
+  ca = createTestCa();
+  [good, wrongHost, expired] = await Promise.all([
+    startHttpsFront(sandbox.url, ca.issue('good', { subjectAltName: 'IP:127.0.0.1,DNS:localhost' })),
+    startHttpsFront(sandbox.url, ca.issue('other', { subjectAltName: 'DNS:service.example' })),
+    startHttpsFront(sandbox.url, ca.issue('expired', { subjectAltName: 'IP:127.0.0.1', days: -1 })),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([sandbox?.stop(), good?.stop(), wrongHost?.stop(), expired?.stop()]);
+});
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'rsi-tls-'));
+  return { RSI_CONFIG_DIR: dir, RSI_CREDENTIAL_STORE: 'file', BROWSER: FAKE_BROWSER, NODE_EXTRA_CA_CERTS: '', ...extra };
+}
+
+describe('a service with a private CA', () => {
+  it('without the CA: login and an API call fail with exit 8 and name NODE_EXTRA_CA_CERTS', async () => {
+    const login = await runCli(['login', '--base-url', good.url], { env: env() });
+    expect(login.code).toBe(8);
+    expect(login.stderr).toMatch(
+      /^rsi: cannot reach the service \(GET https:\/\/127\.0\.0\.1:\d+\/.*\): the TLS certificate of 127\.0\.0\.1:\d+ is/m,
+    );
+    expect(login.stderr).toContain('hint: if your network uses its own certificate authority');
+    expect(login.stderr).toContain('NODE_EXTRA_CA_CERTS=/path/ca.pem');
+
+    const tokens = await obtainTokens(sandbox.url, { resource: `${sandbox.url}/api/v1` });
+    const api = await runCli(['projects', 'list', '--json'], { env: env({ RSI_TOKEN: tokens.access_token, RSI_BASE_URL: good.url }) });
+    expect(api.code).toBe(8);
+    expect(api.stderr).toContain('NODE_EXTRA_CA_CERTS=/path/ca.pem');
+    // Not retried: an untrusted certificate does not become trusted by waiting.
+    expect(api.stderr.match(/^rsi: /gm)).toHaveLength(1);
+  });
+
+  it('with NODE_EXTRA_CA_CERTS=/path/ca.pem, as docs/auth.md says: login and an API call work', async () => {
+    const e = env({ NODE_EXTRA_CA_CERTS: ca.caFile });
+    const before = good.requests;
+    const login = await runCli(['login', '--base-url', good.url], { env: e });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toContain(`Signed in to ${good.url}`);
+    const list = await runCli(['projects', 'list', '--json'], { env: e });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toBeTruthy();
+    expect(list.stdout).toContain('"id"');
+    expect(good.requests).toBeGreaterThan(before);
+  });
+
+  it('a certificate for another host name and an expired one each say so', async () => {
+    const e = env({ NODE_EXTRA_CA_CERTS: ca.caFile });
+    const mismatch = await runCli(['login', '--base-url', wrongHost.url], { env: e });
+    expect(mismatch.code).toBe(8);
+    expect(mismatch.stderr).toContain('is for another host name (ERR_TLS_CERT_ALTNAME_INVALID)');
+    expect(mismatch.stderr).toContain('hint: check --base-url');
+
+    const old = await runCli(['login', '--base-url', expired.url], { env: e });
+    expect(old.code).toBe(8);
+    expect(old.stderr).toContain('has expired (CERT_HAS_EXPIRED)');
+    expect(old.stderr).toContain("hint: check your computer's clock");
+  });
+});

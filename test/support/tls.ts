@@ -1,0 +1,117 @@
+/**
+ * TLS fixtures for tests: a throw-away certificate authority and server certificates made with the
+ * openssl command line (on every Debian machine this project runs on), and an https front that
+ * forwards to a sandbox, rewriting the sandbox's own http origin to the front's https one in both
+ * directions, so discovery, issuer checks and resource indicators all see one https service.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TestCa {
+  dir: string;
+  /** PEM file of the CA certificate: what NODE_EXTRA_CA_CERTS points at. */
+  caFile: string;
+  /** Issues a server certificate; `days` below 0 makes one that has already expired. */
+  issue(name: string, options: { subjectAltName: string; days?: number }): { key: string; cert: string };
+}
+
+function openssl(args: string[], cwd: string): void {
+  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+export function createTestCa(): TestCa {
+  const dir = mkdtempSync(join(tmpdir(), 'rsi-ca-'));
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  openssl(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=rsi test CA'], dir);
+  return {
+    dir,
+    caFile: join(dir, 'ca.pem'),
+    issue(name, options) {
+      openssl(['req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
+      writeFileSync(join(dir, `${name}.ext`), `subjectAltName=${options.subjectAltName}\nextendedKeyUsage=serverAuth\n`);
+      openssl(
+        [
+          'x509',
+          '-req',
+          '-in',
+          `${name}.csr`,
+          '-CA',
+          'ca.pem',
+          '-CAkey',
+          'ca.key',
+          '-CAcreateserial',
+          '-out',
+          `${name}.pem`,
+          '-days',
+          String(options.days ?? 2),
+          '-extfile',
+          `${name}.ext`,
+        ],
+        dir,
+      );
+      return { key: readFileSync(join(dir, `${name}.key`), 'utf8'), cert: readFileSync(join(dir, `${name}.pem`), 'utf8') };
+    },
+  };
+}
+
+export interface HttpsFront {
+  url: string;
+  /** Requests that completed a TLS handshake and reached the front. */
+  requests: number;
+  stop(): Promise<void>;
+}
+
+/** An https server on 127.0.0.1 that forwards every request to `upstream` (an http sandbox). */
+export async function startHttpsFront(upstream: string, tls: { key: string; cert: string }): Promise<HttpsFront> {
+  const sockets = new Set<Socket>();
+  let front = '';
+  const swap = (text: string, from: string, to: string) =>
+    text.split(from).join(to).split(encodeURIComponent(from)).join(encodeURIComponent(to));
+  const state = { requests: 0 };
+  const server: Server = createServer(tls, (req, res) => {
+    state.requests++;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.from(swap(Buffer.concat(chunks).toString('utf8'), front, upstream));
+      const headers = { ...req.headers, host: new URL(upstream).host, 'content-length': String(body.length) };
+      const up = httpRequest(`${upstream}${swap(req.url ?? '/', front, upstream)}`, { method: req.method, headers }, (ur) => {
+        const parts: Buffer[] = [];
+        ur.on('data', (c: Buffer) => parts.push(c));
+        ur.on('end', () => {
+          const out = Buffer.from(swap(Buffer.concat(parts).toString('utf8'), upstream, front));
+          const h = { ...ur.headers, 'content-length': String(out.length) };
+          if (typeof h.location === 'string') h.location = swap(h.location, upstream, front);
+          delete h['transfer-encoding'];
+          res.writeHead(ur.statusCode ?? 502, h).end(out);
+        });
+      });
+      up.on('error', () => res.writeHead(502).end());
+      up.end(body);
+    });
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  // A client that rejects the certificate closes the socket mid-handshake: not an error here.
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  front = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: front,
+    get requests() {
+      return state.requests;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,303 @@
+// The one network path (src/http/network.ts): the whole-request deadline against a dripping
+// server, bounded bodies and gzip bombs, the fail-closed trace, proxy settings and NO_PROXY through
+// a real forward proxy, and the TLS hints per Node version.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../../src/errors.js';
+import { UndiciHttp } from '../../src/http/http.js';
+import { Network, OAUTH_MAX_BYTES, loadUndici, tlsFailure } from '../../src/http/network.js';
+import { proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
+import { redactBody } from '../../src/http/redact.js';
+import { fakeClock } from '../support/fakes.js';
+import { startProxy, type TestProxy } from '../support/proxy.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+let server: Server;
+let base: string;
+let handler: Handler = (_req, res) => res.end();
+let hits = 0;
+const timers = new Set<NodeJS.Timeout>();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    hits++;
+    req.resume();
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+afterEach(() => {
+  hits = 0;
+  for (const t of timers) clearInterval(t);
+  timers.clear();
+  server.closeAllConnections();
+});
+
+function collect(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (c: Buffer) => (text += c.toString()));
+  return { stream, text: () => text };
+}
+
+/** Headers at once, then one byte every `everyMs`, never ending: beats any idle timeout. */
+function drip(everyMs: number): Handler {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('[');
+    const t = setInterval(() => res.write(' '), everyMs);
+    timers.add(t);
+    res.on('close', () => clearInterval(t));
+  };
+}
+
+describe('the whole-request deadline', () => {
+  it('ends a reply that drips one byte at a time: timed out (exit 8), the timeout retried once', async () => {
+    // Each gap (100 ms) is far below the timeout (800 ms): only a deadline on the whole request ends it.
+    handler = drip(100);
+    const http = new UndiciHttp({ baseUrl: base, timeoutMs: 800, userAgent: 'rsi/t', clock: fakeClock(), random: () => 0 });
+    try {
+      const error = await http.request({ method: 'GET', path: '/drip' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      expect((error as ServiceUnavailableError).exitCode).toBe(8);
+      expect((error as ServiceUnavailableError).timedOut).toBe(true);
+      expect((error as Error).message).toContain('timed out after 0.8 s');
+      expect(hits).toBe(2);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('bounds the OAuth path the same way', async () => {
+    handler = drip(100);
+    const network = new Network({ env: {}, timeoutMs: 600 });
+    try {
+      const error = await network.fetch(`${base}/.well-known/oauth-authorization-server`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      expect((error as ServiceUnavailableError).timedOut).toBe(true);
+    } finally {
+      await network.close();
+    }
+  });
+});
+
+describe('bounded bodies', () => {
+  it('stops a gzip bomb on the OAuth path at the cap, counting decompressed bytes', async () => {
+    const bomb = gzipSync(Buffer.alloc(OAUTH_MAX_BYTES * 8, 0x20));
+    expect(bomb.length).toBeLessThan(OAUTH_MAX_BYTES / 8);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(bomb);
+    };
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      const error = await network.fetch(`${base}/.well-known/oauth-authorization-server`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      expect((error as Error).message).toContain('larger than 1 MiB');
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('decompresses a gzip reply within the cap', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ issuer: 'x' })));
+    };
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      const res = await network.fetch(`${base}/doc`);
+      expect(await res.json()).toEqual({ issuer: 'x' });
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('says an oversized API reply is too large (exit 1), not "cannot reach", and does not retry it', async () => {
+    const bomb = gzipSync(Buffer.alloc(65 * 1024 * 1024, 0x20));
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(bomb);
+    };
+    const http = new UndiciHttp({ baseUrl: base, timeoutMs: 10_000, userAgent: 'rsi/t', clock: fakeClock() });
+    try {
+      const error = await http.request({ method: 'GET', path: '/big' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      expect((error as ResponseTooLargeError).exitCode).toBe(1);
+      expect((error as Error).message).not.toContain('cannot reach');
+      expect(hits).toBe(1);
+    } finally {
+      await http.close();
+    }
+  });
+});
+
+describe('the --debug trace fails closed', () => {
+  it('shows a placeholder for JSON too deep to redact, and for bodies that are not JSON or a form', () => {
+    let deep = '{"access_token":"DEEP-SECRET-1"}';
+    for (let i = 0; i < 5000; i++) deep = `{"a":${deep}}`;
+    const out = redactBody(deep, 'application/json');
+    expect(out).not.toContain('DEEP-SECRET-1');
+    expect(out).toMatch(/^\[\d+ bytes of application\/json could not be redacted\]$/);
+    expect(redactBody('<p>refresh_token=HTML-SECRET</p>', 'text/html')).toBe('[32 bytes of text/html not shown]');
+    expect(redactBody('{"broken": "JSON-SECRET', 'application/json')).not.toContain('JSON-SECRET');
+  });
+
+  it('scrubs every token it has seen from every later line, whatever the body shape', async () => {
+    handler = (req, res) => {
+      if (req.url === '/token') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ access_token: 'AT-learnt-123', refresh_token: 'RT-learnt-456' }));
+      } else {
+        // The tokens come back where no key names them: in an odd member and in a header.
+        res.writeHead(200, { 'content-type': 'application/json', 'x-echo': 'RT-learnt-456' });
+        res.end(JSON.stringify({ note: 'you sent AT-learnt-123 and code-verifier-789' }));
+      }
+    };
+    const trace = collect();
+    const network = new Network({ env: {}, timeoutMs: 5000, trace: trace.stream });
+    try {
+      await network.fetch(`${base}/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'authorization_code', code_verifier: 'code-verifier-789' }),
+      });
+      await network.fetch(`${base}/echo`);
+      const out = trace.text();
+      expect(out).toContain('> POST');
+      expect(out).toContain('x-echo: [redacted]');
+      expect(out).toContain('you sent [redacted] and [redacted]');
+      for (const secret of ['AT-learnt-123', 'RT-learnt-456', 'code-verifier-789']) expect(out).not.toContain(secret);
+    } finally {
+      await network.close();
+    }
+  });
+});
+
+describe('proxy settings', () => {
+  it('reads either case (lower case first), defaults the scheme and redacts credentials', () => {
+    const s = proxySettings({ https_proxy: 'u:p@proxy.corp:3128', HTTPS_PROXY: 'http://other:1', HTTP_PROXY: 'http://h:2' });
+    expect(s.https).toBe('http://u:p@proxy.corp:3128/');
+    expect(s.source).toEqual({ http: 'HTTP_PROXY', https: 'https_proxy' });
+    expect(redactProxyUrl(s.https!)).toBe('http://[redacted]@proxy.corp:3128');
+    expect(redactProxyUrl('not a url user:pw@x')).not.toContain('pw');
+    expect(proxySettings({ HTTP_PROXY: 'http://h:2' }).https).toBe('http://h:2/');
+    expect(() => proxySettings({ HTTPS_PROXY: 'ftp://u:secretpw@h' })).toThrow(UsageError);
+    expect(() => proxySettings({ HTTPS_PROXY: 'http://u:secretpw@h:99999' })).toThrow(/\[redacted\]/);
+  });
+
+  it('applies NO_PROXY as undici does: host, subdomain, host:port, *', () => {
+    const s = (noProxy: string) => proxySettings({ HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1', NO_PROXY: noProxy });
+    const u = new URL('https://api.svc.example/x');
+    expect(proxyFor(u, s(''))).toBe('http://p:1/');
+    expect(proxyFor(u, s('svc.example'))).toBeUndefined();
+    expect(proxyFor(u, s('.svc.example'))).toBeUndefined();
+    expect(proxyFor(u, s('other.example, api.svc.example:443'))).toBeUndefined();
+    expect(proxyFor(u, s('api.svc.example:8443'))).toBe('http://p:1/');
+    expect(proxyFor(u, s('*'))).toBeUndefined();
+    expect(proxyFor(new URL('http://127.0.0.1:5/'), s('localhost'))).toBe('http://p:1/');
+  });
+});
+
+describe('through a real forward proxy', () => {
+  let proxy: TestProxy;
+  beforeAll(async () => {
+    proxy = await startProxy({ credentials: { user: 'alice', password: 'pr0xy-s3cret' } });
+  });
+  afterAll(() => proxy.stop());
+
+  it('sends API and OAuth requests through the proxy with its credentials, never printing them', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    };
+    proxy.hits.length = 0;
+    const trace = collect();
+    const proxyUrl = proxy.url.replace('//', '//alice:pr0xy-s3cret@');
+    const network = new Network({ env: { http_proxy: proxyUrl }, timeoutMs: 5000, trace: trace.stream });
+    const http = new UndiciHttp({ baseUrl: base, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    try {
+      expect((await http.request({ method: 'GET', path: '/keywords' })).json).toEqual({ ok: true });
+      expect((await network.fetch(`${base}/.well-known/oauth-authorization-server`)).status).toBe(200);
+      expect(proxy.hits.map((h) => h.target)).toEqual([`${base}/api/v1/keywords`, `${base}/.well-known/oauth-authorization-server`]);
+      expect(proxy.hits.every((h) => h.authorization?.startsWith('Basic '))).toBe(true);
+      expect(trace.text()).toContain(`* through proxy http://[redacted]@127.0.0.1:${proxy.port}`);
+      expect(trace.text()).not.toContain('pr0xy-s3cret');
+      expect(network.proxyFor(new URL(base))).toBe(`http://[redacted]@127.0.0.1:${proxy.port}`);
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('names the proxy (redacted) and does not retry when it wants credentials (407)', async () => {
+    proxy.hits.length = 0;
+    const network = new Network({ env: { HTTP_PROXY: proxy.url.replace('//', '//alice:wrong-pass@') }, timeoutMs: 5000 });
+    const http = new UndiciHttp({ baseUrl: base, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    try {
+      const error = await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      expect((error as Error).message).toContain('407');
+      expect((error as Error).message).toContain('[redacted]@127.0.0.1');
+      expect((error as Error).message + (error as ServiceUnavailableError).hint).not.toContain('wrong-pass');
+      expect(proxy.hits).toHaveLength(1);
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('goes direct for hosts in NO_PROXY', async () => {
+    handler = (_req, res) => res.end('{}');
+    proxy.hits.length = 0;
+    const network = new Network({ env: { HTTP_PROXY: proxy.url, no_proxy: '127.0.0.1' }, timeoutMs: 5000 });
+    try {
+      expect((await network.fetch(`${base}/x`)).status).toBe(200);
+      expect(proxy.hits).toHaveLength(0);
+      expect(hits).toBe(1);
+    } finally {
+      await network.close();
+    }
+  });
+});
+
+describe('TLS failures name the fix', () => {
+  it('points an unknown CA at NODE_EXTRA_CA_CERTS and the system store where this Node has it', () => {
+    const on20 = tlsFailure('SELF_SIGNED_CERT_IN_CHAIN', 'svc:443', '20.19.0')!;
+    expect(on20.hint).toContain('NODE_EXTRA_CA_CERTS=/path/ca.pem');
+    expect(on20.hint).not.toContain('NODE_USE_SYSTEM_CA');
+    expect(tlsFailure('UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'svc', '22.15.0')!.hint).toContain('NODE_OPTIONS=--use-system-ca');
+    expect(tlsFailure('UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'svc', '22.15.0')!.hint).not.toContain('NODE_USE_SYSTEM_CA');
+    expect(tlsFailure('DEPTH_ZERO_SELF_SIGNED_CERT', 'svc', '22.19.0')!.hint).toContain('NODE_USE_SYSTEM_CA=1');
+    expect(tlsFailure('DEPTH_ZERO_SELF_SIGNED_CERT', 'svc', '24.6.0')!.hint).toContain('NODE_USE_SYSTEM_CA=1');
+    expect(tlsFailure('DEPTH_ZERO_SELF_SIGNED_CERT', 'svc', '24.5.0')!.hint).toContain('--use-system-ca');
+    expect(tlsFailure('ERR_TLS_CERT_ALTNAME_INVALID', 'svc', '24.6.0')!.reason).toContain('another host name');
+    expect(tlsFailure('CERT_HAS_EXPIRED', 'svc', '24.6.0')!.reason).toContain('expired');
+    expect(tlsFailure('ECONNREFUSED', 'svc', '24.6.0')).toBeUndefined();
+  });
+});
+
+describe("the undici parts the network path imports (not undici's index)", () => {
+  it('still exist with the shapes rsi relies on, and carry a request', async () => {
+    // If an undici upgrade moves lib/dispatcher/env-http-proxy-agent.js or lib/api/api-request.js,
+    // this fails here, naming them, as well as every request above.
+    const { EnvHttpProxyAgent, request } = await loadUndici();
+    expect(typeof EnvHttpProxyAgent).toBe('function');
+    expect(typeof request).toBe('function');
+    handler = (_req, res) => res.end('pong');
+    const agent = new EnvHttpProxyAgent({ httpProxy: '', httpsProxy: '', noProxy: '' });
+    try {
+      const res = await request.call(agent, { origin: base, path: '/ping', method: 'GET' });
+      expect(res.statusCode).toBe(200);
+      expect(await res.body.text()).toBe('pong');
+    } finally {
+      await agent.close();
+    }
+  });
+});
