@@ -132,6 +132,19 @@ describe('KeywordCard and KeywordScore', () => {
       [K],
     );
   });
+
+  it('a score without `score` shows as its label or a dash, never "undefined"', async () => {
+    const { run } = await import('../../src/commands/keywords/get.js');
+    const scored = { ...card, scores: { composite: null, momentum: { raw: null }, risk: { label: 'low' } } };
+    for (const format of OUTPUT_FORMATS) {
+      const { out } = await render(
+        format,
+        () => scored,
+        (ctx) => run({ keyword: K, include: [] }, ctx),
+      );
+      expect(out, format).not.toContain('undefined');
+    }
+  });
 });
 
 describe('RelationPage', () => {
