@@ -6,6 +6,7 @@ import type { Writable } from 'node:stream';
 import { CliError, NotSignedInError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
 import type { AuthServerInfo } from '../storage/config.js';
 import { Network } from '../http/network.js';
+import { apiResourceOf } from '../http/api-path.js';
 import { isLoopbackHost } from './base-url.js';
 
 export interface OAuthEnv {
@@ -67,7 +68,7 @@ function tracingFetch(env: OAuthEnv): RequestOptions[typeof oauth.customFetch] {
  * @see https://www.rfc-editor.org/rfc/rfc8414#section-3.3
  */
 export async function discoverAuthorizationServer(baseUrl: string, env: OAuthEnv): Promise<oauth.AuthorizationServer> {
-  const resource = new URL(`${baseUrl}/api/v1`);
+  const resource = new URL(apiResourceOf(baseUrl));
   let issuer = new URL(baseUrl);
   try {
     const rs = await oauth.processResourceDiscoveryResponse(

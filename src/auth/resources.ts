@@ -4,13 +4,14 @@
  * each has its own stored tokens: the MCP ones sit beside the API ones in the same store, under
  * the account `<profile>+mcp` (`+` cannot appear in a profile name, so no profile can collide).
  */
+import { apiResourceOf } from '../http/api-path.js';
 import type { CredentialKey } from '../storage/credentials.js';
 
 export const RESOURCES = ['api', 'mcp'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 export function resourceUrl(baseUrl: string, resource: Resource = 'api'): string {
-  return resource === 'mcp' ? `${baseUrl}/mcp` : `${baseUrl}/api/v1`;
+  return resource === 'mcp' ? `${baseUrl}/mcp` : apiResourceOf(baseUrl);
 }
 
 export function credentialKeyFor(key: CredentialKey, resource: Resource = 'api'): CredentialKey {

@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CredentialStoreError, NotSignedInError } from '../errors.js';
 import type { AuthProvider } from '../http/types.js';
+import { apiResourceOf } from '../http/api-path.js';
 import type { Clock } from '../io/io.js';
 import type { AuthServerInfo } from '../storage/config.js';
 import type { CredentialKey, CredentialStore, StoredTokens } from '../storage/credentials.js';
@@ -103,7 +104,7 @@ export class StoredTokenProvider implements AuthProvider {
             this.opts.authServer,
             stored.clientId,
             usedRefreshToken,
-            this.opts.resource ?? `${this.opts.key.baseUrl}/api/v1`,
+            this.opts.resource ?? apiResourceOf(this.opts.key.baseUrl),
             this.opts.oauth,
           );
         } catch (error) {

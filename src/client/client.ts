@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Http, HttpRequest, HttpResponse } from '../http/types.js';
+import { API_PREFIX } from '../http/api-path.js';
 import {
   ConflictError,
   ForbiddenError,
@@ -26,12 +27,34 @@ const STATUS_TEXT: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+/** `iterateKeywordSearch`: the query, the page size to ask for, and how to report a doubtful total. */
+export interface SearchWalk {
+  q: string;
+  limit?: number;
+  /** Pages requested ahead while earlier ones print. */
+  window?: number;
+  onWarning?: (message: string) => void;
+}
+
+/** `iterateRelations`: the relation, the page size to ask for, and how to report a doubtful total. */
+export interface RelationsWalk {
+  relation: string;
+  activity?: string | undefined;
+  pageSize?: number;
+  /** Pages in flight at once. */
+  concurrency?: number;
+  offset?: number | undefined;
+  onWarning?: (message: string) => void;
+}
+
 export class ApiClient {
-  /** The service base URL (the API lives at `<base>/api/v1`). */
+  /** The service base URL (the API lives under it, at API_PREFIX). */
   readonly baseUrl: string;
 
   constructor(readonly http: Http) {
-    this.baseUrl = http.apiBase.replace(/\/api\/v1\/?$/, '');
+    // The Http port knows the API base; the setup page lives on the service base beside it.
+    const apiBase = http.apiBase.replace(/\/+$/, '');
+    this.baseUrl = apiBase.endsWith(API_PREFIX) ? apiBase.slice(0, -API_PREFIX.length) : apiBase;
   }
 
   setupUrl(projectId: string): string {
@@ -43,44 +66,57 @@ export class ApiClient {
   }
 
   /**
-   * Every hit of a search, in order, until a short or empty page. The search reports no total, so
-   * up to `window` pages are requested ahead while earlier ones print; pages fetched past the end
-   * are discarded (at most `window - 1` extra requests).
+   * Every hit of a search, in order, each once. Pages are numbered by the server, so page N holds
+   * whatever the server's own page size makes it hold; the walk ends at an empty page, or at a page
+   * shorter than the server's `meta.pageSize` unless a `meta.total` (not in the spec, but some
+   * servers send one) still promises more. Up to `window` pages are requested ahead while earlier
+   * ones print; pages fetched past the end are discarded. A total that disagrees with the data is
+   * reported through `onWarning`, never trusted to end the walk.
    */
-  async *iterateKeywordSearch(q: { q: string; limit?: number; window?: number }, signal?: AbortSignal): AsyncIterable<S.KeywordHit> {
+  async *iterateKeywordSearch(q: SearchWalk, signal?: AbortSignal): AsyncIterable<S.KeywordHit> {
     const limit = q.limit ?? 20;
     const window = Math.max(1, q.window ?? 3);
-    const first = await this.searchKeywords({ q: q.q, page: 1, limit }, signal);
-    yield* first.data;
-    if (first.data.length < limit) return;
-    let next = 2;
+    const totals = new Set<number>();
+    let received = 0;
+    let previous: string | undefined;
+    let next = 1;
     const inflight: Array<Promise<S.KeywordSearchPage>> = [];
     const launch = (): void => {
-      const page = next++;
-      const p = this.searchKeywords({ q: q.q, page, limit }, signal);
+      const p = this.searchKeywords({ q: q.q, page: next++, limit }, signal);
       p.catch(() => undefined); // observed below, or discarded after the end
       inflight.push(p);
     };
     try {
-      for (let i = 0; i < window; i++) launch();
-      while (inflight.length > 0) {
+      launch();
+      for (let page = 1; ; page++) {
         const res = await inflight.shift()!;
+        const n = res.data.length;
+        const total = (res.meta as { total?: unknown }).total;
+        if (Number.isInteger(total)) totals.add(total as number);
+        if (n === 0) break;
+        const key = JSON.stringify(res.data);
+        if (key === previous) throw repeatedPage(`GET /keywords page ${page}`, `page ${page - 1}`);
+        previous = key;
         yield* res.data;
-        if (res.data.length < limit) return;
-        launch();
+        received += n;
+        const promised = Math.max(0, ...totals);
+        if (n < res.meta.pageSize && promised <= received) break;
+        // After the first full page, keep `window` pages in flight.
+        while (inflight.length < window) launch();
       }
     } finally {
       await Promise.allSettled(inflight);
     }
+    const wrong = [...totals].filter((t) => t !== received);
+    if (wrong.length > 0) {
+      q.onWarning?.(
+        `the service reported ${wrong.join(' or ')} hits in total for "${q.q}" but sent ${received}; all ${received} are shown`,
+      );
+    }
   }
 
   async getKeyword(id: string, q: { include?: readonly string[] } = {}, signal?: AbortSignal): Promise<S.KeywordCard> {
-    return this.get(
-      `/keywords/${encodeURIComponent(id)}`,
-      S.KeywordCard,
-      { include: q.include?.length ? q.include.join(',') : undefined },
-      signal,
-    );
+    return this.get(`/keywords/${pathId(id)}`, S.KeywordCard, { include: q.include?.length ? q.include.join(',') : undefined }, signal);
   }
 
   async listRelations(
@@ -88,46 +124,70 @@ export class ApiClient {
     q: { relation: string; activity?: string | undefined; limit?: number | undefined; offset?: number | undefined },
     signal?: AbortSignal,
   ): Promise<S.RelationPage> {
-    return this.get(`/keywords/${encodeURIComponent(id)}/relations`, S.RelationPage, { ...q }, signal);
+    return this.get(`/keywords/${pathId(id)}/relations`, S.RelationPage, { ...q }, signal);
   }
 
   /**
-   * Every link of a relation, in order, each exactly once. After the first page tells the total,
-   * the remaining pages are fetched `concurrency` at a time and yielded in order, so memory holds at
-   * most a few pages whatever the total.
+   * Every link of a relation from `offset` on, in order, each exactly once, whatever page size the
+   * server actually uses: the offset steps by the rows received, and the walk ends only at an
+   * empty page. `meta.total` only bounds the read-ahead (the pages fetched `concurrency` at a time
+   * while earlier ones print, at the stride the server has been answering with); it never ends the
+   * walk, and a total that disagrees with the data is reported through `onWarning`. When a page
+   * comes back shorter than the stride, the pages in flight no longer line up and are discarded.
+   * Memory holds at most `concurrency` pages, whatever the total.
    */
-  async *iterateRelations(
-    id: string,
-    q: { relation: string; activity?: string | undefined; pageSize?: number; concurrency?: number; offset?: number },
-    signal?: AbortSignal,
-  ): AsyncIterable<S.RelationItem> {
-    const pageSize = q.pageSize ?? 100;
+  async *iterateRelations(id: string, q: RelationsWalk, signal?: AbortSignal): AsyncIterable<S.RelationItem> {
+    const asked = q.pageSize ?? 100;
     const concurrency = Math.max(1, q.concurrency ?? 4);
     const start = q.offset ?? 0;
-    const first = await this.listRelations(id, { relation: q.relation, activity: q.activity, limit: pageSize, offset: start }, signal);
-    yield* first.data;
-    const total = first.meta.total;
-    let next = start + first.data.length;
-    if (first.data.length === 0) return;
-    const inflight: Array<Promise<S.RelationPage>> = [];
+    const totals = new Set<number>();
+    const queue: Array<{ offset: number; page: Promise<S.RelationPage> }> = [];
+    let cursor = start;
+    let stride = asked;
+    let nextLaunch = start;
+    let previous: { offset: number; key: string } | undefined;
     const launch = (): void => {
-      if (next >= total) return;
-      const p = this.listRelations(id, { relation: q.relation, activity: q.activity, limit: pageSize, offset: next }, signal);
-      p.catch(() => undefined); // observed when its turn comes, or discarded on an early stop
-      inflight.push(p);
-      next += pageSize;
+      const page = this.listRelations(id, { relation: q.relation, activity: q.activity, limit: asked, offset: nextLaunch }, signal);
+      page.catch(() => undefined); // observed when its turn comes, or discarded
+      queue.push({ offset: nextLaunch, page });
+      nextLaunch += stride;
     };
     try {
-      for (let i = 0; i < concurrency; i++) launch();
-      while (inflight.length > 0) {
-        const page = await inflight.shift()!;
-        launch();
+      launch();
+      for (;;) {
+        const { offset, page: pending } = queue.shift()!;
+        const page = await pending;
+        const n = page.data.length;
+        totals.add(page.meta.total);
+        if (n === 0) break;
+        const key = JSON.stringify(page.data);
+        if (previous && previous.key === key) throw repeatedPage(`offset ${offset}`, `offset ${previous.offset}`);
+        previous = { offset, key };
         yield* page.data;
-        if (page.data.length === 0) break;
+        cursor = offset + n;
+        stride = n;
+        if (queue.length > 0 && queue[0]!.offset !== cursor) {
+          // The server answered with fewer (or more) rows than the stride: the pages in flight do
+          // not start at the cursor. Drop them (after they settle, so no more than `concurrency`
+          // requests are ever out) and realign from the data.
+          await Promise.allSettled(queue.splice(0).map((stale) => stale.page));
+        }
+        if (queue.length === 0) nextLaunch = cursor;
+        // Read ahead up to the promised total; once the data has passed it, the total is no guide.
+        const promised = Math.max(...totals);
+        const bound = cursor > promised ? Number.POSITIVE_INFINITY : promised;
+        while (queue.length < concurrency && (queue.length === 0 || nextLaunch < bound)) launch();
       }
     } finally {
       // Let pages still in flight settle so an early stop or an error leaves nothing dangling.
-      await Promise.allSettled(inflight);
+      await Promise.allSettled(queue.map((x) => x.page));
+    }
+    // An offset at or past the total that finds nothing agrees with it.
+    const wrong = [...totals].filter((t) => t !== cursor && !(cursor === start && t <= start));
+    if (wrong.length > 0) {
+      q.onWarning?.(
+        `the service reported a total of ${wrong.join(' or ')} ${q.relation} links, but the data ended at ${cursor}; all ${cursor - start} links it sent are shown`,
+      );
     }
   }
 
@@ -140,7 +200,7 @@ export class ApiClient {
   }
 
   async getProjectStatus(projectId: string, signal?: AbortSignal): Promise<S.ProjectStatus> {
-    return this.get(`/projects/${encodeURIComponent(projectId)}/status`, S.ProjectStatus, {}, signal);
+    return this.get(`/projects/${pathId(projectId)}/status`, S.ProjectStatus, {}, signal);
   }
 
   async listSignals(
@@ -148,17 +208,17 @@ export class ApiClient {
     q: { type?: string | undefined; analysis_mode?: string | undefined; limit?: number | undefined } = {},
     signal?: AbortSignal,
   ): Promise<S.SignalList> {
-    return this.get(`/projects/${encodeURIComponent(projectId)}/signals`, S.SignalList, { ...q }, signal);
+    return this.get(`/projects/${pathId(projectId)}/signals`, S.SignalList, { ...q }, signal);
   }
 
   async getOpportunities(projectId: string, signal?: AbortSignal): Promise<S.OpportunityPayload> {
-    return this.get(`/projects/${encodeURIComponent(projectId)}/opportunities`, S.OpportunityPayload, {}, signal);
+    return this.get(`/projects/${pathId(projectId)}/opportunities`, S.OpportunityPayload, {}, signal);
   }
 
   /** POST: never retried automatically, so a timeout cannot record the same run twice. */
   async runAnalyses(projectId: string, body: S.RunAnalysesBody, signal?: AbortSignal): Promise<S.AnalysesResult> {
     return this.send(
-      { method: 'POST', path: `/projects/${encodeURIComponent(projectId)}/analyses`, body, idempotent: false, signal },
+      { method: 'POST', path: `/projects/${pathId(projectId)}/analyses`, body, idempotent: false, signal },
       S.AnalysesResult,
       202,
       { projectId },
@@ -219,13 +279,17 @@ export class ApiClient {
       case 409: {
         const projectId = about.projectId ?? /\/projects\/([^/?]+)/.exec(what)?.[1];
         const setupUrl = projectId ? this.setupUrl(decodeURIComponent(projectId)) : undefined;
-        const setupMissing = /setup/i.test(text ?? '');
-        return new ConflictError(text ?? `conflict (${what})`, setupMissing ? setupUrl : undefined, {
-          hint: setupMissing
-            ? setupUrl
-              ? `finish scoring setup at ${setupUrl}`
-              : "finish the project's scoring setup in the browser"
-            : "list the project's signals (`rsi signals`) and select from the finished scan",
+        // The spec names two causes of a 409; the text says which only when it mentions one.
+        const setup = setupUrl ? `finish scoring setup at ${setupUrl}` : "finish the project's scoring setup in the browser";
+        const signals = `check the finished scan's signals with \`rsi signals ${projectId ? decodeURIComponent(projectId) : '<project>'}\``;
+        const cause = /setup/i.test(text ?? '') ? 'setup' : /scan|selection|signal/i.test(text ?? '') ? 'selection' : 'unclear';
+        return new ConflictError(text ?? `conflict (${what})`, cause === 'setup' ? setupUrl : undefined, {
+          hint:
+            cause === 'setup'
+              ? setup
+              : cause === 'selection'
+                ? `the selection must match a finished scan: ${signals}`
+                : `either scoring setup is missing (${setup}) or the selection does not match a finished scan (${signals})`,
         });
       }
       default: {
@@ -245,6 +309,24 @@ export class ApiClient {
       }
     }
   }
+}
+
+/** A server that ignores the page or offset asked for would make `--all` loop forever: stop instead. */
+function repeatedPage(where: string, before: string): UnexpectedReplyError {
+  return new UnexpectedReplyError(`the service sent the same rows for ${where} as for ${before}; stopped so the walk cannot loop`, {
+    hint: 'the service seems to ignore the paging parameters; fetch single pages with --page/--offset instead',
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A path segment for an id. The spec's path ids are UUIDs; refusing anything else here is the last
+ * fence before the URL, so `.`/`..` (which URL parsing would resolve) or a slash never reach one.
+ */
+function pathId(id: string): string {
+  if (!UUID.test(id)) throw new UsageError(`${JSON.stringify(id)} is not a UUID, so it cannot name a keyword or project in a request`);
+  return id;
 }
 
 function oneLine(text: string): string {

@@ -1,7 +1,14 @@
 /**
- * zod schemas for every body in shared/service-api.md. Replies are parsed with `z.looseObject`, so
- * fields the spec does not list are kept (and printed by `--json`), while a reply that breaks the
- * spec becomes a clear error naming the field.
+ * zod schemas for every body in shared/service-api.md, and the wire types derived from them (the
+ * only place they are declared). Replies are parsed with `z.looseObject`, so fields the spec does
+ * not list are kept (and printed by `--json`), while a reply that breaks the spec becomes a clear
+ * error naming the field.
+ *
+ * Tolerance follows the spec to the letter: a member is required only where the spec's table says
+ * "yes" (or "all required"), nullable only where it says "or null" (or "nullable"); every other
+ * member is optional. A table without a Required column (KeywordScore, AnalysesResult) therefore
+ * requires nothing. Enumerated values are checked where the spec lists the allowed values, because
+ * the commands branch on them (the watch on `next`, exit 10 on an analysis `status`).
  */
 import { z } from 'zod';
 
@@ -11,9 +18,10 @@ export const PageMeta = z.looseObject({ page: z.number().int(), pageSize: z.numb
 export const KeywordHit = z.looseObject({ id: z.string(), name: z.string(), type: z.string(), synonyms: z.array(z.string()) });
 export const KeywordSearchPage = z.looseObject({ data: z.array(KeywordHit), meta: PageMeta });
 
+// "KeywordScore (nullable object)": no member is marked required.
 export const KeywordScore = z
   .looseObject({
-    score: z.number(),
+    score: z.number().optional(),
     raw: z.number().nullable().optional(),
     label: z.string().optional(),
     description: z.string().optional(),
@@ -26,7 +34,13 @@ export const KeywordCard = z.looseObject({
   type: nullableString,
   description: nullableString,
   synonyms: z.array(z.string()),
-  activity: z.looseObject({ papers: nullableInt, patents: nullableInt, trials: nullableInt, assets: nullableInt }),
+  // The object is required; its members are described ("each integer or null"), not marked required.
+  activity: z.looseObject({
+    papers: nullableInt.optional(),
+    patents: nullableInt.optional(),
+    trials: nullableInt.optional(),
+    assets: nullableInt.optional(),
+  }),
   scores: z.looseObject({
     as_of: nullableString.optional(),
     composite: KeywordScore.optional(),
@@ -98,7 +112,8 @@ export const ProjectStatus = z.looseObject({
       task_id: z.string().optional(),
       status: z.enum(['pending', 'running', 'done', 'failed']).optional(),
       updated_at: z.string().optional(),
-      runs: z.array(z.looseObject({ id: z.string(), type: z.string(), status: z.string() })).optional(),
+      // "items with id, type, status": described, not marked required.
+      runs: z.array(z.looseObject({ id: z.string().optional(), type: z.string().optional(), status: z.string().optional() })).optional(),
     }),
   ),
 });
@@ -159,13 +174,17 @@ export const AnalysesResult = z.looseObject({
   available: z.number().int().optional(),
   limit: z.number().int().optional(),
   signals: z.array(z.record(z.string(), z.unknown())).optional(),
+  // runs items: "all required"; skipped items: "all strings", none marked required.
   runs: z.array(z.looseObject({ id: z.string(), keyword_id: z.string(), kind: z.string() })).optional(),
-  skipped: z.array(z.looseObject({ keyword_id: z.string(), signal_keyword_id: z.string(), reason: z.string() })).optional(),
+  skipped: z
+    .array(z.looseObject({ keyword_id: z.string().optional(), signal_keyword_id: z.string().optional(), reason: z.string().optional() }))
+    .optional(),
 });
 
 export type PageMeta = z.infer<typeof PageMeta>;
 export type KeywordHit = z.infer<typeof KeywordHit>;
 export type KeywordSearchPage = z.infer<typeof KeywordSearchPage>;
+export type KeywordScore = z.infer<typeof KeywordScore>;
 export type KeywordCard = z.infer<typeof KeywordCard>;
 export type RelationItem = z.infer<typeof RelationItem>;
 export type RelationPage = z.infer<typeof RelationPage>;

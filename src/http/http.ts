@@ -8,6 +8,7 @@ import { InterruptedError, ServiceUnavailableError } from '../errors.js';
 import type { Clock } from '../io/io.js';
 import type { AuthProvider, Http, HttpRequest, HttpResponse } from './types.js';
 import { API_MAX_BYTES, Network, isPermanentFailure } from './network.js';
+import { apiBaseOf, pathUnderApi } from './api-path.js';
 
 export interface HttpOptions {
   /** Service base URL; the API lives at `<baseUrl>/api/v1`. */
@@ -37,7 +38,7 @@ export class UndiciHttp implements Http {
     private readonly options: HttpOptions,
     network?: Network,
   ) {
-    this.apiBase = `${options.baseUrl.replace(/\/+$/, '')}/api/v1`;
+    this.apiBase = apiBaseOf(options.baseUrl);
     this.network = network ?? new Network({ env: {}, timeoutMs: options.timeoutMs, trace: options.trace });
     this.ownsNetwork = network === undefined;
   }
@@ -91,8 +92,7 @@ export class UndiciHttp implements Http {
   }
 
   private url(req: HttpRequest): URL {
-    const path = req.path.startsWith('/api/v1/') || req.path === '/api/v1' ? req.path.slice('/api/v1'.length) : req.path;
-    const url = new URL(`${this.apiBase}${path.startsWith('/') ? path : `/${path}`}`);
+    const url = new URL(`${this.apiBase}${pathUnderApi(req.path)}`);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, String(v));

@@ -48,6 +48,7 @@ describe('status --watch --timeout', () => {
     const r = await rsi(['status', 'Slow scan', '--watch', '--interval', '0.1', '--timeout', '0.3']);
     expect(r.code, r.stderr).toBe(9);
     expect(r.stdout).toBe('');
-    expect(r.stderr.split('\n').filter((l) => l === 'scanning for signals')).toHaveLength(1);
+    // One line per change, each ending with the service's summary.
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('scanning for signals · '))).toHaveLength(1);
   });
 });

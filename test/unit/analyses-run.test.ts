@@ -6,10 +6,9 @@ import {
   parseSelectionsJson,
   run,
   type AnalysesPort,
-  type AnalysesReply,
   type AnalysesRunOptions,
-  type RunAnalysesBody,
 } from '../../src/commands/analyses/run.js';
+import type { AnalysesResult as AnalysesReply, RunAnalysesBody } from '../../src/client/schemas.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { ScriptedPrompter } from '../../src/io/prompter.js';
 import { createProgress } from '../../src/io/progress.js';
@@ -308,7 +307,9 @@ describe('analyses run: --wait', () => {
     next: 'list_signals',
     analyses: [{ status: 'done', keyword_name: 'A' }],
   };
-  const failed: StatusLike = { ...done, analyses: [{ status: 'failed', keyword_name: 'A' }] };
+  // r1 is a run STARTED began; r9 is somebody else's.
+  const failed: StatusLike = { ...done, analyses: [{ status: 'failed', keyword_name: 'A', runs: [{ id: 'r1' }] }] };
+  const othersFailed: StatusLike = { ...done, analyses: [{ status: 'failed', keyword_name: 'B', runs: [{ id: 'r9' }] }] };
 
   it('with --json prints NDJSON: the result, then status lines', async () => {
     const io = fakeIo(false);
@@ -336,5 +337,16 @@ describe('analyses run: --wait', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AnalysisFailedError);
     expect(io.err()).toContain('scoring running · 0/1 analyses done');
+  });
+
+  it('a failed analysis this command did not start is a note, exit 0', async () => {
+    const io = fakeIo(false);
+    const { port } = fakePort([STARTED], [running, othersFailed]);
+    await run(
+      options({ select: [{ keyword_id: 'k', signal_keyword_id: 's' }], wait: { intervalMs: 10, timeoutMs: 0 } }),
+      fakeCtx(io, 'tsv'),
+      { port, progress: createProgress(io) },
+    );
+    expect(io.err()).toMatch(/^note: 1 analysis .*had failed before.*: B$/m);
   });
 });

@@ -203,7 +203,9 @@ describe('iterateRelations', () => {
     const { http, maxInflight } = relationsHttp(1037);
     const items = await collect(new ApiClient(http).iterateRelations(UUID, { relation: 'assets', pageSize: 100, concurrency: 4 }));
     expect(items.map((r) => r.name)).toEqual(Array.from({ length: 1037 }, (_, i) => `R${i}`));
-    expect(http.calls).toHaveLength(11);
+    // Eleven pages of data, and the empty page at offset 1037 that ends the walk: a total alone
+    // never ends it.
+    expect(http.calls).toHaveLength(12);
     expect(maxInflight()).toBeGreaterThan(1);
     expect(maxInflight()).toBeLessThanOrEqual(4);
     const offsets = http.calls.map((c) => Number(c.query?.offset));
@@ -240,7 +242,7 @@ describe('iterateKeywordSearch look-ahead', () => {
     const http = fakeHttp((req) => {
       const page = Number(req.query?.page);
       if (page === 3) return reply(503, { error: 'busy' });
-      return reply(200, { data: Array.from({ length: 20 }, (_, i) => hit(i)), meta: { page, pageSize: 20 } });
+      return reply(200, { data: Array.from({ length: 20 }, (_, i) => hit(page * 20 + i)), meta: { page, pageSize: 20 } });
     });
     await expect(collect(new ApiClient(http).iterateKeywordSearch({ q: 'k', limit: 20 }))).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
@@ -290,6 +292,13 @@ describe('errorFor', () => {
     expect(err).toBeInstanceOf(ConflictError);
     expect(err.hint).toContain(`https://rsi.example/projects/${UUID}/overview?setup=1`);
   });
+  it('a 409 whose text names no cause names both spec causes', () => {
+    const client = new ApiClient(fakeHttp(() => reply(200, {})));
+    const err = client.errorFor(reply(409, { error: 'Conflict' }), `POST /projects/${UUID}/analyses`) as ConflictError;
+    expect(err.setupUrl).toBeUndefined();
+    expect(err.hint).toContain(`https://rsi.example/projects/${UUID}/overview?setup=1`);
+    expect(err.hint).toContain(`rsi signals ${UUID}`);
+  });
   it('a 409 selection conflict points at the signals', () => {
     const client = new ApiClient(fakeHttp(() => reply(200, {})));
     const err = client.errorFor(
@@ -297,5 +306,151 @@ describe('errorFor', () => {
       `POST /projects/${UUID}/analyses`,
     ) as ConflictError;
     expect(err.hint).toContain('rsi signals');
+  });
+});
+
+/**
+ * A relations server that pages its own way: `served(offset, asked)` says how many rows it returns,
+ * `total` what it reports in meta.total (not necessarily the truth, `rows`).
+ */
+function pagingServer(o: { rows: number; total: (rows: number) => number; served: (offset: number, asked: number) => number }) {
+  let inflight = 0;
+  let maxInflight = 0;
+  const http = fakeHttp(async (req) => {
+    inflight++;
+    maxInflight = Math.max(maxInflight, inflight);
+    const offset = Number(req.query?.offset ?? 0);
+    const asked = Number(req.query?.limit ?? 20);
+    await new Promise((r) => setTimeout(r, (offset * 7) % 3));
+    inflight--;
+    const end = Math.min(o.rows, offset + o.served(offset, asked));
+    const data = [];
+    for (let i = offset; i < end; i++) data.push({ id: UUID, name: `R${i}` });
+    return reply(200, { data, meta: { relation: 'assets', total: o.total(o.rows), limit: asked, offset } });
+  });
+  return { http, maxInflight: () => maxInflight };
+}
+
+async function walkRelations(http: Http, concurrency = 4) {
+  const warnings: string[] = [];
+  const items = await collect(
+    new ApiClient(http).iterateRelations(UUID, { relation: 'assets', pageSize: 100, concurrency, onWarning: (m) => warnings.push(m) }),
+  );
+  return { names: items.map((r) => r.name), warnings };
+}
+
+const names = (n: number, prefix = 'R') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+describe('iterateRelations follows the data', () => {
+  it('a server that pages at 50 when asked for 100: every row once (the issue: 100 of 120)', async () => {
+    const { http, maxInflight } = pagingServer({ rows: 120, total: (n) => n, served: () => 50 });
+    const { names: got, warnings } = await walkRelations(http);
+    expect(got).toEqual(names(120));
+    expect(warnings).toEqual([]);
+    expect(maxInflight()).toBeLessThanOrEqual(4);
+  });
+
+  it('pages of varying size: every row once, in order, never more than `concurrency` in flight', async () => {
+    const { http, maxInflight } = pagingServer({ rows: 1000, total: (n) => n, served: (offset) => 1 + ((offset * 31) % 97) });
+    const { names: got } = await walkRelations(http, 3);
+    expect(got).toEqual(names(1000));
+    expect(maxInflight()).toBeLessThanOrEqual(3);
+    const offsets = http.calls.map((c) => Number(c.query?.offset));
+    expect(Math.max(...offsets)).toBe(1000);
+  });
+
+  it('a total lower than the data: every row, and one warning', async () => {
+    const { http } = pagingServer({ rows: 430, total: () => 250, served: (_, asked) => asked });
+    const { names: got, warnings } = await walkRelations(http);
+    expect(got).toEqual(names(430));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/total of 250 .*ended at 430/);
+  });
+
+  it('a total higher than the data: ends at the empty page, with one warning', async () => {
+    const { http } = pagingServer({ rows: 130, total: () => 100_000, served: (_, asked) => asked });
+    const { names: got, warnings } = await walkRelations(http);
+    expect(got).toEqual(names(130));
+    expect(warnings).toHaveLength(1);
+    expect(http.calls.length).toBeLessThan(10);
+  });
+
+  it('a server that ignores the offset: stops with an error instead of looping', async () => {
+    const http = fakeHttp(() =>
+      reply(200, { data: [{ id: UUID, name: 'same' }], meta: { relation: 'assets', total: 5, limit: 100, offset: 0 } }),
+    );
+    await expect(walkRelations(http)).rejects.toThrow(/same rows .*cannot loop/);
+    expect(http.calls.length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('iterateKeywordSearch follows the data', () => {
+  /** Page-numbered search over `rows` hits with the server's own page size; `total` optional. */
+  function searchServer(rows: number, pageSize: number, total?: number) {
+    return fakeHttp(async (req) => {
+      const page = Number(req.query?.page);
+      await new Promise((r) => setTimeout(r, (page * 7) % 3));
+      const data = [];
+      for (let i = (page - 1) * pageSize; i < Math.min(rows, page * pageSize); i++) data.push(hit(i));
+      return reply(200, { data, meta: { page, pageSize, ...(total === undefined ? {} : { total }) } });
+    });
+  }
+
+  async function walkSearch(http: Http) {
+    const warnings: string[] = [];
+    const items = await collect(new ApiClient(http).iterateKeywordSearch({ q: 'k', limit: 20, onWarning: (m) => warnings.push(m) }));
+    return { names: items.map((h) => h.name), warnings };
+  }
+
+  it('a server that caps pages at 7 (asked 20): all 23 hits (the issue: 7 of 23)', async () => {
+    const { names: got, warnings } = await walkSearch(searchServer(23, 7));
+    expect(got).toEqual(names(23, 'K'));
+    expect(warnings).toEqual([]);
+  });
+
+  it('a total higher than the data: ends at the empty page, with one warning', async () => {
+    const http = searchServer(23, 7, 40);
+    const { names: got, warnings } = await walkSearch(http);
+    expect(got).toEqual(names(23, 'K'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/40 hits .* sent 23/);
+  });
+
+  it('a total lower than the data: every hit, with one warning', async () => {
+    const { names: got, warnings } = await walkSearch(searchServer(45, 10, 12));
+    expect(got).toEqual(names(45, 'K'));
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('a server that ignores the page number: stops with an error instead of looping', async () => {
+    const http = fakeHttp(() => reply(200, { data: [hit(1), hit(2)], meta: { page: 1, pageSize: 2 } }));
+    await expect(walkSearch(http)).rejects.toThrow(/same rows .*cannot loop/);
+    expect(http.calls.length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('path ids', () => {
+  it('an id that is not a UUID never reaches a URL', async () => {
+    const http = fakeHttp(() => reply(200, {}));
+    const client = new ApiClient(http);
+    for (const bad of ['..', '.', 'a/b', '', `${UUID}/..`]) {
+      await expect(client.getKeyword(bad)).rejects.toBeInstanceOf(UsageError);
+      await expect(client.getProjectStatus(bad)).rejects.toBeInstanceOf(UsageError);
+      await expect(client.runAnalyses(bad, {})).rejects.toBeInstanceOf(UsageError);
+    }
+    expect(http.calls).toEqual([]);
+  });
+});
+
+describe('iterateRelations from an offset', () => {
+  it('starts at --offset, and an offset past the end is no disagreement', async () => {
+    const { http } = pagingServer({ rows: 120, total: (n) => n, served: () => 50 });
+    const warnings: string[] = [];
+    const client = new ApiClient(http);
+    const from = await collect(client.iterateRelations(UUID, { relation: 'assets', offset: 70, onWarning: (m) => warnings.push(m) }));
+    expect(from.map((r) => r.name)).toEqual(names(120).slice(70));
+    const past = await collect(client.iterateRelations(UUID, { relation: 'assets', offset: 500, onWarning: (m) => warnings.push(m) }));
+    expect(past).toEqual([]);
+    expect(warnings).toEqual([]);
   });
 });

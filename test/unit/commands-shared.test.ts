@@ -1,7 +1,7 @@
 // Shared command helpers: name resolution (projects, keywords) and flag validation.
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
-import { AmbiguousNameError, UsageError } from '../../src/errors.js';
+import { AmbiguousNameError, UnexpectedReplyError, UsageError } from '../../src/errors.js';
 import { resolveKeyword, resolveProject } from '../../src/commands/shared/resolve.js';
 import { enumFlag, intFlag, parseJsonInput } from '../../src/commands/shared/flags.js';
 
@@ -19,6 +19,7 @@ function fakeClient(calls: string[] = []): ApiClient {
           { id: P1, name: 'Oncology watchlist', role: 'owner' },
           { id: P2, name: 'Twin', role: 'viewer' },
           { id: 'aaaaaaaa-0000-4000-8000-000000000003', name: 'Twin', role: 'editor' },
+          { id: '..', name: 'Dots', role: 'owner' },
         ],
       };
     },
@@ -28,6 +29,7 @@ function fakeClient(calls: string[] = []): ApiClient {
         { id: K1, name: 'EGFR', type: 'target', synonyms: ['ERBB1', 'HER1'] },
         { id: K2, name: 'HER1 antibody', type: 'asset', synonyms: ['her1'] },
         { id: 'bbbbbbbb-0000-4000-8000-000000000003', name: 'EGFR-TKI', type: 'modality', synonyms: [] },
+        { id: '../projects', name: 'Sneaky', type: 'target', synonyms: [] },
       ];
       return {
         data: all.filter((k) => `${k.name} ${k.synonyms.join(' ')}`.toLowerCase().includes(q.q.toLowerCase())),
@@ -44,10 +46,17 @@ describe('resolveProject', () => {
   it('a case-insensitive name resolves when unique', async () => {
     expect((await resolveProject(fakeClient(), 'oncology WATCHLIST')).id).toBe(P1);
   });
-  it('a UUID resolves to the listed project, or is passed through for the server to judge', async () => {
-    expect((await resolveProject(fakeClient(), P1)).name).toBe('Oncology watchlist');
+  it('a UUID needs no request: it goes to the server as is (a token with only the route scope works)', async () => {
+    const calls: string[] = [];
+    expect(await resolveProject(fakeClient(calls), P1.toUpperCase())).toEqual({ id: P1, name: P1.toUpperCase() });
     const other = 'cccccccc-0000-4000-8000-000000000009';
-    expect((await resolveProject(fakeClient(), other)).id).toBe(other);
+    expect((await resolveProject(fakeClient(calls), other)).id).toBe(other);
+    expect(calls).toEqual([]);
+  });
+  it('a listed project whose id is not a UUID is refused before it reaches a path', async () => {
+    const err = await resolveProject(fakeClient(), 'Dots').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnexpectedReplyError);
+    expect((err as Error).message).toContain('not a UUID');
   });
   it('two projects with one name: ambiguous, both ids listed', async () => {
     const err = await resolveProject(fakeClient(), 'Twin').catch((e: unknown) => e);
@@ -72,6 +81,10 @@ describe('resolveKeyword', () => {
   it('a synonym matches exactly, case-insensitively; partial matches do not count', async () => {
     expect(await resolveKeyword(fakeClient(), 'erbb1')).toEqual({ id: K1, name: 'EGFR' });
     expect(await resolveKeyword(fakeClient(), 'egfr')).toEqual({ id: K1, name: 'EGFR' });
+  });
+  it('a keyword id from the search that is not a UUID is refused before it reaches a path', async () => {
+    const err = await resolveKeyword(fakeClient(), 'sneaky').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnexpectedReplyError);
   });
   it('several exact matches: ambiguous with candidates', async () => {
     const err = (await resolveKeyword(fakeClient(), 'HER1').catch((e: unknown) => e)) as AmbiguousNameError;

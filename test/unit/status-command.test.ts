@@ -124,7 +124,9 @@ describe('status --watch', () => {
   it('human: progress lines on stderr, then the final status', async () => {
     const io = fakeIo(false);
     await run(watch(), fakeCtx(io, 'tsv'), { port: port([running, done]), progress: createProgress(io) });
-    expect(io.err()).toContain('scoring running · 1/2 analyses done\nscoring done · 2/2 analyses done · signals ready\n');
+    expect(io.err()).toContain(
+      'scoring running · 1/2 analyses done · 1 of 2 analyses running\nscoring done · 2/2 analyses done · signals ready · Scoring done\n',
+    );
     expect(io.out()).toContain('analysis\t\t\t\t\tk2\tSOS1\t\tdone');
   });
 
@@ -132,6 +134,28 @@ describe('status --watch', () => {
     const io = fakeIo(false);
     await expect(run(watch(), fakeCtx(io, 'json'), { port: port([running, failed]) })).rejects.toBeInstanceOf(AnalysisFailedError);
     expect(JSON.parse(io.out().trimEnd().split('\n').at(-1)!)).toEqual(failed);
+  });
+
+  it('a failure from before the watch began is a note, not exit 10 (the issue: exit 10 forever)', async () => {
+    const io = fakeIo(false);
+    await run(watch(), fakeCtx(io, 'json'), { port: port([failed]) });
+    expect(io.err()).toMatch(/^note: 1 analysis of "P" had failed before.*SOS1/m);
+    expect(JSON.parse(io.out().trimEnd().split('\n').at(-1)!)).toEqual(failed);
+  });
+
+  it('an old failure and a new one: exit 10 names only the new one', async () => {
+    const io = fakeIo(false);
+    const before: StatusLike = {
+      ...failed,
+      scoring: 'running',
+      next: 'wait',
+      analyses: [...failed.analyses, { keyword_id: 'k3', keyword_name: 'SHP2', status: 'running' }],
+    };
+    const after: StatusLike = { ...failed, analyses: [...failed.analyses, { keyword_id: 'k3', keyword_name: 'SHP2', status: 'failed' }] };
+    const error = (await run(watch(), fakeCtx(io, 'json'), { port: port([before, after]) }).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(AnalysisFailedError);
+    expect(error.message).toMatch(/1 of 3 analyses failed: SHP2$/);
+    expect(io.err()).toContain('SOS1');
   });
 
   it('exit 9 on --timeout', async () => {

@@ -3,6 +3,9 @@ import {
   assertNoFailedAnalyses,
   describeStatus,
   elapsedSince,
+  failedDuringWatch,
+  startedByReply,
+  statusLine,
   formatSeconds,
   parseTiming,
   watchStatus,
@@ -15,7 +18,7 @@ import { fakeClock, fakeIo } from '../support/fakes.js';
 
 /** A clock whose sleeps return at once and advance time: the loop's timing, without waiting. */
 
-function status(next: string, analyses: Array<{ status: string; keyword_name?: string }> = [], scoring = 'running'): StatusLike {
+function status(next: StatusLike['next'], analyses: StatusLike['analyses'] = [], scoring: StatusLike['scoring'] = 'running'): StatusLike {
   return { signals_ready: true, scoring, summary: 's', next, analyses };
 }
 
@@ -146,10 +149,11 @@ describe('watchWithOutput', () => {
       { ndjson: false, projectName: 'P' },
     );
     expect(io.out()).toBe('');
+    // Each line ends with the server's own summary ("s" here).
     expect(io.err().trimEnd().split('\n')).toEqual([
-      'scoring running · 0/2 analyses done',
-      'scoring running · 1/2 analyses done',
-      'scoring done · 2/2 analyses done · signals ready',
+      'scoring running · 0/2 analyses done · s',
+      'scoring running · 1/2 analyses done · s',
+      'scoring done · 2/2 analyses done · signals ready · s',
     ]);
   });
 
@@ -176,6 +180,102 @@ describe('helpers', () => {
     expect(describeStatus(status('wait', [{ status: 'done' }, { status: 'failed' }, { status: 'running' }]))).toBe(
       'scoring running · 1/3 analyses done · 1 failed',
     );
+  });
+
+  it('the live line and the timeout carry the server summary; a stalled wait names the setup URL', async () => {
+    const stalled: StatusLike = {
+      signals_ready: true,
+      scoring: 'not_started',
+      summary: 'Waiting for scoring setup:\n finish it in the app',
+      next: 'wait',
+      analyses: [],
+    };
+    expect(statusLine(stalled)).toBe('scoring not started · Waiting for scoring setup: finish it in the app');
+    const io = fakeIo(false);
+    const url = 'https://rsi.example/projects/p/overview?setup=1';
+    const error = (await watchWithOutput(
+      scripted([stalled]).poll,
+      { intervalMs: 1000, timeoutMs: 5000 },
+      { io, clock: fakeClock(), signal: never, progress: createProgress(io) },
+      { ndjson: false, projectName: 'P', setupUrl: url },
+    ).catch((e: unknown) => e)) as WatchTimeoutError;
+    expect(error).toBeInstanceOf(WatchTimeoutError);
+    expect(error.message).toContain('Waiting for scoring setup');
+    expect(error.hint).toContain(url);
+    // Not silent while it waits: the summary was shown once, as soon as it arrived.
+    expect(io.err()).toContain('Waiting for scoring setup');
+  });
+
+  it('a timeout while scoring runs gives no setup hint', async () => {
+    const error = (await watchStatus(
+      scripted([status('wait', [{ status: 'running' }])]).poll,
+      { intervalMs: 1000, timeoutMs: 3000 },
+      fakeClock(),
+      never,
+      {},
+      { setupUrl: 'https://x/setup' },
+    ).catch((e: unknown) => e)) as WatchTimeoutError;
+    expect(error.hint).not.toContain('https://x/setup');
+  });
+
+  it('exit 10: only the analyses the filter counts; the others are a note', () => {
+    const notes: string[] = [];
+    const final = status(
+      'run_analyses',
+      [
+        { status: 'failed', keyword_name: 'OLD' },
+        { status: 'failed', keyword_name: 'NEW' },
+      ],
+      'done',
+    );
+    const error = (() => {
+      try {
+        assertNoFailedAnalyses(
+          final,
+          'P',
+          (a) => a.keyword_name === 'NEW',
+          (l) => notes.push(l),
+        );
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(AnalysisFailedError);
+    expect((error as Error).message).toContain('1 of 2 analyses failed: NEW');
+    expect(notes.join()).toContain('OLD');
+    expect(() =>
+      assertNoFailedAnalyses(
+        final,
+        'P',
+        () => false,
+        () => undefined,
+      ),
+    ).not.toThrow();
+  });
+
+  it('failedDuringWatch counts what was not failed at the first poll, by task, runs or keyword', () => {
+    const first: StatusLike = {
+      ...status('wait'),
+      analyses: [
+        { task_id: 't1', status: 'failed' },
+        { runs: [{ id: 'r2' }], status: 'failed' },
+        { keyword_id: 'k3', status: 'failed' },
+        { task_id: 't4', status: 'running' },
+      ],
+    };
+    const counts = failedDuringWatch(first);
+    expect(first.analyses.map((a, i) => counts(a, i))).toEqual([false, false, false, true]);
+    expect(counts({ task_id: 't5', status: 'failed' }, 4)).toBe(true);
+  });
+
+  it('startedByReply matches by run id, then task id, and by keyword only without either', () => {
+    const counts = startedByReply({ runs: [{ id: 'r1', keyword_id: 'k1' }] });
+    expect(counts({ runs: [{ id: 'r1' }] }, 0)).toBe(true);
+    expect(counts({ task_id: 'r1' }, 0)).toBe(true);
+    expect(counts({ keyword_id: 'k1', runs: [{ id: 'r0' }] }, 0)).toBe(false);
+    expect(counts({ keyword_id: 'k1' }, 0)).toBe(true);
+    expect(counts({ keyword_id: 'k2' }, 0)).toBe(false);
+    expect(startedByReply({})({ keyword_id: 'k1' }, 0)).toBe(false);
   });
 
   it('exit 10 only when scoring is done and an analysis failed', () => {
@@ -214,5 +314,14 @@ describe('helpers', () => {
     expect(formatSeconds(1500)).toBe('1.5 s');
     expect(formatSeconds(3_600_000)).toBe('60 min');
     expect(formatSeconds(125_000)).toBe('2 min 5 s');
+  });
+});
+
+describe('server text on the live line', () => {
+  it('escape sequences, CR and bidi controls in a summary cannot reach the terminal', () => {
+    const line = statusLine({ ...status('wait'), summary: 'ok\x1b[2J\r\u202eevil\u0007 done' });
+    // \r is white space (one space); the rest become visible escapes.
+    expect(line).toBe('scoring running · ok\\x1b[2J \\u202eevil\\x07 done');
+    expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
   });
 });

@@ -4,10 +4,12 @@ import type { Prompter } from '../../io/prompter.js';
 import type { Progress } from '../../io/progress.js';
 import type { OutputFormat } from '../../io/formats.js';
 import { canPrompt } from '../../io/io.js';
+import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
 import { ConfirmationRequiredError, ConflictError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../../errors.js';
 import {
   analysesPicture,
   assertNoFailedAnalyses,
+  startedByReply,
   parseTiming,
   printStatus,
   shellQuote,
@@ -20,39 +22,9 @@ import {
 export const TOP_TYPES = ['target', 'disease', 'modality', 'mechanism'] as const;
 export const ANALYSIS_MODES = ['most_promising', 'novel_signal_scout', 'validated_opportunity'] as const;
 
-export interface Selection {
-  keyword_id: string;
-  signal_keyword_id: string;
-}
-
-export interface TopRequest {
-  type: (typeof TOP_TYPES)[number];
-  limit: number;
-  analysis_mode?: (typeof ANALYSIS_MODES)[number];
-  readiness?: string;
-  therapeutic_area?: string;
-  include_analysed?: boolean;
-  confirmed?: boolean;
-}
-
-/** The RunAnalyses request body (service-api.md). */
-export interface RunAnalysesBody {
-  selections?: Selection[];
-  top?: TopRequest;
-  include_analysed?: boolean;
-  confirmed?: boolean;
-}
-
-/** The AnalysesResult reply, as far as this command reads it. */
-export interface AnalysesReply {
-  needs_confirmation?: boolean | undefined;
-  assumption?: string | undefined;
-  available?: number | undefined;
-  limit?: number | undefined;
-  signals?: ReadonlyArray<Record<string, unknown>> | undefined;
-  runs?: ReadonlyArray<{ id: string; keyword_id: string; kind: string }> | undefined;
-  skipped?: ReadonlyArray<{ keyword_id: string; signal_keyword_id: string; reason: string }> | undefined;
-}
+/** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
+type TopRequest = NonNullable<RunAnalysesBody['top']>;
+type AnalysesReply = AnalysesResult;
 
 type Status = StatusLike;
 
@@ -79,6 +51,8 @@ export interface AnalysesPort {
     signal: AbortSignal,
   ): Promise<ReadonlyArray<{ keyword_id: string; signal_keyword_id: string; name?: string | null | undefined }>>;
   getProjectStatus(projectId: string, signal: AbortSignal): Promise<Status>;
+  /** Where the project's scoring setup is finished, for hints. */
+  setupUrl?(projectId: string): string;
 }
 
 export interface AnalysesDeps {
@@ -138,7 +112,8 @@ Without a terminal and without --yes: exit 7 and nothing is run (with --json the
 needs_confirmation reply is printed). Answering no prints "Nothing was run." and exits 0.
 With --json and --wait the output is NDJSON: the AnalysesResult, then ProjectStatus lines.
 Exit codes: 6 setup missing (the setup URL is shown), 7 confirmation needed, 8 service unavailable
-(after a 504 no run was recorded and running again is safe), 9 --timeout, 10 an analysis failed.`,
+(after a 504 no run was recorded and running again is safe), 9 --timeout, 10 an analysis this
+command started failed (other failed analyses of the project are reported, not fatal).`,
     )
     .action(async (project: string, flags: RawFlags) => {
       await runF(await parseRunFlags(project, flags), ctx);
@@ -325,13 +300,15 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
     (signal) => port.getProjectStatus(project.id, signal),
     options.wait,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
-    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx) },
+    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: port.setupUrl?.(project.id) },
   );
   if (!machine) {
     if (format === 'table') await (await import('../../io/output.js')).printText(io, '\n');
     await printStatus(io, format, final, project.name);
   }
-  assertNoFailedAnalyses(final, project.name);
+  // Exit 10 only for the analyses this command started; others' failures are reported.
+  const { note } = await import('../../io/output.js');
+  assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => note(io, `note: ${line}`));
 }
 
 /**
@@ -524,5 +501,6 @@ export async function defaultPort(ctx: Context): Promise<AnalysesPort> {
     runAnalyses: (id, body, signal) => client.runAnalyses(id, body, signal),
     listSignals: async (id, signal) => (await client.listSignals(id, { limit: 500 }, signal)).signals,
     getProjectStatus: (id, signal) => client.getProjectStatus(id, signal),
+    setupUrl: (id) => client.setupUrl(id),
   };
 }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { KeywordScore } from '../../client/schemas.js';
 
 export interface GetOptions {
   keyword: string;
@@ -40,7 +41,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     });
 }
 
-type Score = { score?: number; label?: string } | null | undefined;
+type Score = KeywordScore | undefined;
 type Item = Record<string, unknown>;
 
 const SCORES = ['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const;
@@ -69,7 +70,9 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
         { ...style, columns: style.columns - 14 },
       )
     : undefined;
-  const scoreText = (s: Score, i: number): string => bars?.[i] ?? (s ? `${s.score}${s.label ? ` (${s.label})` : ''}` : '—');
+  // Every member of a KeywordScore is optional: show what there is, never "undefined".
+  const scoreText = (s: Score, i: number): string =>
+    bars?.[i] ?? (s?.score !== undefined ? `${s.score}${s.label ? ` (${s.label})` : ''}` : (s?.label ?? '—'));
   // One multi-part document (docs/scripting.md, "Formats"): the card's row, then one row per
   // section item; each KeywordScore whole (score, raw, label, description) as JSON in its cell.
   const cardColumns = [

@@ -66,7 +66,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
-  const [{ printJson, printRows }, { target }, { resolveKeyword }] = await Promise.all([
+  const [{ note, printJson, printRows }, { target }, { resolveKeyword }] = await Promise.all([
     import('../../io/output.js'),
     import('../shared/flags.js'),
     import('../shared/resolve.js'),
@@ -84,7 +84,11 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   if (opts.all) {
     const count = await printRows(
       out,
-      client.iterateRelations(id, { ...q, pageSize: 100, concurrency: 4, offset: opts.offset }, ctx.signal),
+      client.iterateRelations(
+        id,
+        { ...q, pageSize: 100, concurrency: 4, offset: opts.offset, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
+        ctx.signal,
+      ),
       columns,
     );
     if (count === 0 && out.format !== 'json') ctx.io.stderr.write('No links\n');

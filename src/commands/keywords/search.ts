@@ -34,7 +34,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
-  const [{ printJson, printRows }, { target }] = await Promise.all([import('../../io/output.js'), import('../shared/flags.js')]);
+  const [{ note, printJson, printRows }, { target }] = await Promise.all([import('../../io/output.js'), import('../shared/flags.js')]);
   const client = await ctx.client();
   const out = target(ctx);
   const columns = [
@@ -45,7 +45,11 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   ];
   let count: number;
   if (opts.all) {
-    count = await printRows(out, client.iterateKeywordSearch({ q: opts.query, limit: opts.limit ?? 20 }, ctx.signal), columns);
+    count = await printRows(
+      out,
+      client.iterateKeywordSearch({ q: opts.query, limit: opts.limit ?? 20, onWarning: (m) => note(ctx.io, `warning: ${m}`) }, ctx.signal),
+      columns,
+    );
   } else {
     const page = await client.searchKeywords({ q: opts.query, page: opts.page, limit: opts.limit }, ctx.signal);
     if (out.format === 'json') return printJson(ctx.io, page);

@@ -2,25 +2,17 @@
  * Watching a project's status until the service no longer says `wait`: the poll loop shared by
  * `rsi status --watch` and `rsi analyses run --wait`, and the few ways of showing a status.
  */
+import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
+import { sanitizeLine } from '../../io/sanitize.js';
 import type { Progress } from '../../io/progress.js';
 import type { OutputFormat } from '../../io/formats.js';
 import { AnalysisFailedError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
 
-/** The parts of a ProjectStatus the watch reads; the client's ProjectStatus satisfies it. */
-export interface StatusLike {
-  signals_ready: boolean;
-  scoring: string;
-  summary: string;
-  next: string;
-  analyses: ReadonlyArray<{
-    keyword_id?: string | undefined;
-    keyword_name?: string | undefined;
-    status?: string | undefined;
-    updated_at?: string | undefined;
-    runs?: ReadonlyArray<{ id?: string | undefined; type?: string | undefined; status?: string | undefined }> | undefined;
-  }>;
-}
+/** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
+export type StatusLike = ProjectStatus;
+/** One item of a status's `analyses`. */
+export type StatusAnalysis = ProjectStatus['analyses'][number];
 
 export interface WatchTiming {
   /** Pause between polls, in ms. */
@@ -63,6 +55,7 @@ export async function watchStatus<S extends StatusLike>(
   clock: Clock,
   signal: AbortSignal,
   events: WatchEvents<S> = {},
+  about: { setupUrl?: string | undefined } = {},
 ): Promise<S> {
   const started = clock.now();
   const deadline = timing.timeoutMs > 0 ? started + timing.timeoutMs : Number.POSITIVE_INFINITY;
@@ -93,18 +86,47 @@ export async function watchStatus<S extends StatusLike>(
     }
 
     const now = clock.now();
-    if (now >= deadline) throw timeoutError(timing.timeoutMs, last, lastError);
+    if (now >= deadline) throw timeoutError(timing.timeoutMs, last, lastError, about.setupUrl);
     await clock.sleep(Math.min(delay, deadline - now), signal);
   }
 }
 
-function timeoutError(timeoutMs: number, last: StatusLike | undefined, lastError: ServiceUnavailableError | undefined) {
+function timeoutError(
+  timeoutMs: number,
+  last: StatusLike | undefined,
+  lastError: ServiceUnavailableError | undefined,
+  setupUrl: string | undefined,
+) {
   const waited = formatSeconds(timeoutMs);
-  const state = last ? describeStatus(last) : 'no status received yet';
+  const state = last ? statusLine(last) : 'no status received yet';
   const why = lastError ? `; the last poll failed: ${lastError.message}` : '';
+  // Signals ready, nothing scoring, and still "wait": what a service that waits for the user's
+  // scoring setup looks like from here. Only the summary can say for sure, so this is an "if".
+  const stalled = last?.signals_ready && last.scoring === 'not_started' && isWaiting(last);
   return new WatchTimeoutError(`gave up after ${waited} (--timeout): ${state}${why}`, {
-    hint: 'watch again with `rsi status <project> --watch`, or give a longer --timeout (0 = no limit)',
+    hint:
+      stalled && setupUrl
+        ? `if the project's scoring setup is not finished, finish it at ${setupUrl}; then watch again, or give a longer --timeout (0 = no limit)`
+        : 'watch again with `rsi status <project> --watch`, or give a longer --timeout (0 = no limit)',
   });
+}
+
+/**
+ * The live line and the timeout message: our one-line reading of the state, then the server's
+ * own `summary`, which may say what we cannot infer (setup missing, a scan that stalled).
+ */
+export function statusLine(status: StatusLike): string {
+  const summary = plain(status.summary);
+  return summary ? `${describeStatus(status)} · ${summary}` : describeStatus(status);
+}
+
+/**
+ * Server text on one line: runs of white space (line breaks included) become one space, and the
+ * one terminal sanitiser makes every control or bidi character a visible escape, so a summary or a
+ * keyword name can neither redraw nor reorder the screen.
+ */
+function plain(text: string): string {
+  return sanitizeLine(text.replace(/\s+/g, ' ').trim());
 }
 
 /** One short line for the live progress line: `scoring running · 3/5 analyses done · 1 failed`. */
@@ -138,18 +160,68 @@ export function countAnalyses(status: StatusLike): { total: number; done: number
   return { total: status.analyses.length, done, failed, active };
 }
 
+/** Decides whether a failed analysis is this command's to report with exit 10. */
+export type FailureFilter = (analysis: StatusAnalysis, index: number) => boolean;
+
+/** A stable name for an analysis across polls: its task, else its runs, else its keyword. */
+function analysisKey(a: StatusAnalysis, index: number): string {
+  const runs = (a.runs ?? []).map((r) => r.id).filter((id): id is string => typeof id === 'string');
+  if (a.task_id) return `task:${a.task_id}`;
+  if (runs.length > 0) return `runs:${runs.join(',')}`;
+  return a.keyword_id ? `keyword:${a.keyword_id}` : a.keyword_name ? `name:${a.keyword_name}` : `#${index}`;
+}
+
 /**
- * Exit 10: scoring finished but at least one analysis failed. Only `--watch` and `--wait` apply it;
- * a plain `status` reports the state and exits 0.
+ * For `status --watch`: only analyses that were not already failed at the first poll count. A
+ * failure in the project's history is not news, and a watch that exits 10 on it would do so forever.
  */
-export function assertNoFailedAnalyses(status: StatusLike, projectName: string): void {
-  if (status.scoring !== 'done') return;
-  const failed = status.analyses.filter((a) => a.status === 'failed');
-  if (failed.length === 0) return;
-  const names = failed.map((a) => a.keyword_name ?? a.keyword_id ?? '?');
-  const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+export function failedDuringWatch(first: StatusLike): FailureFilter {
+  const before = new Set(first.analyses.flatMap((a, i) => (a.status === 'failed' ? [analysisKey(a, i)] : [])));
+  return (a, i) => !before.has(analysisKey(a, i));
+}
+
+/**
+ * For `analyses run --wait`: only the analyses its own 202 reply started, matched by run id (or a
+ * task id equal to one); an analysis that carries neither is matched by keyword id, the only link
+ * left.
+ */
+export function startedByReply(reply: { runs?: ReadonlyArray<{ id: string; keyword_id: string }> | undefined }): FailureFilter {
+  const runIds = new Set((reply.runs ?? []).map((r) => r.id));
+  const keywordIds = new Set((reply.runs ?? []).map((r) => r.keyword_id));
+  return (a) => {
+    const ids = (a.runs ?? []).map((r) => r.id).filter((id): id is string => typeof id === 'string');
+    if (a.task_id !== undefined) ids.push(a.task_id);
+    if (ids.length > 0) return ids.some((id) => runIds.has(id));
+    return a.keyword_id !== undefined && keywordIds.has(a.keyword_id);
+  };
+}
+
+/**
+ * Exit 10: scoring finished and an analysis this command is answerable for failed (`counts`).
+ * Other failed analyses are reported through `note`, not made fatal. Only `--watch` and `--wait`
+ * apply it; a plain `status` reports the state and exits 0.
+ */
+export function assertNoFailedAnalyses(
+  status: StatusLike,
+  projectName: string,
+  counts: FailureFilter = () => true,
+  note?: (line: string) => void,
+): void {
+  const failed = status.analyses.flatMap((a, i) => (a.status === 'failed' ? [{ a, i }] : []));
+  const ours = failed.filter(({ a, i }) => counts(a, i));
+  const earlier = failed.filter(({ a, i }) => !counts(a, i));
+  const list = (items: typeof failed): string => {
+    const names = items.map(({ a }) => plain(a.keyword_name ?? a.keyword_id ?? '?'));
+    return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+  };
+  if (earlier.length > 0) {
+    note?.(
+      `${earlier.length} ${earlier.length === 1 ? 'analysis' : 'analyses'} of "${projectName}" had failed before, not while this command watched (not counted in the exit status): ${list(earlier)}`,
+    );
+  }
+  if (status.scoring !== 'done' || ours.length === 0) return;
   throw new AnalysisFailedError(
-    `scoring of "${projectName}" is done, but ${failed.length} of ${status.analyses.length} analyses failed: ${shown}`,
+    `scoring of "${projectName}" is done, but ${ours.length} of ${status.analyses.length} analyses failed: ${list(ours)}`,
     { hint: `see \`rsi status "${projectName}"\` for details; results of the others are in \`rsi opportunities "${projectName}"\`` },
   );
 }
@@ -160,6 +232,8 @@ export interface WatchOutputOptions {
   projectName: string;
   /** A picture of the analyses for the live line (status --watch / analyses run --wait on a TTY). */
   picture?: (status: StatusLike) => string;
+  /** Named in the timeout hint when the service kept saying wait with nothing scoring. */
+  setupUrl?: string | undefined;
 }
 
 /**
@@ -176,18 +250,25 @@ export async function watchWithOutput<S extends StatusLike>(
   const { io, progress } = deps;
   const { writeJsonLine } = await import('../../io/output.js');
   try {
-    return await watchStatus(poll, timing, deps.clock, deps.signal, {
-      onStatus(status, changed) {
-        if (!changed) return;
-        if (output.ndjson) writeJsonLine(io, status);
-        else progress.update(`${describeStatus(status)}${output.picture ? output.picture(status) : ''}`);
+    return await watchStatus(
+      poll,
+      timing,
+      deps.clock,
+      deps.signal,
+      {
+        onStatus(status, changed) {
+          if (!changed) return;
+          if (output.ndjson) writeJsonLine(io, status);
+          else progress.update(`${statusLine(status)}${output.picture ? output.picture(status) : ''}`);
+        },
+        onRetry(error, delayMs) {
+          const line = `${error.message} · retrying in ${formatSeconds(delayMs)}`;
+          if (output.ndjson) progress.log(line);
+          else progress.update(line);
+        },
       },
-      onRetry(error, delayMs) {
-        const line = `${error.message} · retrying in ${formatSeconds(delayMs)}`;
-        if (output.ndjson) progress.log(line);
-        else progress.update(line);
-      },
-    });
+      { setupUrl: output.setupUrl },
+    );
   } finally {
     progress.stop();
   }

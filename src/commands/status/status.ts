@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import {
   analysesPicture,
   assertNoFailedAnalyses,
+  failedDuringWatch,
   parseTiming,
   printStatus,
   elapsedSince,
@@ -25,6 +26,8 @@ type Status = StatusLike;
 export interface StatusPort {
   resolveProject(ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
   getProjectStatus(projectId: string, signal: AbortSignal): Promise<Status>;
+  /** Where the project's scoring setup is finished, for hints. */
+  setupUrl?(projectId: string): string;
 }
 
 export interface StatusDeps {
@@ -44,7 +47,8 @@ export function build(ctx: Context, runF: (options: StatusOptions, ctx: Context)
       'after',
       `
 Exit codes: 0 done or your turn to act; 9 --timeout reached (--watch); 10 scoring done but an
-analysis failed (--watch only: a plain status reports failures and exits 0).
+analysis failed while --watch watched (failures from before the watch, and any failure in a plain
+status, are reported and exit 0).
 With --json, --watch prints one ProjectStatus JSON document per line, the last line the final state.`,
     )
     .action(async (project: string, flags: { watch?: boolean; interval?: string; timeout?: string; web?: boolean }) => {
@@ -70,7 +74,12 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
   const { format } = ctx.globals();
   const machine = format === 'json' || format === 'ndjson';
   const project = await port.resolveProject(options.project, ctx.signal);
-  const poll = (signal: AbortSignal) => port.getProjectStatus(project.id, signal);
+  let first: Status | undefined;
+  const poll = async (signal: AbortSignal) => {
+    const status = await port.getProjectStatus(project.id, signal);
+    first ??= status;
+    return status;
+  };
 
   if (options.watch === undefined) {
     const status = await poll(ctx.signal);
@@ -84,10 +93,12 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
     poll,
     options.watch,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
-    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx) },
+    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: port.setupUrl?.(project.id) },
   );
   if (!machine) await printStatus(io, format, final, project.name);
-  assertNoFailedAnalyses(final, project.name);
+  // Exit 10 only for analyses that failed while this watch ran; older failures are history.
+  const { note } = await import('../../io/output.js');
+  assertNoFailedAnalyses(final, project.name, failedDuringWatch(first ?? final), (line) => note(io, `note: ${line}`));
 }
 
 /** The real client behind the port; loaded only when the command runs. */
@@ -96,5 +107,6 @@ export async function defaultPort(ctx: Context): Promise<StatusPort> {
   return {
     resolveProject: (ref, signal) => resolveProject(client, ref, signal),
     getProjectStatus: (id, signal) => client.getProjectStatus(id, signal),
+    setupUrl: (id) => client.setupUrl(id),
   };
 }
