@@ -9,8 +9,11 @@ import { sanitizeLine, sanitizeText, truncate } from './sanitize.js';
  * summary or error message, and the live line is drawn on the raw terminal stream.
  */
 export interface Progress {
-  /** Sets the live text. On a terminal it replaces the line; otherwise it prints it if it changed. */
-  update(text: string): void;
+  /**
+   * Sets the live text. On a terminal it replaces the line; otherwise it prints it if it changed.
+   * `tail` (a server's summary) comes after the suffix on a terminal, so truncation cuts it first.
+   */
+  update(text: string, tail?: string): void;
   /** Prints a permanent line (above the live line on a terminal). */
   log(line: string): void;
   /** Removes the live line and stops the spinner. Safe to call twice. */
@@ -34,10 +37,11 @@ class PlainLines implements Progress {
   private last: string | undefined;
   constructor(private readonly io: Io) {}
 
-  update(text: string): void {
-    if (text === this.last) return;
-    this.last = text;
-    this.io.stderr.write(`${sanitizeLine(text)}\n`);
+  update(text: string, tail?: string): void {
+    const line = tail ? `${text} · ${tail}` : text;
+    if (line === this.last) return;
+    this.last = line;
+    this.io.stderr.write(`${sanitizeLine(line)}\n`);
   }
 
   log(line: string): void {
@@ -49,6 +53,7 @@ class PlainLines implements Progress {
 
 class LiveLine implements Progress {
   private text = '';
+  private tail = '';
   private frame = 0;
   private drawn = false;
   private timer: NodeJS.Timeout | undefined;
@@ -63,10 +68,11 @@ class LiveLine implements Progress {
     this.out = io.stderrRaw ?? io.stderr;
   }
 
-  update(text: string): void {
+  update(text: string, tail?: string): void {
     if (this.stopped) return;
     // One line: a newline in the text would break the redraw with \r.
     this.text = sanitizeLine(text);
+    this.tail = tail ? ` · ${sanitizeLine(tail)}` : '';
     this.draw();
     const frameMs = this.options.frameMs ?? 80;
     if (this.timer === undefined && frameMs > 0) {
@@ -97,7 +103,7 @@ class LiveLine implements Progress {
     const suffix = sanitizeLine(this.options.suffix?.() ?? '');
     // Never wider than the terminal: a wrapped line cannot be redrawn with \r.
     const width = Math.max(10, this.io.columns - 1);
-    const plain = truncate(`${spinner} ${this.text}${suffix}`, width);
+    const plain = truncate(`${spinner} ${this.text}${suffix}${this.tail}`, width);
     const line = this.io.colorStderr ? `\x1b[36m${spinner}\x1b[39m${plain.slice(spinner.length)}` : plain;
     this.out.write(`\r\x1b[2K${line}`);
     this.drawn = true;

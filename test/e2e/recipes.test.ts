@@ -68,6 +68,7 @@ const MARKERS = [
   'rsi api GET /keywords',
   '$1 == "skipped"',
   "jq -r '.[] | [.name, .id] | @csv'",
+  'select(.status == "failed")',
 ];
 
 describe('docs/scripting.md recipes', () => {
@@ -178,5 +179,16 @@ describe('docs/scripting.md recipes', () => {
     const raw = await run(block(MARKERS[11]!));
     expect(raw.code, raw.stderr).toBe(0);
     expect(raw.stdout.split('\n')[0]).toMatch(/^".+","[0-9a-f-]{36}"$/);
+  });
+
+  it('any failed analysis fails the pipeline through jq -e; an unreachable service fails it too', async () => {
+    const code = block(MARKERS[12]!);
+    const status = await run(`rsi status "$PROJECT" --json`);
+    expect(status.code, status.stderr).toBe(0);
+    const failed = (JSON.parse(status.stdout) as { analyses: Array<{ status?: string }> }).analyses.some((a) => a.status === 'failed');
+    const r = await run(code);
+    expect(r.code, r.stderr).toBe(failed ? 1 : 0);
+    const down = await run(code, { RSI_BASE_URL: deadUrl });
+    expect(down.code).toBe(8);
   });
 });

@@ -116,8 +116,13 @@ function timeoutError(
  * own `summary`, which may say what we cannot infer (setup missing, a scan that stalled).
  */
 export function statusLine(status: StatusLike): string {
-  const summary = plain(status.summary);
+  const summary = summaryOf(status);
   return summary ? `${describeStatus(status)} · ${summary}` : describeStatus(status);
+}
+
+/** The server's summary on one line, sanitised; empty when it sent none. */
+export function summaryOf(status: StatusLike): string {
+  return plain(status.summary ?? '');
 }
 
 /**
@@ -259,7 +264,8 @@ export async function watchWithOutput<S extends StatusLike>(
         onStatus(status, changed) {
           if (!changed) return;
           if (output.ndjson) writeJsonLine(io, status);
-          else progress.update(`${statusLine(status)}${output.picture ? output.picture(status) : ''}`);
+          // The picture and the elapsed time stay in view; the server's summary comes last.
+          else progress.update(`${describeStatus(status)}${output.picture?.(status) ?? ''}`, summaryOf(status));
         },
         onRetry(error, delayMs) {
           const line = `${error.message} · retrying in ${formatSeconds(delayMs)}`;
