@@ -17,6 +17,8 @@ export interface RunCliOptions {
   input?: string;
   timeoutMs?: number;
   cwd?: string;
+  /** An rsi executable to run instead of `node bin/rsi.js` (an installed one, say). */
+  bin?: string;
 }
 
 /** The environment every spawned rsi starts from: the parent's, minus anything that changes rsi. */
@@ -38,7 +40,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 /** Spawns `node bin/rsi.js …` as a real child process and collects its output. */
 export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RSI_BIN, ...args], {
+    const [command, ...prefix] = options.bin ? [options.bin] : [process.execPath, RSI_BIN];
+    const child = spawn(command!, [...prefix, ...args], {
       env: cleanEnv(options.env),
       cwd: options.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
