@@ -583,9 +583,18 @@ function writeReport() {
     'never touches your credentials.',
     '',
   ];
-  lines.push(...ANALYSIS);
+  lines.push(...ANALYSIS, ...keptSections());
   writeFileSync(join(ROOT, 'docs', 'performance.md'), lines.join('\n'));
   log('wrote docs/performance.md');
+}
+
+/** Sections measured elsewhere (e.g. "Start-up with Node's compile cache") survive a rerun. */
+function keptSections() {
+  const file = join(ROOT, 'docs', 'performance.md');
+  if (!existsSync(file)) return [];
+  const ours = new Set(['## How to rerun', '## Reading the figures']);
+  const sections = readFileSync(file, 'utf8').split(/^(?=## )/m).slice(1);
+  return sections.filter((s) => !ours.has(s.split('\n')[0].trim())).flatMap((s) => s.trimEnd().split('\n').concat(''));
 }
 
 const ANALYSIS = [
