@@ -1,22 +1,49 @@
 /**
- * Opens a URL in the user's browser: the command in $BROWSER if set (split on spaces, `%s` replaced
- * by the URL, else the URL appended), otherwise the OS default through `open`. Callers always print
- * the URL too: `open` resolves silently on machines without a browser.
+ * Opens a URL in the user's browser: the command in $BROWSER if set, otherwise the OS default
+ * through `open`. Callers always print the URL too: `open` resolves silently on machines without a
+ * browser.
+ *
+ * $BROWSER follows the conventions of xdg-open and Python's webbrowser (docs/auth.md):
+ * - a list of commands separated by `:` (`;` on Windows) outside quotes, tried in order until one
+ *   starts;
+ * - each command is a program with arguments, split like a shell splits words: whitespace
+ *   separates, single or double quotes group (`"/opt/My Browser/bin/browser" --new-window`), and
+ *   outside Windows a backslash escapes the next character; nothing is expanded and no shell runs;
+ * - a command written as a path that, whole, names an existing file is that program even with
+ *   unquoted spaces (`/opt/My Browser/bin/browser`), as Python's webbrowser reads it;
+ * - `%s` in an argument is replaced by the URL; without `%s` the URL is appended.
  */
-import { spawn } from 'node:child_process';
+import { spawn as nodeSpawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 
-export async function openBrowser(url: string, opts: { env: Readonly<Record<string, string | undefined>> }): Promise<boolean> {
-  const browser = opts.env.BROWSER?.trim();
-  if (browser) {
-    const parts = browser.split(/\s+/);
-    const args = parts.slice(1).map((a) => a.replaceAll('%s', url));
-    if (!parts.slice(1).some((a) => a.includes('%s'))) args.push(url);
-    return new Promise((resolve) => {
-      const child = spawn(parts[0]!, args, { stdio: 'ignore', detached: false, env: { ...opts.env } as NodeJS.ProcessEnv });
-      child.once('error', () => resolve(false));
-      child.once('spawn', () => resolve(true));
-      child.unref();
-    });
+/** The slice of `child_process.spawn` this module uses, so tests can inject one. */
+export type SpawnFn = (
+  command: string,
+  args: readonly string[],
+  options: { stdio: 'ignore'; detached: boolean; env: NodeJS.ProcessEnv },
+) => { once(event: 'error' | 'spawn', listener: (...args: any[]) => void): unknown; unref(): void };
+
+export interface OpenBrowserOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  spawn?: SpawnFn;
+  platform?: NodeJS.Platform;
+  isFile?: (path: string) => boolean;
+}
+
+export interface BrowserCommand {
+  command: string;
+  args: string[];
+}
+
+export async function openBrowser(url: string, opts: OpenBrowserOptions): Promise<boolean> {
+  const value = opts.env.BROWSER?.trim();
+  if (value) {
+    const spawn = opts.spawn ?? (nodeSpawn as unknown as SpawnFn);
+    for (const entry of parseBrowserVariable(value, { platform: opts.platform, isFile: opts.isFile })) {
+      const { command, args } = browserCommandLine(entry, url);
+      if (await started(spawn, command, args, opts.env)) return true;
+    }
+    return false;
   }
   try {
     const { default: open } = await import('open');
@@ -24,6 +51,116 @@ export async function openBrowser(url: string, opts: { env: Readonly<Record<stri
     child.once('error', () => undefined);
     child.unref();
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The commands in a $BROWSER value, in the order they are tried. Empty entries are skipped. */
+export function parseBrowserVariable(
+  value: string,
+  opts: { platform?: NodeJS.Platform; isFile?: (path: string) => boolean } = {},
+): BrowserCommand[] {
+  const platform = opts.platform ?? process.platform;
+  const exists = opts.isFile ?? fileExists;
+  // Only something written as a path is looked up, so a file in the working folder named like a
+  // word of the command changes nothing.
+  const isFile = (entry: string) => (entry.includes('/') || (platform === 'win32' && entry.includes('\\'))) && exists(entry);
+  // A whole value naming a file wins before any splitting: a path may hold spaces or a colon.
+  const whole = value.trim();
+  if (isFile(whole)) return [{ command: whole, args: [] }];
+  const commands: BrowserCommand[] = [];
+  for (const raw of splitList(whole, platform === 'win32' ? ';' : ':', platform !== 'win32')) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    if (isFile(entry)) {
+      commands.push({ command: entry, args: [] });
+      continue;
+    }
+    const words = splitWords(entry, platform !== 'win32');
+    if (words.length > 0) commands.push({ command: words[0]!, args: words.slice(1) });
+  }
+  return commands;
+}
+
+/** The program and arguments to run for one $BROWSER command: `%s` → URL, else URL appended. */
+export function browserCommandLine(entry: BrowserCommand, url: string): BrowserCommand {
+  const templated = entry.args.some((a) => a.includes('%s'));
+  const args = entry.args.map((a) => a.replaceAll('%s', url));
+  return { command: entry.command, args: templated ? args : [...args, url] };
+}
+
+/**
+ * Shell-like word splitting without expansion: quotes group, a backslash escapes outside single
+ * quotes (only when `backslashEscapes`: on Windows it is the path separator).
+ */
+export function splitWords(text: string, backslashEscapes: boolean): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && backslashEscapes && (text[i + 1] === '"' || text[i + 1] === '\\')) word += text[++i];
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && backslashEscapes && i + 1 < text.length) {
+      word += text[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}
+
+/** Splits the list on `separator` outside quotes, so a quoted argument may hold one. */
+function splitList(text: string, separator: string, backslashEscapes: boolean): string[] {
+  const entries: string[] = [];
+  let start = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && backslashEscapes && quote !== "'") i++;
+    else if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === separator) {
+      entries.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  entries.push(text.slice(start));
+  return entries;
+}
+
+function started(spawn: SpawnFn, command: string, args: string[], env: OpenBrowserOptions['env']): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      const child = spawn(command, args, { stdio: 'ignore', detached: false, env: { ...env } as NodeJS.ProcessEnv });
+      child.once('error', () => resolve(false));
+      child.once('spawn', () => resolve(true));
+      child.unref();
+    } catch {
+      // spawn throws synchronously on arguments it cannot pass (a NUL byte, say).
+      resolve(false);
+    }
+  });
+}
+
+function fileExists(path: string): boolean {
+  try {
+    return statSync(path).isFile();
   } catch {
     return false;
   }

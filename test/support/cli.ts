@@ -1,5 +1,9 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
+const TEST_CACHE_HOME = join(tmpdir(), `rsi-test-cache-${process.getuid?.() ?? 'user'}`);
 
 export const RSI_BIN = fileURLToPath(new URL('../../bin/rsi.js', import.meta.url));
 
@@ -17,6 +21,8 @@ export interface RunCliOptions {
   input?: string;
   timeoutMs?: number;
   cwd?: string;
+  /** An rsi executable to run instead of `node bin/rsi.js` (an installed one, say). */
+  bin?: string;
 }
 
 /** The environment every spawned rsi starts from: the parent's, minus anything that changes rsi. */
@@ -28,6 +34,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     if (key.startsWith('VITEST') || key === 'NODE_OPTIONS') continue;
     env[key] = value;
   }
+  // Node ≥ 22 keeps rsi's compile cache under XDG_CACHE_HOME: a test run writes it to its own
+  // folder, never to the person's ~/.cache.
+  env.XDG_CACHE_HOME = TEST_CACHE_HOME;
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
@@ -38,7 +47,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 /** Spawns `node bin/rsi.js …` as a real child process and collects its output. */
 export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RSI_BIN, ...args], {
+    const [command, ...prefix] = options.bin ? [options.bin] : [process.execPath, RSI_BIN];
+    const child = spawn(command!, [...prefix, ...args], {
       env: cleanEnv(options.env),
       cwd: options.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],

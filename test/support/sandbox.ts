@@ -15,13 +15,18 @@ export interface SandboxProcess {
 
 /**
  * Starts `rsi sandbox --port 0 …` as a real child process (one per test file) and resolves with the
- * base URL from its first stdout line.
+ * base URL from its first stdout line. `bin` runs another rsi executable (an installed one).
  */
-export function startSandbox(args: readonly string[] = []): Promise<SandboxProcess> {
+export function startSandbox(
+  args: readonly string[] = [],
+  options: { bin?: string; cwd?: string; env?: Record<string, string> } = {},
+): Promise<SandboxProcess> {
   return new Promise((resolve, reject) => {
     const adminSecret = randomBytes(24).toString('base64url');
-    const child = spawn(process.execPath, [RSI_BIN, 'sandbox', '--port', '0', ...args], {
-      env: cleanEnv({ RSI_SANDBOX_ADMIN_SECRET: adminSecret }),
+    const [command, ...prefix] = options.bin ? [options.bin] : [process.execPath, RSI_BIN];
+    const child = spawn(command!, [...prefix, 'sandbox', '--port', '0', ...args], {
+      env: cleanEnv({ RSI_SANDBOX_ADMIN_SECRET: adminSecret, ...options.env }),
+      cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';

@@ -1,0 +1,184 @@
+// An installed rsi, as a user gets it: `npm pack` (prepack included, in a copy of the checkout so
+// the dist/ other tests run from is never removed), `npm install -g` of the tarball into a clean
+// prefix, then the installed `rsi` runs from another folder: --version, sandbox, login through a
+// $BROWSER whose path holds a space, and a read command. Also proves what the tarball holds and
+// that the start-up compile cache (Node ≥ 22.1) is used where it exists and silent where it fails.
+import { spawn } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import module from 'node:module';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+/** What a published tarball may hold: npm always adds package.json, README and LICENSE. */
+const ALLOWED = /^(bin\/rsi\.js|dist\/.+|package\.json|README\.md|LICEN[CS]E(\.\w+)?)$/;
+/** The test's own Node first on PATH, so npm and the installed `#!/usr/bin/env node` use it too. */
+const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
+
+let work: string;
+let rsi: string;
+/** Any folder other than the checkout: the installed rsi must not depend on where it runs. */
+let elsewhere: string;
+let packed: { filename: string; files: { path: string }[] };
+let sandbox: SandboxProcess | undefined;
+
+interface NpmResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs npm with the test's Node and without the npm_* settings an outer `npm test` passes down. */
+function npm(args: readonly string[], cwd: string): Promise<NpmResult> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key) && !key.startsWith('VITEST')) env[key] = value;
+  env.PATH = PATH;
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', [...args, '--no-audit', '--no-fund', '--no-update-notifier'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `npm … --json` may print lifecycle banners before the document: parse from the first `[`. */
+function jsonOf(r: NpmResult): any {
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout.slice(r.stdout.search(/^\[/m)));
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'rsi-install-'));
+  elsewhere = join(work, 'elsewhere');
+  mkdirSync(elsewhere);
+  // A copy of what the build needs; node_modules is linked, not installed again.
+  const copy = join(work, 'checkout');
+  mkdirSync(copy);
+  for (const name of ['package.json', 'README.md', 'LICENSE', 'tsconfig.json']) {
+    if (existsSync(join(ROOT, name))) copyFileSync(join(ROOT, name), join(copy, name));
+  }
+  cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'src'), join(copy, 'src'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+
+  [packed] = jsonOf(await npm(['pack', '--json', '--pack-destination', work], copy));
+  const tarball = join(work, packed.filename);
+  // Runtime dependencies come from npm's cache when it has them, else from the registry.
+  const install = await npm(['install', '-g', '--prefix', join(work, 'prefix'), '--prefer-offline', tarball], elsewhere);
+  expect(install.code, install.stderr).toBe(0);
+  rsi = join(work, 'prefix', 'bin', 'rsi');
+}, 180_000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH, XDG_CACHE_HOME: join(work, 'cache'), ...extra };
+}
+
+describe('the packed tarball', () => {
+  it('holds bin/rsi.js, dist/, package.json and README.md, and nothing from src/ or test/', async () => {
+    // The real checkout, as `npm publish` would see it (scripts skipped: dist/ is already built and
+    // other tests run from it).
+    const [dry] = jsonOf(await npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT)) as [typeof packed];
+    for (const files of [dry.files, packed.files]) {
+      const paths = files.map((f) => f.path);
+      expect(paths.filter((p) => !ALLOWED.test(p))).toEqual([]);
+      expect(paths).toEqual(expect.arrayContaining(['bin/rsi.js', 'dist/main.js', 'package.json', 'README.md']));
+    }
+  });
+});
+
+describe('an installed rsi, run from another folder', () => {
+  it('--version is the package version, answered by the installed copy', async () => {
+    expect(realpathSync(rsi)).toBe(join(realpathSync(work), 'prefix', 'lib', 'node_modules', PKG.name, 'bin', 'rsi.js'));
+    const r = await runCli(['--version'], { bin: rsi, cwd: elsewhere, env: env() });
+    expect(r).toMatchObject({ code: 0, stdout: `${PKG.version}\n`, stderr: '' });
+  });
+
+  it('runs a sandbox, signs in to it through a $BROWSER in a folder with a space, and reads', async () => {
+    sandbox = await startSandbox(['--auto-approve', '--quiet'], { bin: rsi, cwd: elsewhere, env: env() });
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    // Written unquoted, as people set it: the whole value names the program.
+    const browser = join(work, 'My Browser', 'browser.mjs');
+    mkdirSync(dirname(browser));
+    writeFileSync(browser, readFileSync(join(ROOT, 'test', 'support', 'fake-browser.mjs')));
+    chmodSync(browser, 0o755);
+    const config = join(work, 'config');
+    const login = await runCli(['login', '--base-url', sandbox.url], {
+      bin: rsi,
+      cwd: elsewhere,
+      env: env({ RSI_CONFIG_DIR: config, RSI_CREDENTIAL_STORE: 'file', BROWSER: browser }),
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toContain('Signed in to');
+
+    const search = await runCli(['keywords', 'search', 'egfr', '--json'], {
+      bin: rsi,
+      cwd: elsewhere,
+      env: env({ RSI_CONFIG_DIR: config }),
+    });
+    expect(search.code, search.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(search.stdout))).toMatch(/egfr/i);
+  });
+});
+
+describe('the start-up compile cache', () => {
+  const supported = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+  it(`is ${supported ? 'written under $XDG_CACHE_HOME/rsi' : 'not used: this Node has no module.enableCompileCache'}`, async () => {
+    const cache = join(work, 'cache-used');
+    const r = await runCli(['--help'], { bin: rsi, cwd: elsewhere, env: env({ XDG_CACHE_HOME: cache }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const dir = join(cache, 'rsi', 'compile');
+    if (supported) expect(readdirSync(dir, { recursive: true }).length).toBeGreaterThan(0);
+    else expect(existsSync(dir)).toBe(false);
+  });
+
+  it('a cache folder that cannot be made costs nothing visible: same output, exit 0', async () => {
+    const blocker = join(work, 'not-a-folder');
+    writeFileSync(blocker, '');
+    const r = await runCli(['--version'], { bin: rsi, cwd: elsewhere, env: env({ XDG_CACHE_HOME: blocker }) });
+    expect(r).toMatchObject({ code: 0, stdout: `${PKG.version}\n`, stderr: '' });
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE keeps its Node meaning', async () => {
+    const cache = join(work, 'cache-disabled');
+    const r = await runCli(['--version'], {
+      bin: rsi,
+      cwd: elsewhere,
+      env: env({ XDG_CACHE_HOME: cache, NODE_DISABLE_COMPILE_CACHE: '1' }),
+    });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(cache, 'rsi', 'compile'))).toBe(false);
+  });
+});
