@@ -85,6 +85,9 @@ const UTF8 = { LANG: 'C.UTF-8' };
 
 describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
   beforeAll(async () => {
+    // A session that outlives every capture: killing the last session ends the tmux server, and a
+    // new-session racing that exit fails with "server exited unexpectedly".
+    tmux('new-session', '-d', '-s', 'keeper', 'sleep 3600');
     [fast, live] = await Promise.all([
       startSandbox(['--auto-approve', '--quiet', '--time-scale', '200']),
       startSandbox(['--auto-approve', '--quiet']),
