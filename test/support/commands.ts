@@ -1,0 +1,74 @@
+/**
+ * Command unit tests in the gh manner: `parseFlags` runs a command's `build(ctx, runF)` on an argv
+ * and returns the options its action handed to `runF` (so no request can be sent), and
+ * `fakeClient` records which ApiClient method was called with which arguments.
+ */
+import { Command } from 'commander';
+import { expect } from 'vitest';
+import type { ApiClient } from '../../src/client/client.js';
+import type { Context } from '../../src/context.js';
+import { fakeCtx, fakeIo } from './fakes.js';
+
+type Build<O> = (ctx: Context, runF: (options: O, ctx: Context) => Promise<void>) => Command;
+
+/**
+ * Parses `argv` (after the command's own name) through `build`; resolves to the options `runF` got,
+ * or rejects with what the action threw. A rejection proves `runF` was never called: a flag error
+ * stops the command before it could reach the network.
+ */
+export async function parseFlags<O>(build: Build<O>, argv: string[], ctx: Context = fakeCtx(fakeIo(false), 'tsv')): Promise<O> {
+  const calls: O[] = [];
+  const cmd = build(ctx, async (o) => void calls.push(o));
+  const root = new Command('rsi').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  cmd.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  root.addCommand(cmd);
+  try {
+    await root.parseAsync([cmd.name(), ...argv], { from: 'user' });
+  } catch (error) {
+    expect(calls, 'runF must not be called when parsing fails').toEqual([]);
+    throw error;
+  }
+  expect(calls).toHaveLength(1);
+  return calls[0]!;
+}
+
+export interface ClientCall {
+  method: string;
+  args: unknown[];
+}
+
+/**
+ * An ApiClient whose methods are the given functions; every call is recorded (without the trailing
+ * AbortSignal, which is the context's), and a method the test did not give fails the test.
+ */
+export function fakeClient(methods: Partial<Record<keyof ApiClient, (...args: never[]) => unknown>>): {
+  client: Partial<ApiClient>;
+  calls: ClientCall[];
+} {
+  const calls: ClientCall[] = [];
+  const client = new Proxy(
+    {},
+    {
+      get(_target, name) {
+        if (typeof name !== 'string' || name === 'then') return undefined;
+        const fn = (methods as Record<string, ((...args: unknown[]) => unknown) | undefined>)[name];
+        return (...args: unknown[]) => {
+          const shown = args.at(-1) instanceof AbortSignal ? args.slice(0, -1) : args;
+          calls.push({ method: name, args: shown });
+          if (!fn) throw new Error(`unexpected client call: ${name}(${JSON.stringify(shown)})`);
+          return fn(...args);
+        };
+      },
+    },
+  ) as Partial<ApiClient>;
+  return { client, calls };
+}
+
+/** Lines of tab-separated output, split into cells. */
+export function tsvRows(text: string): string[][] {
+  return text
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t'));
+}
