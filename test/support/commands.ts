@@ -5,9 +5,13 @@
  */
 import { Command } from 'commander';
 import { expect } from 'vitest';
+import type { Credentials } from '../../src/auth/credentials.js';
 import type { ApiClient } from '../../src/client/client.js';
+import type { CredentialStore } from '../../src/storage/credentials.js';
+import type { Profile } from '../../src/storage/config.js';
 import type { Context } from '../../src/context.js';
 import { fakeCtx, fakeIo } from './fakes.js';
+import { MemoryStore } from './memory-store.js';
 
 type Build<O> = (ctx: Context, runF: (options: O, ctx: Context) => Promise<void>) => Command;
 
@@ -71,4 +75,45 @@ export function tsvRows(text: string): string[][] {
     .split('\n')
     .filter(Boolean)
     .map((l) => l.split('\t'));
+}
+
+export interface FakeCredentialsOptions {
+  baseUrl?: string | undefined;
+  /** The saved profile; by default one signed in at `baseUrl` (no revocation endpoint). */
+  profile?: Profile | undefined;
+  envToken?: string;
+  store?: CredentialStore;
+  /** The other profiles config.json lists (`auth status` walks them). */
+  profiles?: Record<string, Profile>;
+  configDir?: string;
+}
+
+/**
+ * A resolved `Credentials` for the auth commands' `run`: a store the test gives (MemoryStore by
+ * default), the profile "default", and a config whose read() lists `profiles`. The OAuth env has no
+ * network of its own, so an OAuth call gets a private one (unit tests only).
+ */
+export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credentials> & { store(): CredentialStore } {
+  const baseUrl = 'baseUrl' in o ? o.baseUrl : 'https://rsi.example';
+  const profile =
+    'profile' in o
+      ? o.profile
+      : baseUrl
+        ? { baseUrl, authServer: { issuer: baseUrl, token_endpoint: `${baseUrl}/oauth/token` } }
+        : undefined;
+  const store = o.store ?? new MemoryStore();
+  return {
+    profileName: 'default',
+    profile,
+    baseUrl,
+    configDir: o.configDir ?? '/nonexistent/rsi',
+    envToken: o.envToken,
+    source: o.envToken ? 'RSI_TOKEN' : profile ? 'keychain' : undefined,
+    config: { file: '/nonexistent/rsi/config.json', read: async () => ({ version: 1, profiles: o.profiles ?? {} }) } as never,
+    oauth: { userAgent: 'rsi/test', timeoutMs: 2000 } as Credentials['oauth'],
+    userAgent: 'rsi/test',
+    store: () => store,
+    key: () => ({ baseUrl: baseUrl ?? '', profile: 'default' }),
+    requireBaseUrl: () => baseUrl ?? '',
+  };
 }
