@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { expect } from 'vitest';
 import type { Credentials } from '../../src/auth/credentials.js';
 import type { ApiClient } from '../../src/client/client.js';
+import type { CallToolResult, McpConnection, Tool } from '../../src/mcp/client.js';
 import type { CredentialStore } from '../../src/storage/credentials.js';
 import type { Profile } from '../../src/storage/config.js';
 import type { Context } from '../../src/context.js';
@@ -115,5 +116,25 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
     store: () => store,
     key: () => ({ baseUrl: baseUrl ?? '', profile: 'default' }),
     requireBaseUrl: () => baseUrl ?? '',
+  };
+}
+
+/** An MCP session with these tools; callTool answers through `answer` and is recorded. */
+export function fakeMcp(
+  tools: Tool[],
+  answer: (name: string, args: Record<string, unknown>) => CallToolResult = () => ({ content: [] }),
+): McpConnection & { calls: Array<{ name: string; args: Record<string, unknown> }>; closed: () => boolean } {
+  const calls: Array<{ name: string; args: Record<string, unknown> }> = [];
+  let closed = false;
+  return {
+    server: { name: 'fake', version: '0' },
+    calls,
+    closed: () => closed,
+    listTools: async () => tools,
+    callTool: async (name, args) => {
+      calls.push({ name, args });
+      return answer(name, args);
+    },
+    close: async () => void (closed = true),
   };
 }

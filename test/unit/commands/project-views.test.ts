@@ -1,6 +1,6 @@
 /**
  * signals and opportunities: flags → options, and run with a fake client. `--web` opens a browser
- * (io/browser) instead of calling runF; it is covered by test/e2e with a fake $BROWSER.
+ * (io/browser) instead of calling runF; it is covered by test/e2e/web.test.ts with a fake $BROWSER.
  */
 import { describe, expect, it } from 'vitest';
 import * as opportunities from '../../../src/commands/opportunities/opportunities.js';

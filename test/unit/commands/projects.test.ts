@@ -1,7 +1,7 @@
 /**
  * projects list / create: flags → options, and run with a fake client. `create --from-brief` goes
  * to the service's MCP tool (an MCP session, not the ApiClient), so here only its flags are
- * checked (parseFromBriefFlags); its run is covered by test/e2e against the sandbox's /mcp.
+ * checked (parseFromBriefFlags); its run is covered by test/e2e/mcp-features.test.ts against the sandbox's /mcp.
  */
 import { describe, expect, it } from 'vitest';
 import * as create from '../../../src/commands/projects/create.js';
