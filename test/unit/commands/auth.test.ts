@@ -116,16 +116,20 @@ describe('login: run (up to the browser)', () => {
   });
 });
 
-describe('logout / auth status / auth token: flags', () => {
-  it.each([
-    ['logout', logout.build],
-    ['auth status', status.build],
-    ['auth token', token.build],
-  ] as const)('%s takes no arguments or flags', async (_name, build) => {
-    expect(await parseFlags(build, [])).toEqual({});
-    await expect(parseFlags(build, ['x'])).rejects.toThrow(/too many arguments/);
-    await expect(parseFlags(build, ['--json-ish'])).rejects.toThrow(/unknown option '--json-ish'/);
-  });
+/** None of the three takes an argument or a flag of its own. */
+async function takesNothing(build: typeof logout.build): Promise<void> {
+  expect(await parseFlags(build, [])).toEqual({});
+  await expect(parseFlags(build, ['x'])).rejects.toThrow(/too many arguments/);
+  await expect(parseFlags(build, ['--json-ish'])).rejects.toThrow(/unknown option '--json-ish'/);
+}
+describe('logout: flags', () => {
+  it('takes nothing', () => takesNothing(logout.build));
+});
+describe('auth status: flags', () => {
+  it('takes nothing', () => takesNothing(status.build));
+});
+describe('auth token: flags', () => {
+  it('takes nothing', () => takesNothing(token.build));
 });
 
 describe('logout: run', () => {
