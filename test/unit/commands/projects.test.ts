@@ -1,15 +1,20 @@
 /**
  * projects list / create: flags → options, and run with a fake client. `create --from-brief` goes
- * to the service's MCP tool (an MCP session, not the ApiClient), so here only its flags are
- * checked (parseFromBriefFlags); its run is covered by test/e2e/mcp-features.test.ts against the sandbox's /mcp.
+ * to the service's MCP tool, so its run takes a fake MCP session (deps.open) and a scripted
+ * prompter; against the sandbox's /mcp it is test/e2e/mcp-features.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as create from '../../../src/commands/projects/create.js';
-import { parseFromBriefFlags } from '../../../src/commands/projects/from-brief.js';
+import { parseFromBriefFlags, runFromBrief } from '../../../src/commands/projects/from-brief.js';
 import * as list from '../../../src/commands/projects/list.js';
-import { NotFoundError, UsageError } from '../../../src/errors.js';
-import { fakeClient, parseFlags } from '../../support/commands.js';
+import { ConfirmationRequiredError, NotFoundError, UsageError } from '../../../src/errors.js';
+import type { Tool } from '../../../src/mcp/client.js';
+import { fakeClient, fakeMcp, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
+import { ScriptedPrompter } from '../../support/prompter.js';
 
 const P1 = { id: 'p1', name: 'KRAS inhibitors', role: 'owner', created_at: '2026-01-02T03:04:05Z', brief: 'RAS pathway' };
 const P2 = { id: 'p2', name: 'Fibrosis', role: 'viewer' };
@@ -215,6 +220,64 @@ describe('projects create: run', () => {
     const io = fakeIo(false);
     const { client } = fakeClient({ createProject: async () => Promise.reject(new UsageError('name taken')) });
     await expect(create.run(opts, fakeCtx(io, { format: 'tsv', client }))).rejects.toThrow('name taken');
+    expect(io.out()).toBe('');
+  });
+});
+
+describe('projects create --from-brief: run', () => {
+  const TOOL: Tool = {
+    name: 'create_project_from_brief',
+    inputSchema: { type: 'object', properties: { brief: { type: 'string' }, name: { type: 'string' }, confirm: { type: 'boolean' } } },
+  };
+  const matched = [{ entity_id: 'e1', entity_type: 'target', entity_name: 'KRAS', matched_text: 'KRAS G12C' }];
+  const project = { id: 'p9', name: 'KRAS brief', role: 'owner', setup_url: 'https://rsi.example/p/p9/setup' };
+  const answer = (_: string, args: Record<string, unknown>) => ({
+    content: [],
+    structuredContent: args.confirm
+      ? { name: 'KRAS brief', matched, created: true, project }
+      : { name: 'KRAS brief', matched, created: false },
+  });
+  let file = '';
+  beforeAll(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rsi-brief-'));
+    file = join(dir, 'brief.md');
+    await writeFile(file, 'KRAS G12C in NSCLC\n');
+  });
+
+  it('--yes: a dry run, the matched scope on stderr, then confirm: true; tsv row on stdout', async () => {
+    const io = fakeIo(false);
+    const mcp = fakeMcp([TOOL], answer);
+    await runFromBrief({ from: file, name: undefined, yes: true, openSetup: false }, fakeCtx(io, 'tsv'), { open: async () => mcp });
+    expect(mcp.calls).toEqual([
+      { name: TOOL.name, args: { brief: 'KRAS G12C in NSCLC\n', confirm: false } },
+      { name: TOOL.name, args: { brief: 'KRAS G12C in NSCLC\n', confirm: true } },
+    ]);
+    expect(io.out()).toBe('p9\tKRAS brief\towner\thttps://rsi.example/p/p9/setup\t\n');
+    expect(io.err()).toContain('The brief matches 1 scope item for the project "KRAS brief":');
+    expect(io.err()).toContain('KRAS G12C');
+    expect(io.err()).toContain('✓ Created project KRAS brief');
+  });
+
+  it('on a terminal the question is asked; yes creates, json prints the tool reply', async () => {
+    const io = fakeIo(true);
+    const prompter = new ScriptedPrompter([{ question: 'Create the project "KRAS brief" with this scope?', answer: true }]);
+    await runFromBrief({ from: file, name: undefined, yes: false, openSetup: false }, fakeCtx(io, 'json'), {
+      open: async () => fakeMcp([TOOL], answer),
+      prompter,
+    });
+    prompter.assertDone();
+    expect(JSON.parse(io.out())).toEqual({ name: 'KRAS brief', matched, created: true, project });
+  });
+
+  it('no terminal and no --yes: exit 7, only the dry run was sent', async () => {
+    const io = fakeIo(false);
+    const mcp = fakeMcp([TOOL], answer);
+    const error = await runFromBrief({ from: file, name: undefined, yes: false, openSetup: false }, fakeCtx(io, 'tsv'), {
+      open: async () => mcp,
+      prompter: new ScriptedPrompter(),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfirmationRequiredError);
+    expect(mcp.calls.map((c) => c.args.confirm)).toEqual([false]);
     expect(io.out()).toBe('');
   });
 });
