@@ -1,7 +1,7 @@
 /**
  * Where tokens live: the OS keychain (default), a 0600 file the user chose explicitly
- * (`--insecure-storage` / RSI_CREDENTIAL_STORE=file), or memory (tests). Keyed by base URL and
- * profile. Never a silent fallback from one to another.
+ * (`--insecure-storage` / RSI_CREDENTIAL_STORE=file); unit tests use an in-memory double
+ * (test/support/memory-store.ts, kind 'memory'). Keyed by base URL and profile. Never a silent fallback from one to another.
  */
 import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
@@ -327,28 +327,4 @@ export class FileStore implements CredentialStore {
 
 function entryName(key: CredentialKey): string {
   return `${key.profile} ${key.baseUrl}`;
-}
-
-export class MemoryStore implements CredentialStore {
-  readonly kind = 'memory';
-  private readonly entries = new Map<string, StoredTokens>();
-
-  async probe(): Promise<void> {}
-
-  async load(key: CredentialKey): Promise<StoredTokens | undefined> {
-    return this.entries.get(entryName(key));
-  }
-
-  async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
-    this.entries.set(entryName(key), { ...tokens });
-  }
-
-  async update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void> {
-    const next = fn(await this.load(key));
-    if (next !== undefined) await this.save(key, next);
-  }
-
-  async delete(key: CredentialKey): Promise<void> {
-    this.entries.delete(entryName(key));
-  }
 }

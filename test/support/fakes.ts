@@ -3,6 +3,7 @@
  * at once, and a Context for calling a command's `run` without a process.
  */
 import { PassThrough } from 'node:stream';
+import type { Credentials } from '../../src/auth/credentials.js';
 import type { ApiClient } from '../../src/client/client.js';
 import type { Context, Env, GlobalOptions, OutputFormat, Session } from '../../src/context.js';
 import type { Clock, Io } from '../../src/io/io.js';
@@ -72,6 +73,8 @@ export interface FakeCtxOptions {
   /** The client `ctx.client()` resolves to; omitted, asking for one fails the test. */
   client?: Partial<ApiClient>;
   session?: Partial<Session>;
+  /** What `ctx.credentials()` resolves to (auth commands); omitted, asking for them fails the test. */
+  credentials?: Partial<Credentials>;
 }
 
 export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Context {
@@ -94,7 +97,7 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     signal: o.signal ?? new AbortController().signal,
     version: 'test',
     globals: () => globals,
-    credentials: missing('credentials'),
+    credentials: o.credentials ? () => Promise.resolve(o.credentials as Credentials) : missing('credentials'),
     session: o.session ? () => Promise.resolve(o.session as Session) : missing('session'),
     client: o.client ? () => Promise.resolve(o.client as ApiClient) : missing('client'),
     close: () => Promise.resolve(),

@@ -10,7 +10,7 @@ import {
 } from '../../src/commands/analyses/run.js';
 import type { AnalysesResult as AnalysesReply, RunAnalysesBody } from '../../src/client/schemas.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
-import { ScriptedPrompter } from '../../src/io/prompter.js';
+import { ScriptedPrompter } from '../support/prompter.js';
 import { createProgress } from '../../src/io/progress.js';
 import {
   AnalysisFailedError,

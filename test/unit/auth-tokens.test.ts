@@ -8,7 +8,8 @@ import { NotSignedInError, UnexpectedReplyError, UsageError } from '../../src/er
 import { normaliseBaseUrl, isLoopbackHost } from '../../src/auth/base-url.js';
 import { InvalidGrantError, authServerInfo, checkEndpoints, discoverAuthorizationServer } from '../../src/auth/oauth.js';
 import { StaticTokenProvider, StoredTokenProvider, refreshMargin } from '../../src/auth/tokens.js';
-import { MemoryStore, type StoredTokens } from '../../src/storage/credentials.js';
+import type { StoredTokens } from '../../src/storage/credentials.js';
+import { MemoryStore } from '../support/memory-store.js';
 import type { Clock } from '../../src/io/io.js';
 import { exitOutsideShield, resetShieldForTests } from '../../src/io/shield.js';
 import { acquireLock } from '../../src/storage/lock.js';

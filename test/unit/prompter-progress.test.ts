@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PassThrough } from 'node:stream';
-import { ScriptedPrompter, createPrompter } from '../../src/io/prompter.js';
+import { createPrompter } from '../../src/io/prompter.js';
+import { ScriptedPrompter } from '../support/prompter.js';
 import { createProgress } from '../../src/io/progress.js';
 import { ConfirmationRequiredError } from '../../src/errors.js';
 import { fakeIo as baseFakeIo } from '../support/fakes.js';

@@ -9,7 +9,6 @@ import {
   KEYCHAIN_DIALOG_TIMEOUT_MS,
   KEYCHAIN_TIMEOUT_MS,
   KeychainStore,
-  MemoryStore,
   WINDOWS_MAX_SECRET_UNITS,
   configFolderId,
   keychainService,
@@ -17,6 +16,7 @@ import {
   type KeychainEntry,
   type StoredTokens,
 } from '../../src/storage/credentials.js';
+import { MemoryStore } from '../support/memory-store.js';
 
 let dir: string;
 beforeEach(async () => {

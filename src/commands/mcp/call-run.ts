@@ -1,9 +1,10 @@
 /** What `call` does; see call.ts for its flags. */
 import type { Context } from '../../context.js';
+import type { McpDeps } from './connect.js';
 import type { CallOptions } from './call.js';
 import { UsageError } from '../../errors.js';
 
-export async function run(opts: CallOptions, ctx: Context): Promise<void> {
+export async function run(opts: CallOptions, ctx: Context, deps: McpDeps = {}): Promise<void> {
   const [
     { withMcp },
     { buildArguments, validateArguments },
@@ -26,7 +27,9 @@ export async function run(opts: CallOptions, ctx: Context): Promise<void> {
       throw new UsageError(`--input: ${source} must hold a JSON object of arguments`);
     input = data as Record<string, unknown>;
   }
-  const result = await withMcp(ctx, async (mcp) => {
+  // The session's opener: openMcp, or a fake connection in unit tests.
+  const withSession = <T>(fn: Parameters<typeof withMcp<T>>[1]): Promise<T> => withMcp(ctx, fn, deps.open);
+  const result = await withSession(async (mcp) => {
     const tools = await mcp.listTools();
     const tool = tools.find((t) => t.name === opts.tool);
     if (!tool) {

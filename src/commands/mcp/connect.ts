@@ -24,9 +24,14 @@ export async function openMcp(ctx: Context): Promise<McpConnection> {
   });
 }
 
+/** How a command opens its MCP session: `openMcp`, or a fake connection in unit tests. */
+export interface McpDeps {
+  open?: (ctx: Context) => Promise<McpConnection>;
+}
+
 /** Runs `fn` with an open session and always closes it (also on error and Ctrl-C). */
-export async function withMcp<T>(ctx: Context, fn: (mcp: McpConnection) => Promise<T>): Promise<T> {
-  const mcp = await openMcp(ctx);
+export async function withMcp<T>(ctx: Context, fn: (mcp: McpConnection) => Promise<T>, open = openMcp): Promise<T> {
+  const mcp = await open(ctx);
   try {
     return await fn(mcp);
   } finally {

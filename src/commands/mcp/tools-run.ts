@@ -1,13 +1,14 @@
 /** What `tools` does; see tools.ts for its flags. */
 import type { Context } from '../../context.js';
+import type { McpDeps } from './connect.js';
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+export async function run(_opts: Record<string, never>, ctx: Context, deps: McpDeps = {}): Promise<void> {
   const [{ withMcp }, { printRows }, { target }] = await Promise.all([
     import('./connect.js'),
     import('../../io/output.js'),
     import('../shared/flags.js'),
   ]);
-  const tools = await withMcp(ctx, (mcp) => mcp.listTools());
+  const tools = await withMcp(ctx, (mcp) => mcp.listTools(), deps.open);
   const out = target(ctx);
   const args = (t: (typeof tools)[number]): string => {
     const required = new Set(t.inputSchema.required ?? []);

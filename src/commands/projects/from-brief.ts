@@ -6,6 +6,7 @@
  */
 import type { Context } from '../../context.js';
 import type { Prompter } from '../../io/prompter.js';
+import type { McpDeps } from '../mcp/connect.js';
 import { canPrompt } from '../../io/io.js';
 import { ConfirmationRequiredError, UnexpectedReplyError, UsageError } from '../../errors.js';
 
@@ -37,7 +38,7 @@ export async function parseFromBriefFlags(flags: Record<string, unknown>): Promi
   return { from, name, yes: flags.yes === true, openSetup: flags.openSetup === true };
 }
 
-export async function runFromBrief(opts: FromBriefOptions, ctx: Context, deps: { prompter?: Prompter } = {}): Promise<void> {
+export async function runFromBrief(opts: FromBriefOptions, ctx: Context, deps: { prompter?: Prompter } & McpDeps = {}): Promise<void> {
   const [
     { readInput, target },
     { withMcp, requireTool },
@@ -60,7 +61,9 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context, deps: {
   // stdin that carried the brief cannot also carry the answer to a question.
   const stdinFree = opts.from !== '-';
 
-  const created = await withMcp(ctx, async (mcp) => {
+  // The session's opener: openMcp, or a fake connection in unit tests.
+  const withSession = <T>(fn: Parameters<typeof withMcp<T>>[1]): Promise<T> => withMcp(ctx, fn, deps.open);
+  const created = await withSession(async (mcp) => {
     const tool = await requireTool(mcp, BRIEF_TOOLS, 'project-from-brief');
     const props = Object.keys(tool.inputSchema.properties ?? {});
     if (!props.includes('brief') || !props.includes('confirm')) {

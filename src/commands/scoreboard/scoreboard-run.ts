@@ -1,8 +1,9 @@
 /** What `scoreboard` does; see scoreboard.ts for its flags. */
 import type { Context } from '../../context.js';
+import type { McpDeps } from '../mcp/connect.js';
 import type { ScoreboardOptions } from './scoreboard.js';
 
-export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> {
+export async function run(opts: ScoreboardOptions, ctx: Context, deps: McpDeps = {}): Promise<void> {
   const [
     { withMcp, requireTool },
     { SCOREBOARD_TOOLS, ScoreboardReply, parseReply },
@@ -25,7 +26,9 @@ export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> 
     const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
     project = await resolveProject(client, opts.project, ctx.signal);
   }
-  const reply = await withMcp(ctx, async (mcp) => {
+  // The session's opener: openMcp, or a fake connection in unit tests.
+  const withSession = <T>(fn: Parameters<typeof withMcp<T>>[1]): Promise<T> => withMcp(ctx, fn, deps.open);
+  const reply = await withSession(async (mcp) => {
     const tool = await requireTool(mcp, SCOREBOARD_TOOLS, 'scoreboard');
     const result = await mcp.callTool(tool.name, { project_id: project.id, ...(opts.limit !== undefined ? { limit: opts.limit } : {}) });
     if (result.isError) throw toolFailure(tool.name, result);

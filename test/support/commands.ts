@@ -1,0 +1,140 @@
+/**
+ * Command unit tests in the gh manner: `parseFlags` runs a command's `build(ctx, runF)` on an argv
+ * and returns the options its action handed to `runF` (so no request can be sent), and
+ * `fakeClient` records which ApiClient method was called with which arguments.
+ */
+import { Command } from 'commander';
+import { expect } from 'vitest';
+import type { Credentials } from '../../src/auth/credentials.js';
+import type { ApiClient } from '../../src/client/client.js';
+import type { CallToolResult, McpConnection, Tool } from '../../src/mcp/client.js';
+import type { CredentialStore } from '../../src/storage/credentials.js';
+import type { Profile } from '../../src/storage/config.js';
+import type { Context } from '../../src/context.js';
+import { fakeCtx, fakeIo } from './fakes.js';
+import { MemoryStore } from './memory-store.js';
+
+type Build<O> = (ctx: Context, runF: (options: O, ctx: Context) => Promise<void>) => Command;
+
+/**
+ * Parses `argv` (after the command's own name) through `build`; resolves to the options `runF` got,
+ * or rejects with what the action threw. A rejection proves `runF` was never called: a flag error
+ * stops the command before it could reach the network.
+ */
+export async function parseFlags<O>(build: Build<O>, argv: string[], ctx: Context = fakeCtx(fakeIo(false), 'tsv')): Promise<O> {
+  const calls: O[] = [];
+  const cmd = build(ctx, async (o) => void calls.push(o));
+  const root = new Command('rsi').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  cmd.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  root.addCommand(cmd);
+  try {
+    await root.parseAsync([cmd.name(), ...argv], { from: 'user' });
+  } catch (error) {
+    expect(calls, 'runF must not be called when parsing fails').toEqual([]);
+    throw error;
+  }
+  expect(calls).toHaveLength(1);
+  return calls[0]!;
+}
+
+export interface ClientCall {
+  method: string;
+  args: unknown[];
+}
+
+/**
+ * An ApiClient whose methods are the given functions; every call is recorded (without the trailing
+ * AbortSignal, which is the context's), and a method the test did not give fails the test.
+ */
+export function fakeClient(methods: Partial<Record<keyof ApiClient, (...args: never[]) => unknown>>): {
+  client: Partial<ApiClient>;
+  calls: ClientCall[];
+} {
+  const calls: ClientCall[] = [];
+  const client = new Proxy(
+    {},
+    {
+      get(_target, name) {
+        if (typeof name !== 'string' || name === 'then') return undefined;
+        const fn = (methods as Record<string, ((...args: unknown[]) => unknown) | undefined>)[name];
+        return (...args: unknown[]) => {
+          const shown = args.at(-1) instanceof AbortSignal ? args.slice(0, -1) : args;
+          calls.push({ method: name, args: shown });
+          if (!fn) throw new Error(`unexpected client call: ${name}(${JSON.stringify(shown)})`);
+          return fn(...args);
+        };
+      },
+    },
+  ) as Partial<ApiClient>;
+  return { client, calls };
+}
+
+/** Lines of tab-separated output, split into cells. */
+export function tsvRows(text: string): string[][] {
+  return text
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t'));
+}
+
+export interface FakeCredentialsOptions {
+  baseUrl?: string | undefined;
+  /** The saved profile; by default one signed in at `baseUrl` (no revocation endpoint). */
+  profile?: Profile | undefined;
+  envToken?: string;
+  store?: CredentialStore;
+  /** The other profiles config.json lists (`auth status` walks them). */
+  profiles?: Record<string, Profile>;
+  configDir?: string;
+}
+
+/**
+ * A resolved `Credentials` for the auth commands' `run`: a store the test gives (MemoryStore by
+ * default), the profile "default", and a config whose read() lists `profiles`. The OAuth env has no
+ * network of its own, so an OAuth call gets a private one (unit tests only).
+ */
+export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credentials> & { store(): CredentialStore } {
+  const baseUrl = 'baseUrl' in o ? o.baseUrl : 'https://rsi.example';
+  const profile =
+    'profile' in o
+      ? o.profile
+      : baseUrl
+        ? { baseUrl, authServer: { issuer: baseUrl, token_endpoint: `${baseUrl}/oauth/token` } }
+        : undefined;
+  const store = o.store ?? new MemoryStore();
+  return {
+    profileName: 'default',
+    profile,
+    baseUrl,
+    configDir: o.configDir ?? '/nonexistent/rsi',
+    envToken: o.envToken,
+    source: o.envToken ? 'RSI_TOKEN' : profile ? 'keychain' : undefined,
+    config: { file: '/nonexistent/rsi/config.json', read: async () => ({ version: 1, profiles: o.profiles ?? {} }) } as never,
+    oauth: { userAgent: 'rsi/test', timeoutMs: 2000 } as Credentials['oauth'],
+    userAgent: 'rsi/test',
+    store: () => store,
+    key: () => ({ baseUrl: baseUrl ?? '', profile: 'default' }),
+    requireBaseUrl: () => baseUrl ?? '',
+  };
+}
+
+/** An MCP session with these tools; callTool answers through `answer` and is recorded. */
+export function fakeMcp(
+  tools: Tool[],
+  answer: (name: string, args: Record<string, unknown>) => CallToolResult = () => ({ content: [] }),
+): McpConnection & { calls: Array<{ name: string; args: Record<string, unknown> }>; closed: () => boolean } {
+  const calls: Array<{ name: string; args: Record<string, unknown> }> = [];
+  let closed = false;
+  return {
+    server: { name: 'fake', version: '0' },
+    calls,
+    closed: () => closed,
+    listTools: async () => tools,
+    callTool: async (name, args) => {
+      calls.push({ name, args });
+      return answer(name, args);
+    },
+    close: async () => void (closed = true),
+  };
+}
