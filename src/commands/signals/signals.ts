@@ -57,8 +57,8 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
     { header: 'NAME', value: (s) => s.name, flexible: true },
     { header: 'TYPE', value: (s) => s.type },
     { header: 'ANALYSED', value: (s) => s.analysed },
-    { header: 'KEYWORD_ID', value: (s) => s.keyword_id, keep: true },
-    { header: 'SIGNAL_KEYWORD_ID', value: (s) => s.signal_keyword_id, keep: true },
+    { header: 'KEYWORD_ID', value: (s) => s.keyword_id, id: true },
+    { header: 'SIGNAL_KEYWORD_ID', value: (s) => s.signal_keyword_id, id: true },
     // Last, so the earlier columns keep their places for `cut -f`.
     { header: 'POSITION', value: (s) => s.position, numeric: true },
   ];
