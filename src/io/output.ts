@@ -231,7 +231,8 @@ export async function printRows<T>(
     count = table.count;
     await out.flush();
     // After the table, so the note does not land between its lines on a terminal.
-    if (table.dropped.length > 0) note(io, droppedNote(table.dropped));
+    // Wrapped at words to the width, so a narrow terminal does not break it mid-word.
+    if (table.dropped.length > 0) for (const l of wrap(droppedNote(table.dropped), table.width)) note(io, l);
     return count;
   }
   await out.flush();
@@ -421,7 +422,6 @@ function tableLayout(io: Io, columns: readonly TableColumn[], rows: string[][], 
 
 /** The stderr note for columns a table left out. */
 function droppedNote(dropped: readonly string[]): string {
-  // Short enough for a 60-column terminal with a column or two named.
   return `left out: ${dropped.join(', ')} (see all with --format tsv or --json)`;
 }
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
+import { obtainTokens } from '../support/oauth.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 
@@ -97,6 +98,8 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
       return env;
     };
     [fastEnv, liveEnv] = await Promise.all([login(fast.url), login(live.url)]);
+    // The scoreboard is read through the MCP server: its own token, beside the API sign-in.
+    fastEnv.RSI_MCP_TOKEN = (await obtainTokens(fast.url, { resource: `${fast.url}/mcp` })).access_token;
     // Deterministic opportunities: the top 5 targets of KRAS inhibitors, scored (one of them fails).
     const run = await runCli(['analyses', 'run', 'KRAS inhibitors', '--top', '5', '--type', 'target', '--yes', '--wait'], {
       env: fastEnv,
@@ -122,6 +125,7 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
         await capture(['keywords', 'relations', 'KRAS', '--relation', 'assets', '--limit', '5'], width, UTF8),
       );
       golden(`opportunities-${width}.txt`, await capture(['opportunities', 'KRAS inhibitors'], width, UTF8));
+      golden(`scoreboard-${width}.txt`, await capture(['scoreboard', 'KRAS inhibitors'], width, UTF8));
     });
   }
 
@@ -147,7 +151,7 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
   });
 
   it('docs/commands.md shows the 80-column captures', () => {
-    for (const file of ['card-80.txt', 'relations-80.txt', 'opportunities-80.txt']) {
+    for (const file of ['card-80.txt', 'relations-80.txt', 'opportunities-80.txt', 'scoreboard-80.txt']) {
       const text = readFileSync(join(GOLDEN, file), 'utf8').trimEnd();
       expect(docs, `docs/commands.md shows ${file}`).toContain(text);
     }
