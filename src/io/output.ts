@@ -470,7 +470,7 @@ export function fitWidths(natural: readonly number[], least: readonly number[], 
 export async function printPairs(target: OutputTarget, pairs: ReadonlyArray<readonly [string, unknown]>): Promise<void> {
   const { io, format } = target;
   if (format === 'table') {
-    await write(io.stdout, pairsText(pairs, io.color));
+    await write(io.stdout, pairsText(pairs, io.color, io.stdoutIsTTY ? io.columns : undefined));
     return;
   }
   await printRows(target, pairs, [
@@ -488,11 +488,56 @@ export function pairsText(pairs: ReadonlyArray<readonly [string, unknown]>, colo
   let text = '';
   for (const [k, v] of pairs) {
     const key = sanitizeLine(k).padEnd(width);
-    const [first = '', ...rest] = room === Number.POSITIVE_INFINITY ? [tableField(v)] : wrap(tableField(v), room);
+    const [first = '', ...rest] = room === Number.POSITIVE_INFINITY ? [tableField(v)] : wrapWords(tableField(v), room);
     text += `${color ? `\x1b[2m${key}\x1b[22m` : key}  ${first}\n`;
     for (const more of rest) text += `${' '.repeat(width + 2)}${more}\n`;
   }
   return text;
+}
+
+/**
+ * Lines of at most `width`, broken at spaces. A word longer than the line (a URL, a token-free
+ * command, an id) stays whole and the terminal folds it: broken by us it could not be copied.
+ */
+export function wrapWords(text: string, width: number): string[] {
+  if (width < 1 || displayWidth(text) <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const word of text.split(' ')) {
+    const w = displayWidth(word);
+    if (used > 0 && used + 1 + w > width) {
+      lines.push(line);
+      line = '';
+      used = 0;
+    }
+    line += used > 0 || line !== '' ? ` ${word}` : word;
+    used += (used > 0 ? 1 : 0) + w;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/**
+ * A line for a person fitted to `columns`: what does not fit continues under itself, indented
+ * as far as the line's value starts (after `key:  ` or `✓ `), so the labels stay a column.
+ */
+export function hangLine(line: string, columns: number, indent?: number): string {
+  if (displayWidth(line) <= columns) return line;
+  const gap = /^\S.*?\S( {2,})/.exec(line);
+  let at = indent ?? (gap ? gap.index + gap[0].length : 0);
+  if (at > columns / 2) at = 2;
+  const [first = '', ...rest] = wrapWords(line.slice(at), Math.max(20, columns - at));
+  return [line.slice(0, at) + first, ...rest.map((r) => ' '.repeat(at) + r)].join('\n');
+}
+
+/** Text fitted line by line to the terminal when stdout is one; piped text is left alone. */
+function fitText(io: Io, text: string): string {
+  if (!io.stdoutIsTTY) return text;
+  return text
+    .split('\n')
+    .map((l) => hangLine(l, Math.max(20, io.columns)))
+    .join('\n');
 }
 
 /**
@@ -505,7 +550,7 @@ export async function printVerbatim(io: Io, text: string): Promise<void> {
 
 /** Aligned `key  value` lines on stdout in every non-JSON format (`auth status`: a view, not a table). */
 export async function printPairsText(io: Io, pairs: ReadonlyArray<readonly [string, unknown]>): Promise<void> {
-  await write(io.stdout, pairsText(pairs, io.color));
+  await write(io.stdout, pairsText(pairs, io.color, io.stdoutIsTTY ? io.columns : undefined));
 }
 
 /** One check of a checklist (`doctor`). */
@@ -519,17 +564,23 @@ export interface CheckLine {
 export async function printChecklist(io: Io, checks: readonly CheckLine[]): Promise<void> {
   const paint = (code: number, text: string): string => (io.color ? `\x1b[${code}m${text}\x1b[${code === 2 ? 22 : 39}m` : text);
   let text = '';
+  // On a terminal a long check continues under its text, a hint under the hint's text.
+  const fit = (line: string, indent: number): string => (io.stdoutIsTTY ? hangLine(line, Math.max(20, io.columns), indent) : line);
   for (const c of checks) {
     const mark = c.state === 'skipped' ? paint(2, '-') : c.state === 'ok' ? paint(32, '✓') : paint(31, '✗');
-    text += `${mark} ${sanitizeLine(c.text)}\n`;
-    if (c.state === 'failed' && c.hint) text += `  ${paint(2, '→')} ${sanitizeLine(c.hint)}\n`;
+    const [first = '', ...rest] = fit(`- ${sanitizeLine(c.text)}`, 2).split('\n');
+    text += `${mark}${first.slice(1)}\n${rest.map((r) => `${r}\n`).join('')}`;
+    if (c.state === 'failed' && c.hint) {
+      const [h = '', ...more] = fit(`  - ${sanitizeLine(c.hint)}`, 4).split('\n');
+      text += `  ${paint(2, '→')}${h.slice(3)}\n${more.map((r) => `${r}\n`).join('')}`;
+    }
   }
   await write(io.stdout, text);
 }
 
 /** Free text for a person on stdout (a status summary): sanitised, line breaks kept. */
 export async function printText(io: Io, text: string): Promise<void> {
-  await write(io.stdout, sanitizeText(text));
+  await write(io.stdout, fitText(io, sanitizeText(text)));
 }
 
 /** One line for a person on stderr (a note, a warning), sanitised whatever stream it goes to. */

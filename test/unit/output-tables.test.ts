@@ -4,7 +4,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OutputFormat } from '../../src/context.js';
-import { type Column, fitWidths, formatTable, idPrefixLength, printRows, relativeTime, shortId } from '../../src/io/output.js';
+import {
+  type Column,
+  fitWidths,
+  formatTable,
+  hangLine,
+  idPrefixLength,
+  printChecklist,
+  printPairsText,
+  printRows,
+  printText,
+  relativeTime,
+  shortId,
+  wrapWords,
+} from '../../src/io/output.js';
 import { displayWidth } from '../../src/io/sanitize.js';
 import { fakeIo } from '../support/fakes.js';
 
@@ -174,5 +187,38 @@ describe('relative times', () => {
     await printRows({ io, format: 'table', now: () => NOW + 3600_000 }, rows, columns);
     await new Promise((r) => setImmediate(r));
     expect(io.out()).toContain('1 h ago');
+  });
+});
+
+describe('lists of lines (doctor, auth status, the status summary)', () => {
+  const long = 'the service at https://rsi.example.org answered 503 three times in a row, so the checks after it were skipped';
+
+  it('continue under the value, broken at spaces, never inside a word', () => {
+    expect(wrapWords('aa bb cc', 5)).toEqual(['aa bb', 'cc']);
+    const url = `https://example.org/${'x'.repeat(60)}`;
+    expect(wrapWords(`see ${url} now`, 40)).toEqual(['see', url, 'now']);
+    expect(hangLine(`Summary:  ${long}`, 60).split('\n')).toEqual([
+      'Summary:  the service at https://rsi.example.org answered',
+      '          503 three times in a row, so the checks after it',
+      '          were skipped',
+    ]);
+  });
+
+  it('fit a 40-column terminal in doctor, pairs and text', async () => {
+    const io = fakeIo({ tty: true, columns: 40 });
+    await printChecklist(io, [{ state: 'failed', text: long, hint: long }]);
+    await printPairsText(io, [['scopes', long]]);
+    await printText(io, `Next:     ${long}\n`);
+    await new Promise((r) => setImmediate(r));
+    expect(widest(io.out())).toBeLessThanOrEqual(40);
+    expect(io.out()).toMatch(/^✗ the service at https:\/\/rsi\.example\.org\n {2}answered/m);
+    expect(io.out()).toMatch(/^ {2}→ the service at\n {4}https/m);
+  });
+
+  it('leave piped text alone', async () => {
+    const io = fakeIo({ columns: 40 });
+    await printText(io, `Next:     ${long}\n`);
+    await new Promise((r) => setImmediate(r));
+    expect(io.out()).toBe(`Next:     ${long}\n`);
   });
 });
