@@ -232,7 +232,7 @@ export async function printRows<T>(
     await out.flush();
     // After the table, so the note does not land between its lines on a terminal.
     // Wrapped at words to the width, so a narrow terminal does not break it mid-word.
-    if (table.dropped.length > 0) for (const l of wrap(droppedNote(table.dropped), table.width)) note(io, l);
+    if (table.dropped.length > 0) for (const l of wrapWords(droppedNote(table.dropped), table.width)) note(io, l);
     return count;
   }
   await out.flush();
@@ -524,7 +524,8 @@ export function wrapWords(text: string, width: number): string[] {
  */
 export function hangLine(line: string, columns: number, indent?: number): string {
   if (displayWidth(line) <= columns) return line;
-  const gap = /^\S.*?\S( {2,})/.exec(line);
+  // An indented line continues at its indent; a `key:  value` line under its value.
+  const gap = /^ +|^\S.*?\S( {2,})/.exec(line);
   let at = indent ?? (gap ? gap.index + gap[0].length : 0);
   if (at > columns / 2) at = 2;
   const [first = '', ...rest] = wrapWords(line.slice(at), Math.max(20, columns - at));
@@ -585,7 +586,18 @@ export async function printText(io: Io, text: string): Promise<void> {
 
 /** One line for a person on stderr (a note, a warning), sanitised whatever stream it goes to. */
 export function note(io: Io, line: string): void {
-  io.stderr.write(`${sanitizeText(line)}\n`);
+  // On a terminal a long note continues under itself, broken at spaces (see `hangLine`).
+  const text = sanitizeText(line);
+  io.stderr.write(
+    `${
+      io.stderrIsTTY
+        ? text
+            .split('\n')
+            .map((l) => hangLine(l, Math.max(20, io.columns)))
+            .join('\n')
+        : text
+    }\n`,
+  );
 }
 
 /** One part of a multi-part reply. */

@@ -129,6 +129,40 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
     });
   }
 
+  // Every command with table output (and the lists of lines) at three widths: the pane's lines
+  // joined where the terminal folded them (-J), so an overlong line shows as one.
+  const TABLES = [
+    ['keywords', 'search', 'EGFR'],
+    ['keywords', 'get', 'NSCLC', '--include', 'indications,assets'],
+    ['keywords', 'relations', 'KRAS', '--relation', 'assets', '--limit', '5'],
+    ['projects', 'list'],
+    ['status', 'KRAS inhibitors'],
+    ['signals', 'Oncology watchlist'],
+    ['opportunities', 'KRAS inhibitors'],
+    ['scoreboard', 'KRAS inhibitors'],
+    ['analyses', 'run', 'KRAS inhibitors', '--top', '5', '--type', 'target', '--yes'],
+    ['mcp', 'tools'],
+    ['doctor'],
+    ['auth', 'status'],
+  ];
+  for (const width of [60, 80, 120]) {
+    it(`every table and list fits ${width} columns`, async () => {
+      for (const args of TABLES) {
+        const name = start(args, width, fastEnv, UTF8);
+        await waitFor(name, /EXIT=\d+/);
+        // The session is left to its `sleep` (afterAll ends the server): killing the last one
+        // would end the tmux server while the next command starts one.
+        const screen = tmux('capture-pane', '-p', '-J', '-t', name);
+        expect(screen, args.join(' ')).toMatch(/EXIT=0/);
+        for (const line of screen.split('\n')) {
+          // A URL is never broken (it must stay copyable); everything else fits.
+          if (/https?:\/\/\S{20,}/.test(line)) continue;
+          expect([...line.trimEnd()].length, `rsi ${args.join(' ')} at ${width}: ${line}`).toBeLessThanOrEqual(width);
+        }
+      }
+    }, 60_000);
+  }
+
   it('plain ASCII under NO_COLOR and in a C locale', async () => {
     golden(
       'relations-80-no-color.txt',

@@ -74,8 +74,9 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
     );
   else if (out.format === 'table') {
     const kw = oneKeyword ? ` · keyword ${list.signals[0]!.keyword_id}` : '';
-    ctx.io.stderr.write(
-      `${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}\n`,
-    );
+    // Broken at spaces to the terminal's width; the shared keyword id stays whole, to be copied.
+    const { wrapWords } = await import('../../io/output.js');
+    const footer = `${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}`;
+    ctx.io.stderr.write(`${wrapWords(footer, ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY).join('\n')}\n`);
   }
 }
