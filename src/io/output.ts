@@ -22,7 +22,7 @@
 import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
-import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
+import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate } from './sanitize.js';
 
 export interface Column<T> {
   /** The table header (people); upper case by convention. */
@@ -566,13 +566,13 @@ export async function printChecklist(io: Io, checks: readonly CheckLine[]): Prom
   const paint = (code: number, text: string): string => (io.color ? `\x1b[${code}m${text}\x1b[${code === 2 ? 22 : 39}m` : text);
   let text = '';
   // On a terminal a long check continues under its text, a hint under the hint's text.
-  const fit = (line: string, indent: number): string => (io.stdoutIsTTY ? hangLine(line, Math.max(20, io.columns), indent) : line);
+  const fitLine = (line: string, indent: number): string => (io.stdoutIsTTY ? hangLine(line, Math.max(20, io.columns), indent) : line);
   for (const c of checks) {
     const mark = c.state === 'skipped' ? paint(2, '-') : c.state === 'ok' ? paint(32, '✓') : paint(31, '✗');
-    const [first = '', ...rest] = fit(`- ${sanitizeLine(c.text)}`, 2).split('\n');
+    const [first = '', ...rest] = fitLine(`- ${sanitizeLine(c.text)}`, 2).split('\n');
     text += `${mark}${first.slice(1)}\n${rest.map((r) => `${r}\n`).join('')}`;
     if (c.state === 'failed' && c.hint) {
-      const [h = '', ...more] = fit(`  - ${sanitizeLine(c.hint)}`, 4).split('\n');
+      const [h = '', ...more] = fitLine(`  - ${sanitizeLine(c.hint)}`, 4).split('\n');
       text += `  ${paint(2, '→')}${h.slice(3)}\n${more.map((r) => `${r}\n`).join('')}`;
     }
   }
