@@ -22,7 +22,7 @@
 import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
-import { displayWidth, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
+import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate } from './sanitize.js';
 
 export interface Column<T> {
   /** The table header (people); upper case by convention. */
@@ -34,13 +34,28 @@ export interface Column<T> {
   numeric?: boolean;
   /** Column gives up width first when the table is too wide. */
   flexible?: boolean;
-  /** Never shortened (ids people copy); the table may then be wider than the terminal. */
+  /**
+   * Never shortened or widened: a picture drawn to its width (a bar, with an empty header; left
+   * out first when the table does not fit) or a name people type (`mcp tools`).
+   */
   keep?: boolean;
+  /**
+   * An id: in a table its first 8 characters and `…` (more where two ids of the table would read
+   * the same); in full in tsv, csv and JSON, which are what scripts and copying are for.
+   */
+  id?: boolean;
+  /** An ISO 8601 time from the server: relative in a table (`3 min ago`), exact elsewhere. */
+  time?: boolean;
 }
+
+/** What a table needs to know about a column to lay it out. */
+export type TableColumn = Pick<Column<never>, 'header' | 'numeric' | 'flexible' | 'keep' | 'id' | 'time'>;
 
 export interface OutputTarget {
   io: Io;
   format: OutputFormat;
+  /** "Now" for relative times in tables (the context's clock); the system clock when absent. */
+  now?: (() => number) | undefined;
 }
 
 /** Writes and waits for the stream to drain, so streaming large outputs keeps memory flat. */
@@ -212,7 +227,13 @@ export async function printRows<T>(
       count++;
     }
   } else {
-    count = await streamTable(io, columns, rows, out);
+    const table = await streamTable(target, columns, rows, out);
+    count = table.count;
+    await out.flush();
+    // After the table, so the note does not land between its lines on a terminal.
+    // Wrapped at words to the width, so a narrow terminal does not break it mid-word.
+    if (table.dropped.length > 0) for (const l of wrapWords(droppedNote(table.dropped), table.width)) note(io, l);
+    return count;
   }
   await out.flush();
   return count;
@@ -221,12 +242,19 @@ export async function printRows<T>(
 /** Rows a table reads before it fixes its column widths; later rows are fitted to them. */
 const TABLE_WINDOW = 1000;
 
-async function streamTable<T>(io: Io, columns: readonly Column<T>[], rows: AsyncIterable<T> | Iterable<T>, out: Batch): Promise<number> {
+async function streamTable<T>(
+  target: OutputTarget,
+  columns: readonly Column<T>[],
+  rows: AsyncIterable<T> | Iterable<T>,
+  out: Batch,
+): Promise<{ count: number; dropped: string[]; width: number }> {
+  const { io } = target;
+  const now = target.now ?? Date.now;
   const first: string[][] = [];
   let layout: TableLayout | undefined;
   let count = 0;
   for await (const row of rows) {
-    const cells = columns.map((c) => tableField(c.value(row)));
+    const cells = tableCells(columns, row, now);
     count++;
     if (layout === undefined) {
       first.push(cells);
@@ -244,94 +272,193 @@ async function streamTable<T>(io: Io, columns: readonly Column<T>[], rows: Async
     await out.add(layout.head);
     for (const r of first) await out.add(layout.line(r));
   }
-  return count;
+  return { count, dropped: layout?.dropped ?? [], width: layout?.width ?? 0 };
+}
+
+/** One row's table cells: sanitised, times relative to `now`; ids are shortened by the layout. */
+function tableCells<T>(columns: readonly Column<T>[], row: T, now: () => number): string[] {
+  return columns.map((c) => {
+    const value = c.value(row);
+    return c.time && typeof value === 'string' ? sanitizeLine(relativeTime(value, now())) : tableField(value);
+  });
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * An ISO 8601 time as people say it: `just now`, `3 min ago`, `2 h ago`, `5 d ago` (or `in 2 h`
+ * for a time ahead), and its date (as the server wrote it) beyond 30 days. Anything that is not
+ * an ISO 8601 time with a zone comes back unchanged, so a missing or odd value is never invented.
+ */
+export function relativeTime(text: string, now: number): string {
+  if (!ISO_TIME.test(text)) return text;
+  const t = Date.parse(text);
+  if (Number.isNaN(t)) return text;
+  const ms = now - t;
+  const abs = Math.abs(ms);
+  if (abs < MINUTE) return 'just now';
+  if (abs >= 30 * DAY) return text.slice(0, 10);
+  const [n, unit] =
+    abs < HOUR ? [Math.floor(abs / MINUTE), 'min'] : abs < DAY ? [Math.floor(abs / HOUR), 'h'] : [Math.floor(abs / DAY), 'd'];
+  return ms >= 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
+}
+
+/** Characters of an id a table shows at least. */
+const ID_CHARS = 8;
+
+/**
+ * How many characters of each id a table shows so that no two ids of the column read the same:
+ * 8, or one more than the longest prefix two of them share.
+ */
+export function idPrefixLength(ids: readonly string[]): number {
+  const distinct = [...new Set(ids)].filter((id) => id !== '').sort();
+  let n = ID_CHARS;
+  for (let i = 1; i < distinct.length; i++) {
+    const a = displayUnits(distinct[i - 1]!);
+    const b = displayUnits(distinct[i]!);
+    let k = 0;
+    while (k < a.length && k < b.length && a[k] === b[k]) k++;
+    n = Math.max(n, k + 1);
+  }
+  return n;
+}
+
+/** An id's first `n` characters and `…`; in full when that would not be shorter. */
+export function shortId(id: string, n: number): string {
+  const units = displayUnits(id);
+  return units.length <= n + 1 ? id : `${units.slice(0, n).join('')}…`;
 }
 
 interface TableLayout {
   head: string;
   line: (cells: readonly string[]) => string;
+  /** Headers of the columns left out to fit the width (pictures are left out without a name). */
+  dropped: string[];
+  /** The width the table was fitted to. */
+  width: number;
 }
 
 /**
- * Column widths from the rows seen (sanitised cells), shrunk to the terminal: flexible columns
- * first, `keep` columns never. Two spaces between columns, no borders, trailing spaces trimmed.
- * `more`: rows beyond the measured window will follow and are fitted to these widths.
+ * Lays a table out in `io.columns` (at least 20), from the rows seen (sanitised cells):
+ *
+ * 1. Ids are shortened to a prefix unique within the column (`idPrefixLength`).
+ * 2. Too wide: the flexible columns give up width first, then the widest of the others, each down
+ *    to its least width: text 8 (cut with `…`), numbers and ids their longest cell (a number or an
+ *    id is never cut; a header may be), pictures and `keep` columns their full width.
+ * 3. Still too wide: columns are left out, pictures (`keep`, no header) first, then from the right (the least
+ *    important; names come first), never the first; the caller says which on stderr.
+ * 4. One column left and still too wide: it is cut to the width.
+ *
+ * Two spaces between columns, no borders, trailing spaces trimmed; no line is wider than the
+ * width. `more`: rows beyond the measured window will follow and are fitted to these widths.
  */
-function tableLayout(
-  io: Io,
-  columns: readonly { header: string; numeric?: boolean; flexible?: boolean; keep?: boolean }[],
-  rows: string[][],
-  more = false,
-): TableLayout {
-  const natural = columns.map((c, i) => {
-    let w = displayWidth(c.header);
-    for (const r of rows) w = Math.max(w, displayWidth(r[i] ?? ''));
+function tableLayout(io: Io, columns: readonly TableColumn[], rows: string[][], more = false): TableLayout {
+  const total = Math.max(20, io.columns);
+  const idLength = columns.map((c, i) => (c.id ? idPrefixLength(rows.map((r) => r[i] ?? '')) : 0));
+  const shown = (i: number, raw: string): string => (columns[i]!.id ? shortId(raw, idLength[i]!) : raw);
+  const headers = columns.map((c) => sanitizeLine(c.header));
+  const cellMax = columns.map((_, i) => {
+    let w = 0;
+    for (const r of rows) w = Math.max(w, displayWidth(shown(i, r[i] ?? '')));
     return w;
   });
-  const widths = fitWidths(
-    natural,
-    columns.map((c) => (c.keep ? 'keep' : c.flexible ? 'flex' : 'fixed')),
-    Math.max(40, io.columns),
-  );
+  const natural = columns.map((_, i) => Math.max(cellMax[i]!, displayWidth(headers[i]!)));
+  const least = columns.map((c, i) => {
+    if (c.keep) return natural[i]!;
+    if (c.numeric || c.id) return Math.max(cellMax[i]!, Math.min(displayWidth(headers[i]!), ID_CHARS));
+    return Math.min(natural[i]!, ID_CHARS);
+  });
+  const visible = columns.map((_, i) => i);
+  const need = (): number => visible.reduce((a, i) => a + least[i]!, 0) + 2 * (visible.length - 1);
+  const picture = (i: number): boolean => columns[i]!.keep === true && headers[i] === '';
+  const dropOrder = [...visible.filter(picture).reverse(), ...visible.filter((i) => i > 0 && !picture(i)).reverse()];
+  const dropped: string[] = [];
+  for (const i of dropOrder) {
+    if (need() <= total || visible.length === 1) break;
+    visible.splice(visible.indexOf(i), 1);
+    if (!picture(i)) dropped.push(headers[i]!);
+  }
+  const widths = new Map<number, number>();
+  if (visible.length === 1 && least[visible[0]!]! > total) widths.set(visible[0]!, total);
+  else {
+    const fitted = fitWidths(
+      visible.map((i) => natural[i]!),
+      visible.map((i) => least[i]!),
+      visible.map((i) => columns[i]!.flexible === true),
+      total,
+    );
+    for (const [k, i] of visible.entries()) widths.set(i, fitted[k]!);
+  }
   if (more) {
-    // More rows will come than were measured: give the columns headroom from the terminal's spare
-    // width, so a later, slightly longer cell ("name 10000" after "name 999") is not cut.
-    let spare = Math.max(40, io.columns) - widths.reduce((a, b) => a + b, 0) - 2 * (widths.length - 1);
-    for (let i = 0; i < widths.length && spare > 0; i++) {
-      if (columns[i]!.keep) continue;
-      const extra = Math.min(spare, Math.ceil(widths[i]! / 2) + 2);
-      widths[i]! += extra;
+    // More rows will come than were measured: give the text columns headroom from the terminal's
+    // spare width, so a later, slightly longer cell ("name 10000" after "name 999") is not cut.
+    let spare = total - [...widths.values()].reduce((a, b) => a + b, 0) - 2 * (visible.length - 1);
+    for (const i of visible) {
+      if (spare <= 0) break;
+      if (columns[i]!.keep || columns[i]!.id) continue;
+      const extra = Math.min(spare, Math.ceil(widths.get(i)! / 2) + 2);
+      widths.set(i, widths.get(i)! + extra);
       spare -= extra;
     }
   }
-  const last = columns.length - 1;
-  const line = (cells: readonly string[], bold = false): string => {
+  const last = visible[visible.length - 1];
+  const line = (cells: readonly string[], bold = false, head = false): string => {
     let text = '';
-    for (let i = 0; i <= last; i++) {
-      const raw = cells[i] ?? '';
-      const width = widths[i]!;
-      const shown = columns[i]!.keep ? raw : truncate(raw, width);
-      const pad = width - displayWidth(shown);
-      const padded = pad <= 0 ? shown : columns[i]!.numeric ? ' '.repeat(pad) + shown : i === last ? shown : shown + ' '.repeat(pad);
-      text += i === 0 ? '' : '  ';
+    for (const i of visible) {
+      const width = widths.get(i)!;
+      const cut = truncate(head ? (cells[i] ?? '') : shown(i, cells[i] ?? ''), width);
+      const pad = width - displayWidth(cut);
+      const padded = pad <= 0 ? cut : columns[i]!.numeric ? ' '.repeat(pad) + cut : i === last ? cut : cut + ' '.repeat(pad);
+      text += i === visible[0] ? '' : '  ';
       text += bold && io.color ? `\x1b[1m${padded}\x1b[22m` : padded;
     }
     return `${text.trimEnd()}\n`;
   };
-  return {
-    head: line(
-      columns.map((c) => sanitizeLine(c.header)),
-      true,
-    ),
-    line: (cells) => line(cells),
-  };
+  return { head: line(headers, true, true), line: (cells) => line(cells), dropped, width: total };
+}
+
+/** The stderr note for columns a table left out. */
+function droppedNote(dropped: readonly string[]): string {
+  return `left out: ${dropped.join(', ')} (see all with --format tsv or --json)`;
 }
 
 /** A whole table as text (for stderr listings such as the confirmation's signals); no colour. */
-export function formatTable(
-  io: Io,
-  columns: readonly { header: string; numeric?: boolean; flexible?: boolean; keep?: boolean }[],
-  rows: readonly unknown[][],
-): string {
-  const cells = rows.map((r) => r.map((v) => tableField(v)));
+export function formatTable(io: Io, columns: readonly TableColumn[], rows: readonly unknown[][], now: () => number = Date.now): string {
+  const cells = rows.map((r) =>
+    r.map((v, i) => (columns[i]?.time && typeof v === 'string' ? sanitizeLine(relativeTime(v, now())) : tableField(v))),
+  );
   const layout = tableLayout({ ...io, color: false }, columns, cells);
-  return layout.head + cells.map((r) => layout.line(r)).join('');
+  const text = layout.head + cells.map((r) => layout.line(r)).join('');
+  return layout.dropped.length > 0 ? `${text}(left out to fit: ${layout.dropped.join(', ')})\n` : text;
 }
 
-function fitWidths(natural: number[], kinds: Array<'keep' | 'flex' | 'fixed'>, total: number): number[] {
+/**
+ * Widths from `natural` down to at most `total` (cells plus two-space gaps) where the least widths
+ * allow: flexible columns first, then any; the widest column is narrowed to the next widest each
+ * step, so the cut is shared rather than taken from one column.
+ */
+export function fitWidths(natural: readonly number[], least: readonly number[], flexible: readonly boolean[], total: number): number[] {
   const widths = [...natural];
   const gap = 2 * (widths.length - 1);
   let excess = widths.reduce((a, b) => a + b, 0) + gap - total;
-  // Shrink the widest flexible column first, then the widest of any, never below 8.
   for (const pass of [true, false]) {
     while (excess > 0) {
       let widest = -1;
+      let next = 0;
       for (let i = 0; i < widths.length; i++) {
-        if (kinds[i] === 'keep' || (pass && kinds[i] !== 'flex') || widths[i]! <= 8) continue;
-        if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
+        if ((pass && !flexible[i]) || widths[i]! <= least[i]!) continue;
+        if (widest < 0 || widths[i]! > widths[widest]!) {
+          if (widest >= 0) next = Math.max(next, widths[widest]!);
+          widest = i;
+        } else next = Math.max(next, widths[i]!);
       }
       if (widest < 0) break;
-      const cut = Math.min(excess, widths[widest]! - 8);
+      const floor = Math.max(least[widest]!, next, widths[widest]! - excess);
+      // Equal widths: one character at a time, so the cut goes round them.
+      const cut = Math.max(1, widths[widest]! - floor);
       widths[widest]! -= cut;
       excess -= cut;
     }
@@ -343,7 +470,7 @@ function fitWidths(natural: number[], kinds: Array<'keep' | 'flex' | 'fixed'>, t
 export async function printPairs(target: OutputTarget, pairs: ReadonlyArray<readonly [string, unknown]>): Promise<void> {
   const { io, format } = target;
   if (format === 'table') {
-    await write(io.stdout, pairsText(pairs, io.color));
+    await write(io.stdout, pairsText(pairs, io.color, io.stdoutIsTTY ? io.columns : undefined));
     return;
   }
   await printRows(target, pairs, [
@@ -361,11 +488,57 @@ export function pairsText(pairs: ReadonlyArray<readonly [string, unknown]>, colo
   let text = '';
   for (const [k, v] of pairs) {
     const key = sanitizeLine(k).padEnd(width);
-    const [first = '', ...rest] = room === Number.POSITIVE_INFINITY ? [tableField(v)] : wrap(tableField(v), room);
+    const [first = '', ...rest] = room === Number.POSITIVE_INFINITY ? [tableField(v)] : wrapWords(tableField(v), room);
     text += `${color ? `\x1b[2m${key}\x1b[22m` : key}  ${first}\n`;
     for (const more of rest) text += `${' '.repeat(width + 2)}${more}\n`;
   }
   return text;
+}
+
+/**
+ * Lines of at most `width`, broken at spaces. A word longer than the line (a URL, a token-free
+ * command, an id) stays whole and the terminal folds it: broken by us it could not be copied.
+ */
+export function wrapWords(text: string, width: number): string[] {
+  if (width < 1 || displayWidth(text) <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const word of text.split(' ')) {
+    const w = displayWidth(word);
+    if (used > 0 && used + 1 + w > width) {
+      lines.push(line);
+      line = '';
+      used = 0;
+    }
+    line += used > 0 || line !== '' ? ` ${word}` : word;
+    used += (used > 0 ? 1 : 0) + w;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/**
+ * A line for a person fitted to `columns`: what does not fit continues under itself, indented
+ * as far as the line's value starts (after `key:  ` or `✓ `), so the labels stay a column.
+ */
+export function hangLine(line: string, columns: number, indent?: number): string {
+  if (displayWidth(line) <= columns) return line;
+  // An indented line continues at its indent; a `key:  value` line under its value.
+  const gap = /^ +|^\S.*?\S( {2,})/.exec(line);
+  let at = indent ?? (gap ? gap.index + gap[0].length : 0);
+  if (at > columns / 2) at = 2;
+  const [first = '', ...rest] = wrapWords(line.slice(at), Math.max(20, columns - at));
+  return [line.slice(0, at) + first, ...rest.map((r) => ' '.repeat(at) + r)].join('\n');
+}
+
+/** Text fitted line by line to the terminal when stdout is one; piped text is left alone. */
+function fitText(io: Io, text: string): string {
+  if (!io.stdoutIsTTY) return text;
+  return text
+    .split('\n')
+    .map((l) => hangLine(l, Math.max(20, io.columns)))
+    .join('\n');
 }
 
 /**
@@ -378,7 +551,7 @@ export async function printVerbatim(io: Io, text: string): Promise<void> {
 
 /** Aligned `key  value` lines on stdout in every non-JSON format (`auth status`: a view, not a table). */
 export async function printPairsText(io: Io, pairs: ReadonlyArray<readonly [string, unknown]>): Promise<void> {
-  await write(io.stdout, pairsText(pairs, io.color));
+  await write(io.stdout, pairsText(pairs, io.color, io.stdoutIsTTY ? io.columns : undefined));
 }
 
 /** One check of a checklist (`doctor`). */
@@ -392,22 +565,39 @@ export interface CheckLine {
 export async function printChecklist(io: Io, checks: readonly CheckLine[]): Promise<void> {
   const paint = (code: number, text: string): string => (io.color ? `\x1b[${code}m${text}\x1b[${code === 2 ? 22 : 39}m` : text);
   let text = '';
+  // On a terminal a long check continues under its text, a hint under the hint's text.
+  const fitLine = (line: string, indent: number): string => (io.stdoutIsTTY ? hangLine(line, Math.max(20, io.columns), indent) : line);
   for (const c of checks) {
     const mark = c.state === 'skipped' ? paint(2, '-') : c.state === 'ok' ? paint(32, '✓') : paint(31, '✗');
-    text += `${mark} ${sanitizeLine(c.text)}\n`;
-    if (c.state === 'failed' && c.hint) text += `  ${paint(2, '→')} ${sanitizeLine(c.hint)}\n`;
+    const [first = '', ...rest] = fitLine(`- ${sanitizeLine(c.text)}`, 2).split('\n');
+    text += `${mark}${first.slice(1)}\n${rest.map((r) => `${r}\n`).join('')}`;
+    if (c.state === 'failed' && c.hint) {
+      const [h = '', ...more] = fitLine(`  - ${sanitizeLine(c.hint)}`, 4).split('\n');
+      text += `  ${paint(2, '→')}${h.slice(3)}\n${more.map((r) => `${r}\n`).join('')}`;
+    }
   }
   await write(io.stdout, text);
 }
 
 /** Free text for a person on stdout (a status summary): sanitised, line breaks kept. */
 export async function printText(io: Io, text: string): Promise<void> {
-  await write(io.stdout, sanitizeText(text));
+  await write(io.stdout, fitText(io, sanitizeText(text)));
 }
 
 /** One line for a person on stderr (a note, a warning), sanitised whatever stream it goes to. */
 export function note(io: Io, line: string): void {
-  io.stderr.write(`${sanitizeText(line)}\n`);
+  // On a terminal a long note continues under itself, broken at spaces (see `hangLine`).
+  const text = sanitizeText(line);
+  io.stderr.write(
+    `${
+      io.stderrIsTTY
+        ? text
+            .split('\n')
+            .map((l) => hangLine(l, Math.max(20, io.columns)))
+            .join('\n')
+        : text
+    }\n`,
+  );
 }
 
 /** One part of a multi-part reply. */

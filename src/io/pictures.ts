@@ -91,10 +91,17 @@ export function columnBarWidth(style: PictureStyle, tableWidth: number): number 
   return width >= 4 ? width : 0;
 }
 
-/** The natural width of a table: each column as wide as its header or widest cell, two spaces between. */
-export function tableWidth<T>(rows: readonly T[], columns: ReadonlyArray<{ header: string; value: (row: T) => unknown }>): number {
+/**
+ * The natural width of a table: each column as wide as its header or widest cell, two spaces
+ * between; an id column as its shortened ids (about 9 characters, see output.ts).
+ */
+export function tableWidth<T>(
+  rows: readonly T[],
+  columns: ReadonlyArray<{ header: string; value: (row: T) => unknown; id?: boolean | undefined }>,
+): number {
   const text = (v: unknown): string => (v === null || v === undefined ? '' : Array.isArray(v) ? v.join(', ') : String(v));
-  const widths = columns.map((c) => Math.max(c.header.length, ...rows.map((r) => [...text(c.value(r))].length)));
+  const cellWidth = (c: { id?: boolean | undefined }, s: string): number => Math.min([...s].length, c.id ? 9 : Number.POSITIVE_INFINITY);
+  const widths = columns.map((c) => Math.max(c.header.length, ...rows.map((r) => cellWidth(c, text(c.value(r))))));
   return widths.reduce((a, b) => a + b, 0) + 2 * Math.max(0, columns.length - 1);
 }
 

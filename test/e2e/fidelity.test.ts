@@ -208,9 +208,11 @@ async function expectEveryRow(server: Server, c: Case, format: Format, r: CliRes
   }
   let text = lines(r.stdout);
   let header = format === 'tsv' ? 0 : 1;
+  // A table shows ids shortened to a unique prefix of at least 8 characters (docs/scripting.md).
+  const shown = (id: string): string => (format === 'table' ? id.slice(0, 8) : id);
   if (c.section !== undefined) {
     if (format === 'table') {
-      if (!c.idHiddenIn?.includes(format)) for (const row of rows) expect(r.stdout, what).toContain(c.idOf(row) ?? '');
+      if (!c.idHiddenIn?.includes(format)) for (const row of rows) expect(r.stdout, what).toContain(shown(c.idOf(row) ?? ''));
       return;
     }
     text = text.filter((l) => l.startsWith(`${c.section}${format === 'tsv' ? '\t' : ','}`));
@@ -223,8 +225,8 @@ async function expectEveryRow(server: Server, c: Case, format: Format, r: CliRes
   for (const [i, row] of rows.entries()) {
     const id = c.idOf(row);
     if (id === undefined) continue;
-    if (c.linePerRow) expect(text[header + i], `${what}: row ${i}`).toContain(id);
-    else expect(r.stdout, `${what}: ${id}`).toContain(id);
+    if (c.linePerRow) expect(text[header + i], `${what}: row ${i}`).toContain(shown(id));
+    else expect(r.stdout, `${what}: ${id}`).toContain(shown(id));
   }
 }
 

@@ -41,9 +41,24 @@ describe('sign-in for the MCP resource', () => {
     const env = { RSI_CONFIG_DIR: dir, RSI_CREDENTIAL_STORE: 'file', BROWSER: FAKE_BROWSER };
     const api = await runCli(['login', '--base-url', sb.url], { env });
     expect(api.code, api.stderr).toBe(0);
+    // `auth status` reports the MCP sign-in beside the API's: absent, then present.
+    const unsigned = JSON.parse((await runCli(['auth', 'status', '--json'], { env })).stdout) as { mcp: Record<string, unknown> };
+    expect(unsigned.mcp).toEqual({ resource: `${sb.url}/mcp`, signedIn: false, source: null, scopes: [], expiresAt: null });
+    expect((await runCli(['auth', 'status'], { env })).stdout).toMatch(/^MCP +not signed in \(`rsi login --resource mcp` signs in\)$/m);
     const mcp = await runCli(['login', '--base-url', sb.url, '--resource', 'mcp'], { env });
     expect(mcp.code, mcp.stderr).toBe(0);
     expect(mcp.stderr).toContain('for its MCP server');
+    const after = JSON.parse((await runCli(['auth', 'status', '--json'], { env })).stdout) as {
+      scopes: string[];
+      mcp: { signedIn: boolean; source: string; scopes: string[]; expiresAt: string };
+    };
+    expect(after.mcp).toMatchObject({ signedIn: true, source: 'file' });
+    expect(after.mcp.scopes.length).toBeGreaterThan(0);
+    expect(Date.parse(after.mcp.expiresAt)).toBeGreaterThan(Date.now());
+    const text = (await runCli(['auth', 'status'], { env })).stdout;
+    expect(text).toMatch(/^MCP +signed in: file/m);
+    expect(text).toMatch(/^MCP scopes +\S+/m);
+    expect(text).toMatch(/^MCP expires +\d{4}-.*refreshed automatically/m);
     const stored = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')) as Record<string, { accessToken: string }>;
     expect(Object.keys(stored).sort()).toEqual([`default ${sb.url}`, `default+mcp ${sb.url}`]);
     expect(stored[`default ${sb.url}`]!.accessToken).not.toBe(stored[`default+mcp ${sb.url}`]!.accessToken);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
+import { obtainTokens } from '../support/oauth.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 
@@ -100,6 +101,8 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
       return env;
     };
     [fastEnv, liveEnv] = await Promise.all([login(fast.url), login(live.url)]);
+    // The scoreboard is read through the MCP server: its own token, beside the API sign-in.
+    fastEnv.RSI_MCP_TOKEN = (await obtainTokens(fast.url, { resource: `${fast.url}/mcp` })).access_token;
     // Deterministic opportunities: the top 5 targets of KRAS inhibitors, scored (one of them fails).
     const run = await runCli(['analyses', 'run', 'KRAS inhibitors', '--top', '5', '--type', 'target', '--yes', '--wait'], {
       env: fastEnv,
@@ -125,7 +128,42 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
         await capture(['keywords', 'relations', 'KRAS', '--relation', 'assets', '--limit', '5'], width, UTF8),
       );
       golden(`opportunities-${width}.txt`, await capture(['opportunities', 'KRAS inhibitors'], width, UTF8));
+      golden(`scoreboard-${width}.txt`, await capture(['scoreboard', 'KRAS inhibitors'], width, UTF8));
     });
+  }
+
+  // Every command with table output (and the lists of lines) at three widths: the pane's lines
+  // joined where the terminal folded them (-J), so an overlong line shows as one.
+  const TABLES = [
+    ['keywords', 'search', 'EGFR'],
+    ['keywords', 'get', 'NSCLC', '--include', 'indications,assets'],
+    ['keywords', 'relations', 'KRAS', '--relation', 'assets', '--limit', '5'],
+    ['projects', 'list'],
+    ['status', 'KRAS inhibitors'],
+    ['signals', 'Oncology watchlist'],
+    ['opportunities', 'KRAS inhibitors'],
+    ['scoreboard', 'KRAS inhibitors'],
+    ['analyses', 'run', 'KRAS inhibitors', '--top', '5', '--type', 'target', '--yes'],
+    ['mcp', 'tools'],
+    ['doctor'],
+    ['auth', 'status'],
+  ];
+  for (const width of [60, 80, 120]) {
+    it(`every table and list fits ${width} columns`, async () => {
+      for (const args of TABLES) {
+        const name = start(args, width, fastEnv, UTF8);
+        await waitFor(name, /EXIT=\d+/);
+        // The session is left to its `sleep` (afterAll ends the server): killing the last one
+        // would end the tmux server while the next command starts one.
+        const screen = tmux('capture-pane', '-p', '-J', '-t', name);
+        expect(screen, args.join(' ')).toMatch(/EXIT=0/);
+        for (const line of screen.split('\n')) {
+          // A URL is never broken (it must stay copyable); everything else fits.
+          if (/https?:\/\/\S{20,}/.test(line)) continue;
+          expect([...line.trimEnd()].length, `rsi ${args.join(' ')} at ${width}: ${line}`).toBeLessThanOrEqual(width);
+        }
+      }
+    }, 60_000);
   }
 
   it('plain ASCII under NO_COLOR and in a C locale', async () => {
@@ -150,7 +188,7 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
   });
 
   it('docs/commands.md shows the 80-column captures', () => {
-    for (const file of ['card-80.txt', 'relations-80.txt', 'opportunities-80.txt']) {
+    for (const file of ['card-80.txt', 'relations-80.txt', 'opportunities-80.txt', 'scoreboard-80.txt']) {
       const text = readFileSync(join(GOLDEN, file), 'utf8').trimEnd();
       expect(docs, `docs/commands.md shows ${file}`).toContain(text);
     }

@@ -216,8 +216,8 @@ describe('analyses run: confirmation', () => {
     expect(io.err()).toMatch(/1\s+KRAS\s+target\s+s1/);
     expect(io.err()).toContain('✓ Started 2 analyses for "KRAS inhibitors"');
     // skipped is data: on stdout, under the runs (docs/scripting.md, "Formats")
-    expect(io.out()).toMatch(/RUN ID\s+KEYWORD ID\s+KIND\nr1\s+k1\s+target\nr2\s+k2\s+target\n/);
-    expect(io.out()).toMatch(/skipped\nKEYWORD ID\s+SIGNAL KEYWORD ID\s+REASON\nk3\s+s3\s+already analysed\n/);
+    expect(io.out()).toMatch(/KIND\s+KEYWORD ID\s+RUN ID\ntarget\s+k1\s+r1\ntarget\s+k2\s+r2\n/);
+    expect(io.out()).toMatch(/skipped\nREASON\s+KEYWORD ID\s+SIGNAL KEYWORD ID\nalready analysed\s+k3\s+s3\n/);
   });
 
   it('no sends nothing more and exits 0 with "Nothing was run."', async () => {

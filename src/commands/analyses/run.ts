@@ -304,7 +304,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
   );
   if (!machine) {
     if (format === 'table') await (await import('../../io/output.js')).printText(io, '\n');
-    await printStatus(io, format, final, project.name);
+    await printStatus(io, format, final, project.name, () => ctx.clock.now());
   }
   // Exit 10 only for the analyses this command started; others' failures are reported.
   const { note } = await import('../../io/output.js');
@@ -420,7 +420,7 @@ async function showConfirmation(io: Context['io'], result: AnalysesReply, projec
           { header: '#', numeric: true },
           { header: 'SIGNAL', flexible: true },
           { header: 'TYPE' },
-          { header: 'SIGNAL KEYWORD ID', keep: true },
+          { header: 'SIGNAL KEYWORD ID', id: true },
         ],
         rows,
       ),
@@ -459,9 +459,15 @@ async function printResult(io: Context['io'], format: OutputFormat, result: Anal
       name: 'run',
       rows: runs,
       columns: [
-        { header: 'RUN ID', key: 'id', value: (r: Run) => r.id, keep: true },
-        { header: 'KEYWORD ID', key: 'keyword_id', value: (r: Run) => r.keyword_id, keep: true },
+        { header: 'RUN ID', key: 'id', value: (r: Run) => r.id },
+        { header: 'KEYWORD ID', key: 'keyword_id', value: (r: Run) => r.keyword_id },
         { header: 'KIND', key: 'kind', value: (r: Run) => r.kind },
+      ],
+      // On a terminal what the run is first, then its (shortened) ids.
+      tableColumns: [
+        { header: 'KIND', value: (r: Run) => r.kind },
+        { header: 'KEYWORD ID', value: (r: Run) => r.keyword_id, id: true },
+        { header: 'RUN ID', value: (r: Run) => r.id, id: true },
       ],
     },
     {
@@ -469,9 +475,14 @@ async function printResult(io: Context['io'], format: OutputFormat, result: Anal
       ...(skipped.length > 0 ? { title: 'skipped' } : {}),
       rows: skipped,
       columns: [
-        { header: 'KEYWORD ID', key: 'keyword_id', value: (s: Skip) => s.keyword_id, keep: true },
-        { header: 'SIGNAL KEYWORD ID', key: 'signal_keyword_id', value: (s: Skip) => s.signal_keyword_id, keep: true },
-        { header: 'REASON', key: 'reason', value: (s: Skip) => s.reason, flexible: true },
+        { header: 'KEYWORD ID', key: 'keyword_id', value: (s: Skip) => s.keyword_id },
+        { header: 'SIGNAL KEYWORD ID', key: 'signal_keyword_id', value: (s: Skip) => s.signal_keyword_id },
+        { header: 'REASON', key: 'reason', value: (s: Skip) => s.reason },
+      ],
+      tableColumns: [
+        { header: 'REASON', value: (s: Skip) => s.reason, flexible: true },
+        { header: 'KEYWORD ID', value: (s: Skip) => s.keyword_id, id: true },
+        { header: 'SIGNAL KEYWORD ID', value: (s: Skip) => s.signal_keyword_id, id: true },
       ],
     },
   ]);

@@ -20,6 +20,47 @@ export interface AuthStatus {
   clientId: string | null;
 }
 
+/** The sign-in for the service's MCP server (`rsi login --resource mcp`), stored beside the API's. */
+export interface McpAuthStatus {
+  /** `<base>/mcp`. */
+  resource: string | null;
+  signedIn: boolean;
+  source: 'RSI_MCP_TOKEN' | 'keychain' | 'file' | null;
+  scopes: string[];
+  expiresAt: string | null;
+}
+
+/** What is stored (or set) for the MCP resource of the profile in use; never refreshes or fails. */
+export async function mcpStatus(ctx: Context): Promise<McpAuthStatus> {
+  const [creds, { credentialKeyFor, resourceUrl }] = await Promise.all([ctx.credentials(), import('../../auth/resources.js')]);
+  const baseUrl = creds.baseUrl;
+  const status: McpAuthStatus = {
+    resource: baseUrl ? resourceUrl(baseUrl, 'mcp') : null,
+    signedIn: false,
+    source: null,
+    scopes: [],
+    expiresAt: null,
+  };
+  if (ctx.env.RSI_MCP_TOKEN?.trim()) return { ...status, signedIn: true, source: 'RSI_MCP_TOKEN' };
+  const profile = creds.profile;
+  if (!baseUrl || !profile || profile.baseUrl !== baseUrl) return status;
+  try {
+    const store = creds.store();
+    const stored = await store.load(credentialKeyFor(creds.key(), 'mcp'));
+    if (!stored) return status;
+    return {
+      ...status,
+      signedIn: true,
+      source: store.kind === 'file' ? 'file' : 'keychain',
+      scopes: stored.scope.split(/\s+/).filter(Boolean),
+      expiresAt: new Date(stored.expiresAt).toISOString(),
+    };
+  } catch {
+    // A store that cannot be read shows the MCP sign-in as absent: the API's status still prints.
+    return status;
+  }
+}
+
 /** The token in use for this profile, refreshed first when `refresh` (for `auth token`). */
 export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{ token: string; status: AuthStatus }> {
   const [creds, { notSignedIn }, { StoredTokenProvider }] = await Promise.all([
@@ -73,20 +114,34 @@ export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   const { status } = await tokenForProfile(ctx, false);
   const profiles = await everyProfile(ctx, status);
+  const mcp = await mcpStatus(ctx);
   const globals = ctx.globals();
   if (globals.format === 'json') {
     const { printJson } = await import('../../io/output.js');
-    // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all.
-    return printJson(ctx.io, { ...status, profiles });
+    // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all;
+    // `mcp` is the same profile's sign-in for the MCP server.
+    return printJson(ctx.io, { ...status, mcp, profiles });
   }
   const now = ctx.clock.now();
-  const expires = status.expiresAt ? Date.parse(status.expiresAt) : undefined;
-  const left =
-    expires === undefined
+  const until = (at: string | null): string => {
+    const expires = at ? Date.parse(at) : undefined;
+    return expires === undefined
       ? ''
       : expires > now
         ? ` (in ${Math.round((expires - now) / 60000)} min; refreshed automatically)`
         : ' (expired; the next command refreshes it)';
+  };
+  const left = until(status.expiresAt);
+  const { profileFlag } = await import('../../auth/credentials.js');
+  const mcpLines = !mcp.signedIn
+    ? [['MCP', `not signed in (\`rsi${profileFlag(status.profile)} login --resource mcp\` signs in)`]]
+    : mcp.source === 'RSI_MCP_TOKEN'
+      ? [['MCP', 'signed in: RSI_MCP_TOKEN (environment; never stored or refreshed)']]
+      : [
+          ['MCP', `signed in: ${mcp.source === 'file' ? 'file (0600, --insecure-storage)' : 'OS keychain'}`],
+          ['MCP scopes', mcp.scopes.join(' ')],
+          ['MCP expires', `${mcp.expiresAt}${until(mcp.expiresAt)}`],
+        ];
   const lines = [
     ['profile', status.profile],
     ['base URL', status.baseUrl ?? '(none)'],
@@ -104,6 +159,7 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
           ['scopes', status.scopes.join(' ')],
           ['expires', `${status.expiresAt}${left}`],
         ]),
+    ...mcpLines,
   ];
   const out = await import('../../io/output.js');
   await out.printPairsText(ctx.io, lines as Array<[string, string]>);

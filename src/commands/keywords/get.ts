@@ -115,7 +115,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
         { header: 'NAME', value: (r: Item) => r.name, flexible: true },
         { header: 'COUNT', value: (r: Item) => r.count, numeric: true },
         { header: 'STAGE', value: (r: Item) => r.stage },
-        { header: 'ID', value: (r: Item) => r.id, keep: true },
+        { header: 'ID', value: (r: Item) => r.id, id: true },
       ],
     });
   }

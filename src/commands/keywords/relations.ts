@@ -78,7 +78,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
     { header: 'NAME', value: (r: { name: string }) => r.name, flexible: true },
     { header: 'COUNT', value: (r: { count?: number }) => r.count, numeric: true },
     { header: 'STAGE', value: (r: { stage?: string | null }) => r.stage },
-    { header: 'ID', value: (r: { id: string }) => r.id, keep: true },
+    { header: 'ID', value: (r: { id: string }) => r.id, id: true },
   ];
   const q = { relation: opts.relation, activity: opts.activity };
   if (opts.all) {

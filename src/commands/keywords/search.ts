@@ -41,7 +41,7 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
     { header: 'NAME', value: (k: { name: string }) => k.name },
     { header: 'TYPE', value: (k: { type: string }) => k.type },
     { header: 'SYNONYMS', value: (k: { synonyms: string[] }) => k.synonyms, flexible: true },
-    { header: 'ID', value: (k: { id: string }) => k.id, keep: true },
+    { header: 'ID', value: (k: { id: string }) => k.id, id: true },
   ];
   let count: number;
   if (opts.all) {

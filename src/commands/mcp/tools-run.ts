@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import type { McpDeps } from './connect.js';
 
 export async function run(_opts: Record<string, never>, ctx: Context, deps: McpDeps = {}): Promise<void> {
-  const [{ withMcp }, { printRows }, { target }] = await Promise.all([
+  const [{ withMcp }, { note, printRows }, { target }] = await Promise.all([
     import('./connect.js'),
     import('../../io/output.js'),
     import('../shared/flags.js'),
@@ -26,7 +26,7 @@ export async function run(_opts: Record<string, never>, ctx: Context, deps: McpD
     ],
     (t) => t,
   );
-  if (out.format === 'table' && tools.length > 0) ctx.io.stderr.write('* required. Call one with `rsi mcp call <tool> --arg key=value`.\n');
+  if (out.format === 'table' && tools.length > 0) note(ctx.io, '* required. Call one with `rsi mcp call <tool> --arg key=value`.');
 }
 
 function typeLabel(schema: unknown): string {

@@ -95,9 +95,10 @@ export async function run(opts: { project: string }, ctx: Context): Promise<void
           .join(', ')
       : '';
     const mode = modes.size === 1 ? [...modes][0] : undefined;
-    ctx.io.stderr.write(
-      `${count} scored${typeof mode === 'string' && out.format === 'table' ? ` (${mode})` : ''} · analyses: ${pa.total ?? 0} total${by ? ` (${by})` : ''}\n`,
-    );
+    const footer = `${count} scored${typeof mode === 'string' && out.format === 'table' ? ` (${mode})` : ''} · analyses: ${pa.total ?? 0} total${by ? ` (${by})` : ''}`;
+    // Broken at spaces to a terminal's width, like the tables above it.
+    const { wrapWords } = await import('../../io/output.js');
+    ctx.io.stderr.write(`${wrapWords(footer, ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY).join('\n')}\n`);
   } else if (count === 0) ctx.io.stderr.write('No scored opportunities yet\n');
   if (payload.error) ctx.io.stderr.write(`warning: the service reported: ${payload.error}\n`);
 }

@@ -95,7 +95,7 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context, deps: {
     io.stderr.write(
       formatTable(
         io,
-        [{ header: 'NAME' }, { header: 'TYPE' }, { header: 'FOUND AS', flexible: true }, { header: 'ENTITY ID', flexible: true }],
+        [{ header: 'NAME' }, { header: 'TYPE' }, { header: 'FOUND AS', flexible: true }, { header: 'ENTITY ID', id: true }],
         dry.reply.matched.map((m) => [m.entity_name ?? '', m.entity_type, m.matched_text ?? '', m.entity_id]),
       ),
     );

@@ -14,8 +14,8 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
   const count = await printRows(out, body.projects, [
     { header: 'NAME', value: (p) => p.name },
     { header: 'ROLE', value: (p) => p.role },
-    { header: 'CREATED', value: (p) => (out.format === 'table' ? p.created_at?.slice(0, 10) : p.created_at) },
-    { header: 'ID', value: (p) => p.id, keep: true },
+    { header: 'CREATED', value: (p) => p.created_at, time: true },
+    { header: 'ID', value: (p) => p.id, id: true },
     { header: 'BRIEF', value: (p) => p.brief, flexible: true },
   ]);
   if (count === 0) ctx.io.stderr.write('No projects yet: create one with `rsi projects create --name NAME`\n');

@@ -42,7 +42,7 @@ export async function run(opts: ScoreboardOptions, ctx: Context, deps: McpDeps =
   }
   const fixed = (n: number | null | undefined): string => (typeof n === 'number' ? n.toFixed(2) : '');
   type Row = (typeof board.scoreboard)[number];
-  const printed = await printRows<Row>(out, board.scoreboard, [
+  const columns: Array<import('../../io/output.js').Column<Row>> = [
     { header: 'RANK', value: (r) => r.rank, numeric: true },
     { header: 'NAME', value: (r) => r.name, flexible: true },
     { header: 'TYPE', value: (r) => r.type },
@@ -52,8 +52,19 @@ export async function run(opts: ScoreboardOptions, ctx: Context, deps: McpDeps =
     { header: 'COMPETITION', value: (r) => fixed(r.competition), numeric: true },
     { header: 'RISK', value: (r) => fixed(r.risk), numeric: true },
     { header: 'TRANSLATION', value: (r) => fixed(r.translation), numeric: true },
-    { header: 'KEYWORD ID', value: (r) => r.keyword_id, keep: true },
-  ]);
+    { header: 'KEYWORD ID', value: (r) => r.keyword_id, id: true },
+  ];
+  // On a terminal, as in `rsi opportunities`: a bar of the score beside it (scores run 0–100),
+  // only where the table still fits.
+  const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
+  const style = pictureStyle(ctx.io, out.format, ctx.env);
+  if (style && board.scoreboard.some((r) => typeof r.score === 'number')) {
+    const max = Math.max(100, ...board.scoreboard.map((r) => r.score ?? 0));
+    const width = columnBarWidth(style, tableWidth(board.scoreboard, columns));
+    if (width > 0)
+      columns.splice(4, 0, { header: '', value: (r) => (typeof r.score === 'number' ? bar(r.score, max, width, style) : ''), keep: true });
+  }
+  const printed = await printRows<Row>(out, board.scoreboard, columns);
   if (out.format === 'table') {
     const name = board.project?.name ?? project.name;
     const total = board.total ?? printed;

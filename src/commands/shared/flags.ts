@@ -43,7 +43,7 @@ export function conflicting(flags: Record<string, unknown>): void {
 }
 
 export function target(ctx: Context): OutputTarget {
-  return { io: ctx.io, format: ctx.globals().format };
+  return { io: ctx.io, format: ctx.globals().format, now: () => ctx.clock.now() };
 }
 
 /** Reads a file or stdin ("-") as text, with clear errors for the cases users hit. */

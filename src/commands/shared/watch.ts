@@ -306,7 +306,13 @@ export function shellQuote(arg: string): string {
  * `analysis` row per analysis with its task id and runs, ids included) while the summary also goes
  * to stderr, so a pipe gets data and the person still sees the state.
  */
-export async function printStatus(io: Io, format: OutputFormat, status: StatusLike, projectName: string): Promise<void> {
+export async function printStatus(
+  io: Io,
+  format: OutputFormat,
+  status: StatusLike,
+  projectName: string,
+  now: () => number = Date.now,
+): Promise<void> {
   const { printSections, printText } = await import('../../io/output.js');
   type Analysis = StatusLike['analyses'][number] & { task_id?: string | undefined };
   const summary = [
@@ -319,16 +325,16 @@ export async function printStatus(io: Io, format: OutputFormat, status: StatusLi
   const analyses = status.analyses as readonly Analysis[];
   if (format === 'table') {
     await printText(io, `${summary}\n${analyses.length > 0 ? '\n' : ''}`);
-    await printSections({ io, format }, [
+    await printSections({ io, format, now }, [
       {
         name: 'analysis',
         rows: analyses,
         columns: [
           { header: 'KEYWORD', value: (a: Analysis) => a.keyword_name },
-          { header: 'KEYWORD ID', value: (a: Analysis) => a.keyword_id, keep: true },
           { header: 'STATUS', value: (a: Analysis) => a.status },
-          { header: 'UPDATED', value: (a: Analysis) => a.updated_at },
+          { header: 'UPDATED', value: (a: Analysis) => a.updated_at, time: true },
           { header: 'RUNS', value: (a: Analysis) => (a.runs ?? []).map((r) => `${r.type ?? '?'}:${r.status ?? '?'}`).join(' ') },
+          { header: 'KEYWORD ID', value: (a: Analysis) => a.keyword_id, id: true },
         ],
       },
     ]);

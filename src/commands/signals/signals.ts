@@ -57,8 +57,8 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
     { header: 'NAME', value: (s) => s.name, flexible: true },
     { header: 'TYPE', value: (s) => s.type },
     { header: 'ANALYSED', value: (s) => s.analysed },
-    { header: 'KEYWORD_ID', value: (s) => s.keyword_id, keep: true },
-    { header: 'SIGNAL_KEYWORD_ID', value: (s) => s.signal_keyword_id, keep: true },
+    { header: 'KEYWORD_ID', value: (s) => s.keyword_id, id: true },
+    { header: 'SIGNAL_KEYWORD_ID', value: (s) => s.signal_keyword_id, id: true },
     // Last, so the earlier columns keep their places for `cut -f`.
     { header: 'POSITION', value: (s) => s.position, numeric: true },
   ];
@@ -74,8 +74,9 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
     );
   else if (out.format === 'table') {
     const kw = oneKeyword ? ` · keyword ${list.signals[0]!.keyword_id}` : '';
-    ctx.io.stderr.write(
-      `${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}\n`,
-    );
+    // Broken at spaces to the terminal's width; the shared keyword id stays whole, to be copied.
+    const { wrapWords } = await import('../../io/output.js');
+    const footer = `${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}`;
+    ctx.io.stderr.write(`${wrapWords(footer, ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY).join('\n')}\n`);
   }
 }

@@ -84,7 +84,7 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
   if (options.watch === undefined) {
     const status = await poll(ctx.signal);
     if (machine) await (await import('../../io/output.js')).printDocument({ io, format }, status);
-    else await printStatus(io, format, status, project.name);
+    else await printStatus(io, format, status, project.name, () => ctx.clock.now());
     return;
   }
 
@@ -95,7 +95,7 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
     { io, clock: ctx.clock, signal: ctx.signal, progress },
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: port.setupUrl?.(project.id) },
   );
-  if (!machine) await printStatus(io, format, final, project.name);
+  if (!machine) await printStatus(io, format, final, project.name, () => ctx.clock.now());
   // Exit 10 only for analyses that failed while this watch ran; older failures are history.
   const { note } = await import('../../io/output.js');
   assertNoFailedAnalyses(final, project.name, failedDuringWatch(first ?? final), (line) => note(io, `note: ${line}`));

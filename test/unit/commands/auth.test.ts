@@ -191,6 +191,8 @@ describe('auth status: run', () => {
       storedLoginHidden: false,
       clientId: 'client-1',
       profiles: [expect.objectContaining({ profile: 'default', signedIn: true })],
+      // The MCP sign-in (rsi login --resource mcp) beside the API's: none here.
+      mcp: { resource: `${BASE}/mcp`, signedIn: false, source: null, scopes: [], expiresAt: null },
     });
     expect(io.err()).toBe('');
   });
