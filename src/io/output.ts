@@ -22,6 +22,7 @@
 import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
+import { paint } from './colors.js';
 import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate } from './sanitize.js';
 
 export interface Column<T> {
@@ -413,7 +414,7 @@ function tableLayout(io: Io, columns: readonly TableColumn[], rows: string[][], 
       const pad = width - displayWidth(cut);
       const padded = pad <= 0 ? cut : columns[i]!.numeric ? ' '.repeat(pad) + cut : i === last ? cut : cut + ' '.repeat(pad);
       text += i === visible[0] ? '' : '  ';
-      text += bold && io.color ? `\x1b[1m${padded}\x1b[22m` : padded;
+      text += bold ? paint(io.color).bold(padded) : padded;
     }
     return `${text.trimEnd()}\n`;
   };
@@ -489,7 +490,7 @@ export function pairsText(pairs: ReadonlyArray<readonly [string, unknown]>, colo
   for (const [k, v] of pairs) {
     const key = sanitizeLine(k).padEnd(width);
     const [first = '', ...rest] = room === Number.POSITIVE_INFINITY ? [tableField(v)] : wrapWords(tableField(v), room);
-    text += `${color ? `\x1b[2m${key}\x1b[22m` : key}  ${first}\n`;
+    text += `${paint(color).dim(key)}  ${first}\n`;
     for (const more of rest) text += `${' '.repeat(width + 2)}${more}\n`;
   }
   return text;
@@ -563,17 +564,17 @@ export interface CheckLine {
 
 /** `✓ name: detail` lines with an indented `→ hint` under failures; marks coloured on a TTY. */
 export async function printChecklist(io: Io, checks: readonly CheckLine[]): Promise<void> {
-  const paint = (code: number, text: string): string => (io.color ? `\x1b[${code}m${text}\x1b[${code === 2 ? 22 : 39}m` : text);
+  const colour = paint(io.color);
   let text = '';
   // On a terminal a long check continues under its text, a hint under the hint's text.
   const fitLine = (line: string, indent: number): string => (io.stdoutIsTTY ? hangLine(line, Math.max(20, io.columns), indent) : line);
-  for (const c of checks) {
-    const mark = c.state === 'skipped' ? paint(2, '-') : c.state === 'ok' ? paint(32, '✓') : paint(31, '✗');
-    const [first = '', ...rest] = fitLine(`- ${sanitizeLine(c.text)}`, 2).split('\n');
+  for (const check of checks) {
+    const mark = check.state === 'skipped' ? colour.dim('-') : check.state === 'ok' ? colour.green('✓') : colour.red('✗');
+    const [first = '', ...rest] = fitLine(`- ${sanitizeLine(check.text)}`, 2).split('\n');
     text += `${mark}${first.slice(1)}\n${rest.map((r) => `${r}\n`).join('')}`;
-    if (c.state === 'failed' && c.hint) {
-      const [h = '', ...more] = fitLine(`  - ${sanitizeLine(c.hint)}`, 4).split('\n');
-      text += `  ${paint(2, '→')}${h.slice(3)}\n${more.map((r) => `${r}\n`).join('')}`;
+    if (check.state === 'failed' && check.hint) {
+      const [h = '', ...more] = fitLine(`  - ${sanitizeLine(check.hint)}`, 4).split('\n');
+      text += `  ${colour.dim('→')}${h.slice(3)}\n${more.map((r) => `${r}\n`).join('')}`;
     }
   }
   await write(io.stdout, text);

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
+import { paint } from './colors.js';
 import { sanitizeLine, sanitizeText, truncate } from './sanitize.js';
 
 /**
@@ -104,7 +105,7 @@ class LiveLine implements Progress {
     // Never wider than the terminal: a wrapped line cannot be redrawn with \r.
     const width = Math.max(10, this.io.columns - 1);
     const plain = truncate(`${spinner} ${this.text}${suffix}${this.tail}`, width);
-    const line = this.io.colorStderr ? `\x1b[36m${spinner}\x1b[39m${plain.slice(spinner.length)}` : plain;
+    const line = `${paint(this.io.colorStderr).cyan(spinner)}${plain.slice(spinner.length)}`;
     this.out.write(`\r\x1b[2K${line}`);
     this.drawn = true;
   }
