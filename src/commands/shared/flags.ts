@@ -24,6 +24,20 @@ export async function enumFlag<T extends string>(flag: string, raw: unknown, all
   return parsed.data;
 }
 
+/**
+ * Pages `--all` keeps in flight. The default is what a browser opens to one host, which on a
+ * 50 ms link brings a 54-page walk to about a quarter of the one-by-one time
+ * (docs/performance.md); RSI_PAGES_IN_FLIGHT lowers it (1 walks one page at a time) or raises it
+ * up to a hard cap, so no setting lets rsi hammer the service.
+ */
+export const PAGES_IN_FLIGHT = { default: 6, max: 8 } as const;
+
+export async function pagesInFlight(env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const raw = env.RSI_PAGES_IN_FLIGHT;
+  if (raw === undefined || raw === '') return PAGES_IN_FLIGHT.default;
+  return (await intFlag('RSI_PAGES_IN_FLIGHT', raw, 1, PAGES_IN_FLIGHT.max))!;
+}
+
 export function nonEmpty(flag: string, raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   const text = String(raw).trim();
