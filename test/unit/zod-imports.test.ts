@@ -17,7 +17,7 @@ function* walk(dir: string): Generator<string> {
 }
 
 /** The imports of zod in `text` that keep its whole namespace. */
-export function wholeZodImports(text: string): string[] {
+function wholeZodImports(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/^\s*import\s+(?!type\b)([^;]*?)\s+from\s+['"]zod(?:\/v4)?['"]/gm)) {
     if (!/^\*\s+as\s+\w+$/.test(m[1]!.trim())) found.push(m[0].trim());
