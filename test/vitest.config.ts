@@ -1,13 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
 // One sandbox per test file, files in parallel: most tests wait on child processes and sockets,
-// so a few more workers than the 2 CI cores keeps the machine busy without starving it.
+// so one worker more than the 2 CI cores keeps the machine busy. The suite is CPU-bound (every e2e
+// test starts rsi processes), so more workers only share the same cores: measured back to back,
+// 3 workers took 158 s and 6 took 172 s (docs/performance.md, "The suite").
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
     pool: 'forks',
-    maxWorkers: 4,
+    // One fork runs many files instead of one fork (and one vite module graph) per file: a third
+    // less CPU for the unit and sandbox files (docs/performance.md, "The suite"). No test mocks
+    // modules or changes process-wide state, so sharing a worker between files is safe.
+    isolate: false,
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default'],

@@ -10,7 +10,7 @@
  * requires nothing. Enumerated values are checked where the spec lists the allowed values, because
  * the commands branch on them (the watch on `next`, exit 10 on an analysis `status`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const nullableString = z.string().nullable();
 

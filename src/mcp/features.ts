@@ -3,7 +3,7 @@
  * rsi looks for these names in `tools/list` at run time (the sandbox's names first) and says so
  * clearly when a server offers none of them. The replies are parsed here, keeping unknown fields.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { UnexpectedReplyError } from '../errors.js';
 
 export const SCOREBOARD_TOOLS = ['project_scoreboard', 'scoreboard', 'get_scoreboard'] as const;

@@ -8,7 +8,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiClient } from '../client/client.js';
 import { CliError, UsageError } from '../errors.js';
 

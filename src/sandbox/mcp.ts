@@ -8,7 +8,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HttpError, type Req, type Res } from './http.js';
 import type { SandboxContext } from './context.js';
 import { USER, type Caller, type OAuthServer } from './oauth.js';

@@ -7,7 +7,7 @@ import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../errors.js';
 import { withLock } from './lock.js';
 import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './trust.js';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CredentialStoreError } from '../errors.js';
 import { STORE_LOCK_STALE_MS, ensureDir, writeAtomic } from './config.js';
 import { withLock } from './lock.js';

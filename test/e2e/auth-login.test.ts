@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
-import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { expireTokens, sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let auto: SandboxProcess;
@@ -268,7 +268,8 @@ describe('refresh', () => {
     const dir = freshDir();
     expect((await login(dir, short.url)).code).toBe(0);
     const first = Object.values(credentials(dir))[0]!;
-    await new Promise((r) => setTimeout(r, 8200));
+    // The 8-second lifetime passes on both sides (a clock jump, not a sleep).
+    await expireTokens(short, dir, 9);
     const before = await sandboxStats(short.url);
     const runs = await Promise.all(
       Array.from({ length: 16 }, () => runCli(['projects', 'list', '--json'], { env: fileEnv(dir), timeoutMs: 40_000 })),
@@ -297,7 +298,8 @@ describe('refresh', () => {
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: stored.refreshToken!, client_id: clientId }),
     });
     expect(rotated.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 8200));
+    // The 8-second lifetime passes on both sides (a clock jump, not a sleep).
+    await expireTokens(short, dir, 9);
     const r = await runCli(['projects', 'list'], { env: fileEnv(dir) });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('rsi login');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { expireTokens, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 
 let sandbox: SandboxProcess;
 beforeAll(async () => {
@@ -57,7 +57,9 @@ describe('secrets scan', () => {
     await step(['keywords', 'search', 'egfr', '--json']);
     await step(['projects', 'create', '--name', 'Secrets scan']);
     await step(['analyses', 'run', 'KRAS inhibitors', '--top', '1', '--type', 'mechanism', '--yes']);
-    await new Promise((r) => setTimeout(r, 4200)); // the access token expires: the next call refreshes
+    // The access token expires (a clock jump, not a 4-second sleep): the next call refreshes. 420 s is
+    // what the sleep moved the scaled scan clock (4.2 s × --time-scale 100), so the run has moved on too.
+    await expireTokens(sandbox, dir, 420);
     await step(['status', 'KRAS inhibitors', '--json']);
     await step(['signals', 'KRAS inhibitors', '--limit', '3']);
     await step(['auth', 'status']);

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { RSI_BIN, cleanEnv } from './cli.js';
 
@@ -90,6 +92,20 @@ export async function advanceSandbox(target: SandboxTarget, seconds: number): Pr
   const res = await sandboxAdmin(target, `advance?seconds=${seconds}`, { method: 'POST' });
   if (!res.ok) throw new Error(`advance: ${res.status}`);
   await res.body?.cancel();
+}
+
+/**
+ * A token lifetime passes without sleeping through it: the sandbox's clock jumps `seconds` forward
+ * (its access tokens are dead server-side) and every access token in the file store under
+ * `configDir` is marked expired (the client sees it due and refreshes before its request), which
+ * is what a real wait of the lifetime does to both sides.
+ */
+export async function expireTokens(target: SandboxTarget, configDir: string, seconds: number): Promise<void> {
+  await advanceSandbox(target, seconds);
+  const file = join(configDir, 'credentials.json');
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { expiresAt: number }>;
+  for (const entry of Object.values(stored)) entry.expiresAt = Date.now() - 1000;
+  writeFileSync(file, JSON.stringify(stored), { mode: 0o600 });
 }
 
 /** Zeroes the sandbox's counters. */

@@ -126,7 +126,7 @@ function collect(value: string, previous: string[]): string[] {
 
 /** Validates the flags into options; every failure is a UsageError naming the flag. */
 export async function parseRunFlags(project: string, flags: RawFlags): Promise<AnalysesRunOptions> {
-  const { z } = await import('zod');
+  const { coercedIntSchema, enumSchema } = await import('../shared/flag-schemas.js');
   if (project.trim() === '') throw new UsageError('<project> must not be empty');
   const select = (flags.select ?? []).map(parseSelect);
   const hasSelections = select.length > 0 || flags.selections !== undefined;
@@ -149,17 +149,12 @@ export async function parseRunFlags(project: string, flags: RawFlags): Promise<A
   if (hasTop) {
     if (flags.top === undefined) throw new UsageError('--type needs --top N');
     if (flags.type === undefined) throw new UsageError(`--top needs --type (${TOP_TYPES.join(', ')})`);
-    const limit = z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .safeParse(flags.top.trim() === '' ? Number.NaN : flags.top);
+    const limit = coercedIntSchema(1, 100).safeParse(flags.top.trim() === '' ? Number.NaN : flags.top);
     if (!limit.success) throw new UsageError(`--top must be a whole number from 1 to 100 (got "${flags.top}")`);
-    if (!z.enum(TOP_TYPES).safeParse(flags.type).success) {
+    if (!enumSchema(TOP_TYPES).safeParse(flags.type).success) {
       throw new UsageError(`--type must be one of ${TOP_TYPES.join(', ')} (got "${flags.type}")`);
     }
-    if (flags.analysisMode !== undefined && !z.enum(ANALYSIS_MODES).safeParse(flags.analysisMode).success) {
+    if (flags.analysisMode !== undefined && !enumSchema(ANALYSIS_MODES).safeParse(flags.analysisMode).success) {
       throw new UsageError(`--analysis-mode must be one of ${ANALYSIS_MODES.join(', ')} (got "${flags.analysisMode}")`);
     }
     top = { type: flags.type as TopRequest['type'], limit: limit.data };

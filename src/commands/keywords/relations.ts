@@ -66,11 +66,13 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
-  const [{ note, printJson, printRows }, { target }, { resolveKeyword }] = await Promise.all([
+  const [{ note, printJson, printRows }, { target, pagesInFlight }, { resolveKeyword }] = await Promise.all([
     import('../../io/output.js'),
     import('../shared/flags.js'),
     import('../shared/resolve.js'),
   ]);
+  // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
+  const concurrency = opts.all ? await pagesInFlight(ctx.env) : 1;
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const out = target(ctx);
@@ -86,7 +88,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
       out,
       client.iterateRelations(
         id,
-        { ...q, pageSize: 100, concurrency: 4, offset: opts.offset, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
+        { ...q, pageSize: 100, concurrency, offset: opts.offset, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
         ctx.signal,
       ),
       columns,

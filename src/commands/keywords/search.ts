@@ -34,7 +34,11 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
-  const [{ note, printJson, printRows }, { target }] = await Promise.all([import('../../io/output.js'), import('../shared/flags.js')]);
+  const [{ note, printJson, printRows }, { target, pagesInFlight }] = await Promise.all([
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+  ]);
+  const window = opts.all ? await pagesInFlight(ctx.env) : 1;
   const client = await ctx.client();
   const out = target(ctx);
   const columns = [
@@ -47,7 +51,10 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   if (opts.all) {
     count = await printRows(
       out,
-      client.iterateKeywordSearch({ q: opts.query, limit: opts.limit ?? 20, onWarning: (m) => note(ctx.io, `warning: ${m}`) }, ctx.signal),
+      client.iterateKeywordSearch(
+        { q: opts.query, limit: opts.limit ?? 20, window, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
+        ctx.signal,
+      ),
       columns,
     );
   } else {

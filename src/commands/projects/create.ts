@@ -70,10 +70,10 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
     const path = String(flags.watchlistFile);
     const source = path === '-' ? 'stdin' : path;
     const data = parseJsonInput('--watchlist-file', await readInput('--watchlist-file', path, ctx), source);
-    const { z } = await import('zod');
+    const { watchlistSchema } = await import('../shared/flag-schemas.js');
     const { ScopeItem } = await import('../../client/schemas.js');
     // A plain string is a keyword name (or id), resolved to a scope item when the command runs.
-    const parsed = z.array(z.union([z.string().trim().min(1), ScopeItem])).safeParse(data);
+    const parsed = watchlistSchema(ScopeItem).safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new UsageError(

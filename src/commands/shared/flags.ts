@@ -9,25 +9,33 @@ import type { OutputTarget } from '../../io/output.js';
 /** An integer flag within [min, max]; undefined stays undefined. */
 export async function intFlag(flag: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): Promise<number | undefined> {
   if (raw === undefined) return undefined;
-  const { z } = await import('zod');
+  const { intSchema } = await import('./flag-schemas.js');
   const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-  const schema = z
-    .string()
-    .trim()
-    .regex(/^-?\d+$/)
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
-  const parsed = schema.safeParse(String(raw));
+  const parsed = intSchema(min, max).safeParse(String(raw));
   if (!parsed.success) throw new UsageError(`${flag} must be ${range} (got "${String(raw)}")`);
   return parsed.data;
 }
 
 export async function enumFlag<T extends string>(flag: string, raw: unknown, allowed: readonly T[]): Promise<T | undefined> {
   if (raw === undefined) return undefined;
-  const { z } = await import('zod');
-  const parsed = z.enum(allowed as unknown as [T, ...T[]]).safeParse(raw);
+  const { enumSchema } = await import('./flag-schemas.js');
+  const parsed = enumSchema(allowed).safeParse(raw);
   if (!parsed.success) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${String(raw)}")`);
   return parsed.data;
+}
+
+/**
+ * Pages `--all` keeps in flight. The default is what a browser opens to one host, which on a
+ * 50 ms link brings a 54-page walk to about a quarter of the one-by-one time
+ * (docs/performance.md); RSI_PAGES_IN_FLIGHT lowers it (1 walks one page at a time) or raises it
+ * up to a hard cap, so no setting lets rsi hammer the service.
+ */
+export const PAGES_IN_FLIGHT = { default: 6, max: 8 } as const;
+
+export async function pagesInFlight(env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const raw = env.RSI_PAGES_IN_FLIGHT;
+  if (raw === undefined || raw === '') return PAGES_IN_FLIGHT.default;
+  return (await intFlag('RSI_PAGES_IN_FLIGHT', raw, 1, PAGES_IN_FLIGHT.max))!;
 }
 
 export function nonEmpty(flag: string, raw: unknown): string | undefined {
