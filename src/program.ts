@@ -112,11 +112,13 @@ const SIBLING_FLAGS: Record<string, readonly string[]> = {
 };
 
 export function suggestSibling(cmd: Command, message: string): string {
+  // commander puts its own suggestion on a second line: keep the error to one line.
+  const oneLine = message.replace(/\s*\n\(Did you mean ([^)]*)\)$/s, ' (did you mean $1)');
   const unknown = /^unknown option '([^'=]+)/.exec(message)?.[1];
-  if (!unknown) return message;
+  if (!unknown) return oneLine;
   const own = new Set(cmd.options.map((o) => o.long));
   const sibling = SIBLING_FLAGS[unknown]?.find((f) => own.has(f));
-  if (!sibling) return message;
+  if (!sibling) return oneLine;
   return `${message.replace(/\s*\(Did you mean [^)]*\)$/s, '')} (did you mean ${sibling}?)`;
 }
 

@@ -95,6 +95,16 @@ describe('keywords get', () => {
     expect(io.out()).toMatch(/composite +\S*.*12 \(Low\)\n/);
     expect(io.out()).toMatch(/\n\nindications \(11\)\nNAME +COUNT +STAGE +ID\nNSCLC +20 +i1\n$/);
   });
+
+  it('table on a terminal: a score with only a label shows the label, not a dash', async () => {
+    // The spec makes every KeywordScore member optional; a foreign server sent { label } alone.
+    const io = fakeIo({ tty: true });
+    const labelOnly = { ...card, scores: { ...card.scores, momentum: { label: 'Rising' } } };
+    const client = { getKeyword: async () => labelOnly } as unknown as Partial<ApiClient>;
+    await getKeyword({ keyword: KW, include: [] }, fakeCtx(io, { format: 'table', client }));
+    await tick();
+    expect(io.out()).toMatch(/^momentum +Rising$/m);
+  });
 });
 
 describe('opportunities', () => {

@@ -57,6 +57,11 @@ describe('sibling flags', () => {
     expect(err).toBe("rsi: unknown option '--watch' (did you mean --wait?)\n");
   });
 
+  it("keeps commander's own suggestion on the error's one line", async () => {
+    const { err } = await rsi('keywords', 'search', 'x', '--limt', '3');
+    expect(err).toBe("rsi: unknown option '--limt' (did you mean --limit?)\n");
+  });
+
   it('leaves other unknown flags to commander', async () => {
     const { err } = await rsi('status', 'P', '--bogus');
     expect(err).toBe("rsi: unknown option '--bogus'\n");

@@ -72,7 +72,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
     : undefined;
   // Every member of a KeywordScore is optional: show what there is, never "undefined".
   const scoreText = (s: Score, i: number): string =>
-    bars?.[i] ?? (s?.score !== undefined ? `${s.score}${s.label ? ` (${s.label})` : ''}` : (s?.label ?? '—'));
+    s?.score !== undefined ? (bars?.[i] ?? `${s.score}${s.label ? ` (${s.label})` : ''}`) : (s?.label ?? '—');
   // One multi-part document (docs/scripting.md, "Formats"): the card's row, then one row per
   // section item; each KeywordScore whole (score, raw, label, description) as JSON in its cell.
   const cardColumns = [
