@@ -1,30 +1,20 @@
 // A real terminal (tmux): the confirmation prompt of `analyses run` answered `n` and `y`, and the
 // live line of `status --watch`, as a person sees them.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RSI_BIN, cleanEnv } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
 import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
+import { privateTmux } from '../support/tmux.js';
 
 const skip = skipWithout(tmuxPart());
-// A private tmux server, so the test never touches a developer's sessions.
-const SOCKET = `rsi-test-${process.pid}`;
+// A private tmux server (test/support/tmux.ts): a developer's sessions are never touched.
+const term = privateTmux('test');
+const { tmux } = term;
+const waitFor = (name: string, pattern: RegExp, timeoutMs = 15_000) => term.waitFor(name, pattern, timeoutMs);
 const PROJECT = 'KRAS inhibitors';
-
-function tmux(...args: string[]): string {
-  // The private server starts from a clean environment: no RSI_* or colour settings of the developer.
-  const r = spawnSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8', env: cleanEnv({ TERM: 'xterm-256color' }) });
-  if (r.status !== 0) throw new Error(`tmux ${args[0]}: ${r.stderr}`);
-  return r.stdout;
-}
-
-function sh(arg: string): string {
-  return `'${arg.replaceAll("'", `'\\''`)}'`;
-}
 
 let sandbox: SandboxProcess;
 let configDir: string;
@@ -32,28 +22,7 @@ let env: Record<string, string>;
 let session = 0;
 
 /** Starts `rsi <args>` in a fresh 120x40 tmux window; the shell prints EXIT=<code> when it ends. */
-function start(args: string[]): string {
-  const name = `s${++session}`;
-  const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const command = `${sh(process.execPath)} ${sh(RSI_BIN)} ${args.map(sh).join(' ')}; echo EXIT=$?; sleep 60`;
-  tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', ...envArgs, command);
-  return name;
-}
-
-function screen(name: string): string {
-  return tmux('capture-pane', '-p', '-t', name);
-}
-
-/** Polls the pane until `pattern` shows (no fixed sleeps). */
-async function waitFor(name: string, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const text = screen(name);
-    if (pattern.test(text)) return text;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${pattern}; screen:\n${text}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const start = (args: string[]): string => term.start(`s${++session}`, args, { width: 120, height: 40, env });
 
 describe.skipIf(skip)('in a real terminal (tmux)', () => {
   beforeAll(async () => {
@@ -65,7 +34,7 @@ describe.skipIf(skip)('in a real terminal (tmux)', () => {
   });
 
   afterAll(async () => {
-    spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+    term.killServer();
     await sandbox?.stop();
     if (configDir) rmSync(configDir, { recursive: true, force: true });
   });

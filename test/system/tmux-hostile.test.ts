@@ -2,30 +2,21 @@
 // `analyses run`, whose assumption and signal names are server text full of escapes, must show
 // that text escaped. Raw, the sequences would clear the screen (so the question's context would
 // vanish), turn text red, reverse it (bidi), and write tmux's clipboard (OSC 52).
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RSI_BIN, cleanEnv } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
 import { HOSTILE_PLAIN_PROJECT, sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
+import { privateTmux } from '../support/tmux.js';
 
 const skip = skipWithout(tmuxPart());
-// A private tmux server, so the test never touches a developer's sessions.
-const SOCKET = `rsi-hostile-${process.pid}`;
+// A private tmux server (test/support/tmux.ts): a developer's sessions are never touched.
+const term = privateTmux('hostile');
+const { tmux } = term;
+const waitFor = (name: string, pattern: RegExp, timeoutMs = 15_000) => term.waitFor(name, pattern, timeoutMs);
 const PROJECT = HOSTILE_PLAIN_PROJECT;
-
-function tmux(...args: string[]): string {
-  const r = spawnSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8', env: cleanEnv({ TERM: 'xterm-256color' }) });
-  if (r.status !== 0) throw new Error(`tmux ${args[0]}: ${r.stderr}`);
-  return r.stdout;
-}
-
-function sh(arg: string): string {
-  return `'${arg.replaceAll("'", `'\\''`)}'`;
-}
 
 let sandbox: SandboxProcess;
 let configDir: string;
@@ -33,27 +24,7 @@ let env: Record<string, string>;
 let session = 0;
 
 /** Starts `rsi <args>` in a fresh 160x50 tmux window; the shell prints EXIT=<code> when it ends. */
-function start(args: string[]): string {
-  const name = `h${++session}`;
-  const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const command = `${sh(process.execPath)} ${sh(RSI_BIN)} ${args.map(sh).join(' ')}; echo EXIT=$?; sleep 60`;
-  tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '50', ...envArgs, command);
-  return name;
-}
-
-function screen(name: string): string {
-  return tmux('capture-pane', '-p', '-t', name);
-}
-
-async function waitFor(name: string, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const text = screen(name);
-    if (pattern.test(text)) return text;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${pattern}; screen:\n${text}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const start = (args: string[]): string => term.start(`h${++session}`, args, { width: 160, height: 50, env });
 
 describe.skipIf(skip)('hostile text in a real terminal (tmux)', () => {
   beforeAll(async () => {
@@ -68,7 +39,7 @@ describe.skipIf(skip)('hostile text in a real terminal (tmux)', () => {
   });
 
   afterAll(async () => {
-    spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+    term.killServer();
     await sandbox?.stop();
     if (configDir) rmSync(configDir, { recursive: true, force: true });
   });

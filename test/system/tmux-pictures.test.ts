@@ -3,33 +3,25 @@
 // (NO_COLOR, or a C locale); piped output unchanged; the live progress bar of `analyses run --wait`
 // and `status --watch`; and bash completion of values and project names, typed with Tab.
 // RSI_UPDATE_GOLDEN=1 rewrites the golden files; docs/commands.md must show the 80-column ones.
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
+import { RSI_BIN, runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
+import { privateTmux, sh } from '../support/tmux.js';
 
 const skip = skipWithout(tmuxPart());
-const SOCKET = `rsi-pictures-${process.pid}`;
+// A private tmux server (test/support/tmux.ts): a developer's sessions are never touched.
+const term = privateTmux('pictures');
+const { tmux } = term;
 const GOLDEN = fileURLToPath(new URL('./golden/', import.meta.url));
 const UPDATE = process.env.RSI_UPDATE_GOLDEN === '1';
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 const docs = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
-
-function tmux(...args: string[]): string {
-  const r = spawnSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8', env: cleanEnv({ TERM: 'xterm-256color' }) });
-  if (r.status !== 0) throw new Error(`tmux ${args[0]}: ${r.stderr}`);
-  return r.stdout;
-}
-
-function sh(arg: string): string {
-  return `'${arg.replaceAll("'", `'\\''`)}'`;
-}
 
 let fast: SandboxProcess;
 let live: SandboxProcess;
@@ -39,23 +31,9 @@ let bin: string;
 let session = 0;
 
 /** Runs `rsi <args>` in a fresh tmux window of `width` columns; the shell prints EXIT=<code> at the end. */
-function start(args: string[], width: number, env: Record<string, string>, extraEnv: Record<string, string> = {}): string {
-  const name = `p${++session}`;
-  const envArgs = Object.entries({ ...env, ...extraEnv }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const command = `${sh(process.execPath)} ${sh(RSI_BIN)} ${args.map(sh).join(' ')}; echo EXIT=$?; sleep 60`;
-  tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', '60', ...envArgs, command);
-  return name;
-}
-
-async function waitFor(name: string, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const text = tmux('capture-pane', '-p', '-t', name);
-    if (pattern.test(text)) return text;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${pattern}; screen:\n${text}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const start = (args: string[], width: number, env: Record<string, string>, extraEnv: Record<string, string> = {}): string =>
+  term.start(`p${++session}`, args, { width, height: 60, env: { ...env, ...extraEnv } });
+const waitFor = (name: string, pattern: RegExp, timeoutMs = 20_000) => term.waitFor(name, pattern, timeoutMs);
 
 /** The screen as a person reads it: trailing spaces and blank lines and the EXIT marker dropped. */
 function normalise(screen: string): string {
@@ -115,7 +93,7 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
   }, 60_000);
 
   afterAll(async () => {
-    spawnSync('tmux', ['-L', SOCKET, 'kill-server']);
+    term.killServer();
     await Promise.all([fast?.stop(), live?.stop()]);
     for (const env of [fastEnv, liveEnv]) if (env) rmSync(env.RSI_CONFIG_DIR!, { recursive: true, force: true });
   });
