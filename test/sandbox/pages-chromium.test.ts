@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { chromiumPart, skipWithout } from '../support/system.js';
+import { chromiumPart, skipWithout, launchChromium } from '../support/system.js';
 import { obtainTokens } from '../support/oauth.js';
 
 const skip = skipWithout(chromiumPart());
@@ -22,21 +22,7 @@ describe.skipIf(skip)('consent and setup pages in Chromium', () => {
     sb = await startSandbox({ timeScale: 1000 });
 
     profile = mkdtempSync(join(tmpdir(), 'rsi-chromium-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      javaScriptEnabled: false,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    context = await launchChromium(profile, { javaScriptEnabled: false });
   }, 60_000);
 
   afterAll(async () => {

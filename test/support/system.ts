@@ -48,3 +48,25 @@ export function skipWithout(part: SystemPart): boolean {
   console.warn(`[skip] ${part.name} tests skipped: ${part.reason}`);
   return true;
 }
+
+/**
+ * Headless Chromium on a fresh profile folder, as shared/system-tests.md measured it: without the
+ * background-networking flags Chromium keeps dialling hosts this closed network refuses.
+ */
+export async function launchChromium(profile: string, options: { javaScriptEnabled?: boolean } = {}) {
+  const { chromium } = await import('playwright-core');
+  return chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    ...options,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}

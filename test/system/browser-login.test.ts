@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv } from '../support/cli.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
-import { chromiumPart, skipWithout } from '../support/system.js';
+import { chromiumPart, skipWithout, launchChromium } from '../support/system.js';
 
 const skip = skipWithout(chromiumPart());
 
@@ -19,20 +19,7 @@ describe.skipIf(skip)('login in headless Chromium', () => {
   beforeAll(async () => {
     sandbox = await startSandbox([]);
     profile = mkdtempSync(join(tmpdir(), 'rsi-chromium-login-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    context = await launchChromium(profile);
   }, 60_000);
   afterAll(async () => {
     await context?.close();
