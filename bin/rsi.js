@@ -8,18 +8,20 @@ import { join } from 'node:path';
 // a cache that cannot be created (read-only home, full disk) only costs the gain, and the CLI
 // must never print or fail because of it. NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE keep
 // their Node meaning (Node honours them over the argument).
+const cacheDir = userCacheDir();
 try {
-  module.enableCompileCache?.(compileCacheDir());
+  module.enableCompileCache?.(join(cacheDir, 'compile'));
 } catch {
   // No cache: same behaviour, slower start.
 }
 const { main } = await import('../dist/main.js');
-process.exitCode = await main();
+// The same folder keeps help screens already printed (src/io/help-cache.ts).
+process.exitCode = await main({ cacheDir });
 
 /** A per-user folder, not Node's default under the shared /tmp, which another user could own. */
-function compileCacheDir() {
+function userCacheDir() {
   const env = process.env;
-  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'rsi', 'Cache', 'compile');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'rsi', 'compile');
-  return join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'rsi', 'compile');
+  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'rsi', 'Cache');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'rsi');
+  return join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'rsi');
 }

@@ -15,6 +15,7 @@ import type { Session } from './auth/session.js';
 export type { Env };
 
 export { OUTPUT_FORMATS, type OutputFormat };
+export { helpWidth } from './io/io.js';
 export type { TokenSource } from './auth/credentials.js';
 export type { Session } from './auth/session.js';
 

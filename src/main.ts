@@ -2,30 +2,49 @@
  * The composition root: the only module that reads `process.env`, argv and the real stdio. It
  * builds the dependencies, runs the command tree, and maps errors to the contract's exit codes.
  */
+import { fileURLToPath } from 'node:url';
 import pkg from '../package.json' with { type: 'json' };
+import type { Env } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
-import type { Io } from './io/io.js';
-import { exitOutsideShield } from './io/shield.js';
-import { createContext, type Env } from './context.js';
-import { sanitizeLine, sanitizeText, sanitizingStream } from './io/sanitize.js';
+import { helpCacheEntry, helpRequestKey, type HelpCacheEntry } from './io/help-cache.js';
+import { helpWidth, type Io } from './io/io.js';
+// Everything else is imported after the two quick answers (--version, a cached help screen), which
+// need only the modules above: they cost little more than starting Node (docs/performance.md).
 
 export interface MainOptions {
   argv?: readonly string[];
   env?: Env;
   io?: Io;
+  /** rsi's per-user cache folder (bin/rsi.js passes it); enables the help cache. */
+  cacheDir?: string;
 }
 
 export async function main(options: MainOptions = {}): Promise<number> {
   const argv = options.argv ?? process.argv.slice(2);
   const env = options.env ?? process.env;
-  const io = options.io ?? processIo(argv, env);
-  const debug = argv.includes('--debug') || env.RSI_DEBUG === '1';
+  const stdout = options.io?.stdout ?? process.stdout;
 
   // `--version` is answered before commander, config or anything heavy is loaded.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    io.stdout.write(`${pkg.version}\n`);
+    stdout.write(`${pkg.version}\n`);
     return ExitCode.ok;
   }
+
+  // A help screen printed before is printed again without commander (help-cache.ts).
+  const helpCache = options.cacheDir ? openHelpCache(argv, options.io ?? terminal(), options.cacheDir) : undefined;
+  const cachedHelp = helpCache?.read();
+  if (cachedHelp !== undefined) {
+    stdout.write(cachedHelp);
+    return ExitCode.ok;
+  }
+
+  const [{ createContext }, { exitOutsideShield }, sanitize] = await Promise.all([
+    import('./context.js'),
+    import('./io/shield.js'),
+    import('./io/sanitize.js'),
+  ]);
+  const io = options.io ?? processIo(argv, env, sanitize.sanitizingStream);
+  const debug = argv.includes('--debug') || env.RSI_DEBUG === '1';
 
   const abort = new AbortController();
   const onSignal = (name: NodeJS.Signals): void => {
@@ -52,15 +71,18 @@ export async function main(options: MainOptions = {}): Promise<number> {
   let program: import('commander').Command | undefined;
   const ctx = createContext({ io, env, signal: abort.signal, version: pkg.version, flags: () => program?.opts() ?? {} });
 
+  let printed = '';
   try {
     const { buildProgram } = await import('./program.js');
-    program = buildProgram(ctx);
+    program = buildProgram(ctx, helpCache ? { onOut: (text) => void (printed += text) } : {});
     await program.parseAsync([...argv], { from: 'user' });
+    helpCache?.write(printed);
     return ExitCode.ok;
   } catch (error) {
+    if (isCommanderError(error) && error.code === 'commander.helpDisplayed') helpCache?.write(printed);
     // A missing-scope error learns the profile and the scopes already granted, for its hint.
     const explained = program ? await (await import('./program.js')).explainError(error, ctx) : error;
-    return reportError(explained, io, debug, abort.signal);
+    return reportError(explained, io, debug, abort.signal, sanitize);
   } finally {
     await ctx.close();
     if (listening) {
@@ -70,7 +92,14 @@ export async function main(options: MainOptions = {}): Promise<number> {
   }
 }
 
-function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal): number {
+function openHelpCache(argv: readonly string[], io: Pick<Io, 'stdoutIsTTY' | 'columns'>, cacheDir: string): HelpCacheEntry | undefined {
+  const request = helpRequestKey(argv);
+  if (request === undefined) return undefined;
+  // The bundle's entry file is this module: its text names every chunk by content hash.
+  return helpCacheEntry(cacheDir, fileURLToPath(import.meta.url), request, helpWidth(io));
+}
+
+function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal, sanitize: Sanitize): number {
   // commander has already printed its message (through our outputError) when it throws.
   if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
@@ -91,21 +120,21 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
   // Messages carry server text (error bodies, names): sanitised here as well as by the stream, so
   // the guarantee holds for any Io the caller passes in.
   if (error instanceof CliError) {
-    io.stderr.write(`rsi: ${oneLine(error.message)}\n`);
-    if (error.hint) io.stderr.write(`hint: ${oneLine(error.hint)}\n`);
-    if (debug && error.stack) io.stderr.write(`${sanitizeText(error.stack)}\n`);
+    io.stderr.write(`rsi: ${oneLine(error.message, sanitize)}\n`);
+    if (error.hint) io.stderr.write(`hint: ${oneLine(error.hint, sanitize)}\n`);
+    if (debug && error.stack) io.stderr.write(`${sanitize.sanitizeText(error.stack)}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`rsi: unexpected error: ${oneLine(message)}\n`);
-  if (debug && error instanceof Error && error.stack) io.stderr.write(`${sanitizeText(error.stack)}\n`);
+  io.stderr.write(`rsi: unexpected error: ${oneLine(message, sanitize)}\n`);
+  if (debug && error instanceof Error && error.stack) io.stderr.write(`${sanitize.sanitizeText(error.stack)}\n`);
   else io.stderr.write('hint: run again with --debug for details, and report it if it persists\n');
   return ExitCode.unexpected;
 }
 
 /** One line for a person: line breaks folded to spaces, every other control shown as an escape. */
-function oneLine(text: string): string {
-  return sanitizeLine(text.replace(/\s*\n\s*/g, ' ').trim());
+function oneLine(text: string, sanitize: Sanitize): string {
+  return sanitize.sanitizeLine(text.replace(/\s*\n\s*/g, ' ').trim());
 }
 
 /** By code, not class name: bundling may rename the class (CommanderError2). */
@@ -121,9 +150,19 @@ function isPromptExit(error: unknown): boolean {
   return error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError');
 }
 
-function processIo(argv: readonly string[], env: Env): Io {
-  const stdoutIsTTY = process.stdout.isTTY === true;
-  const stderrIsTTY = process.stderr.isTTY === true;
+type Sanitize = typeof import('./io/sanitize.js');
+
+/** The terminal facts of the real stdout and stderr. */
+function terminal(): Pick<Io, 'stdoutIsTTY' | 'stderrIsTTY' | 'columns'> {
+  return {
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    columns: process.stdout.columns || process.stderr.columns || 80,
+  };
+}
+
+function processIo(argv: readonly string[], env: Env, sanitizingStream: Sanitize['sanitizingStream']): Io {
+  const { stdoutIsTTY, stderrIsTTY, columns } = terminal();
   const wantsColor = !argv.includes('--no-color') && env.NO_COLOR === undefined && env.FORCE_COLOR !== '0';
   const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
   const terminalAllows = forced || env.TERM !== 'dumb';
@@ -137,7 +176,7 @@ function processIo(argv: readonly string[], env: Env): Io {
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY,
     stderrIsTTY,
-    columns: process.stdout.columns || process.stderr.columns || 80,
+    columns,
     // Never colour when stdout is not a terminal, whatever FORCE_COLOR says: pipes get plain data.
     color: stdoutIsTTY && wantsColor && terminalAllows,
     colorStderr: stderrIsTTY && wantsColor && terminalAllows,

@@ -4,7 +4,7 @@
  * Help and usage text go to the injected streams.
  */
 import { Command, Option } from 'commander';
-import { OUTPUT_FORMATS, type Context } from './context.js';
+import { OUTPUT_FORMATS, helpWidth, type Context } from './context.js';
 import * as help from './commands/help/help.js';
 import * as login from './commands/auth/login.js';
 import * as logout from './commands/auth/logout.js';
@@ -28,7 +28,12 @@ import * as mcpCall from './commands/mcp/call.js';
 import * as mcpServe from './commands/mcp/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
 
-export function buildProgram(ctx: Context): Command {
+export interface ProgramHooks {
+  /** Sees every text commander prints on stdout (help screens), after it is written. */
+  onOut?: (text: string) => void;
+}
+
+export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
   const program = new Command('rsi')
     .description('Command-line client for the Research Intelligence Service')
     .version(ctx.version, '-V, --version', 'print the version')
@@ -85,7 +90,12 @@ export function buildProgram(ctx: Context): Command {
     if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
     cmd
       .configureOutput({
-        writeOut: (text) => void ctx.io.stdout.write(text),
+        writeOut: (text) => {
+          ctx.io.stdout.write(text);
+          hooks.onOut?.(text);
+        },
+        // The width comes from the injected Io, not from commander's look at process.stdout.
+        getOutHelpWidth: () => helpWidth(ctx.io),
         writeErr: (text) => void ctx.io.stderr.write(text),
         outputError: (text, write) => write(`rsi: ${suggestSibling(cmd, text.replace(/^error: /, '').trimEnd())}\n`),
       })

@@ -26,6 +26,14 @@ export interface Io {
   colorStderr: boolean;
 }
 
+/**
+ * The width help text is wrapped to: the terminal's on a terminal, else 80 (commander's default),
+ * so piped help is the same everywhere. The help cache keys its entries by it (help-cache.ts).
+ */
+export function helpWidth(io: Pick<Io, 'stdoutIsTTY' | 'columns'>): number {
+  return io.stdoutIsTTY ? io.columns : 80;
+}
+
 /** A prompt can be shown only when a person can see it and answer. */
 export function canPrompt(io: Io): boolean {
   return io.stdinIsTTY && io.stderrIsTTY;

@@ -281,7 +281,13 @@ async function main() {
       { label: 'CSV on the same terminal', run: ['script', ['-qec', tableCmd(['--format', 'csv']), '/dev/null'], env] },
       { label: 'table on a terminal', run: ['script', ['-qec', tableCmd([]), '/dev/null'], env] },
     );
-    const help = pair('help', bare, { label: 'rsi --help', run: [node, [BIN, '--help']] });
+    // `--help` prints from the help cache after its first run (src/io/help-cache.ts); the first run,
+    // with no cache folder to read or write (XDG_CACHE_HOME is a file), renders through commander.
+    const helpCache = { XDG_CACHE_HOME: join(work, 'cache') };
+    const noCache = { XDG_CACHE_HOME: join(work, 'no-cache-folder') };
+    writeFileSync(noCache.XDG_CACHE_HOME, '');
+    const help = pair('help', bare, { label: 'rsi --help', run: [node, [BIN, '--help'], helpCache] });
+    const helpFirst = pair('help-first', bare, { label: 'rsi --help, first run (no cache)', run: [node, [BIN, '--help'], noCache] });
     const version = pair('version', bare, { label: 'rsi --version', run: [node, [BIN, '--version']] });
 
     await runPairs();
@@ -348,6 +354,7 @@ async function main() {
     );
     for (const [p, target] of [
       [help, 1.3],
+      [helpFirst, undefined],
       [version, undefined],
     ]) {
       f = figures(p, 'ms');
@@ -387,10 +394,15 @@ async function main() {
       );
     }
     // What each kind of run loads (listed under the footprint rows).
-    for (const args of [['--version'], ['--help'], ['keywords', 'search', 'egfr', '--json']]) {
-      const loaded = await loadedBytes(args, env);
+    for (const [args, runEnv, note] of [
+      [['--version'], env, ''],
+      [['--help'], { ...env, ...helpCache }, ' (from the help cache)'],
+      [['--help'], { ...env, ...noCache }, ' (first run, no cache)'],
+      [['keywords', 'search', 'egfr', '--json'], env, ''],
+    ]) {
+      const loaded = await loadedBytes(args, runEnv);
       footprints.push({
-        name: `footprint: code loaded by rsi ${args.join(' ')}`,
+        name: `footprint: code loaded by rsi ${args.join(' ')}${note}`,
         value: kb(loaded.bytes),
         baseline: `${loaded.files} files`,
         ratio: '—',
