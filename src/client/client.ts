@@ -109,10 +109,12 @@ export class ApiClient {
         const promised = Math.max(0, ...totals);
         if (n < res.meta.pageSize && promised <= received) break;
         // After the first full page, keep `window` pages in flight, none starting past a total
-        // the server promised (once the data has passed it, the total is no guide).
+        // the server promised (once the data has passed it, the total is no guide). The page
+        // starting at the total goes too: if the last page is full, that empty page ends the walk,
+        // and fetching it with the others saves a round trip at the end.
         pageSize = res.meta.pageSize;
         const bound = totals.size === 0 || received > promised ? Number.POSITIVE_INFINITY : promised;
-        while (inflight.length < window.size && (inflight.length === 0 || (next - 1) * pageSize < bound)) launch();
+        while (inflight.length < window.size && (inflight.length === 0 || (next - 1) * pageSize <= bound)) launch();
       }
     } finally {
       await Promise.allSettled(inflight);
@@ -189,9 +191,11 @@ export class ApiClient {
         }
         if (queue.length === 0) nextLaunch = cursor;
         // Read ahead up to the promised total; once the data has passed it, the total is no guide.
+        // The page at the total itself goes too: it is the empty page that ends the walk, and
+        // fetching it with the last pages saves a whole round trip at the end.
         const promised = Math.max(...totals);
         const bound = cursor > promised ? Number.POSITIVE_INFINITY : promised;
-        while (queue.length < window.size && (queue.length === 0 || nextLaunch < bound)) launch();
+        while (queue.length < window.size && (queue.length === 0 || nextLaunch <= bound)) launch();
       }
     } finally {
       // Let pages still in flight settle so an early stop or an error leaves nothing dangling.

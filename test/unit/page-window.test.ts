@@ -110,7 +110,7 @@ const UUID = '11111111-2222-4333-8444-555555555555';
  * with room to spare). `serial`: one request at a time, `ms` each, the rest wait in line (a
  * server that is the bottleneck: the more rsi sends, the longer each reply takes).
  */
-function virtualServer(kind: 'parallel' | 'serial', rows: number, ms = 50) {
+function virtualServer(kind: 'parallel' | 'serial', rows: number, ms = 50, searchTotal = false) {
   const clock = fakeClock(0);
   const pending: Array<{ due: number; answer: () => void }> = [];
   let out = 0;
@@ -126,7 +126,9 @@ function virtualServer(kind: 'parallel' | 'serial', rows: number, ms = 50) {
     for (let i = from; i < Math.min(rows, from + size); i++) {
       data.push(relations ? { id: UUID, name: `R${i}` } : { id: UUID, name: `K${i}`, type: 'target', synonyms: [] });
     }
-    const meta = relations ? { relation: 'assets', total: rows, limit: size, offset: from } : { page: Number(q.page), pageSize: size };
+    const meta = relations
+      ? { relation: 'assets', total: rows, limit: size, offset: from }
+      : { page: Number(q.page), pageSize: size, ...(searchTotal ? { total: rows } : {}) };
     const body = { data, meta };
     return { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify(body), json: body, isJson: true };
   };
@@ -189,6 +191,12 @@ describe('--all against a server on virtual time', () => {
       expect(Math.max(...s.outAtSend)).toBe(PAGES_IN_FLIGHT.max);
       // The first page goes alone; the read-ahead starts at no more than the default.
       expect(s.outAtSend.slice(0, 7)).toEqual([1, 1, 2, 3, 4, 5, 6]);
+      if (iterator === 'relations') {
+        // The empty page at the promised total, which ends the walk, goes out with the last pages
+        // instead of a round trip after them; and nothing past it.
+        expect(s.outAtSend.at(-1)).toBeGreaterThan(1);
+        expect(s.requests()).toBe(rows / 100 + 1);
+      }
     });
 
     it(`${iterator}: replies that slow down as more are out bring the window down and keep it low`, async () => {
@@ -202,6 +210,12 @@ describe('--all against a server on virtual time', () => {
       const fixed = virtualServer('serial', rows);
       await run(fixed, 6);
       expect(Math.max(...fixed.outAtSend.slice(15))).toBe(6);
+    });
+
+    it(`${iterator}: no page starts past a total the server promised (a search sends one only beyond the spec)`, async () => {
+      const s = virtualServer('parallel', rows, 50, true);
+      expect(await run(s, adaptive(s.clock.now))).toHaveLength(rows);
+      expect(s.requests()).toBe(rows / 100 + 1);
     });
 
     it(`${iterator}: RSI_PAGES_IN_FLIGHT's fixed window never moves, fast or slow`, async () => {
