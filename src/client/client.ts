@@ -16,6 +16,7 @@ import {
   UsageError,
 } from '../errors.js';
 import * as S from './schemas.js';
+import { type InFlight, PageWindow } from './window.js';
 
 export type * from './schemas.js';
 
@@ -31,8 +32,8 @@ const STATUS_TEXT: Record<number, string> = {
 export interface SearchWalk {
   q: string;
   limit?: number;
-  /** Pages requested ahead while earlier ones print. */
-  window?: number;
+  /** Pages requested ahead while earlier ones print: fixed, or adaptive (default 3, fixed). */
+  window?: InFlight;
   onWarning?: (message: string) => void;
 }
 
@@ -41,8 +42,8 @@ export interface RelationsWalk {
   relation: string;
   activity?: string | undefined;
   pageSize?: number;
-  /** Pages in flight at once. */
-  concurrency?: number;
+  /** Pages in flight at once: fixed, or adaptive (default 4, fixed). */
+  concurrency?: InFlight;
   offset?: number | undefined;
   onWarning?: (message: string) => void;
 }
@@ -70,20 +71,26 @@ export class ApiClient {
    * whatever the server's own page size makes it hold; the walk ends at an empty page, or at a page
    * shorter than the server's `meta.pageSize` unless a `meta.total` (not in the spec, but some
    * servers send one) still promises more. Up to `window` pages are requested ahead while earlier
-   * ones print; pages fetched past the end are discarded. A total that disagrees with the data is
-   * reported through `onWarning`, never trusted to end the walk.
+   * ones print, never past a promised total; pages fetched past the end are discarded. A total
+   * that disagrees with the data is reported through `onWarning`, never trusted to end the walk.
    */
   async *iterateKeywordSearch(q: SearchWalk, signal?: AbortSignal): AsyncIterable<S.KeywordHit> {
     const limit = q.limit ?? 20;
-    const window = Math.max(1, q.window ?? 3);
+    const window = new PageWindow(q.window ?? 3);
     const totals = new Set<number>();
     let received = 0;
     let previous: string | undefined;
     let next = 1;
+    let pageSize = limit;
     const inflight: Array<Promise<S.KeywordSearchPage>> = [];
     const launch = (): void => {
+      const ticket = window.sent();
       const p = this.searchKeywords({ q: q.q, page: next++, limit }, signal);
-      p.catch(() => undefined); // observed below, or discarded after the end
+      // Observed below, or discarded after the end; only a reply times the window.
+      p.then(
+        () => window.settled(ticket),
+        () => undefined,
+      );
       inflight.push(p);
     };
     try {
@@ -101,8 +108,13 @@ export class ApiClient {
         received += n;
         const promised = Math.max(0, ...totals);
         if (n < res.meta.pageSize && promised <= received) break;
-        // After the first full page, keep `window` pages in flight.
-        while (inflight.length < window) launch();
+        // After the first full page, keep `window` pages in flight, none starting past a total
+        // the server promised (once the data has passed it, the total is no guide). The page
+        // starting at the total goes too: if the last page is full, that empty page ends the walk,
+        // and fetching it with the others saves a round trip at the end.
+        pageSize = res.meta.pageSize;
+        const bound = totals.size === 0 || received > promised ? Number.POSITIVE_INFINITY : promised;
+        while (inflight.length < window.size && (inflight.length === 0 || (next - 1) * pageSize <= bound)) launch();
       }
     } finally {
       await Promise.allSettled(inflight);
@@ -134,11 +146,11 @@ export class ApiClient {
    * while earlier ones print, at the stride the server has been answering with); it never ends the
    * walk, and a total that disagrees with the data is reported through `onWarning`. When a page
    * comes back shorter than the stride, the pages in flight no longer line up and are discarded.
-   * Memory holds at most `concurrency` pages, whatever the total.
+   * Memory holds at most `concurrency` pages (its largest size, when adaptive), whatever the total.
    */
   async *iterateRelations(id: string, q: RelationsWalk, signal?: AbortSignal): AsyncIterable<S.RelationItem> {
     const asked = q.pageSize ?? 100;
-    const concurrency = Math.max(1, q.concurrency ?? 4);
+    const window = new PageWindow(q.concurrency ?? 4);
     const start = q.offset ?? 0;
     const totals = new Set<number>();
     const queue: Array<{ offset: number; page: Promise<S.RelationPage> }> = [];
@@ -147,8 +159,13 @@ export class ApiClient {
     let nextLaunch = start;
     let previous: { offset: number; key: string } | undefined;
     const launch = (): void => {
+      const ticket = window.sent();
       const page = this.listRelations(id, { relation: q.relation, activity: q.activity, limit: asked, offset: nextLaunch }, signal);
-      page.catch(() => undefined); // observed when its turn comes, or discarded
+      // Observed when its turn comes, or discarded; only a reply times the window.
+      page.then(
+        () => window.settled(ticket),
+        () => undefined,
+      );
       queue.push({ offset: nextLaunch, page });
       nextLaunch += stride;
     };
@@ -168,15 +185,17 @@ export class ApiClient {
         stride = n;
         if (queue.length > 0 && queue[0]!.offset !== cursor) {
           // The server answered with fewer (or more) rows than the stride: the pages in flight do
-          // not start at the cursor. Drop them (after they settle, so no more than `concurrency`
+          // not start at the cursor. Drop them (after they settle, so no more than the window's
           // requests are ever out) and realign from the data.
           await Promise.allSettled(queue.splice(0).map((stale) => stale.page));
         }
         if (queue.length === 0) nextLaunch = cursor;
         // Read ahead up to the promised total; once the data has passed it, the total is no guide.
+        // The page at the total itself goes too: it is the empty page that ends the walk, and
+        // fetching it with the last pages saves a whole round trip at the end.
         const promised = Math.max(...totals);
         const bound = cursor > promised ? Number.POSITIVE_INFINITY : promised;
-        while (queue.length < concurrency && (queue.length === 0 || nextLaunch < bound)) launch();
+        while (queue.length < window.size && (queue.length === 0 || nextLaunch <= bound)) launch();
       }
     } finally {
       // Let pages still in flight settle so an early stop or an error leaves nothing dangling.

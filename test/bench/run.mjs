@@ -16,6 +16,16 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'rsi.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = 2;
+/**
+ * BENCH_ONLY=paging runs only the `--all` figures (loopback CPU and RSS, flat in N, the 50 ms
+ * latency row and the pages-in-flight sweep) and prints them instead of rewriting
+ * docs/performance.md, so a change to paging can be measured in a few minutes.
+ */
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'paging') throw new Error(`BENCH_ONLY must be "paging" (got "${ONLY}")`);
+const PAGING = new Set(['--all', 'flat', 'latency']);
+/** Rounds of the pages-in-flight sweep (each runs the sequential walk and every setting once). */
+const SWEEP_RUNS = Number(process.env.BENCH_SWEEP_RUNS ?? 5);
 /** The simulated network delay per response for the latency figure (`rsi sandbox --latency`). */
 const LATENCY_MS = 50;
 const work = mkdtempSync(join(tmpdir(), 'rsi-bench-'));
@@ -79,9 +89,10 @@ function runOnce(cmd, args, env = {}) {
 const pairs = [];
 function pair(key, baseline, candidate) {
   const p = { key, baseline, candidate, b: [], c: [] };
-  pairs.push(p);
+  if (!ONLY || PAGING.has(key)) pairs.push(p);
   return p;
 }
+const ran = (p) => pairs.includes(p);
 
 async function runPairs() {
   for (let round = 0; round < WARMUP + RUNS; round++) {
@@ -293,18 +304,23 @@ async function main() {
     await runPairs();
 
     // --- the report, in the issue's order -----------------------------------------------------
-    let f = figures(oneGet, 'ms');
-    let cpu = figures(oneGet, 'cpu');
-    row(
-      'one GET (`keywords search egfr --json`, RSI_TOKEN) / minimal fetch script: wall [CPU]',
-      `${ms(f.c)} [${ms(cpu.c)}]`,
-      `${ms(f.b)} [${ms(cpu.b)}]`,
-      `${f.ratio.toFixed(2)}× [${cpu.ratio.toFixed(2)}×]`,
-      '≤ 1.0×',
-      f.ratio <= 1,
-    );
-    let rss = figures(oneGet, 'rss');
-    row('peak RSS, one GET', mib(rss.c), `fetch script: ${mib(rss.b)}`, `${rss.ratio.toFixed(2)}×`, '≤ 70 MB', rss.c * 1024 <= 70e6);
+    let f;
+    let cpu;
+    let rss;
+    if (ran(oneGet)) {
+      f = figures(oneGet, 'ms');
+      cpu = figures(oneGet, 'cpu');
+      row(
+        'one GET (`keywords search egfr --json`, RSI_TOKEN) / minimal fetch script: wall [CPU]',
+        `${ms(f.c)} [${ms(cpu.c)}]`,
+        `${ms(f.b)} [${ms(cpu.b)}]`,
+        `${f.ratio.toFixed(2)}× [${cpu.ratio.toFixed(2)}×]`,
+        '≤ 1.0×',
+        f.ratio <= 1,
+      );
+      rss = figures(oneGet, 'rss');
+      row('peak RSS, one GET', mib(rss.c), `fetch script: ${mib(rss.b)}`, `${rss.ratio.toFixed(2)}×`, '≤ 70 MB', rss.c * 1024 <= 70e6);
+    }
     cpu = figures(all, 'cpu');
     f = figures(all, 'ms');
     row(
@@ -342,21 +358,23 @@ async function main() {
       '≤ 0.25×',
       f.ratio <= 0.25,
     );
-    f = figures(tty, 'ms');
-    cpu = figures(tty, 'cpu');
-    row(
-      `${total}-row table on a terminal (pty) / same as CSV: wall [CPU]`,
-      `${ms(f.c)} [${ms(cpu.c)}]`,
-      `${ms(f.b)} [${ms(cpu.b)}]`,
-      `${f.ratio.toFixed(2)}× [${cpu.ratio.toFixed(2)}×]`,
-      '≤ 1.3×',
-      f.ratio <= 1.3,
-    );
+    if (ran(tty)) {
+      f = figures(tty, 'ms');
+      cpu = figures(tty, 'cpu');
+      row(
+        `${total}-row table on a terminal (pty) / same as CSV: wall [CPU]`,
+        `${ms(f.c)} [${ms(cpu.c)}]`,
+        `${ms(f.b)} [${ms(cpu.b)}]`,
+        `${f.ratio.toFixed(2)}× [${cpu.ratio.toFixed(2)}×]`,
+        '≤ 1.3×',
+        f.ratio <= 1.3,
+      );
+    }
     for (const [p, target] of [
       [help, 1.3],
       [helpFirst, undefined],
       [version, undefined],
-    ]) {
+    ].filter(([p]) => ran(p))) {
       f = figures(p, 'ms');
       cpu = figures(p, 'cpu');
       row(
@@ -368,17 +386,24 @@ async function main() {
         target ? f.ratio <= target : undefined,
       );
     }
-    results.push({
-      name: '`npm test` wall time',
-      value: 'see "The suite" below',
-      baseline: 'measured separately',
-      ratio: '',
-      target: '≤ 0.5×',
-      met: 'see below',
-    });
+    if (!ONLY)
+      results.push({
+        name: '`npm test` wall time',
+        value: 'see "The suite" below',
+        baseline: 'measured separately',
+        ratio: '',
+        target: '≤ 0.5×',
+        met: 'see below',
+      });
 
     // --- pages in flight at 50 ms: what the default buys, outside the interleaved loop ---------
-    await inFlightSweep(node, walkArgs(nsclc), slowEnv, median(latency.b.map((r) => r.ms)), total);
+    await inFlightSweep(node, walkArgs(nsclc), slowEnv, latency.baseline.run, total);
+    if (ONLY) {
+      // Rows as docs/performance.md has them, to paste into the table they belong to.
+      const table = results.map((r) => `| ${r.name} | ${r.value} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met} |`);
+      process.stdout.write(`${table.join('\n')}\n\n${sweep.join('\n')}\n`);
+      return;
+    }
 
     // The file store stands in for "with stored credentials" when no keychain is reachable here;
     // the keychain adds one D-Bus round trip (see docs/auth.md).
@@ -434,22 +459,41 @@ async function main() {
   writeReport();
 }
 
-/** `--all` at the simulated latency with 1 to 8 pages in flight (RSI_PAGES_IN_FLIGHT), 3 runs each. */
-async function inFlightSweep(node, args, env, sequentialMs, total) {
-  const lines = ['| pages in flight | `--all` wall | / sequential fetch walk |', '|---|---|---|'];
-  for (const k of [1, 2, 4, 6, 8]) {
-    const times = [];
-    for (let i = 0; i < 3; i++) {
-      const r = await runOnce(node, args, { ...env, RSI_PAGES_IN_FLIGHT: String(k) });
-      if (r.code !== 0) throw new Error(`in-flight sweep ${k}: ${r.err}`);
-      times.push(r.ms);
+/**
+ * `--all` at the simulated latency: the adaptive default and every fixed RSI_PAGES_IN_FLIGHT from
+ * 1 to 8, with the sequential fetch walk, each once per round (SWEEP_RUNS rounds, the order
+ * reversed every other round), so each ratio is the median of ratios to a walk run beside it.
+ */
+async function inFlightSweep(node, args, env, walk, total) {
+  const settings = [
+    ...[1, 2, 3, 4, 5, 6, 7, 8].map((k) => ({ label: `${k}`, env: { RSI_PAGES_IN_FLIGHT: String(k) } })),
+    { label: 'unset: adaptive (default)', env: {} },
+  ];
+  const times = new Map(settings.map((s) => [s, []]));
+  const walks = [];
+  for (let round = 0; round < SWEEP_RUNS; round++) {
+    log(`in-flight sweep, round ${round + 1} of ${SWEEP_RUNS}`);
+    const w = await runOnce(...walk);
+    if (w.code !== 0) throw new Error(`in-flight sweep, walk: ${w.err}`);
+    walks.push(w.ms);
+    for (const s of round % 2 ? [...settings].reverse() : settings) {
+      const r = await runOnce(node, args, { ...env, ...s.env });
+      if (r.code !== 0) throw new Error(`in-flight sweep ${s.label}: ${r.err}`);
+      if (r.out.split('\n').filter(Boolean).length !== total) throw new Error(`in-flight sweep ${s.label}: not ${total} lines`);
+      times.get(s).push(r.ms);
     }
-    lines.push(`| ${k}${k === 6 ? ' (default)' : ''} | ${ms(median(times))} | ${(median(times) / sequentialMs).toFixed(2)}× |`);
-    log(`in flight ${k}: ${ms(median(times))}`);
+  }
+  const lines = ['| RSI_PAGES_IN_FLIGHT | `--all` wall | / sequential fetch walk |', '|---|---|---|'];
+  for (const s of settings) {
+    const t = times.get(s);
+    const ratio = median(t.map((x, i) => x / walks[i]));
+    lines.push(`| ${s.label} | ${ms(median(t))} | ${ratio.toFixed(2)}× |`);
+    log(`in flight ${s.label}: ${ms(median(t))} (${ratio.toFixed(2)}×)`);
   }
   sweep.push(
-    `\`--all\` over ${total} links (${Math.ceil(total / 100)} pages) at ${LATENCY_MS} ms a response, by \`RSI_PAGES_IN_FLIGHT\` (median of 3 runs each, after`,
-    `the interleaved loop; the sequential fetch walk took ${ms(sequentialMs)} in the loop):`,
+    `\`--all\` over ${total} links (${Math.ceil(total / 100)} pages) at ${LATENCY_MS} ms a response, by \`RSI_PAGES_IN_FLIGHT\`: ${SWEEP_RUNS} rounds after`,
+    `the interleaved loop, each running the sequential fetch walk (median ${ms(median(walks))}) and every setting once; a ratio is`,
+    'the median of the per-round ratios:',
     '',
     ...lines,
     '',
@@ -583,6 +627,7 @@ function writeReport() {
     '## How to rerun',
     '',
     '    npm install && npm run bench            # BENCH_RUNS=30 npm run bench for tighter medians',
+    '    npm run build && BENCH_ONLY=paging node test/bench/run.mjs   # only the `--all` rows and the sweep, printed',
     '',
     'The benchmark starts its own sandboxes on free loopback ports and a private config folder; it',
     'never touches your credentials. It needs `script` (util-linux) for the terminal figure.',

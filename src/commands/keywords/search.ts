@@ -34,11 +34,11 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
-  const [{ note, printJson, printRows }, { target, pagesInFlight }] = await Promise.all([
+  const [{ note, printJson, printRows }, { target, pageWindow }] = await Promise.all([
     import('../../io/output.js'),
     import('../shared/flags.js'),
   ]);
-  const window = opts.all ? await pagesInFlight(ctx.env) : 1;
+  const window = opts.all ? await pageWindow(ctx.env, ctx.clock) : 1;
   const client = await ctx.client();
   const out = target(ctx);
   const columns = [
