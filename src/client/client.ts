@@ -3,7 +3,7 @@
  * with zod; every non-2xx status becomes a typed CliError carrying the spec's detail. Knows
  * nothing of terminals or auth.
  */
-import type * as z from 'zod/mini';
+import type { z } from 'zod';
 import type { Http, HttpRequest, HttpResponse } from '../http/types.js';
 import { API_PREFIX } from '../http/api-path.js';
 import {
@@ -230,11 +230,11 @@ export class ApiClient {
     return this.http.request(req);
   }
 
-  private get<T extends z.ZodMiniType>(path: string, schema: T, query: HttpRequest['query'], signal?: AbortSignal): Promise<z.infer<T>> {
+  private get<T extends z.ZodType>(path: string, schema: T, query: HttpRequest['query'], signal?: AbortSignal): Promise<z.infer<T>> {
     return this.send({ method: 'GET', path, query, signal }, schema, 200);
   }
 
-  private async send<T extends z.ZodMiniType>(
+  private async send<T extends z.ZodType>(
     req: HttpRequest,
     schema: T,
     expected: number,

@@ -10,35 +10,24 @@
  * requires nothing. Enumerated values are checked where the spec lists the allowed values, because
  * the commands branch on them (the watch on `next`, exit 10 on an analysis `status`).
  */
-import { en } from 'zod/locales';
-import * as z from 'zod/mini';
+import * as z from 'zod';
 
-// zod/mini, not classic zod: this module is built on every request, and building its schemas took
-// ~12 ms of CPU with classic zod against ~7.5 ms with mini (docs/performance.md, "zod on the request
-// path"). zod/mini registers no locale by itself ("Invalid input"); the reply errors quote classic
-// zod's English ("expected string, received undefined"), so English is registered here. A named
-// import: `z.locales.en` would bundle all 40-odd locales. config() is global and keeps a locale
-// already set, so loading classic zod later (MCP) changes nothing.
-if (!z.config().localeError) z.config(en());
+const nullableString = z.string().nullable();
 
-// `.check(z.int())` is what classic zod's `.int()` does: the same checks, so the same issues.
-const int = () => z.number().check(z.int());
-const nullableString = z.nullable(z.string());
-
-export const PageMeta = z.looseObject({ page: int(), pageSize: int() });
+export const PageMeta = z.looseObject({ page: z.number().int(), pageSize: z.number().int() });
 export const KeywordHit = z.looseObject({ id: z.string(), name: z.string(), type: z.string(), synonyms: z.array(z.string()) });
 export const KeywordSearchPage = z.looseObject({ data: z.array(KeywordHit), meta: PageMeta });
 
 // "KeywordScore (nullable object)": no member is marked required.
-export const KeywordScore = z.nullable(
-  z.looseObject({
-    score: z.optional(z.number()),
-    raw: z.optional(z.nullable(z.number())),
-    label: z.optional(z.string()),
-    description: z.optional(z.string()),
-  }),
-);
-const nullableInt = z.nullable(int());
+export const KeywordScore = z
+  .looseObject({
+    score: z.number().optional(),
+    raw: z.number().nullable().optional(),
+    label: z.string().optional(),
+    description: z.string().optional(),
+  })
+  .nullable();
+const nullableInt = z.number().int().nullable();
 export const KeywordCard = z.looseObject({
   id: z.string(),
   name: z.string(),
@@ -47,69 +36,68 @@ export const KeywordCard = z.looseObject({
   synonyms: z.array(z.string()),
   // The object is required; its members are described ("each integer or null"), not marked required.
   activity: z.looseObject({
-    papers: z.optional(nullableInt),
-    patents: z.optional(nullableInt),
-    trials: z.optional(nullableInt),
-    assets: z.optional(nullableInt),
+    papers: nullableInt.optional(),
+    patents: nullableInt.optional(),
+    trials: nullableInt.optional(),
+    assets: nullableInt.optional(),
   }),
   scores: z.looseObject({
-    as_of: z.optional(nullableString),
-    composite: z.optional(KeywordScore),
-    momentum: z.optional(KeywordScore),
-    maturity: z.optional(KeywordScore),
-    competition: z.optional(KeywordScore),
-    risk: z.optional(KeywordScore),
-    translation: z.optional(KeywordScore),
+    as_of: nullableString.optional(),
+    composite: KeywordScore.optional(),
+    momentum: KeywordScore.optional(),
+    maturity: KeywordScore.optional(),
+    competition: KeywordScore.optional(),
+    risk: KeywordScore.optional(),
+    translation: KeywordScore.optional(),
   }),
 });
 
 export const RelationItem = z.looseObject({
   id: z.string(),
   name: z.string(),
-  count: z.optional(int()),
-  stage: z.optional(nullableString),
+  count: z.number().int().optional(),
+  stage: nullableString.optional(),
 });
 export const RelationPage = z.looseObject({
   data: z.array(RelationItem),
   meta: z.looseObject({
     relation: z.string(),
-    activity: z.optional(z.string()),
-    limit: int(),
-    offset: int(),
-    total: int(),
+    activity: z.string().optional(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    total: z.number().int(),
   }),
 });
 
 export const Project = z.looseObject({
   id: z.string(),
   name: z.string(),
-  created_at: z.optional(z.string()),
+  created_at: z.string().optional(),
   role: z.enum(['owner', 'editor', 'viewer']),
-  brief: z.optional(nullableString),
+  brief: nullableString.optional(),
 });
 export const ProjectList = z.looseObject({ projects: z.array(Project) });
 
-const nonEmpty = () => z.string().check(z.minLength(1));
 export const ScopeItem = z.looseObject({
-  entity_id: nonEmpty(),
-  entity_type: nonEmpty(),
-  entity_name: z.optional(z.string()),
-  data: z.optional(z.record(z.string(), z.unknown())),
+  entity_id: z.string().min(1),
+  entity_type: z.string().min(1),
+  entity_name: z.string().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
 });
 export const CreateProjectBody = z.object({
   name: z.string(),
-  brief: z.optional(z.string()),
-  watchlist_items: z.optional(z.array(ScopeItem)),
-  operand: z.optional(z.enum(['$and', '$or'])),
-  goals: z.optional(z.array(z.string())),
-  primary_filter_type: z.optional(z.string()),
+  brief: z.string().optional(),
+  watchlist_items: z.array(ScopeItem).optional(),
+  operand: z.enum(['$and', '$or']).optional(),
+  goals: z.array(z.string()).optional(),
+  primary_filter_type: z.string().optional(),
 });
 export const CreatedProject = z.looseObject({
   id: z.string(),
   name: z.string(),
   role: z.string(),
   setup_url: z.string(),
-  scan_error: z.optional(z.string()),
+  scan_error: z.string().optional(),
 });
 
 export const ProjectStatus = z.looseObject({
@@ -119,15 +107,13 @@ export const ProjectStatus = z.looseObject({
   next: z.enum(['wait', 'run_analyses', 'list_signals']),
   analyses: z.array(
     z.looseObject({
-      keyword_id: z.optional(z.string()),
-      keyword_name: z.optional(z.string()),
-      task_id: z.optional(z.string()),
-      status: z.optional(z.enum(['pending', 'running', 'done', 'failed'])),
-      updated_at: z.optional(z.string()),
+      keyword_id: z.string().optional(),
+      keyword_name: z.string().optional(),
+      task_id: z.string().optional(),
+      status: z.enum(['pending', 'running', 'done', 'failed']).optional(),
+      updated_at: z.string().optional(),
       // "items with id, type, status": described, not marked required.
-      runs: z.optional(
-        z.array(z.looseObject({ id: z.optional(z.string()), type: z.optional(z.string()), status: z.optional(z.string()) })),
-      ),
+      runs: z.array(z.looseObject({ id: z.string().optional(), type: z.string().optional(), status: z.string().optional() })).optional(),
     }),
   ),
 });
@@ -135,66 +121,64 @@ export const ProjectStatus = z.looseObject({
 export const Signal = z.looseObject({
   keyword_id: z.string(),
   signal_keyword_id: z.string(),
-  name: z.optional(nullableString),
+  name: nullableString.optional(),
   type: z.string(),
-  position: z.optional(int()),
-  rank: z.optional(z.nullable(int())),
+  position: z.number().int().optional(),
+  rank: z.number().int().nullable().optional(),
   analysed: z.boolean(),
 });
 export const SignalList = z.looseObject({
   analysis_mode: z.string(),
   analysis_mode_label: z.string(),
   filter: z.string(),
-  total: int(),
-  unanalysed_total: int(),
+  total: z.number().int(),
+  unanalysed_total: z.number().int(),
   signals: z.array(Signal),
 });
 
 export const OpportunityPayload = z.looseObject({
   keywords: z.array(z.record(z.string(), z.unknown())),
-  project_analyses: z.optional(
-    z.looseObject({
-      total: z.optional(int()),
-      generating: z.optional(int()),
-      running: z.optional(int()),
-      completed: z.optional(int()),
-      by_status: z.optional(z.record(z.string(), int())),
-      items: z.optional(z.array(z.record(z.string(), z.unknown()))),
-    }),
-  ),
+  project_analyses: z
+    .looseObject({
+      total: z.number().int().optional(),
+      generating: z.number().int().optional(),
+      running: z.number().int().optional(),
+      completed: z.number().int().optional(),
+      by_status: z.record(z.string(), z.number().int()).optional(),
+      items: z.array(z.record(z.string(), z.unknown())).optional(),
+    })
+    .optional(),
   error: nullableString,
 });
 
-export const Selection = z.object({ keyword_id: nonEmpty(), signal_keyword_id: nonEmpty() });
+export const Selection = z.object({ keyword_id: z.string().min(1), signal_keyword_id: z.string().min(1) });
 export const RunAnalysesBody = z.object({
-  selections: z.optional(z.array(Selection)),
-  top: z.optional(
-    z.object({
+  selections: z.array(Selection).optional(),
+  top: z
+    .object({
       type: z.enum(['target', 'disease', 'modality', 'mechanism']),
-      limit: z.number().check(z.int(), z.gte(1), z.lte(100)),
-      analysis_mode: z.optional(z.enum(['most_promising', 'novel_signal_scout', 'validated_opportunity'])),
-      confirmed: z.optional(z.boolean()),
-      include_analysed: z.optional(z.boolean()),
-      readiness: z.optional(z.string()),
-      therapeutic_area: z.optional(z.string()),
-    }),
-  ),
-  include_analysed: z.optional(z.boolean()),
-  confirmed: z.optional(z.boolean()),
+      limit: z.number().int().min(1).max(100),
+      analysis_mode: z.enum(['most_promising', 'novel_signal_scout', 'validated_opportunity']).optional(),
+      confirmed: z.boolean().optional(),
+      include_analysed: z.boolean().optional(),
+      readiness: z.string().optional(),
+      therapeutic_area: z.string().optional(),
+    })
+    .optional(),
+  include_analysed: z.boolean().optional(),
+  confirmed: z.boolean().optional(),
 });
 export const AnalysesResult = z.looseObject({
-  needs_confirmation: z.optional(z.boolean()),
-  assumption: z.optional(z.string()),
-  available: z.optional(int()),
-  limit: z.optional(int()),
-  signals: z.optional(z.array(z.record(z.string(), z.unknown()))),
+  needs_confirmation: z.boolean().optional(),
+  assumption: z.string().optional(),
+  available: z.number().int().optional(),
+  limit: z.number().int().optional(),
+  signals: z.array(z.record(z.string(), z.unknown())).optional(),
   // runs items: "all required"; skipped items: "all strings", none marked required.
-  runs: z.optional(z.array(z.looseObject({ id: z.string(), keyword_id: z.string(), kind: z.string() }))),
-  skipped: z.optional(
-    z.array(
-      z.looseObject({ keyword_id: z.optional(z.string()), signal_keyword_id: z.optional(z.string()), reason: z.optional(z.string()) }),
-    ),
-  ),
+  runs: z.array(z.looseObject({ id: z.string(), keyword_id: z.string(), kind: z.string() })).optional(),
+  skipped: z
+    .array(z.looseObject({ keyword_id: z.string().optional(), signal_keyword_id: z.string().optional(), reason: z.string().optional() }))
+    .optional(),
 });
 
 export type PageMeta = z.infer<typeof PageMeta>;

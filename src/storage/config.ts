@@ -7,41 +7,36 @@ import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
-import { en } from 'zod/locales';
-import * as z from 'zod/mini';
+import * as z from 'zod';
 import { ConfigError } from '../errors.js';
 import { withLock } from './lock.js';
 import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './trust.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-// zod/mini (it runs on every request; docs/performance.md, "zod on the request path") registers no
-// locale by itself, and a config error quotes zod's English message, as classic zod wrote it.
-if (!z.config().localeError) z.config(en());
-
 const ClientRegistration = z.object({
-  clientId: z.string().check(z.minLength(1)),
-  redirectUri: z.string().check(z.url()),
+  clientId: z.string().min(1),
+  redirectUri: z.string().url(),
   /** The issuer this registration belongs to: never replayed at another. */
-  issuer: z.string().check(z.minLength(1)),
+  issuer: z.string().min(1),
   registeredAt: z.string(),
 });
 export type ClientRegistration = z.infer<typeof ClientRegistration>;
 
 const AuthServer = z.object({
-  issuer: z.string().check(z.minLength(1)),
-  token_endpoint: z.string().check(z.url()),
-  authorization_endpoint: z.optional(z.string().check(z.url())),
-  revocation_endpoint: z.optional(z.string().check(z.url())),
-  registration_endpoint: z.optional(z.string().check(z.url())),
+  issuer: z.string().min(1),
+  token_endpoint: z.string().url(),
+  authorization_endpoint: z.string().url().optional(),
+  revocation_endpoint: z.string().url().optional(),
+  registration_endpoint: z.string().url().optional(),
 });
 export type AuthServerInfo = z.infer<typeof AuthServer>;
 
 const Profile = z.object({
-  baseUrl: z.string().check(z.url()),
-  authServer: z.optional(AuthServer),
-  client: z.optional(ClientRegistration),
-  credentialStore: z.optional(z.enum(['keychain', 'file'])),
+  baseUrl: z.string().url(),
+  authServer: AuthServer.optional(),
+  client: ClientRegistration.optional(),
+  credentialStore: z.enum(['keychain', 'file']).optional(),
 });
 export type Profile = z.infer<typeof Profile>;
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import * as z from 'zod/mini';
+import * as z from 'zod';
 import { CredentialStoreError } from '../errors.js';
 import { STORE_LOCK_STALE_MS, ensureDir, writeAtomic } from './config.js';
 import { withLock } from './lock.js';
@@ -46,13 +46,13 @@ export interface CredentialStore {
 }
 
 const AccessPart = z.object({
-  accessToken: z.string().check(z.minLength(1)),
+  accessToken: z.string().min(1),
   expiresAt: z.number(),
-  obtainedAt: z.optional(z.number()),
+  obtainedAt: z.number().optional(),
   scope: z.string(),
   clientId: z.string(),
 });
-const RefreshPart = z.object({ refreshToken: z.string().check(z.minLength(1)) });
+const RefreshPart = z.object({ refreshToken: z.string().min(1) });
 
 /**
  * Windows Credential Manager caps one secret (CRED_MAX_CREDENTIAL_BLOB_SIZE) at 2,560 bytes, and
@@ -244,7 +244,7 @@ function keychainError(what: string, error: unknown): CredentialStoreError {
   });
 }
 
-function parseSecret<T>(schema: z.ZodMiniType<T>, text: string, where: string): T {
+function parseSecret<T>(schema: z.ZodType<T>, text: string, where: string): T {
   try {
     return schema.parse(JSON.parse(text));
   } catch {
@@ -252,7 +252,7 @@ function parseSecret<T>(schema: z.ZodMiniType<T>, text: string, where: string): 
   }
 }
 
-const FileEntries = z.record(z.string(), z.extend(AccessPart, { refreshToken: z.optional(z.string()) }));
+const FileEntries = z.record(z.string(), AccessPart.extend({ refreshToken: z.string().optional() }));
 
 /** The explicit, visible fallback: `<config>/credentials.json`, mode 0600, replaced atomically. */
 export class FileStore implements CredentialStore {
