@@ -55,7 +55,9 @@ describe('a misbehaving server', () => {
     const r = await rsi('bad-schema', ['keywords', 'search', 'egfr', '--json']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^rsi: unexpected reply from GET \/keywords: data\.0\.name/);
+    expect(r.stderr).toMatch(
+      /^rsi: unexpected reply from GET \/keywords: data\.0\.name: Invalid input: expected string, received number$/m,
+    );
   });
 
   it('a server that hangs: exit 8 after the timeout, not forever', async () => {
