@@ -14,12 +14,16 @@ import { expireTokens, sandboxStats, startSandbox, type SandboxProcess } from '.
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let auto: SandboxProcess;
 let consent: SandboxProcess;
+// The sign-in tests run side by side (each has its own config folder; most of their time is rsi
+// starting and waiting), and every first login registers a client, so the test that counts
+// registrations has a sandbox to itself.
+let counted: SandboxProcess;
 
 beforeAll(async () => {
-  [auto, consent] = await Promise.all([startSandbox(['--auto-approve']), startSandbox([])]);
+  [auto, consent, counted] = await Promise.all([startSandbox(['--auto-approve']), startSandbox([]), startSandbox(['--auto-approve'])]);
 });
 afterAll(async () => {
-  await Promise.all([auto?.stop(), consent?.stop()]);
+  await Promise.all([auto?.stop(), consent?.stop(), counted?.stop()]);
 });
 
 function freshDir(): string {
@@ -68,8 +72,8 @@ function startInteractiveLogin(dir: string, base: string, extra: string[] = []) 
   return { child, url, done };
 }
 
-describe('rsi login', () => {
-  it('signs in through $BROWSER, prints the granted scopes, stores a 0600 file and prints no token', async () => {
+describe.concurrent('rsi login', () => {
+  it('signs in through $BROWSER, prints the granted scopes, stores a 0600 file and prints no token', async ({ expect }) => {
     const dir = freshDir();
     const r = await login(dir, auto.url);
     expect(r.code, r.stderr).toBe(0);
@@ -97,19 +101,19 @@ describe('rsi login', () => {
     expect(JSON.parse(list.stdout).projects.length).toBeGreaterThan(0);
   });
 
-  it('warns when fewer scopes are granted than requested, and reuses the cached registration', async () => {
+  it('warns when fewer scopes are granted than requested, and reuses the cached registration', async ({ expect }) => {
     const dir = freshDir();
-    expect((await login(dir, auto.url, ['--scope', 'service:read'])).code).toBe(0);
-    const before = await sandboxStats(auto.url);
-    const again = await login(dir, auto.url, ['--scope', 'service:read']);
+    expect((await login(dir, counted.url, ['--scope', 'service:read'])).code).toBe(0);
+    const before = await sandboxStats(counted.url);
+    const again = await login(dir, counted.url, ['--scope', 'service:read']);
     expect(again.code).toBe(0);
-    expect((await sandboxStats(auto.url)).registrations).toBe(before.registrations);
+    expect((await sandboxStats(counted.url)).registrations).toBe(before.registrations);
     const create = await runCli(['projects', 'create', '--name', 'no scope'], { env: fileEnv(dir) });
     expect(create.code).toBe(4);
     expect(create.stderr).toContain('projects:write');
   });
 
-  it('--no-browser accepts the redirected URL pasted on stdin', async () => {
+  it('--no-browser accepts the redirected URL pasted on stdin', async ({ expect }) => {
     const dir = freshDir();
     const login = startInteractiveLogin(dir, auto.url);
     const authorize = await login.url;
@@ -123,7 +127,7 @@ describe('rsi login', () => {
     for (const secret of secretsOf(dir)) expect(r.stderr).not.toContain(secret);
   });
 
-  it('a callback with the wrong state is refused: exit 3, nothing stored', async () => {
+  it('a callback with the wrong state is refused: exit 3, nothing stored', async ({ expect }) => {
     const dir = freshDir();
     const login = startInteractiveLogin(dir, auto.url);
     const authorize = await login.url;
@@ -136,7 +140,7 @@ describe('rsi login', () => {
     expect(existsSync(join(dir, 'credentials.json'))).toBe(false);
   });
 
-  it('a forged callback from another local process is refused and frees the port', async () => {
+  it('a forged callback from another local process is refused and frees the port', async ({ expect }) => {
     const dir = freshDir();
     const login = startInteractiveLogin(dir, consent.url);
     const authorize = new URL(await login.url);
@@ -149,7 +153,7 @@ describe('rsi login', () => {
     await expect(fetch(redirect, { signal: AbortSignal.timeout(1000) })).rejects.toThrow();
   });
 
-  it('Deny on the consent page ends the wait at once: exit 3, nothing stored', async () => {
+  it('Deny on the consent page ends the wait at once: exit 3, nothing stored', async ({ expect }) => {
     const dir = freshDir();
     const login = startInteractiveLogin(dir, consent.url);
     const page = await (await fetch(await login.url)).text();
@@ -167,7 +171,7 @@ describe('rsi login', () => {
     expect(existsSync(join(dir, 'credentials.json'))).toBe(false);
   });
 
-  it('times out with exit 3 and stores nothing', async () => {
+  it('times out with exit 3 and stores nothing', async ({ expect }) => {
     const dir = freshDir();
     const r = await runCli(['login', '--base-url', consent.url, '--timeout', '1'], { env: fileEnv(dir, { BROWSER: 'true' }) });
     expect(r.code).toBe(3);
@@ -175,7 +179,7 @@ describe('rsi login', () => {
     expect(existsSync(join(dir, 'credentials.json'))).toBe(false);
   });
 
-  it('Ctrl-C while waiting exits 130, closes the listener and stores nothing', async () => {
+  it('Ctrl-C while waiting exits 130, closes the listener and stores nothing', async ({ expect }) => {
     const dir = freshDir();
     const login = startInteractiveLogin(dir, consent.url);
     const redirect = new URL(new URL(await login.url).searchParams.get('redirect_uri')!);
@@ -186,7 +190,7 @@ describe('rsi login', () => {
     await expect(fetch(redirect, { signal: AbortSignal.timeout(1000) })).rejects.toThrow();
   });
 
-  it('refuses http:// for a non-loopback host and other schemes, before any request', async () => {
+  it('refuses http:// for a non-loopback host and other schemes, before any request', async ({ expect }) => {
     for (const base of ['http://example.com', 'ftp://127.0.0.1', 'not a url']) {
       const r = await runCli(['login', '--base-url', base], { env: fileEnv(freshDir()) });
       expect(r.code, base).toBe(2);
@@ -194,7 +198,7 @@ describe('rsi login', () => {
     }
   });
 
-  it('without a reachable keychain: a clear error naming --insecure-storage, nothing written', async () => {
+  it('without a reachable keychain: a clear error naming --insecure-storage, nothing written', async ({ expect }) => {
     const dir = freshDir();
     const r = await runCli(['login', '--base-url', auto.url], { env: { RSI_CONFIG_DIR: dir, BROWSER: FAKE_BROWSER } });
     expect(r.code).toBe(1);
@@ -209,8 +213,8 @@ describe('rsi login', () => {
   });
 });
 
-describe('logout, tokens and status', () => {
-  it('logout revokes at the service: the old token then gets 401 → exit 3', async () => {
+describe.concurrent('logout, tokens and status', () => {
+  it('logout revokes at the service: the old token then gets 401 → exit 3', async ({ expect }) => {
     const dir = freshDir();
     expect((await login(dir, auto.url)).code).toBe(0);
     const [old] = Object.values(credentials(dir));
@@ -228,7 +232,7 @@ describe('logout, tokens and status', () => {
     expect(revoked.stdout).toBe('');
   });
 
-  it('auth token prints the token; auth status never does, and says when RSI_TOKEN hides a login', async () => {
+  it('auth token prints the token; auth status never does, and says when RSI_TOKEN hides a login', async ({ expect }) => {
     const dir = freshDir();
     expect((await login(dir, auto.url)).code).toBe(0);
     const token = await runCli(['auth', 'token'], { env: fileEnv(dir) });
@@ -242,7 +246,7 @@ describe('logout, tokens and status', () => {
     for (const secret of secretsOf(dir)) expect(status.stdout + status.stderr).not.toContain(secret);
   });
 
-  it('--debug traces requests with every secret redacted', async () => {
+  it('--debug traces requests with every secret redacted', async ({ expect }) => {
     const dir = freshDir();
     const r = await runCli(['--debug', 'login', '--base-url', auto.url], { env: fileEnv(dir, { BROWSER: FAKE_BROWSER }) });
     expect(r.code, r.stderr).toBe(0);

@@ -7,19 +7,26 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let auto: SandboxProcess;
 let limited: SandboxProcess;
+// The tests run side by side (the 429 test mostly waits out slow_down), and every login registers a
+// client, so the test that counts registrations has a sandbox to itself.
+let counted: SandboxProcess;
 
 beforeAll(async () => {
-  [auto, limited] = await Promise.all([startSandbox(['--auto-approve']), startSandbox(['--auto-approve', '--fault', 'register-429'])]);
+  [auto, limited, counted] = await Promise.all([
+    startSandbox(['--auto-approve']),
+    startSandbox(['--auto-approve', '--fault', 'register-429']),
+    startSandbox(['--auto-approve']),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([auto?.stop(), limited?.stop()]);
+  await Promise.all([auto?.stop(), limited?.stop(), counted?.stop()]);
 });
 
 function env(dir: string): Record<string, string> {
@@ -30,10 +37,10 @@ interface ConfigJson {
   profiles: Record<string, { client?: { clientId: string; redirectUri: string; issuer: string } }>;
 }
 
-describe('client registration', () => {
-  it('a registration the service no longer knows is dropped and redone once, automatically', async () => {
+describe.concurrent('client registration', () => {
+  it('a registration the service no longer knows is dropped and redone once, automatically', async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), 'rsi-reg-'));
-    const first = await runCli(['login', '--base-url', auto.url], { env: env(dir) });
+    const first = await runCli(['login', '--base-url', counted.url], { env: env(dir) });
     expect(first.code, first.stderr).toBe(0);
     const file = join(dir, 'config.json');
     const config = JSON.parse(readFileSync(file, 'utf8')) as ConfigJson;
@@ -41,17 +48,17 @@ describe('client registration', () => {
     expect(client.issuer).toBeTruthy();
     client.clientId = 'client-the-service-forgot';
     writeFileSync(file, JSON.stringify(config));
-    const before = (await sandboxStats(auto.url)).registrations;
+    const before = (await sandboxStats(counted.url)).registrations;
 
-    const again = await runCli(['login', '--base-url', auto.url, '--port', new URL(client.redirectUri).port], { env: env(dir) });
+    const again = await runCli(['login', '--base-url', counted.url, '--port', new URL(client.redirectUri).port], { env: env(dir) });
     expect(again.code, again.stderr).toBe(0);
-    expect((await sandboxStats(auto.url)).registrations).toBe(before + 1);
+    expect((await sandboxStats(counted.url)).registrations).toBe(before + 1);
     const after = JSON.parse(readFileSync(file, 'utf8')) as ConfigJson;
     expect(after.profiles.default!.client!.clientId).not.toBe('client-the-service-forgot');
     expect((await runCli(['auth', 'status', '--json'], { env: env(dir) })).code).toBe(0);
   });
 
-  it('a registration is not replayed at another issuer', async () => {
+  it('a registration is not replayed at another issuer', async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), 'rsi-reg-'));
     expect((await runCli(['login', '--base-url', auto.url], { env: env(dir) })).code).toBe(0);
     const file = join(dir, 'config.json');
@@ -65,7 +72,7 @@ describe('client registration', () => {
     expect(after.profiles.default!.client!.issuer).toBe(auto.url);
   });
 
-  it('429 slow_down: waits and retries a bounded number of times, then says so clearly (exit 8), nothing stored', async () => {
+  it('429 slow_down: waits and retries a bounded number of times, then says so clearly (exit 8), nothing stored', async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), 'rsi-reg-'));
     const r = await runCli(['login', '--base-url', limited.url], { env: env(dir) });
     expect(r.code).toBe(8);
@@ -76,8 +83,8 @@ describe('client registration', () => {
   });
 });
 
-describe('rsi doctor', () => {
-  it('passes every check against a healthy sandbox after login (--json)', async () => {
+describe.concurrent('rsi doctor', () => {
+  it('passes every check against a healthy sandbox after login (--json)', async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), 'rsi-doc-'));
     expect((await runCli(['login', '--base-url', auto.url], { env: env(dir) })).code).toBe(0);
     const r = await runCli(['doctor', '--json'], { env: env(dir) });
@@ -97,7 +104,7 @@ describe('rsi doctor', () => {
     }
   });
 
-  it('an unreachable service fails with what to do about it', async () => {
+  it('an unreachable service fails with what to do about it', async ({ expect }) => {
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as { port: number }).port;

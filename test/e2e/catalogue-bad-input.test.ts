@@ -172,9 +172,17 @@ function expectOneLineError(r: CliResult, name: string): void {
   expect(r.stderr, name).not.toMatch(/\n\s+at .*\(|\bat file:/);
 }
 
-async function inBatches<T, R>(items: readonly T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+/** `fn` over `items` with at most `limit` in flight, in order: a slot is refilled as soon as one ends. */
+async function inPool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
 
@@ -192,7 +200,7 @@ describe('bad input: caught before any request', () => {
   it(`${CLIENT_SIDE.length} cases: exit code, one rsi: line, nothing on stdout, no request sent`, async () => {
     const before = await sandboxStats(sandbox.url);
     const env = { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: mkdtempSync(join(dir, 'cfg-')) };
-    const results = await inBatches(CLIENT_SIDE, 4, async ([name, args, code, extra, input]) => ({
+    const results = await inPool(CLIENT_SIDE, 4, async ([name, args, code, extra, input]) => ({
       name,
       code,
       r: await runCli(args, { env: { ...env, ...extra }, input, timeoutMs: 20_000 }),
@@ -207,8 +215,10 @@ describe('bad input: caught before any request', () => {
   }, 120_000);
 });
 
-describe('bad environment', () => {
-  it.each(ENVIRONMENT)('%s', async (name, args, code, env) => {
+// Side by side: each case has its own config folder and none counts requests (the catalogue above
+// does, so it runs alone).
+describe.concurrent('bad environment', () => {
+  it.for(ENVIRONMENT)('%s', async ([name, args, code, env], { expect }) => {
     if (name.startsWith('unwritable') && isRoot) {
       // root writes through 0500 folders; the permission case cannot be staged as root.
       return;
@@ -218,7 +228,7 @@ describe('bad environment', () => {
     expectOneLineError(r, name);
   });
 
-  it('RSI_TOKEN garbage: the server says 401, rsi exits 3 with the login hint', async () => {
+  it('RSI_TOKEN garbage: the server says 401, rsi exits 3 with the login hint', async ({ expect }) => {
     const r = await runCli(['projects', 'list'], {
       env: { RSI_TOKEN: 'garbage', RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: corruptless() },
     });
@@ -227,7 +237,7 @@ describe('bad environment', () => {
     expect(r.stderr).toContain('rsi login');
   });
 
-  it('unknown names: exit 2 listing candidates; unknown ids: exit 4 or 5 from the server', async () => {
+  it('unknown names: exit 2 listing candidates; unknown ids: exit 4 or 5 from the server', async ({ expect }) => {
     const env = { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: corruptless() };
     const cases: Array<[string[], number]> = [
       [['signals', 'No such project'], 2],

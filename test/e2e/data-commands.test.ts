@@ -18,8 +18,10 @@ beforeAll(async () => {
 
 const parse = (text: string): unknown => JSON.parse(text);
 
+// Tests run side by side where they only read, or write things no other test looks at (a new
+// project); the two that count requests at the sandbox run alone, between the concurrent groups.
 describe('keywords', () => {
-  it('search --json prints the API page exactly (spec shape)', async () => {
+  it.concurrent('search --json prints the API page exactly (spec shape)', async ({ expect }) => {
     const r = await rsi(['keywords', 'search', 'egfr', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const page = S.KeywordSearchPage.parse(parse(r.stdout));
@@ -27,13 +29,13 @@ describe('keywords', () => {
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
   });
 
-  it('search piped prints tsv rows with the name first', async () => {
+  it.concurrent('search piped prints tsv rows with the name first', async ({ expect }) => {
     const r = await rsi(['keywords', 'search', 'kras']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]!.split('\t')[0]).toBe('KRAS');
   });
 
-  it('an empty search: nothing on stdout, a message on stderr; --json prints the empty body', async () => {
+  it.concurrent('an empty search: nothing on stdout, a message on stderr; --json prints the empty body', async ({ expect }) => {
     const r = await rsi(['keywords', 'search', 'zzzqqqxxx']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
@@ -42,7 +44,7 @@ describe('keywords', () => {
     expect(S.KeywordSearchPage.parse(parse(j.stdout)).data).toEqual([]);
   });
 
-  it('get resolves a synonym, case-insensitively', async () => {
+  it.concurrent('get resolves a synonym, case-insensitively', async ({ expect }) => {
     const r = await rsi(['keywords', 'get', 'erbb1', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(S.KeywordCard.parse(parse(r.stdout)).name).toBe('EGFR');
@@ -56,13 +58,13 @@ describe('keywords', () => {
     expect((await sandboxStats(e2e.url)).byRoute['GET /api/v1/keywords/{keywordId}'] ?? 0).toBe(before);
   });
 
-  it('an unknown UUID exits 5', async () => {
+  it.concurrent('an unknown UUID exits 5', async ({ expect }) => {
     const r = await rsi(['keywords', 'get', '00000000-0000-4000-8000-000000000000']);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/^rsi: /m);
   });
 
-  it('relations --all --json: one array, count equals meta.total, no duplicates', async () => {
+  it.concurrent('relations --all --json: one array, count equals meta.total, no duplicates', async ({ expect }) => {
     const first = await rsi(['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--limit', '1', '--json']);
     expect(first.code, first.stderr).toBe(0);
     const total = S.RelationPage.parse(parse(first.stdout)).meta.total;
@@ -74,7 +76,7 @@ describe('keywords', () => {
     expect(new Set(items.map((i) => i.id)).size).toBe(total);
   });
 
-  it('search --all --json: every hit of every page exactly once', async () => {
+  it.concurrent('search --all --json: every hit of every page exactly once', async ({ expect }) => {
     // Count by walking the pages directly against the API.
     let expected = 0;
     for (let page = 1; ; page++) {
@@ -93,7 +95,7 @@ describe('keywords', () => {
     expect(new Set(hits.map((h) => h.id)).size).toBe(expected);
   });
 
-  it('relations --all --format ndjson: one item per line, with activity', async () => {
+  it.concurrent('relations --all --format ndjson: one item per line, with activity', async ({ expect }) => {
     const first = await rsi([
       'keywords',
       'relations',
@@ -151,8 +153,8 @@ describe('keywords', () => {
   });
 });
 
-describe('projects, signals, opportunities', () => {
-  it('projects list --json is the API body', async () => {
+describe.concurrent('projects, signals, opportunities', () => {
+  it('projects list --json is the API body', async ({ expect }) => {
     const r = await rsi(['projects', 'list', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const list = S.ProjectList.parse(parse(r.stdout));
@@ -161,7 +163,7 @@ describe('projects, signals, opportunities', () => {
     );
   });
 
-  it('projects create with a watchlist from stdin prints id and setup URL; --json prints the body', async () => {
+  it('projects create with a watchlist from stdin prints id and setup URL; --json prints the body', async ({ expect }) => {
     const card = S.KeywordSearchPage.parse(parse((await rsi(['keywords', 'search', 'EGFR', '--json'])).stdout)).data[0]!;
     const watchlist = JSON.stringify([{ entity_id: card.id, entity_type: 'keyword', entity_name: card.name }]);
     const r = await rsi(
@@ -193,34 +195,34 @@ describe('projects, signals, opportunities', () => {
     expect(human.stdout).toContain('setup=1');
   });
 
-  it('projects create: invalid watchlist file exits 2; missing name exits 2', async () => {
+  it('projects create: invalid watchlist file exits 2; missing name exits 2', async ({ expect }) => {
     const file = join(e2e.configDir, 'bad-watchlist.json');
     writeFileSync(file, '[{"entity_type": 5}]');
     expect((await rsi(['projects', 'create', '--name', 'X', '--watchlist-file', file])).code).toBe(2);
     expect((await rsi(['projects', 'create'])).code).toBe(2);
   });
 
-  it('projects create without projects:write exits 4 naming the scope', async () => {
+  it('projects create without projects:write exits 4 naming the scope', async ({ expect }) => {
     const r = await rsi(['projects', 'create', '--name', 'No scope'], { RSI_TOKEN: readOnlyToken });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('projects:write');
   });
 
-  it('signals --json validates; a project name resolves', async () => {
+  it('signals --json validates; a project name resolves', async ({ expect }) => {
     const r = await rsi(['signals', 'KRAS inhibitors', '--limit', '5', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const list = S.SignalList.parse(parse(r.stdout));
     expect(list.signals.length).toBeLessThanOrEqual(5);
   });
 
-  it('opportunities --json validates and is non-empty for Oncology watchlist', async () => {
+  it('opportunities --json validates and is non-empty for Oncology watchlist', async ({ expect }) => {
     const r = await rsi(['opportunities', 'Oncology watchlist', '--json']);
     expect(r.code, r.stderr).toBe(0);
     S.OpportunityPayload.parse(parse(r.stdout));
     expect(r.stdout.length).toBeGreaterThan(10);
   });
 
-  it('a project the user is not a member of (or an unknown id): 403 → exit 4, with the server text', async () => {
+  it('a project the user is not a member of (or an unknown id): 403 → exit 4, with the server text', async ({ expect }) => {
     // The sandbox answers 403 for any project id the user is not a member of, known or not.
     const r = await rsi(['opportunities', '00000000-0000-4000-8000-000000000000']);
     expect(r.code, r.stderr).toBe(4);
@@ -228,21 +230,21 @@ describe('projects, signals, opportunities', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('an unknown project name exits 2 listing the candidates', async () => {
+  it('an unknown project name exits 2 listing the candidates', async ({ expect }) => {
     const r = await rsi(['signals', 'Competitor intel']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Oncology watchlist');
   });
 
-  it('a bad token exits 3 with a login hint', async () => {
+  it('a bad token exits 3 with a login hint', async ({ expect }) => {
     const r = await rsi(['projects', 'list'], { RSI_TOKEN: 'not-a-valid-token' });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/hint: .*rsi login/);
   });
 });
 
-describe('api', () => {
-  it('GET with and without the /api/v1 prefix, fields as query', async () => {
+describe.concurrent('api', () => {
+  it('GET with and without the /api/v1 prefix, fields as query', async ({ expect }) => {
     const a = await rsi(['api', 'GET', '/keywords', '--field', 'q=kras', '--field', 'limit=2']);
     expect(a.code, a.stderr).toBe(0);
     expect(S.KeywordSearchPage.parse(parse(a.stdout)).meta.pageSize).toBe(2);
@@ -251,13 +253,13 @@ describe('api', () => {
     S.ProjectList.parse(parse(b.stdout));
   });
 
-  it('POST with --input - sends the JSON body', async () => {
+  it('POST with --input - sends the JSON body', async ({ expect }) => {
     const r = await rsi(['api', 'POST', '/projects', '--input', '-'], {}, JSON.stringify({ name: 'Via api' }));
     expect(r.code, r.stderr).toBe(0);
     S.CreatedProject.parse(parse(r.stdout));
   });
 
-  it('a 400 prints the body and exits 2; a 404 exits 5', async () => {
+  it('a 400 prints the body and exits 2; a 404 exits 5', async ({ expect }) => {
     const r = await rsi(['api', 'POST', '/projects', '--field', 'name=']);
     expect(r.code).toBe(2);
     expect(parse(r.stdout)).toHaveProperty('error');
@@ -265,7 +267,7 @@ describe('api', () => {
     expect(n.code).toBe(5);
   });
 
-  it('a 409 (scoring setup missing) exits 6 with the setup URL; the body is on stdout', async () => {
+  it('a 409 (scoring setup missing) exits 6 with the setup URL; the body is on stdout', async ({ expect }) => {
     const list = S.ProjectList.parse(parse((await rsi(['projects', 'list', '--json'])).stdout));
     const pending = list.projects.find((p) => p.name === 'Immunology pipeline');
     expect(pending, 'seed project with setup not finished').toBeDefined();
@@ -279,21 +281,21 @@ describe('api', () => {
     expect(r.stderr).toMatch(new RegExp(`hint: .*/projects/${pending!.id}/overview\\?setup=1`));
   });
 
-  it('a bad method exits 2 without a request', async () => {
+  it('a bad method exits 2 without a request', async ({ expect }) => {
     expect((await rsi(['api', 'FETCH', '/projects'])).code).toBe(2);
   });
 });
 
-describe('completion', () => {
+describe.concurrent('completion', () => {
   for (const shell of ['bash', 'zsh', 'fish']) {
-    it(`${shell} covers commands and flags`, async () => {
+    it(`${shell} covers commands and flags`, async ({ expect }) => {
       const r = await rsi(['completion', shell]);
       expect(r.code, r.stderr).toBe(0);
       for (const word of ['keywords', 'relations', 'projects', 'opportunities', 'relation', 'watchlist-file'])
         expect(r.stdout).toContain(word);
     });
   }
-  it('an unknown shell exits 2', async () => {
+  it('an unknown shell exits 2', async ({ expect }) => {
     expect((await rsi(['completion', 'tcsh'])).code).toBe(2);
   });
 });

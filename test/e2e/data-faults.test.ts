@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { it } from 'vitest';
 import { useSandbox } from '../support/e2e.js';
 
 const e2e = useSandbox(['--fault', 'html-502'], { quiet: false });
@@ -9,7 +9,8 @@ for (const args of [
   ['projects', 'list', '--json'],
   ['keywords', 'relations', '00000000-0000-4000-8000-000000000000', '--relation', 'assets', '--all'],
 ]) {
-  it(`${args.join(' ')} → exit 8 naming the 502, no HTML`, async () => {
+  // Side by side: each case is mostly rsi waiting out its 502 retries, and nothing here changes the sandbox.
+  it.concurrent(`${args.join(' ')} → exit 8 naming the 502, no HTML`, async ({ expect }) => {
     const r = await rsi(args);
     expect(r.code, r.stderr).toBe(8);
     expect(r.stderr).toMatch(/^rsi: .*502.*non-JSON/m);

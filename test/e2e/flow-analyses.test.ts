@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { obtainTokens } from '../support/oauth.js';
 import { useSandbox } from '../support/e2e.js';
 import { sandboxStats } from '../support/sandbox.js';
@@ -32,6 +32,16 @@ async function signalsOf(project: string): Promise<Signal[]> {
 
 const runs = async () => (await sandboxStats(e2e.url)).runs;
 
+// The projects the tests run analyses on, made before the tests and side by side: each waits about
+// a second for its scan, and the tests count runs and requests at the sandbox, so none of this may
+// overlap them.
+const PREPARED = ['Confirmed with --yes', 'Chosen with --select', 'Piped selections', 'Run and wait'] as const;
+const prepared = new Map<(typeof PREPARED)[number], string>();
+beforeAll(async () => {
+  await Promise.all(PREPARED.map(async (name) => prepared.set(name, await newProject(name))));
+}, 30_000);
+const project = (name: (typeof PREPARED)[number]): string => prepared.get(name)!;
+
 describe('confirmation', () => {
   it('without a terminal and without --yes: exit 7, the reply on stdout with --json, nothing run', async () => {
     const before = await runs();
@@ -50,7 +60,7 @@ describe('confirmation', () => {
   });
 
   it('--yes confirms and records the runs', async () => {
-    const id = await newProject('Confirmed with --yes');
+    const id = project('Confirmed with --yes');
     const before = await runs();
     const r = await rsi(['analyses', 'run', id, '--top', '2', '--type', 'target', '--yes', '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -62,7 +72,7 @@ describe('confirmation', () => {
 
 describe('explicit selections', () => {
   it('--select runs the chosen signals and prints the runs', async () => {
-    const id = await newProject('Chosen with --select');
+    const id = project('Chosen with --select');
     const [a, b] = await signalsOf(id);
     const before = await runs();
     const r = await rsi([
@@ -84,7 +94,7 @@ describe('explicit selections', () => {
   });
 
   it('--selections - takes what `rsi signals --json | jq` produces', async () => {
-    const id = await newProject('Piped selections');
+    const id = project('Piped selections');
     const signals = await signalsOf(id);
     // jq '[.signals[:3][] | {keyword_id, signal_keyword_id}]'
     const picked = signals.slice(0, 3).map(({ keyword_id, signal_keyword_id }) => ({ keyword_id, signal_keyword_id }));
@@ -141,7 +151,7 @@ describe('refusals', () => {
 
 describe('--wait', () => {
   it('with --json prints the AnalysesResult, then ProjectStatus lines until scoring is done', async () => {
-    const id = await newProject('Run and wait');
+    const id = project('Run and wait');
     const r = await rsi(['analyses', 'run', id, '--top', '2', '--type', 'target', '--yes', '--wait', '--interval', '0.1', '--json']);
     expect([0, 10], r.stderr).toContain(r.code);
     const [result, ...statuses] = r.stdout
