@@ -62,8 +62,12 @@ export class ApiClient {
     return `${this.baseUrl}/projects/${projectId}/overview?setup=1`;
   }
 
-  async searchKeywords(q: { q: string; page?: number; limit?: number }, signal?: AbortSignal): Promise<S.KeywordSearchPage> {
-    return this.get('/keywords', S.KeywordSearchPage, { q: q.q, page: q.page, limit: q.limit }, signal);
+  async searchKeywords(
+    q: { q: string; page?: number; limit?: number },
+    signal?: AbortSignal,
+    onRetry?: () => void,
+  ): Promise<S.KeywordSearchPage> {
+    return this.get('/keywords', S.KeywordSearchPage, { q: q.q, page: q.page, limit: q.limit }, signal, onRetry);
   }
 
   /**
@@ -85,7 +89,7 @@ export class ApiClient {
     const inflight: Array<Promise<S.KeywordSearchPage>> = [];
     const launch = (): void => {
       const ticket = window.sent();
-      const p = this.searchKeywords({ q: q.q, page: next++, limit }, signal);
+      const p = this.searchKeywords({ q: q.q, page: next++, limit }, signal, () => window.retried(ticket));
       // Observed below, or discarded after the end; only a reply times the window.
       p.then(
         () => window.settled(ticket),
@@ -135,8 +139,9 @@ export class ApiClient {
     id: string,
     q: { relation: string; activity?: string | undefined; limit?: number | undefined; offset?: number | undefined },
     signal?: AbortSignal,
+    onRetry?: () => void,
   ): Promise<S.RelationPage> {
-    return this.get(`/keywords/${pathId(id)}/relations`, S.RelationPage, { ...q }, signal);
+    return this.get(`/keywords/${pathId(id)}/relations`, S.RelationPage, { ...q }, signal, onRetry);
   }
 
   /**
@@ -160,7 +165,9 @@ export class ApiClient {
     let previous: { offset: number; key: string } | undefined;
     const launch = (): void => {
       const ticket = window.sent();
-      const page = this.listRelations(id, { relation: q.relation, activity: q.activity, limit: asked, offset: nextLaunch }, signal);
+      const page = this.listRelations(id, { relation: q.relation, activity: q.activity, limit: asked, offset: nextLaunch }, signal, () =>
+        window.retried(ticket),
+      );
       // Observed when its turn comes, or discarded; only a reply times the window.
       page.then(
         () => window.settled(ticket),
@@ -249,8 +256,14 @@ export class ApiClient {
     return this.http.request(req);
   }
 
-  private get<T extends z.ZodType>(path: string, schema: T, query: HttpRequest['query'], signal?: AbortSignal): Promise<z.infer<T>> {
-    return this.send({ method: 'GET', path, query, signal }, schema, 200);
+  private get<T extends z.ZodType>(
+    path: string,
+    schema: T,
+    query: HttpRequest['query'],
+    signal?: AbortSignal,
+    onRetry?: () => void,
+  ): Promise<z.infer<T>> {
+    return this.send({ method: 'GET', path, query, signal, onRetry }, schema, 200);
   }
 
   private async send<T extends z.ZodType>(

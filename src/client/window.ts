@@ -68,6 +68,23 @@ export class PageWindow {
   }
 
   /**
+   * The HTTP layer is about to retry that page (a 429, 502, 503, 504, a reset or a timeout): the
+   * service says it is struggling, whatever the clock says, so the window halves as it does for a
+   * slow page. Only once per window: retries of pages sent into a larger window, or a second retry
+   * of the same page, say nothing new. Counts even when every page is retried alike, which the
+   * round trips alone cannot see (the best round trip would be a retried one too).
+   */
+  retried(ticket: PageTicket): void {
+    if (this.#now === undefined || ticket.cuts !== this.#cuts) return;
+    this.#cut();
+  }
+
+  #cut(): void {
+    this.#size = Math.max(this.#min, Math.ceil(this.#size / 2));
+    this.#cuts++;
+  }
+
+  /**
    * One page's round trip in ms. The fastest seen is the server's unloaded time (the first page
    * goes alone, so it sets it without moving the window: one page in flight says nothing about
    * six). A page sent before the last cut was sent into the larger window and says nothing about
@@ -80,8 +97,7 @@ export class PageWindow {
     if (ms > 2 * this.#best + 2 * SLACK_MS) {
       // Well above the best: the server is queueing our pages (or was retried). Halve, as AIMD
       // does, and ignore the replies already on their way from the larger window.
-      this.#size = Math.max(this.#min, Math.ceil(this.#size / 2));
-      this.#cuts++;
+      this.#cut();
     } else if (ms <= 1.25 * this.#best + SLACK_MS) {
       this.#size = Math.min(this.#max, this.#size + 1);
     }

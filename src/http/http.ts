@@ -61,6 +61,7 @@ export class UndiciHttp implements Http {
         const retriable =
           failure instanceof ServiceUnavailableError && !isPermanentFailure(failure) && (!failure.timedOut || attempt === 0);
         if (attempt < maxRetries && retriable && !req.signal?.aborted) {
+          req.onRetry?.();
           await this.pause(this.backoff(attempt), req.signal, `${failure.message}; retrying`);
           continue;
         }
@@ -79,6 +80,7 @@ export class UndiciHttp implements Http {
       if (RETRY_STATUSES.has(res.status) && attempt < maxRetries) {
         const wait = retryAfterMs(res.headers['retry-after'], this.options.clock.now()) ?? this.backoff(attempt);
         if (wait <= MAX_RETRY_AFTER_MS) {
+          req.onRetry?.();
           await this.pause(wait, req.signal, `${res.status} from ${req.method} ${req.path}; retrying in ${Math.round(wait)} ms`);
           continue;
         }

@@ -20,6 +20,11 @@ export interface HttpRequest {
    */
   idempotent?: boolean;
   signal?: AbortSignal;
+  /**
+   * Told each time the request is about to be retried (a 429/502/503/504, a reset, a timeout):
+   * the server is struggling, which `--all` uses to send fewer pages at once.
+   */
+  onRetry?: () => void;
 }
 
 export interface HttpResponse {

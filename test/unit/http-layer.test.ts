@@ -96,6 +96,25 @@ describe('UndiciHttp', () => {
     }
   });
 
+  it('tells the request each time it is about to retry, and never for a request it does not retry', async () => {
+    let calls = 0;
+    handler = (_req, res) => (++calls < 3 ? json(res, 503, { error: 'busy' }) : json(res, 200, { n: calls }));
+    const http = makeHttp({ clock: fakeClock() });
+    try {
+      let retries = 0;
+      expect((await http.request({ method: 'GET', path: '/x', onRetry: () => retries++ })).status).toBe(200);
+      expect(retries).toBe(2);
+      calls = 0;
+      retries = 0;
+      expect((await http.request({ method: 'POST', path: '/x', body: {}, onRetry: () => retries++ })).status).toBe(503);
+      handler = (_req, res) => json(res, 200, {});
+      await http.request({ method: 'GET', path: '/x', onRetry: () => retries++ });
+      expect(retries).toBe(0);
+    } finally {
+      await http.close();
+    }
+  });
+
   it('stops after 3 retries and resolves the last 502', async () => {
     handler = (_req, res) => json(res, 502, { error: 'bad gateway' });
     const clock = fakeClock();
@@ -211,6 +230,9 @@ describe('UndiciHttp', () => {
       expect((error as ServiceUnavailableError).exitCode).toBe(8);
       expect((error as Error).message).toContain('connection refused');
       expect(clock.sleeps).toHaveLength(3);
+      let retries = 0;
+      await http.request({ method: 'GET', path: '/x', onRetry: () => retries++ }).catch(() => undefined);
+      expect(retries).toBe(3);
     } finally {
       await http.close();
     }

@@ -62,6 +62,22 @@ describe('PageWindow', () => {
     expect(w.size).toBe(8);
   });
 
+  it('halves when the HTTP layer retries a page, once per window, and never below its floor', () => {
+    const w = new PageWindow(adaptive());
+    const first = w.sent();
+    w.retried(first);
+    expect(w.size).toBe(3);
+    w.retried(first); // the same page again, or another page sent before the cut: nothing new
+    expect(w.size).toBe(3);
+    w.retried(w.sent());
+    expect(w.size).toBe(2);
+    w.retried(w.sent());
+    expect(w.size).toBe(2);
+    const fixed = new PageWindow(6);
+    fixed.retried(fixed.sent());
+    expect(fixed.size).toBe(6);
+  });
+
   it('a fixed window never moves, whatever the round trips', () => {
     for (const k of [1, 3, 6, 8]) {
       const w = new PageWindow(k);
@@ -110,7 +126,7 @@ const UUID = '11111111-2222-4333-8444-555555555555';
  * with room to spare). `serial`: one request at a time, `ms` each, the rest wait in line (a
  * server that is the bottleneck: the more rsi sends, the longer each reply takes).
  */
-function virtualServer(kind: 'parallel' | 'serial', rows: number, ms = 50, searchTotal = false) {
+function virtualServer(kind: 'parallel' | 'serial', rows: number, ms = 50, searchTotal = false, retryEach = false) {
   const clock = fakeClock(0);
   const pending: Array<{ due: number; answer: () => void }> = [];
   let out = 0;
@@ -136,6 +152,9 @@ function virtualServer(kind: 'parallel' | 'serial', rows: number, ms = 50, searc
     apiBase: 'https://rsi.example/api/v1',
     request(req) {
       outAtSend.push(++out);
+      // As UndiciHttp does before it waits out a 503 and resends: every page alike, so the round
+      // trips alone look healthy.
+      if (retryEach) req.onRetry?.();
       const due = kind === 'parallel' ? clock.t + ms : (free = Math.max(free, clock.t) + ms);
       return new Promise((resolve) =>
         pending.push({
@@ -216,6 +235,20 @@ describe('--all against a server on virtual time', () => {
       const s = virtualServer('parallel', rows, 50, true);
       expect(await run(s, adaptive(s.clock.now))).toHaveLength(rows);
       expect(s.requests()).toBe(rows / 100 + 1);
+    });
+
+    it(`${iterator}: a service that needs a retry for every page keeps the window at its floor, though every round trip is alike`, async () => {
+      const s = virtualServer('parallel', rows, 300, false, true);
+      expect(await run(s, adaptive(s.clock.now))).toHaveLength(rows);
+      expect(Math.max(...s.outAtSend.slice(5))).toBeLessThanOrEqual(2);
+      // The same replies without retries: the window goes to the cap.
+      const healthy = virtualServer('parallel', rows, 300);
+      await run(healthy, adaptive(healthy.clock.now));
+      expect(Math.max(...healthy.outAtSend)).toBe(PAGES_IN_FLIGHT.max);
+      // A fixed window ignores retries: the user chose it.
+      const fixed = virtualServer('parallel', rows, 300, false, true);
+      await run(fixed, 6);
+      expect(Math.max(...fixed.outAtSend.slice(15))).toBe(6);
     });
 
     it(`${iterator}: RSI_PAGES_IN_FLIGHT's fixed window never moves, fast or slow`, async () => {
