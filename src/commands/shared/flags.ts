@@ -43,8 +43,8 @@ export async function pagesInFlight(env: Readonly<Record<string, string | undefi
 
 /** What `--all` hands the client's walks: the user's fixed window, else an adaptive one timed by `clock`. */
 export async function pageWindow(env: Readonly<Record<string, string | undefined>>, clock: Clock): Promise<InFlight> {
-  const fixed = await pagesInFlight(env);
-  if (env.RSI_PAGES_IN_FLIGHT !== undefined && env.RSI_PAGES_IN_FLIGHT !== '') return fixed;
+  const raw = env.RSI_PAGES_IN_FLIGHT;
+  if (raw !== undefined && raw !== '') return pagesInFlight(env);
   return { start: PAGES_IN_FLIGHT.default, max: PAGES_IN_FLIGHT.max, now: () => clock.now() };
 }
 
