@@ -45,6 +45,15 @@ export function buildKey(text: string): string {
 /** The most a cached screen may hold: anything larger is not ours, and is not printed. */
 const MAX_ENTRY_BYTES = 64 * 1024;
 
+/**
+ * What a help screen looks like: whole (it ends with a newline), not too large, and printable
+ * text only. It is written to the terminal unsanitised, so a truncated, foreign or tampered file
+ * (an escape sequence, any control character but the newline) is treated as absent.
+ */
+function isScreen(text: string): boolean {
+  return text.length > 0 && text.length <= MAX_ENTRY_BYTES && text.endsWith('\n') && !/[\x00-\x09\x0b-\x1f\x7f-\x9f]/.test(text);
+}
+
 export interface HelpCacheEntry {
   /** The cached screen, or undefined (not cached yet, unreadable, or not a screen). */
   read(): string | undefined;
@@ -69,14 +78,13 @@ export function helpCacheEntry(root: string, entryFile: string, request: string,
     read() {
       try {
         const text = readFileSync(file, 'utf8');
-        // A screen ends with a newline; a truncated or foreign file is treated as absent.
-        return text.length > 0 && text.length <= MAX_ENTRY_BYTES && text.endsWith('\n') ? text : undefined;
+        return isScreen(text) ? text : undefined;
       } catch {
         return undefined;
       }
     },
     write(text) {
-      if (text.length === 0 || text.length > MAX_ENTRY_BYTES || !text.endsWith('\n')) return;
+      if (!isScreen(text)) return;
       try {
         let fresh = false;
         try {

@@ -94,6 +94,20 @@ describe('helpCacheEntry', () => {
     expect(cache.read()).toBeUndefined();
   });
 
+  it('never prints a file holding an escape sequence or another control character', () => {
+    const { dir, entry } = fixture();
+    const cache = helpCacheEntry(dir, entry, '--help', 80)!;
+    cache.write('plain\n');
+    expect(cache.read()).toBe('plain\n');
+    const file = join(dir, 'help', buildKey('export {} // build 1'), '80---help.txt');
+    for (const bad of ['\x1b]0;owned\x07Usage\n', 'Usage: rsi\r\n', 'a\tb\n', 'csi \x9b2J\n', 'nul \0\n']) {
+      writeFileSync(file, bad);
+      expect(cache.read(), JSON.stringify(bad)).toBeUndefined();
+    }
+    cache.write('\x1b[2Jcleared\n');
+    expect(cache.read()).toBeUndefined();
+  });
+
   it('a cache folder that cannot be made or written costs nothing: no throw, no screen', () => {
     const { entry } = fixture();
     const blocker = join(work, 'a-file');
@@ -168,6 +182,10 @@ describe('a help screen depends on the words and the width only', () => {
         await main({ argv: [...path, '--help'], env: loud, io: noisy });
         expect(noisy.out(), `${path.join(' ')} at ${columns}`).toBe(quiet.out());
         expect(quiet.out(), path.join(' ')).toMatch(/^Usage: rsi/);
+        // Every real screen is one the cache keeps (printable text only, whole, not too large).
+        const kept = helpCacheEntry(join(work, 'every-screen'), join(work, 'entry-1.js'), `${columns}-${path.join('+')}`, columns)!;
+        kept.write(quiet.out());
+        expect(kept.read(), `${path.join(' ')} is kept`).toBe(quiet.out());
       }
     }
   });
