@@ -183,7 +183,7 @@ describe('a help screen depends on the words and the width only', () => {
         expect(noisy.out(), `${path.join(' ')} at ${columns}`).toBe(quiet.out());
         expect(quiet.out(), path.join(' ')).toMatch(/^Usage: rsi/);
         // Every real screen is one the cache keeps (printable text only, whole, not too large).
-        const kept = helpCacheEntry(join(work, 'every-screen'), join(work, 'entry-1.js'), `${columns}-${path.join('+')}`, columns)!;
+        const kept = helpCacheEntry(join(work, 'every-screen'), fixture().entry, `${columns}-${path.join('+')}`, columns)!;
         kept.write(quiet.out());
         expect(kept.read(), `${path.join(' ')} is kept`).toBe(quiet.out());
       }
