@@ -54,7 +54,16 @@ describe('rsi mcp serve (read-only by default)', () => {
   it('offers the read commands as typed tools, and no write tool', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['get_keyword', 'list_opportunities', 'list_projects', 'list_relations', 'list_signals', 'project_status', 'search_keywords'].sort(),
+      [
+        'get_keyword',
+        'list_opportunities',
+        'list_projects',
+        'list_relations',
+        'list_signals',
+        'project_status',
+        'search_keywords',
+        'wait_for_scoring',
+      ].sort(),
     );
     for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
     const relations = tools.find((t) => t.name === 'list_relations')!;
