@@ -145,6 +145,9 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
           ? okResult(name, value.value, { narrowWith, budget, note: value.note })
           : okResult(name, value, { narrowWith, budget });
       } catch (error) {
+        // Cancelled by the client, or the server is closing (SIGTERM, stdin ended): nobody reads
+        // the answer, and the abort is no bug to log with a stack.
+        if (extra.signal.aborted) return { isError: true, content: [{ type: 'text', text: 'rsi: cancelled' }] };
         return failed(error, deps.log);
       }
     };
