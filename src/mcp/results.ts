@@ -63,14 +63,26 @@ export function okResult(
   value: unknown,
   options: { narrowWith?: readonly string[]; budget?: number; note?: string | undefined } = {},
 ): CallToolResult {
-  const bounded = bound(value, options.budget ?? RESULT_BUDGET_BYTES, options.narrowWith ?? []);
-  const structured = { ...(bounded.value as Record<string, unknown>) };
-  if (bounded.truncation) structured.rsi_truncated = bounded.truncation;
-  const notes = [options.note && plainText(options.note, 2000), bounded.truncation && truncationNote(bounded.truncation)].filter(Boolean);
-  return {
-    structuredContent: structured,
-    content: [{ type: 'text', text: fencedText(tool, bounded.value, notes.join('\n') || undefined) }],
+  const budget = options.budget ?? RESULT_BUDGET_BYTES;
+  const render = (limit: number) => {
+    const bounded = bound(value, limit, options.narrowWith ?? []);
+    // The note reports the budget the user knows, even when the escapes forced a smaller one.
+    if (bounded.truncation) bounded.truncation.budget_bytes = budget;
+    const notes = [options.note && plainText(options.note, 2000), bounded.truncation && truncationNote(bounded.truncation)];
+    return { bounded, text: fencedText(tool, bounded.value, notes.filter(Boolean).join('\n') || undefined) };
   };
+  let out = render(budget);
+  // Escaped invisible characters take up to three times their bytes in the text copy: shrink the
+  // data until the text fits too (a few rounds, each aiming lower by the overshoot).
+  for (let limit = budget, round = 0; round < 4; round++) {
+    const bytes = Buffer.byteLength(out.text, 'utf8');
+    if (bytes <= budget + 4096) break;
+    limit = Math.floor((limit * budget) / bytes);
+    out = render(limit);
+  }
+  const structured = { ...(out.bounded.value as Record<string, unknown>) };
+  if (out.bounded.truncation) structured.rsi_truncated = out.bounded.truncation;
+  return { structuredContent: structured, content: [{ type: 'text', text: out.text }] };
 }
 
 /**

@@ -174,7 +174,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
     claimed: boolean | undefined,
     extra: Extra,
     steps: {
-      first(): Promise<{ asks: boolean; value: Record<string, unknown>; question: string }>;
+      first(): Promise<{ asks: boolean; value: Record<string, unknown>; question: string; note?: string }>;
       confirmed(): Promise<Record<string, unknown>>;
     },
   ): Promise<Reply> => {
@@ -192,7 +192,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       // No question is open: the claim alone is not a person's yes. Ask first.
     }
     const first = await steps.first();
-    if (!first.asks) return new Reply(first.value);
+    if (!first.asks) return new Reply(first.value, first.note);
     const action = await askPerson(first.question, extra);
     if (action === 'accept') {
       return new Reply({ ...(await steps.confirmed()), rsi_confirmation: 'accepted' }, 'The user accepted; it was done.');
@@ -483,10 +483,14 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
 function analysesQuestion(projectName: string, reply: S.AnalysesResult): string {
   const names = (reply.signals ?? []).map((s) => plainText(String(s.name ?? s.signal_keyword_id ?? '?'), 80));
   const shown = names.length > 10 ? `${names.slice(0, 10).join(', ')} and ${names.length - 10} more` : names.join(', ');
+  const numbers = [
+    ...(reply.limit !== undefined ? [`asked for ${reply.limit}`] : []),
+    ...(reply.available !== undefined ? [`${reply.available} available`] : []),
+  ];
+  const said = plainText(reply.assumption ?? 'confirmation needed', 400).replace(/[.\s]+$/, '');
   return (
-    `Run scoring analyses in the project "${plainText(projectName, 120)}"? The service says: ${plainText(reply.assumption ?? 'confirmation needed', 400)}` +
-    `${reply.limit !== undefined ? ` (asked for ${reply.limit}` : ''}${reply.available !== undefined ? `${reply.limit !== undefined ? ', ' : ' ('}${reply.available} available` : ''}` +
-    `${reply.limit !== undefined || reply.available !== undefined ? ')' : ''}${shown ? `. Signals: ${shown}` : ''}.`
+    `Run scoring analyses in the project "${plainText(projectName, 120)}"? The service says: ${said}` +
+    `${numbers.length ? ` (${numbers.join(', ')})` : ''}.${shown ? ` Signals: ${shown}.` : ''}`
   );
 }
 
@@ -506,7 +510,7 @@ function registerRemoteTools(
       claimed: boolean | undefined,
       extra: Extra,
       steps: {
-        first(): Promise<{ asks: boolean; value: Record<string, unknown>; question: string }>;
+        first(): Promise<{ asks: boolean; value: Record<string, unknown>; question: string; note?: string }>;
         confirmed(): Promise<Record<string, unknown>>;
       },
     ) => Promise<Reply>;
@@ -603,6 +607,9 @@ function registerRemoteTools(
             // Nothing matched: nothing to create, nothing to ask.
             asks: !dry.created && dry.matched.length > 0,
             value: dry,
+            ...(dry.matched.length === 0
+              ? { note: 'No scope item was found in the brief, so nothing can be created: name a target, disease or modality in it.' }
+              : {}),
             question:
               `Create the project "${plainText(dry.name ?? a.name ?? '', 120)}" with ${items.length} scope item${items.length === 1 ? '' : 's'}: ` +
               `${items.slice(0, 15).join(', ')}${items.length > 15 ? ` and ${items.length - 15} more` : ''}?`,

@@ -123,7 +123,8 @@ describe('rsi mcp serve --allow-write', () => {
     );
     expect(ask.needs_confirmation).toBe(true);
     expect((await sandboxStats(sb.url)).runs).toBe(runsBefore);
-    // Only the assistant's explicit confirmed: true (after asking its user) runs them.
+    // This client has no elicitation: the same call repeated with confirmed: true (after the
+    // assistant asked its user) runs them.
     const ran = structured(
       await client.callTool({
         name: 'run_analyses',
