@@ -156,12 +156,23 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
   /** Asks the person through the client; undefined when the client cannot ask (no elicitation). */
   const askPerson = async (message: string, extra: Extra): Promise<'accept' | 'decline' | 'cancel' | undefined> => {
     if (!server.server.getClientCapabilities()?.elicitation) return undefined;
-    const answer = await server.server.elicitInput(
-      { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
-      // A person reads and decides: give them longer than a request's usual minute.
-      { signal: extra.signal, timeout: 10 * 60 * 1000 },
-    );
-    return answer.action;
+    try {
+      const answer = await server.server.elicitInput(
+        { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
+        // A person reads and decides: give them longer than a request's usual minute.
+        { signal: extra.signal, timeout: 10 * 60 * 1000 },
+      );
+      return answer.action;
+    } catch (error) {
+      if (extra.signal.aborted) throw error;
+      // No answer is no yes.
+      throw new UsageError(
+        `could not ask the user to confirm (${error instanceof Error ? error.message : String(error)}); nothing was done`,
+        {
+          hint: 'ask again; the client must answer the elicitation request',
+        },
+      );
+    }
   };
 
   /**
