@@ -7,7 +7,9 @@
  *   write is sent only when the person accepts;
  * - without elicitation the question goes back to the assistant and is remembered here; a later
  *   call with `confirmed: true` is honoured only when it repeats exactly the request that question
- *   was about, in this session (this server process), within QUESTION_TTL_MS, and only once.
+ *   was about, in this session (this server process), within QUESTION_TTL_MS, and only once; and
+ *   only when the service still means the same thing by it (the same signals or scope items, the
+ *   question's `fingerprint`), since "the top 2" can name other signals a minute later.
  *
  * A `confirmed: true` with no such question is asked first, like a call without it.
  */
@@ -34,13 +36,13 @@ export function canonical(value: unknown): string {
 export type Verdict = 'matches' | 'no-question' | 'differs';
 
 export class QuestionBook {
-  private readonly asked = new Map<string, { tool: string; at: number }>();
+  private readonly asked = new Map<string, { tool: string; at: number; fingerprint: string }>();
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Remembers that the assistant was handed the question about `request`. */
-  remember(tool: string, request: unknown): void {
+  /** Remembers that the assistant was handed the question about `request` (what it named: `fingerprint`). */
+  remember(tool: string, request: unknown, fingerprint: string): void {
     this.prune();
-    this.asked.set(`${tool} ${canonical(request)}`, { tool, at: this.now() });
+    this.asked.set(`${tool} ${canonical(request)}`, { tool, at: this.now(), fingerprint });
   }
 
   /**
@@ -48,11 +50,15 @@ export class QuestionBook {
    * answers once); `differs` when questions of this tool are open but none about this request (a
    * widened or changed repeat); `no-question` when none is open.
    */
-  answer(tool: string, request: unknown): Verdict {
+  answer(tool: string, request: unknown): { verdict: Verdict; fingerprint?: string } {
     this.prune();
     const key = `${tool} ${canonical(request)}`;
-    if (this.asked.delete(key)) return 'matches';
-    return [...this.asked.values()].some((q) => q.tool === tool) ? 'differs' : 'no-question';
+    const question = this.asked.get(key);
+    if (question) {
+      this.asked.delete(key);
+      return { verdict: 'matches', fingerprint: question.fingerprint };
+    }
+    return { verdict: [...this.asked.values()].some((q) => q.tool === tool) ? 'differs' : 'no-question' };
   }
 
   private prune(): void {

@@ -17,7 +17,7 @@ import * as S from '../client/schemas.js';
 import { CliError, UsageError } from '../errors.js';
 import type { McpConnection } from './client.js';
 import { BRIEF_TOOLS, BriefReply, parseReply, SCOREBOARD_TOOLS, ScoreboardReply } from './features.js';
-import { QUESTION_TTL_MS, QuestionBook } from './confirm.js';
+import { canonical, QUESTION_TTL_MS, QuestionBook } from './confirm.js';
 import { escapeInvisible, okResult, plainText, RESULT_BUDGET_BYTES } from './results.js';
 
 export interface ServeDeps {
@@ -94,6 +94,17 @@ const WaitOutput = z.object({
   status: S.ProjectStatus.optional(),
   failed_analyses: z.array(z.looseObject({ keyword_id: z.string().optional(), keyword_name: z.string().optional() })),
 });
+
+/** What a write's first, unconfirmed request told: whether the service asks, and about what. */
+interface First {
+  asks: boolean;
+  value: Record<string, unknown>;
+  /** The question for a person, in the service's words (sanitised). */
+  question: string;
+  /** What the question named (signals, scope items), to tell whether a repeat means the same. */
+  fingerprint: string;
+  note?: string;
+}
 
 /** A tool's value with a line for the model beside it. */
 class Reply {
@@ -185,15 +196,27 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
     claimed: boolean | undefined,
     extra: Extra,
     steps: {
-      first(): Promise<{ asks: boolean; value: Record<string, unknown>; question: string; note?: string }>;
+      first(): Promise<First>;
       confirmed(): Promise<Record<string, unknown>>;
     },
   ): Promise<Reply> => {
     const canAsk = Boolean(server.server.getClientCapabilities()?.elicitation);
     if (claimed && !canAsk) {
-      const verdict = book.answer(name, request);
+      const { verdict, fingerprint } = book.answer(name, request);
       if (verdict === 'matches') {
-        return new Reply({ ...(await steps.confirmed()), rsi_confirmation: 'confirmed' }, 'Done as the user confirmed.');
+        // Ask the service again (it runs nothing when it asks): the same words may name other
+        // signals by now, and the user agreed to the ones they were shown.
+        const again = await steps.first();
+        if (!again.asks) return new Reply(again.value, again.note);
+        if (again.fingerprint === fingerprint) {
+          return new Reply({ ...(await steps.confirmed()), rsi_confirmation: 'confirmed' }, 'Done as the user confirmed.');
+        }
+        book.remember(name, request, again.fingerprint);
+        return new Reply(
+          { ...again.value, rsi_confirmation: 'asked' },
+          `Nothing was done: what this request selects changed since the user was asked. Show the user the new question: "${again.question}". ` +
+            `Only if they agree, call ${name} again with exactly the same arguments plus confirmed: true within ${QUESTION_TTL_MS / 60_000} minutes.`,
+        );
       }
       if (verdict === 'differs') {
         throw new UsageError(`confirmed: true does not repeat the request the user was asked about; nothing was run`, {
@@ -215,7 +238,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
         `The user ${word} when asked; nothing was done. Do not retry with confirmed: true.`,
       );
     }
-    book.remember(name, request);
+    book.remember(name, request, first.fingerprint);
     return new Reply(
       { ...first.value, rsi_confirmation: 'asked' },
       `Nothing was done: the service asks for confirmation. Show the user this question: "${first.question}". Only if they agree, ` +
@@ -472,7 +495,12 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
         return gate('run_analyses', { project: p.id, ...body }, a.confirmed, x, {
           first: async () => {
             const reply = await c.runAnalyses(p.id, body, x.signal);
-            return { asks: reply.needs_confirmation === true, value: reply, question: analysesQuestion(p.name, reply) };
+            return {
+              asks: reply.needs_confirmation === true,
+              value: reply,
+              question: analysesQuestion(p.name, reply),
+              fingerprint: canonical((reply.signals ?? []).map((s) => [s.keyword_id, s.signal_keyword_id])),
+            };
           },
           confirmed: () =>
             c.runAnalyses(p.id, { ...body, ...(body.top ? { top: { ...body.top, confirmed: true } } : {}), confirmed: true }, x.signal),
@@ -521,7 +549,7 @@ function registerRemoteTools(
       claimed: boolean | undefined,
       extra: Extra,
       steps: {
-        first(): Promise<{ asks: boolean; value: Record<string, unknown>; question: string; note?: string }>;
+        first(): Promise<First>;
         confirmed(): Promise<Record<string, unknown>>;
       },
     ) => Promise<Reply>;
@@ -618,6 +646,7 @@ function registerRemoteTools(
             // Nothing matched: nothing to create, nothing to ask.
             asks: !dry.created && dry.matched.length > 0,
             value: dry,
+            fingerprint: canonical(dry.matched.map((m) => [m.entity_id, m.entity_type])),
             ...(dry.matched.length === 0
               ? { note: 'No scope item was found in the brief, so nothing can be created: name a target, disease or modality in it.' }
               : {}),

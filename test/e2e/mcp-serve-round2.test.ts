@@ -111,6 +111,26 @@ describe('a person confirms, or nothing runs', () => {
     expect(again.rsi_confirmation).toBe('asked');
     expect(await runs()).toBe(before + 1);
   });
+  it('a repeat whose words now select other signals is asked again, not run', async () => {
+    const { client } = await serve(['--allow-write']);
+    const asked = structured(await client.callTool({ name: 'run_analyses', arguments: top(1) }));
+    expect(asked.rsi_confirmation).toBe('asked');
+    const [shown] = asked.signals as Array<{ keyword_id: string; signal_keyword_id: string; name: string }>;
+    // Meanwhile the signal the user was shown starts scoring elsewhere: "the top 1" is another one now.
+    const projects = (await api('/projects')).body.projects as Array<{ id: string; name: string }>;
+    const kras = projects.find((p) => p.name === 'KRAS inhibitors')!;
+    const elsewhere = await api(`/projects/${kras.id}/analyses`, {
+      method: 'POST',
+      body: JSON.stringify({ selections: [{ keyword_id: shown!.keyword_id, signal_keyword_id: shown!.signal_keyword_id }] }),
+    });
+    expect(elsewhere.status).toBe(202);
+    const before = await runs();
+    const repeat = await client.callTool({ name: 'run_analyses', arguments: { ...top(1), confirmed: true } });
+    expect(structured(repeat)).toMatchObject({ needs_confirmation: true, rsi_confirmation: 'asked' });
+    expect((structured(repeat).signals as Array<{ name: string }>)[0]!.name).not.toBe(shown!.name);
+    expect(text(repeat)).toContain('what this request selects changed since the user was asked');
+    expect(await runs()).toBe(before);
+  });
 });
 
 describe('wait_for_scoring', () => {

@@ -56,15 +56,18 @@ describe('confirm: the question book', () => {
   it('matches only the same request (any key order), once, within the time allowed', () => {
     let now = 0;
     const book = new QuestionBook(() => now);
-    expect(book.answer('run', { a: 1 })).toBe('no-question');
-    book.remember('run', { project: 'p', top: { type: 'target', limit: 2 } });
-    expect(book.answer('run', { project: 'p', top: { type: 'target', limit: 3 } })).toBe('differs');
-    expect(book.answer('run', { top: { limit: 2, type: 'target' }, project: 'p' })).toBe('matches');
-    expect(book.answer('run', { project: 'p', top: { type: 'target', limit: 2 } })).toBe('no-question');
-    book.remember('run', { x: 1 });
+    expect(book.answer('run', { a: 1 })).toEqual({ verdict: 'no-question' });
+    book.remember('run', { project: 'p', top: { type: 'target', limit: 2 } }, 'signals A B');
+    expect(book.answer('run', { project: 'p', top: { type: 'target', limit: 3 } })).toEqual({ verdict: 'differs' });
+    expect(book.answer('run', { top: { limit: 2, type: 'target' }, project: 'p' })).toEqual({
+      verdict: 'matches',
+      fingerprint: 'signals A B',
+    });
+    expect(book.answer('run', { project: 'p', top: { type: 'target', limit: 2 } })).toEqual({ verdict: 'no-question' });
+    book.remember('run', { x: 1 }, '');
     now += QUESTION_TTL_MS + 1;
-    expect(book.answer('run', { x: 1 })).toBe('no-question');
-    expect(book.answer('other', { x: 1 })).toBe('no-question');
+    expect(book.answer('run', { x: 1 })).toEqual({ verdict: 'no-question' });
+    expect(book.answer('other', { x: 1 })).toEqual({ verdict: 'no-question' });
   });
 
   it('canonical form drops undefined members and sorts keys', () => {
