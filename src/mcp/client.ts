@@ -91,11 +91,32 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
     listTools: () =>
       guard('tools/list', async () => {
         const tools: Tool[] = [];
+        const seen = new Set<string>();
         let cursor: string | undefined;
+        let pages = 0;
         do {
+          // A server whose cursor never ends would otherwise be asked forever.
+          if (pages >= MAX_TOOL_PAGES) {
+            throw new UnexpectedReplyError(
+              `the MCP server's tools/list did not end after ${MAX_TOOL_PAGES} pages (${tools.length} tools)`,
+              {
+                hint: 'the server keeps sending nextCursor; report it to the service',
+              },
+            );
+          }
           const page = await client.listTools(cursor ? { cursor } : undefined, request);
+          pages += 1;
           tools.push(...page.tools);
           cursor = page.nextCursor;
+          if (cursor !== undefined && seen.has(cursor)) {
+            throw new UnexpectedReplyError(
+              `the MCP server's tools/list repeated the cursor "${cursor.slice(0, 40)}" after ${pages} pages`,
+              {
+                hint: 'the server sends a cursor it already sent, so the list would never end; report it to the service',
+              },
+            );
+          }
+          if (cursor !== undefined) seen.add(cursor);
         } while (cursor);
         return tools;
       }),
@@ -104,6 +125,9 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
     close,
   };
 }
+
+/** The most pages of tools/list read before giving up (100 tools a page would be 10,000 tools). */
+export const MAX_TOOL_PAGES = 100;
 
 /** JSON-RPC error codes (MCP's ErrorCode), as numbers so this module needs no SDK at load time. */
 const RPC = {

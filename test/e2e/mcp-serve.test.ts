@@ -54,7 +54,16 @@ describe('rsi mcp serve (read-only by default)', () => {
   it('offers the read commands as typed tools, and no write tool', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['get_keyword', 'list_opportunities', 'list_projects', 'list_relations', 'list_signals', 'project_status', 'search_keywords'].sort(),
+      [
+        'get_keyword',
+        'list_opportunities',
+        'list_projects',
+        'list_relations',
+        'list_signals',
+        'project_status',
+        'search_keywords',
+        'wait_for_scoring',
+      ].sort(),
     );
     for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
     const relations = tools.find((t) => t.name === 'list_relations')!;
@@ -114,7 +123,8 @@ describe('rsi mcp serve --allow-write', () => {
     );
     expect(ask.needs_confirmation).toBe(true);
     expect((await sandboxStats(sb.url)).runs).toBe(runsBefore);
-    // Only the assistant's explicit confirmed: true (after asking its user) runs them.
+    // This client has no elicitation: the same call repeated with confirmed: true (after the
+    // assistant asked its user) runs them.
     const ran = structured(
       await client.callTool({
         name: 'run_analyses',

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import type { ConfigClient, ServeOptions } from './serve.js';
 import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../client/client.js';
+import type { McpConnection } from '../../mcp/client.js';
 
 export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
   if (opts.printConfig) {
@@ -22,20 +23,77 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
     import('../shared/resolve.js'),
   ]);
   const clients = clientFactory(ctx);
+  const [apiScopes, remote] = await Promise.all([storedApiScopes(ctx), remoteFactory(ctx)]);
   const server = await createServer({
     version: ctx.version,
     allowWrite: opts.allowWrite,
     client: clients.get,
     resolveProject,
     resolveKeyword,
+    apiScopes,
+    remote,
     log: (line) => void ctx.io.stderr.write(`${line}\n`),
   });
   try {
     await serveStdio(server, ctx.io, ctx.signal);
   } finally {
     // Its keep-alive pool would hold the process open after the assistant went away.
-    await clients.close();
+    await Promise.all([clients.close(), remote?.close()]);
   }
+}
+
+/**
+ * The scopes of the stored API sign-in, so write tools whose scope the user was not granted are
+ * not offered. Unknown (undefined) for RSI_TOKEN or an unreadable store: then the service decides.
+ */
+async function storedApiScopes(ctx: Context): Promise<string[] | undefined> {
+  try {
+    const creds = await ctx.credentials();
+    if (creds.source === 'RSI_TOKEN' || !creds.baseUrl || creds.profile?.baseUrl !== creds.baseUrl) return undefined;
+    const stored = await creds.store().load(creds.key());
+    return stored ? stored.scope.split(/\s+/).filter(Boolean) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The service's own MCP server, when the user is signed in for it (`rsi login --resource mcp` or
+ * RSI_MCP_TOKEN): one session opened on first use, kept, and opened again after a failure.
+ */
+async function remoteFactory(
+  ctx: Context,
+): Promise<{ scopes: string[] | undefined; connection(): Promise<McpConnection>; reset(): void; close(): Promise<void> } | undefined> {
+  let status: Awaited<ReturnType<typeof import('../auth/status.js').mcpStatus>>;
+  try {
+    status = await (await import('../auth/status.js')).mcpStatus(ctx);
+  } catch {
+    return undefined;
+  }
+  if (!status.signedIn) return undefined;
+  const { openMcp } = await import('./connect.js');
+  let live: Promise<McpConnection> | undefined;
+  const drop = (): void => {
+    const gone = live;
+    live = undefined;
+    void gone?.then((c) => c.close()).catch(() => undefined);
+  };
+  return {
+    scopes: status.source === 'RSI_MCP_TOKEN' ? undefined : status.scopes,
+    connection: () => {
+      live ??= openMcp(ctx);
+      const attempt = live;
+      attempt.catch(() => {
+        if (live === attempt) live = undefined;
+      });
+      return attempt;
+    },
+    reset: drop,
+    close: async () => {
+      const c = await live?.catch(() => undefined);
+      await c?.close();
+    },
+  };
 }
 
 /**

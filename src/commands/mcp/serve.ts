@@ -12,7 +12,10 @@ export interface ServeOptions {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('serve')
     .description("run an MCP server on stdio that gives an AI assistant rsi's read commands as tools (for the assistant to start)")
-    .option('--allow-write', 'also offer create_project and run_analyses (needs_confirmation goes back to the assistant)')
+    .option(
+      '--allow-write',
+      'also offer the write tools your sign-in has scopes for; a write the service asks about runs only after a person says yes',
+    )
     .option('--print-config <client>', `print a configuration snippet for ${CONFIG_CLIENTS.join(', ')} and exit`)
     .addHelpText(
       'after',

@@ -1,0 +1,68 @@
+/**
+ * A person confirms, or nothing runs. When the service asks to confirm a write (run_analyses'
+ * `needs_confirmation`, a brief's matched scope), the model's word is not enough: `confirmed: true`
+ * from the assistant is only a claim that it asked. So:
+ *
+ * - a client that declares elicitation gets the question through `elicitation/create`, and the
+ *   write is sent only when the person accepts;
+ * - without elicitation the question goes back to the assistant and is remembered here; a later
+ *   call with `confirmed: true` is honoured only when it repeats exactly the request that question
+ *   was about, in this session (this server process), within QUESTION_TTL_MS, and only once; and
+ *   only when the service still means the same thing by it (the same signals or scope items, the
+ *   question's `fingerprint`), since "the top 2" can name other signals a minute later.
+ *
+ * A `confirmed: true` with no such question is asked first, like a call without it.
+ */
+
+/** How long a question the assistant showed its user stays answerable. */
+export const QUESTION_TTL_MS = 5 * 60 * 1000;
+
+/** The same request in the same words: keys sorted, so property order does not matter. */
+export function canonical(value: unknown): string {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+          .map((k) => [k, walk((v as Record<string, unknown>)[k])]),
+      );
+    return v;
+  };
+  return JSON.stringify(walk(value));
+}
+
+export type Verdict = 'matches' | 'no-question' | 'differs';
+
+export class QuestionBook {
+  private readonly asked = new Map<string, { tool: string; at: number; fingerprint: string }>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Remembers that the assistant was handed the question about `request` (what it named: `fingerprint`). */
+  remember(tool: string, request: unknown, fingerprint: string): void {
+    this.prune();
+    this.asked.set(`${tool} ${canonical(request)}`, { tool, at: this.now(), fingerprint });
+  }
+
+  /**
+   * Whether a `confirmed: true` call answers a question asked: `matches` takes the question (it
+   * answers once); `differs` when questions of this tool are open but none about this request (a
+   * widened or changed repeat); `no-question` when none is open.
+   */
+  answer(tool: string, request: unknown): { verdict: Verdict; fingerprint?: string } {
+    this.prune();
+    const key = `${tool} ${canonical(request)}`;
+    const question = this.asked.get(key);
+    if (question) {
+      this.asked.delete(key);
+      return { verdict: 'matches', fingerprint: question.fingerprint };
+    }
+    return { verdict: [...this.asked.values()].some((q) => q.tool === tool) ? 'differs' : 'no-question' };
+  }
+
+  private prune(): void {
+    const oldest = this.now() - QUESTION_TTL_MS;
+    for (const [k, q] of this.asked) if (q.at < oldest) this.asked.delete(k);
+  }
+}

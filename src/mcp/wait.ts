@@ -1,0 +1,138 @@
+/**
+ * `wait_for_scoring`: follows a project's status as `rsi status --watch` does, for an assistant.
+ * The text command's loop lives in src/commands/shared/watch.ts, which this layer may not import;
+ * this is the same rule in a few lines: poll until `next` is no longer `wait`, retry transient
+ * failures with backoff, stop at the timeout or when the request is cancelled, and end with the
+ * same three outcomes as the command's exit codes (0 done, 10 an analysis failed, 9 timed out).
+ */
+import type { ProjectStatus } from '../client/schemas.js';
+import { ServiceUnavailableError } from '../errors.js';
+
+export type WaitOutcome = 'done' | 'analyses_failed' | 'timed_out';
+
+export interface WaitResult {
+  outcome: WaitOutcome;
+  /** The exit status `rsi status --watch` would end with. */
+  exit_code: 0 | 9 | 10;
+  message: string;
+  waited_seconds: number;
+  /** The last status seen (absent only when no poll succeeded before the timeout). */
+  status?: ProjectStatus;
+  /** Analyses that failed while this call waited (earlier failures are history, not news). */
+  failed_analyses: Array<{ keyword_id?: string | undefined; keyword_name?: string | undefined }>;
+}
+
+export interface WaitOptions {
+  intervalMs: number;
+  timeoutMs: number;
+  signal: AbortSignal;
+  now?: () => number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Called after each successful poll. */
+  onStatus?: (status: ProjectStatus) => void | Promise<void>;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+export function counts(status: ProjectStatus): { total: number; done: number; failed: number } {
+  let done = 0;
+  let failed = 0;
+  for (const a of status.analyses) {
+    if (a.status === 'done') done += 1;
+    else if (a.status === 'failed') failed += 1;
+  }
+  return { total: status.analyses.length, done, failed };
+}
+
+export function describe(status: ProjectStatus): string {
+  const c = counts(status);
+  const head =
+    !status.signals_ready && status.scoring === 'not_started' ? 'scanning for signals' : `scoring ${status.scoring.replaceAll('_', ' ')}`;
+  return [head, ...(c.total ? [`${c.done}/${c.total} analyses done`] : []), ...(c.failed ? [`${c.failed} failed`] : [])].join(' · ');
+}
+
+/** A name for an analysis that survives between polls. */
+function key(a: ProjectStatus['analyses'][number], i: number): string {
+  const runs = (a.runs ?? []).map((r) => r.id).filter(Boolean);
+  return a.task_id ? `task:${a.task_id}` : runs.length ? `runs:${runs.join(',')}` : a.keyword_id ? `kw:${a.keyword_id}` : `#${i}`;
+}
+
+export async function waitForScoring(poll: (signal: AbortSignal) => Promise<ProjectStatus>, options: WaitOptions): Promise<WaitResult> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? abortableSleep;
+  const started = now();
+  const deadline = options.timeoutMs > 0 ? started + options.timeoutMs : Number.POSITIVE_INFINITY;
+  let last: ProjectStatus | undefined;
+  let failedBefore: Set<string> | undefined;
+  let failures = 0;
+  let lastError: ServiceUnavailableError | undefined;
+  const waited = (): number => Math.round((now() - started) / 100) / 10;
+  for (;;) {
+    options.signal.throwIfAborted();
+    let delay = options.intervalMs;
+    try {
+      const status = await poll(options.signal);
+      last = status;
+      lastError = undefined;
+      failures = 0;
+      failedBefore ??= new Set(status.analyses.flatMap((a, i) => (a.status === 'failed' ? [key(a, i)] : [])));
+      await options.onStatus?.(status);
+      if (status.next !== 'wait') {
+        const failed = status.analyses.filter((a, i) => a.status === 'failed' && !failedBefore!.has(key(a, i)));
+        const list = failed.map((a) => ({ keyword_id: a.keyword_id, keyword_name: a.keyword_name }));
+        if (status.scoring === 'done' && failed.length > 0) {
+          return {
+            outcome: 'analyses_failed',
+            exit_code: 10,
+            message: `Scoring is done, but ${failed.length} of ${status.analyses.length} analyses failed while waiting.`,
+            waited_seconds: waited(),
+            status,
+            failed_analyses: list,
+          };
+        }
+        return {
+          outcome: 'done',
+          exit_code: 0,
+          message: `The service no longer says wait (${describe(status)}; next: ${status.next}).`,
+          waited_seconds: waited(),
+          status,
+          failed_analyses: [],
+        };
+      }
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableError) || options.signal.aborted) throw error;
+      lastError = error;
+      failures += 1;
+      delay = Math.min(MAX_BACKOFF_MS, options.intervalMs * 2 ** failures);
+    }
+    const left = deadline - now();
+    if (left <= 0) {
+      return {
+        outcome: 'timed_out',
+        exit_code: 9,
+        message: `Gave up after ${Math.round(options.timeoutMs / 1000)} s: ${last ? describe(last) : 'no status received yet'}${
+          lastError ? `; the last poll failed: ${lastError.message}` : ''
+        }. Call wait_for_scoring again to keep waiting.`,
+        waited_seconds: waited(),
+        ...(last ? { status: last } : {}),
+        failed_analyses: [],
+      };
+    }
+    await sleep(Math.min(delay, left), options.signal);
+  }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
