@@ -689,6 +689,7 @@ function writeReport() {
     '',
     '    npm install && npm run bench            # BENCH_RUNS=30 npm run bench for tighter medians',
     '    npm run build && BENCH_ONLY=paging node test/bench/run.mjs   # only the `--all` rows and the sweep, printed',
+    '    npm run build:exe && BENCH_ONLY=exe node test/bench/run.mjs  # the single executable against bin/rsi.js on its Node, printed',
     '',
     'The benchmark starts its own sandboxes on free loopback ports and a private config folder; it',
     'never touches your credentials. It needs `script` (util-linux) for the terminal figure.',

@@ -123,6 +123,22 @@ echo "README session complete" >&2`;
     expect(readFileSync(join(home, 'assets.csv'), 'utf8').split('\n').length).toBeGreaterThan(2);
   });
 
+  it('opens the browser with the system’s xdg-open when $BROWSER is unset (`open` bundled inside)', async () => {
+    // An xdg-open first on PATH that records its call and follows the redirects like a browser.
+    const bin = mkdtempSync(join(work, 'xdg-'));
+    const called = join(bin, 'called');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${called}\nexec ${BROWSER} "$1"\n`);
+    chmodSync(join(bin, 'xdg-open'), 0o755);
+    const folder = join(work, 'xdg-login');
+    const r = await runCli(['login', '--base-url', sandbox.url, '--insecure-storage'], {
+      bin: EXE,
+      env: { PATH: `${bin}:${PATH}`, TMPDIR: privateTmp, RSI_CONFIG_DIR: folder },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(called, 'utf8')).toMatch(new RegExp(`^${sandbox.url}/oauth/authorize\\?`));
+    expect(existsSync(join(folder, 'credentials.json'))).toBe(true);
+  });
+
   it('serves MCP to the SDK client, with the same tools and answers as bin/rsi.js', async () => {
     const env = { RSI_BASE_URL: sandbox.url, RSI_TOKEN: token, RSI_CONFIG_DIR: join(work, 'mcp') };
     const connect = async (command: string, args: string[], extra: Record<string, string>) => {
