@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, cleanEnv, runCli } from '../support/cli.js';
-import { EXE, exePart, pathWithoutNode } from '../support/exe.js';
+import { EXE, exePart, exePath, pathWithoutNode } from '../support/exe.js';
 import { startPrivateKeyring, type PrivateKeyring } from '../support/keyring.js';
 import { obtainTokens } from '../support/oauth.js';
 import { firstSession } from '../support/readme.js';
@@ -219,6 +219,48 @@ describe.skipIf(noKeyring)('the single executable and the Secret Service', () =>
     const insecure = await exe([...args, '--insecure-storage'], { RSI_CONFIG_DIR: `${folder}-exe`, BROWSER, ...gone });
     expect(insecure.code, insecure.stderr).toBe(0);
     expect(existsSync(join(`${folder}-exe`, 'credentials.json'))).toBe(true);
+  });
+});
+
+// The Linux arm64 binary is cross-built (no code cache) on this x64 machine; qemu-user runs it
+// with Debian's arm64 libraries, so its embedded Node and its own arm64 keychain addon are shown to work.
+const ARM64 = exePath('linux-arm64');
+const SYSROOT = '/usr/aarch64-linux-gnu';
+const QEMU = spawnSync('sh', ['-c', 'command -v qemu-aarch64'], { encoding: 'utf8' }).stdout.trim();
+const skipArm64 =
+  skip ||
+  noKeyring ||
+  skipWithout({
+    name: 'qemu-user with arm64 libraries',
+    available: Boolean(QEMU) && existsSync(join(SYSROOT, 'lib', 'libatomic.so.1')) && existsSync(join(SYSROOT, 'lib', 'libstdc++.so.6')),
+    reason: 'apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross libgcc-s1-arm64-cross',
+  }) ||
+  skipWithout(exePart('linux-arm64'));
+
+describe.skipIf(skipArm64)('the cross-built Linux arm64 binary, under qemu-user', () => {
+  let keyring: PrivateKeyring;
+  beforeAll(async () => {
+    keyring = await startPrivateKeyring();
+  }, 30_000);
+  afterAll(async () => {
+    await keyring?.stop();
+  });
+  const run = (args: readonly string[], env: Record<string, string | undefined>) =>
+    runCli(['-L', SYSROOT, ARM64, ...args], { bin: QEMU, env: { PATH, TMPDIR: privateTmp, ...env }, timeoutMs: 60_000 });
+
+  it('prints what bin/rsi.js prints', { timeout: 120_000 }, async () => {
+    const env = { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: join(work, 'arm64-same') };
+    for (const args of [['--version'], ['keywords', 'search', 'egfr', '--json'], ['projects', 'list']]) {
+      const [fromArm, fromJs] = await Promise.all([run(args, env), runCli(args, { env })]);
+      expect(fromArm.stdout, fromArm.stderr).toBe(fromJs.stdout);
+      expect(fromArm.code).toBe(fromJs.code);
+    }
+  });
+
+  it('signs in with the Secret Service through its own arm64 keychain addon', { timeout: 120_000 }, async () => {
+    const r = await run(['login', '--base-url', sandbox.url], { RSI_CONFIG_DIR: join(work, 'arm64-keychain'), BROWSER, ...keyring.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('OS keychain');
   });
 });
 

@@ -14,7 +14,8 @@ import type { SystemPart } from './system.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HOST = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
-export const EXE = join(ROOT, 'dist', 'exe', `rsi-${HOST}`);
+export const exePath = (target: string): string => join(ROOT, 'dist', 'exe', `rsi-${target}`);
+export const EXE = exePath(HOST);
 
 /** The newest modification time of what goes into the binary. */
 function newestSource(dir = join(ROOT, 'src')): number {
@@ -26,13 +27,17 @@ function newestSource(dir = join(ROOT, 'src')): number {
   return newest;
 }
 
-/** Builds the binary when needed (once per test file that asks), and says whether it is there. */
-export function exePart(): SystemPart {
-  const name = `single executable (${EXE.slice(ROOT.length)})`;
-  if (HOST !== 'linux-x64') return { name, available: false, reason: `the tests run the Linux x64 binary; this is ${HOST}` };
+/**
+ * Builds a target's binary when needed (once per test file that asks), and says whether it is
+ * there. The tests run on a Linux x64 machine: its own binary, and the arm64 one under qemu-user.
+ */
+export function exePart(target = HOST): SystemPart {
+  const exe = exePath(target);
+  const name = `single executable (${exe.slice(ROOT.length)})`;
+  if (HOST !== 'linux-x64') return { name, available: false, reason: `the tests run the Linux binaries on Linux x64; this is ${HOST}` };
   const inputs = Math.max(newestSource(), statSync(join(ROOT, 'package-lock.json')).mtimeMs);
-  if (!existsSync(EXE) || statSync(EXE).mtimeMs < inputs) {
-    const build = spawnSync(process.execPath, [join(ROOT, 'src/build/exe.mjs'), '--target', HOST], {
+  if (!existsSync(exe) || statSync(exe).mtimeMs < inputs) {
+    const build = spawnSync(process.execPath, [join(ROOT, 'src/build/exe.mjs'), '--target', target], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 600_000,
