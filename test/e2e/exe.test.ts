@@ -2,8 +2,9 @@
 // would: every run of it has a PATH with no `node` on it, and its "browser" is curl. It serves the
 // sandbox the other rsi talks to, signs in with the real Secret Service (its keychain addon comes
 // out of the binary), runs the README's first session and `mcp serve` for the SDK client, and
-// prints byte for byte what bin/rsi.js prints for the same commands. The proxy/TLS test of issue 19
-// is not run against it here (that work is on another branch).
+// prints byte for byte what bin/rsi.js prints for the same commands. The cross-built arm64 binary
+// runs under qemu-user. The proxy/TLS test of issue 19 is not run against it here (that work is
+// on another branch).
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
