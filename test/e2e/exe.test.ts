@@ -6,10 +6,10 @@
 // runs under qemu-user. The proxy/TLS test of issue 19 is not run against it here (that work is
 // on another branch).
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -58,6 +58,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await sandbox?.stop();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(dirname(NO_NODE), { recursive: true, force: true });
 });
 
 describe.skipIf(skip)('the single executable, with no node on PATH', () => {
