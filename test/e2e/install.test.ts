@@ -37,6 +37,7 @@ let work: string;
 let rsi: string;
 /** Any folder other than the checkout: the installed rsi must not depend on where it runs. */
 let elsewhere: string;
+let copy: string;
 let packed: { filename: string; files: { path: string }[] };
 let sandbox: SandboxProcess | undefined;
 
@@ -77,7 +78,7 @@ beforeAll(async () => {
   elsewhere = join(work, 'elsewhere');
   mkdirSync(elsewhere);
   // A copy of what the build needs; node_modules is linked, not installed again.
-  const copy = join(work, 'checkout');
+  copy = join(work, 'checkout');
   mkdirSync(copy);
   for (const name of ['package.json', 'README.md', 'LICENSE', 'tsconfig.json']) {
     if (existsSync(join(ROOT, name))) copyFileSync(join(ROOT, name), join(copy, name));
@@ -113,6 +114,18 @@ describe('the packed tarball', () => {
       expect(paths.filter((p) => !ALLOWED.test(p))).toEqual([]);
       expect(paths).toEqual(expect.arrayContaining(['bin/rsi.js', 'dist/main.js', 'package.json', 'README.md']));
     }
+  });
+
+  it('never holds the single executables of dist/exe, and prepack keeps them', async () => {
+    // A built binary beside the bundle, as `npm run build:exe` leaves it (a stand-in: only its path matters).
+    mkdirSync(join(copy, 'dist', 'exe'), { recursive: true });
+    writeFileSync(join(copy, 'dist', 'exe', 'rsi-linux-x64'), 'not really a binary');
+    writeFileSync(join(copy, 'dist', 'exe', 'SHA256SUMS'), '');
+    const [again] = jsonOf(await npm(['pack', '--json', '--dry-run'], copy)) as [typeof packed];
+    const paths = again.files.map((f) => f.path);
+    expect(paths.filter((p) => p.startsWith('dist/exe'))).toEqual([]);
+    expect(paths).toContain('dist/main.js');
+    expect(existsSync(join(copy, 'dist', 'exe', 'rsi-linux-x64'))).toBe(true);
   });
 });
 

@@ -8,27 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { firstSession } from '../support/readme.js';
 import { runBash } from '../support/shell.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-
-/** The indented code of the "A first session" section, as a reader would paste it. */
-function firstSession(markdown: string): string[] {
-  const start = markdown.indexOf('## A first session');
-  const end = markdown.indexOf('\n## ', start + 1);
-  const section = markdown.slice(start, end < 0 ? undefined : end);
-  const lines: string[] = [];
-  let inBlock = false;
-  for (const line of section.split('\n')) {
-    if (line.startsWith('    ')) {
-      if (!inBlock && lines.length) break; // only the first code block
-      inBlock = true;
-      lines.push(line.slice(4));
-    } else if (inBlock && line.trim() === '') break;
-  }
-  return lines;
-}
 
 async function portFree(port: number): Promise<boolean> {
   const server = createServer();
@@ -47,7 +30,7 @@ async function freePort(): Promise<number> {
 }
 
 describe('README: A first session', () => {
-  const lines = firstSession(readme);
+  const lines = firstSession();
 
   it('is there, starts the sandbox on a fixed port, quietly, and finishes setup from the terminal', () => {
     expect(lines[0]).toMatch(/^rsi sandbox --port 8765 --auto-approve --quiet\b.*&/);

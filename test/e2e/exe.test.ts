@@ -1,0 +1,298 @@
+// The single executable (dist/exe/rsi-linux-x64, docs/install.md) used as a person without Node
+// would: every run of it has a PATH with no `node` on it, and its "browser" is curl. It serves the
+// sandbox the other rsi talks to, signs in with the real Secret Service (its keychain addon comes
+// out of the binary), runs the README's first session and `mcp serve` for the SDK client, and
+// prints byte for byte what bin/rsi.js prints for the same commands. The cross-built arm64 binary
+// runs under qemu-user. The proxy/TLS test of issue 19 is not run against it here (that work is
+// on another branch).
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, cleanEnv, runCli } from '../support/cli.js';
+import { EXE, exePart, exePath, pathWithoutNode } from '../support/exe.js';
+import { startPrivateKeyring, type PrivateKeyring } from '../support/keyring.js';
+import { obtainTokens } from '../support/oauth.js';
+import { firstSession } from '../support/readme.js';
+import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { keyringPart, skipWithout } from '../support/system.js';
+
+const skip = skipWithout(exePart());
+const noKeyring = skip || skipWithout(keyringPart());
+const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const work = mkdtempSync(join(tmpdir(), 'rsi-exe-'));
+/** Programs the shell lines use; `node` is not one of them, and the folder has none. */
+const NO_NODE = pathWithoutNode(['sh', 'bash', 'curl', 'jq', 'cat', 'sleep', 'grep', 'sed', 'head', 'ls', 'rm', 'mkdir']);
+/** A folder where `rsi` is the binary, first on a node-less PATH. */
+const rsiDir = join(work, 'rsi-bin');
+mkdirSync(rsiDir);
+symlinkSync(EXE, join(rsiDir, 'rsi'));
+const PATH = `${rsiDir}:${NO_NODE}`;
+/** A browser without Node: follows the authorization redirects to rsi's loopback callback. */
+const BROWSER = join(work, 'browser.sh');
+const curl = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).stdout.trim();
+writeFileSync(BROWSER, `#!/bin/sh\nexec ${curl} -sS -L --max-redirs 20 -o /dev/null "$1"\n`);
+chmodSync(BROWSER, 0o755);
+/** Where the binary may write its keychain addon: checked empty afterwards. */
+const privateTmp = join(work, 'tmp');
+mkdirSync(privateTmp, { mode: 0o700 });
+
+/** The binary, run with the node-less PATH. */
+function exe(args: readonly string[], env: Record<string, string | undefined> = {}, input?: string): Promise<CliResult> {
+  return runCli(args, { bin: EXE, env: { PATH, TMPDIR: privateTmp, ...env }, input });
+}
+
+let sandbox: SandboxProcess;
+let token: string;
+beforeAll(async () => {
+  if (skip) return;
+  // The sandbox every test here talks to is the binary's own.
+  sandbox = await startSandbox(['--auto-approve', '--quiet'], { bin: EXE, env: { PATH } });
+  token = (await obtainTokens(sandbox.url)).access_token;
+}, 60_000);
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(dirname(NO_NODE), { recursive: true, force: true });
+});
+
+describe.skipIf(skip)('the single executable, with no node on PATH', () => {
+  it('really has no node to lean on', () => {
+    const r = spawnSync('/bin/sh', ['-c', 'command -v node || echo none'], { env: { PATH }, encoding: 'utf8' });
+    expect(r.stdout.trim()).toBe('none');
+  });
+
+  it('--version is the package version', async () => {
+    const r = await exe(['--version']);
+    expect(r).toMatchObject({ code: 0, stdout: `${PKG.version}\n`, stderr: '' });
+  });
+
+  // Each command with the file's token, once through the binary and once through bin/rsi.js.
+  const SAME = [
+    ['--version'],
+    ['--help'],
+    ['keywords', '--help'],
+    ['help', 'analyses', 'run'],
+    ['keywords', 'search', 'egfr'],
+    ['keywords', 'search', 'egfr', '--json'],
+    ['keywords', 'get', 'EGFR', '--include', 'indications,sponsors'],
+    ['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--all', '--format', 'csv'],
+    ['keywords', 'relations', 'KRAS', '--relation', 'sponsors', '--limit', '5', '--format', 'tsv'],
+    ['projects', 'list'],
+    ['projects', 'list', '--format', 'ndjson'],
+    ['opportunities', 'Oncology watchlist'],
+    ['signals', 'KRAS inhibitors', '--json'],
+    ['completion', 'bash'],
+    ['projects', 'get', 'no-such-project'],
+    ['keywords', 'search'],
+    ['no-such-command'],
+  ];
+  it.each(SAME.map((args) => [args.join(' '), args] as const))('prints what bin/rsi.js prints: rsi %s', async (_, args) => {
+    const env = { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: join(work, 'same') };
+    const [fromExe, fromJs] = await Promise.all([exe(args, env), runCli(args, { env })]);
+    expect(fromExe.stdout).toBe(fromJs.stdout);
+    expect(fromExe.stderr).toBe(fromJs.stderr);
+    expect(fromExe.code).toBe(fromJs.code);
+  });
+
+  it('runs the README’s first session with `rsi` being the binary', { timeout: 120_000 }, async () => {
+    const port = await freePort();
+    const home = mkdtempSync(join(work, 'readme-'));
+    const session = firstSession().join('\n').replaceAll(':8765', `:${port}`).replaceAll('--port 8765', `--port ${port}`);
+    const script = `trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+trap 'echo "README line failed: $BASH_COMMAND" >&2' ERR
+command -v node && exit 99
+${session}
+echo "README session complete" >&2`;
+    const r = await bash(script, home, {
+      HOME: home,
+      PATH,
+      TMPDIR: privateTmp,
+      RSI_CONFIG_DIR: join(home, 'config'),
+      RSI_CREDENTIAL_STORE: 'file',
+      BROWSER,
+    });
+    expect(r.stderr).not.toContain('README line failed');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('README session complete');
+    expect(r.stderr).toContain('✓ Signed in to');
+    expect(r.stderr).toMatch(/✓ Started \d+ analys[ie]s for "My first project"/);
+    expect(readFileSync(join(home, 'assets.csv'), 'utf8').split('\n').length).toBeGreaterThan(2);
+  });
+
+  it('opens the browser with the system’s xdg-open when $BROWSER is unset (`open` bundled inside)', async () => {
+    // An xdg-open first on PATH that records its call and follows the redirects like a browser.
+    const bin = mkdtempSync(join(work, 'xdg-'));
+    const called = join(bin, 'called');
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$1" > ${called}\nexec ${BROWSER} "$1"\n`);
+    chmodSync(join(bin, 'xdg-open'), 0o755);
+    const folder = join(work, 'xdg-login');
+    const r = await runCli(['login', '--base-url', sandbox.url, '--insecure-storage'], {
+      bin: EXE,
+      env: { PATH: `${bin}:${PATH}`, TMPDIR: privateTmp, RSI_CONFIG_DIR: folder },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(called, 'utf8')).toMatch(new RegExp(`^${sandbox.url}/oauth/authorize\\?`));
+    expect(existsSync(join(folder, 'credentials.json'))).toBe(true);
+  });
+
+  it('serves MCP to the SDK client, with the same tools and answers as bin/rsi.js', async () => {
+    const env = { RSI_BASE_URL: sandbox.url, RSI_TOKEN: token, RSI_CONFIG_DIR: join(work, 'mcp') };
+    const connect = async (command: string, args: string[], extra: Record<string, string>) => {
+      const client = new Client({ name: 'rsi-exe-e2e', version: '0' });
+      await client.connect(
+        new StdioClientTransport({ command, args, env: cleanEnv({ ...env, ...extra }) as Record<string, string>, stderr: 'pipe' }),
+      );
+      return client;
+    };
+    const [fromExe, fromJs] = await Promise.all([
+      connect(EXE, ['mcp', 'serve'], { PATH, TMPDIR: privateTmp }),
+      connect(process.execPath, [join(import.meta.dirname, '../../bin/rsi.js'), 'mcp', 'serve'], {}),
+    ]);
+    try {
+      expect(fromExe.getServerVersion()).toEqual(fromJs.getServerVersion());
+      expect((await fromExe.listTools()).tools).toEqual((await fromJs.listTools()).tools);
+      const call = { name: 'get_keyword', arguments: { keyword: 'HER1' } };
+      const [a, b] = (await Promise.all([fromExe.callTool(call), fromJs.callTool(call)])) as CallToolResult[];
+      expect((a!.structuredContent as { name: string }).name).toBe('EGFR');
+      expect(a).toEqual(b);
+    } finally {
+      await Promise.all([fromExe.close(), fromJs.close()]);
+    }
+  });
+});
+
+describe.skipIf(noKeyring)('the single executable and the Secret Service', () => {
+  let keyring: PrivateKeyring;
+  const dir = join(work, 'keychain');
+  beforeAll(async () => {
+    keyring = await startPrivateKeyring();
+  }, 30_000);
+  afterAll(async () => {
+    await keyring?.stop();
+  });
+  const env = (extra: Record<string, string> = {}) => ({ RSI_CONFIG_DIR: dir, ...keyring.env, ...extra });
+
+  it('login keeps the tokens in the keychain through the embedded addon, and leaves no addon file behind', async () => {
+    const runtime = join(keyring.home, 'run');
+    const r = await exe(['login', '--base-url', sandbox.url], env({ BROWSER, XDG_RUNTIME_DIR: runtime }));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('OS keychain');
+    const lookup = spawnSync('secret-tool', ['search', '--all', 'service', `rsi:${sandbox.url}`], {
+      env: { ...process.env, ...keyring.env },
+      encoding: 'utf8',
+    });
+    expect(lookup.stdout + lookup.stderr).toMatch(/default:access@/);
+    expect(readdirSync(runtime).filter((f) => f.startsWith('rsi-keyring-'))).toEqual([]);
+    expect(readdirSync(privateTmp).filter((f) => f.startsWith('rsi-keyring-'))).toEqual([]);
+  });
+
+  it('commands use the keychain token, and bin/rsi.js reads the same entries', async () => {
+    for (const args of [
+      ['projects', 'list', '--json'],
+      ['auth', 'status'],
+    ]) {
+      const [fromExe, fromJs] = await Promise.all([exe(args, env()), runCli(args, { env: env() })]);
+      expect(fromExe.code, fromExe.stderr).toBe(0);
+      expect(fromExe.stdout).toBe(fromJs.stdout);
+      expect(fromExe.stderr).toBe(fromJs.stderr);
+    }
+  });
+
+  it('without a Secret Service it fails as bin/rsi.js does, and --insecure-storage signs in', async () => {
+    // A session bus nobody serves: the keychain cannot be reached at all.
+    const gone = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(work, 'no-bus')}` };
+    const folder = join(work, 'no-keychain');
+    const args = ['login', '--base-url', sandbox.url];
+    const noUrl = (text: string) => text.replace(/https?:\/\/\S+/g, 'URL');
+    const [fromExe, fromJs] = await Promise.all([
+      exe(args, { RSI_CONFIG_DIR: `${folder}-exe`, BROWSER, ...gone }),
+      runCli(args, { env: { RSI_CONFIG_DIR: `${folder}-js`, BROWSER, ...gone } }),
+    ]);
+    expect(fromExe.code).not.toBe(0);
+    expect(fromExe.code).toBe(fromJs.code);
+    expect(noUrl(fromExe.stderr)).toBe(noUrl(fromJs.stderr).replaceAll(`${folder}-js`, `${folder}-exe`));
+    expect(fromExe.stderr).toContain('--insecure-storage');
+    const insecure = await exe([...args, '--insecure-storage'], { RSI_CONFIG_DIR: `${folder}-exe`, BROWSER, ...gone });
+    expect(insecure.code, insecure.stderr).toBe(0);
+    expect(existsSync(join(`${folder}-exe`, 'credentials.json'))).toBe(true);
+  });
+});
+
+// The Linux arm64 binary is cross-built (no code cache) on this x64 machine; qemu-user runs it
+// with Debian's arm64 libraries, so its embedded Node and its own arm64 keychain addon are shown to work.
+const ARM64 = exePath('linux-arm64');
+const SYSROOT = '/usr/aarch64-linux-gnu';
+const QEMU = spawnSync('sh', ['-c', 'command -v qemu-aarch64'], { encoding: 'utf8' }).stdout.trim();
+const skipArm64 =
+  skip ||
+  noKeyring ||
+  skipWithout({
+    name: 'qemu-user with arm64 libraries',
+    available: Boolean(QEMU) && existsSync(join(SYSROOT, 'lib', 'libatomic.so.1')) && existsSync(join(SYSROOT, 'lib', 'libstdc++.so.6')),
+    reason: 'apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross libgcc-s1-arm64-cross',
+  }) ||
+  skipWithout(exePart('linux-arm64'));
+
+describe.skipIf(skipArm64)('the cross-built Linux arm64 binary, under qemu-user', () => {
+  let keyring: PrivateKeyring;
+  beforeAll(async () => {
+    keyring = await startPrivateKeyring();
+  }, 30_000);
+  afterAll(async () => {
+    await keyring?.stop();
+  });
+  const run = (args: readonly string[], env: Record<string, string | undefined>) =>
+    runCli(['-L', SYSROOT, ARM64, ...args], { bin: QEMU, env: { PATH, TMPDIR: privateTmp, ...env }, timeoutMs: 60_000 });
+
+  it('prints what bin/rsi.js prints', { timeout: 120_000 }, async () => {
+    const env = { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: join(work, 'arm64-same') };
+    for (const args of [['--version'], ['keywords', 'search', 'egfr', '--json'], ['projects', 'list']]) {
+      const [fromArm, fromJs] = await Promise.all([run(args, env), runCli(args, { env })]);
+      expect(fromArm.stdout, fromArm.stderr).toBe(fromJs.stdout);
+      expect(fromArm.code).toBe(fromJs.code);
+    }
+  });
+
+  it('signs in with the Secret Service through its own arm64 keychain addon', { timeout: 120_000 }, async () => {
+    const r = await run(['login', '--base-url', sandbox.url], { RSI_CONFIG_DIR: join(work, 'arm64-keychain'), BROWSER, ...keyring.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('OS keychain');
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** bash -e -o pipefail with exactly this environment (no inherited PATH, so no node). */
+function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const bashPath = spawnSync('sh', ['-c', 'command -v bash'], { encoding: 'utf8' }).stdout.trim();
+    const child = spawn(bashPath, ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], {
+      cwd,
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 110_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
