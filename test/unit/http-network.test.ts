@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../../src/errors.js';
 import { UndiciHttp } from '../../src/http/http.js';
-import { Network, OAUTH_MAX_BYTES, loadUndici, tlsFailure } from '../../src/http/network.js';
+import { Network, OAUTH_MAX_BYTES, loadProxyAgent, loadUndici, tlsFailure } from '../../src/http/network.js';
 import { proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
 import { redactBody } from '../../src/http/redact.js';
 import { fakeClock } from '../support/fakes.js';
@@ -285,13 +285,17 @@ describe('TLS failures name the fix', () => {
 
 describe("the undici parts the network path imports (not undici's index)", () => {
   it('still exist with the shapes rsi relies on, and carry a request', async () => {
-    // If an undici upgrade moves lib/dispatcher/env-http-proxy-agent.js or lib/api/api-request.js,
-    // this fails here, naming them, as well as every request above.
-    const { EnvHttpProxyAgent, request } = await loadUndici();
-    expect(typeof EnvHttpProxyAgent).toBe('function');
+    // If an undici upgrade moves lib/dispatcher/agent.js, proxy-agent.js, dispatcher.js or
+    // lib/api/api-request.js, api-connect.js, this fails here, naming them.
+    const { Agent, request } = await loadUndici();
+    expect(typeof Agent).toBe('function');
     expect(typeof request).toBe('function');
+    const ProxyAgent = await loadProxyAgent();
+    expect(typeof ProxyAgent).toBe('function');
+    // The tunnel's CONNECT: undici's index attaches it to every dispatcher; loadProxyAgent must too.
+    expect(typeof (new ProxyAgent('http://127.0.0.1:1') as unknown as { connect?: unknown }).connect).toBe('function');
     handler = (_req, res) => res.end('pong');
-    const agent = new EnvHttpProxyAgent({ httpProxy: '', httpsProxy: '', noProxy: '' });
+    const agent = new Agent();
     try {
       const res = await request.call(agent, { origin: base, path: '/ping', method: 'GET' });
       expect(res.statusCode).toBe(200);
