@@ -18,7 +18,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError } from '../errors.js';
-import { proxyFor, proxySettings, redactProxyUrl, type Env, type ProxySettings } from './proxy.js';
+import { isLoopback, proxyFor, proxySettings, redactProxyUrl, type Env, type ProxySettings } from './proxy.js';
 import { Tracer, redactBody, redactHeaders, redactUrl } from './redact.js';
 
 /** OAuth, discovery and probe replies are small documents: a megabyte is generous. */
@@ -145,6 +145,11 @@ export class Network {
   proxyFor(url: URL): string | undefined {
     const proxy = proxyFor(url, this.proxy);
     return proxy === undefined ? undefined : redactProxyUrl(proxy);
+  }
+
+  /** Whether `url` names this machine's loopback, which is never proxied (for messages). */
+  isLoopback(url: URL): boolean {
+    return isLoopback(url.hostname);
   }
 
   /** Which variable names the proxy for `url` (for messages), if any. */

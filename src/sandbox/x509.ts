@@ -141,7 +141,7 @@ function ipv6Bytes(address: string): Buffer {
   const right = tail === undefined ? [] : groups(tail);
   const all = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
   const out = Buffer.alloc(16);
-  all.forEach((g, i) => out.writeUInt16BE(Number.parseInt(g, 16), i * 2));
+  for (const [i, g] of all.entries()) out.writeUInt16BE(Number.parseInt(g, 16), i * 2);
   return out;
 }
 

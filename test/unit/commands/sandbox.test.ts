@@ -81,12 +81,11 @@ describe('sandbox: run', () => {
     const { existsSync, readFileSync, statSync } = await import('node:fs');
     const io = fakeIo(false);
     const stop = new AbortController();
-    let seen: { pem: string; mode: number } | undefined;
     const ctx = fakeCtx(io, { signal: stop.signal });
     const running = sandbox.run({ ...DEFAULTS, quiet: true, tls: true, publicHost: 'rsi.test' }, ctx);
     while (io.out().split('\n').length < 3) await new Promise((r) => setTimeout(r, 10));
     const [url, caFile] = io.out().trim().split('\n');
-    seen = { pem: readFileSync(caFile!, 'utf8'), mode: statSync(caFile!).mode & 0o777 };
+    const seen = { pem: readFileSync(caFile!, 'utf8'), mode: statSync(caFile!).mode & 0o777 };
     stop.abort();
     await running;
     expect(url).toMatch(/^https:\/\/rsi\.test:\d+$/);
