@@ -48,7 +48,8 @@ export async function startLoopbackReceiver(port: number, onIgnored?: (why: stri
       return;
     }
     const given = url.searchParams.get('state');
-    if (state === undefined || given !== state) return refuse(res, given === null ? 'it carries no state' : "its state is not this sign-in's");
+    if (state === undefined || given !== state)
+      return refuse(res, given === null ? 'it carries no state' : "its state is not this sign-in's");
     let answered = false;
     const cb: Callback = {
       url,

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { RSI_BIN, cleanEnv } from '../support/cli.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 

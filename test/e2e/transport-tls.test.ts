@@ -149,6 +149,12 @@ describe('sandbox --tls through a CONNECT proxy', () => {
     expect(status.code, status.stderr).toBe(0);
   });
 
+  it('a new project: its setup_url says https:// too', async () => {
+    const r = await rsi(['projects', 'create', '--name', 'Through the tunnel', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((json(r) as { setup_url: string }).setup_url).toMatch(new RegExp(`^${sandbox.url}/projects/[0-9a-f-]+/overview`));
+  });
+
   it('refreshes an expired token through the proxy', async () => {
     const before = (await sandboxStats(sandbox)).tokens.refreshed;
     await expireTokens(sandbox, configDir, 7200);

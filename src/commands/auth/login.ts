@@ -129,7 +129,9 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
           }
           const launch = await launchBrowser(url, { env: ctx.env });
           if (!launch.opened) return cannotOpen(launch.reason, url);
-          err.write(`Opening your browser to sign in. If it does not open, visit:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`);
+          err.write(
+            `Opening your browser to sign in. If it does not open, visit:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`,
+          );
           // An opener that starts and then fails (xdg-open finding no browser) is said at once.
           void launch.failed.then((reason) => cannotOpen(reason, url));
         },
