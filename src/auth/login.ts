@@ -95,14 +95,19 @@ async function bindReceiver(opts: LoginOptions, issuer: string): Promise<Loopbac
   const wanted = opts.port ?? registeredPort;
   if (wanted !== undefined) {
     try {
-      return await startLoopbackReceiver(wanted);
+      return await startLoopbackReceiver(wanted, ignored(opts));
     } catch (error) {
       if (!(error instanceof PortInUseError)) throw error;
       if (opts.port !== undefined)
         throw new UsageError(`port ${opts.port} is in use on 127.0.0.1`, { hint: 'choose another --port, or leave it out' });
     }
   }
-  return startLoopbackReceiver(0);
+  return startLoopbackReceiver(0, ignored(opts));
+}
+
+/** Says on stderr that the listener answered a request that was not the sign-in's (and waits on). */
+function ignored(opts: LoginOptions): (why: string) => void {
+  return (why) => opts.events.info(`Ignored a request to the sign-in listener: ${why}. Still waiting…`);
 }
 
 async function cachedRegistration(opts: LoginOptions, issuer: string): Promise<ClientRegistration | undefined> {
@@ -228,6 +233,9 @@ async function authorize(
       waitAbort.abort(
         new NotSignedInError(
           `timed out after ${Math.round(opts.timeoutMs / 1000)} s waiting for the sign-in in the browser; nothing was stored`,
+          {
+            hint: 'where no browser can reach this machine, run `rsi login --no-browser` and paste the address the browser ends on, or `rsi login --port 8765` with `ssh -L 8765:127.0.0.1:8765` from your computer',
+          },
         ),
       ),
     opts.timeoutMs,
@@ -236,6 +244,7 @@ async function authorize(
   opts.signal.addEventListener('abort', onAbort, { once: true });
   let callback: Callback;
   try {
+    receiver.expectState(state);
     await opts.events.authorizationUrl(url.href);
     callback = await Promise.race([receiver.next(waitAbort.signal), fromPaste(opts.pasted, receiver.redirectUri, waitAbort.signal)]);
   } catch (error) {

@@ -2,6 +2,11 @@
  * The loopback redirect receiver (RFC 8252 §7.3): binds 127.0.0.1 on the port it will use — port 0
  * or a fixed one — and reads back the port it got, so there is no probe-then-bind race. It answers
  * each callback only once the login knows the outcome, so the browser tab says what happened.
+ *
+ * It ignores what is not its own: a request whose Host is not the address rsi registered (a web
+ * page reaching the port through DNS rebinding), or a callback whose `state` is missing or not the
+ * one this sign-in sent (another local process guessing), is answered 400 and the listener keeps
+ * waiting for the real redirect, so a forged request can no longer end the sign-in.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +20,8 @@ export interface Callback {
 export interface LoopbackReceiver {
   port: number;
   redirectUri: string;
+  /** The `state` of the sign-in now waiting: only callbacks carrying it are delivered. */
+  expectState(state: string): void;
   /** The next request to /callback. */
   next(signal: AbortSignal): Promise<Callback>;
   close(): Promise<void>;
@@ -22,15 +29,27 @@ export interface LoopbackReceiver {
 
 export class PortInUseError extends Error {}
 
-export async function startLoopbackReceiver(port: number): Promise<LoopbackReceiver> {
+export async function startLoopbackReceiver(port: number, onIgnored?: (why: string) => void): Promise<LoopbackReceiver> {
   const waiting: Array<(cb: Callback) => void> = [];
   const queued: Callback[] = [];
+  let state: string | undefined;
+  let host = '';
+  const refuse = (res: ServerResponse, why: string): void => {
+    onIgnored?.(why);
+    res.writeHead(400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+    res.end(resultPage(false, `This request was ignored (${why}); rsi is still waiting for the sign-in.`));
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    if ((req.headers.host ?? '').toLowerCase() !== host) return refuse(res, 'it was not addressed to this listener');
     const url = new URL(req.url ?? '/', `http://127.0.0.1`);
     if (req.method !== 'GET' || url.pathname !== '/callback') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
       return;
     }
+    const given = url.searchParams.get('state');
+    if (state === undefined || given !== state)
+      return refuse(res, given === null ? 'it carries no state' : "its state is not this sign-in's");
     let answered = false;
     const cb: Callback = {
       url,
@@ -53,9 +72,13 @@ export async function startLoopbackReceiver(port: number): Promise<LoopbackRecei
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const actual = (server.address() as AddressInfo).port;
+  host = `127.0.0.1:${actual}`;
   return {
     port: actual,
     redirectUri: `http://127.0.0.1:${actual}/callback`,
+    expectState: (value) => {
+      state = value;
+    },
     next: (signal) =>
       new Promise<Callback>((resolve, reject) => {
         const ready = queued.shift();

@@ -3,8 +3,9 @@
  * registration and its probe, token, refresh, revoke, doctor's probes — goes through `send` on one
  * undici dispatcher, so these hold for all of them alike:
  *
- * - proxies: undici's EnvHttpProxyAgent, fed HTTP_PROXY / HTTPS_PROXY / NO_PROXY (either case)
- *   from the environment the composition root hands in;
+ * - proxies: HTTP_PROXY / HTTPS_PROXY / NO_PROXY (either case) from the environment the composition
+ *   root hands in, decided per URL by `proxyFor` (src/http/proxy.ts: loopback always direct,
+ *   NO_PROXY as curl and Go read it), then an undici Agent (direct) or ProxyAgent (proxied);
  * - a whole-request deadline: `timeoutMs` bounds one attempt from connect to the last body byte
  *   (undici's own timeouts only bound idle gaps, so a server dripping a byte a second beat them);
  * - bounded bodies, counted after decompression (a small gzip bomb stops at the cap);
@@ -17,7 +18,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError } from '../errors.js';
-import { proxyFor, proxySettings, redactProxyUrl, type Env, type ProxySettings } from './proxy.js';
+import { isLoopback, proxyFor, proxySettings, redactProxyUrl, type Env, type ProxySettings } from './proxy.js';
 import { Tracer, redactBody, redactHeaders, redactUrl } from './redact.js';
 
 /** OAuth, discovery and probe replies are small documents: a megabyte is generous. */
@@ -81,7 +82,7 @@ function markPermanent<E extends Error>(error: E): E {
 }
 
 export interface UndiciParts {
-  EnvHttpProxyAgent: typeof import('undici').EnvHttpProxyAgent;
+  Agent: typeof import('undici').Agent;
   request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 }
 let undiciParts: Promise<UndiciParts> | undefined;
@@ -97,14 +98,30 @@ async function importUndici(): Promise<UndiciParts> {
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--no-wasm-tier-up');
   setFlagsFromString('--no-wasm-dynamic-tiering');
-  // The two parts rsi uses, not undici's index: that also loads fetch, WebSocket, cookies (which
-  // pull in Node's own copy of undici), caches and mocks, about 1 MB of code no request needs.
-  const [agent, request] = await Promise.all([
-    import('undici/lib/dispatcher/env-http-proxy-agent.js'),
-    import('undici/lib/api/api-request.js'),
-  ]);
+  // The parts rsi uses, not undici's index: that also loads fetch, WebSocket, cookies (which pull
+  // in Node's own copy of undici), caches and mocks, about 1 MB of code no request needs.
+  const [agent, request] = await Promise.all([import('undici/lib/dispatcher/agent.js'), import('undici/lib/api/api-request.js')]);
   // CommonJS: the module itself is the default export.
-  return { EnvHttpProxyAgent: agent.default, request: request.default };
+  return { Agent: agent.default, request: request.default };
+}
+
+let proxyAgentPart: Promise<typeof import('undici').ProxyAgent> | undefined;
+/** undici's ProxyAgent, loaded only when a proxy is configured (most runs have none). */
+export const loadProxyAgent = (): Promise<typeof import('undici').ProxyAgent> => (proxyAgentPart ??= importProxyAgent());
+
+async function importProxyAgent(): Promise<typeof import('undici').ProxyAgent> {
+  const [proxyAgent, connect, dispatcher] = await Promise.all([
+    import('undici/lib/dispatcher/proxy-agent.js'),
+    import('undici/lib/api/api-connect.js'),
+    import('undici/lib/dispatcher/dispatcher.js'),
+  ]);
+  // ProxyAgent opens its CONNECT tunnel with `Dispatcher.prototype.connect`, a method undici's
+  // index attaches (lib/api) and our direct imports do not: without it every https:// request
+  // through a proxy failed with "this[kClient].connect is not a function". It is the only one of
+  // those methods undici's dispatchers call on themselves (request is called from outside, above).
+  const proto = dispatcher.default.prototype as { connect?: unknown };
+  proto.connect ??= connect.default;
+  return proxyAgent.default;
 }
 
 export class Network {
@@ -113,7 +130,8 @@ export class Network {
   /** Undefined without `--debug`. */
   readonly tracer: Tracer | undefined;
   private readonly nodeVersion: string;
-  private dispatcherPromise: Promise<Dispatcher> | undefined;
+  /** Keyed by proxy URL ('' for direct), made on first use. */
+  private readonly dispatchers = new Map<string, Promise<Dispatcher>>();
   private closed = false;
 
   constructor(options: NetworkOptions) {
@@ -129,36 +147,54 @@ export class Network {
     return proxy === undefined ? undefined : redactProxyUrl(proxy);
   }
 
+  /** Whether `url` names this machine's loopback, which is never proxied (for messages). */
+  isLoopback(url: URL): boolean {
+    return isLoopback(url.hostname);
+  }
+
   /** Which variable names the proxy for `url` (for messages), if any. */
   proxySource(url: URL): string | undefined {
     if (proxyFor(url, this.proxy) === undefined) return undefined;
     return url.protocol === 'https:' ? this.proxy.source.https : this.proxy.source.http;
   }
 
-  private dispatcher(): Promise<Dispatcher> {
-    this.dispatcherPromise ??= loadUndici().then(
-      ({ EnvHttpProxyAgent }) =>
-        new EnvHttpProxyAgent({
-          // Explicit values, so undici never reads process.env itself ('' means none).
-          httpProxy: this.proxy.http ?? '',
-          httpsProxy: this.proxy.https ?? '',
-          noProxy: this.proxy.noProxy,
-          // http:// targets go to an http proxy in absolute form, as curl does: many corporate
-          // proxies refuse CONNECT to ports other than 443. https:// always tunnels (CONNECT).
-          proxyTunnel: false,
-          connect: { timeout: this.timeoutMs },
-          headersTimeout: this.timeoutMs,
-          bodyTimeout: this.timeoutMs,
-          keepAliveTimeout: 10_000,
-          connections: 8,
-        }),
-    );
-    return this.dispatcherPromise;
+  /** The dispatcher for `url`: direct, or the proxy `proxyFor` names (decided here, not by undici). */
+  private dispatcher(url: URL): Promise<Dispatcher> {
+    const proxy = proxyFor(url, this.proxy);
+    const key = proxy ?? '';
+    let found = this.dispatchers.get(key);
+    if (!found) {
+      const common = {
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        keepAliveTimeout: 10_000,
+        connections: 8,
+      };
+      found =
+        proxy === undefined
+          ? loadUndici().then(({ Agent }) => new Agent({ ...common, connect: { timeout: this.timeoutMs } }))
+          : loadProxyAgent().then(
+              (ProxyAgent) =>
+                new ProxyAgent({
+                  ...common,
+                  // Credentials in the URL become Proxy-Authorization (undici decodes them).
+                  uri: proxy,
+                  // http:// targets go to an http proxy in absolute form, as curl does: many
+                  // corporate proxies refuse CONNECT to ports other than 443. https:// always
+                  // tunnels (CONNECT).
+                  proxyTunnel: false,
+                  proxyTls: { timeout: this.timeoutMs },
+                  requestTls: { timeout: this.timeoutMs },
+                }),
+            );
+      this.dispatchers.set(key, found);
+    }
+    return found;
   }
 
   async send(req: WireRequest): Promise<WireResponse> {
     const { request } = await loadUndici();
-    const dispatcher = await this.dispatcher();
+    const dispatcher = await this.dispatcher(req.url);
     const tracer = this.tracer;
     const started = Date.now();
     if (tracer) this.traceRequest(tracer, req);
@@ -226,9 +262,9 @@ export class Network {
   };
 
   async close(): Promise<void> {
-    if (this.closed || !this.dispatcherPromise) return;
+    if (this.closed) return;
     this.closed = true;
-    await this.dispatcherPromise.then((d) => d.destroy()).catch(() => undefined);
+    await Promise.all([...this.dispatchers.values()].map((d) => d.then((one) => one.destroy()).catch(() => undefined)));
   }
 
   private traceRequest(tracer: Tracer, req: WireRequest): void {

@@ -3,6 +3,7 @@
  * and undici read them), and the one place that decides whether a URL goes through the proxy, so
  * `doctor` says what the dispatcher actually does.
  */
+import { BlockList, isIP } from 'node:net';
 import { UsageError } from '../errors.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -70,21 +71,85 @@ export function redactProxyUrl(value: string): string {
 export function proxyFor(url: URL, settings: ProxySettings): string | undefined {
   const proxy = url.protocol === 'https:' ? settings.https : settings.http;
   if (!proxy) return undefined;
-  return bypassed(url, settings.noProxy) ? undefined : proxy;
+  return isLoopback(url.hostname) || bypassed(url, settings.noProxy) ? undefined : proxy;
 }
 
-/** NO_PROXY matching exactly as undici's EnvHttpProxyAgent does it (host, .suffix, host:port, `*`). */
-function bypassed(url: URL, noProxy: string): boolean {
-  if (noProxy === '*') return true;
-  const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
+/** `[::1]` → `::1`; other host names unchanged (lower case, no trailing dot). */
+function bareHost(hostname: string): string {
+  return hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
+}
+
+/**
+ * Loopback never goes through a proxy, whatever HTTP(S)_PROXY says (the rule Go's net/http and
+ * Chromium follow): a proxy cannot reach this machine's loopback, and a token for the sandbox must
+ * not travel in clear to it.
+ */
+export function isLoopback(hostname: string): boolean {
+  const host = bareHost(hostname);
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return isIP(host) === 6 && loopback6.check(host, 'ipv6');
+}
+const loopback6 = new BlockList();
+loopback6.addAddress('::1', 'ipv6');
+// 127.0.0.0/8 written as IPv4-mapped IPv6 (URL turns [::ffff:127.0.0.1] into [::ffff:7f00:1]).
+loopback6.addSubnet('::ffff:7f00:0', 104, 'ipv6');
+
+/**
+ * NO_PROXY as curl and Go read it: entries split on commas or spaces; `*` alone means everything;
+ * `example.com`, `.example.com` and `*.example.com` each match example.com and every host under it;
+ * an IP address matches itself (IPv6 with or without brackets); `10.0.0.0/8` or `fd00::/8` match
+ * the addresses in that range (only when the URL names an address: rsi never resolves a name to
+ * decide); `host:port` and `[v6]:port` match that port only.
+ */
+export function bypassed(url: URL, noProxy: string): boolean {
+  const host = bareHost(url.hostname);
   const port = Number.parseInt(url.port, 10) || (url.protocol === 'https:' ? 443 : 80);
-  for (const entry of noProxy.split(/[,\s]/)) {
+  const hostIp = isIP(host);
+  for (const raw of noProxy.split(/[,\s]+/)) {
+    const entry = raw.trim().toLowerCase();
     if (!entry) continue;
-    const parsed = /^(.+):(\d+)$/.exec(entry);
-    const host = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
-    const entryPort = parsed ? Number.parseInt(parsed[2]!, 10) : 0;
-    if (entryPort && entryPort !== port) continue;
-    if (hostname === host || hostname.endsWith(`.${host}`)) return true;
+    if (entry === '*') return true;
+    const cidr = /^\[?([0-9a-f.:]+)\]?\/(\d{1,3})$/.exec(entry);
+    if (cidr) {
+      const [, net = '', bits = ''] = cidr;
+      const family = isIP(net);
+      if (family === 0 || hostIp !== family || Number(bits) > (family === 4 ? 32 : 128)) continue;
+      const list = new BlockList();
+      list.addSubnet(net, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
+      if (list.check(host, family === 4 ? 'ipv4' : 'ipv6')) return true;
+      continue;
+    }
+    const { name, entryPort } = splitPort(entry);
+    if (entryPort !== undefined && entryPort !== port) continue;
+    if (isIP(name) !== 0) {
+      if (hostIp !== 0 && sameIp(name, host)) return true;
+      continue;
+    }
+    const suffix = name.replace(/^\*?\./, '').replace(/\.$/, '');
+    if (suffix && (host === suffix || host.endsWith(`.${suffix}`))) return true;
   }
   return false;
+}
+
+/** `host:port`, `[v6]:port`, `[v6]`, a bare IPv6 address (its colons are not a port) or a name. */
+function splitPort(entry: string): { name: string; entryPort: number | undefined } {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) return { name: bracketed[1] ?? '', entryPort: bracketed[2] ? Number(bracketed[2]) : undefined };
+  if (isIP(entry) === 6) return { name: entry, entryPort: undefined };
+  const withPort = /^(.+):(\d+)$/.exec(entry);
+  if (withPort) return { name: withPort[1] ?? '', entryPort: Number(withPort[2]) };
+  return { name: entry, entryPort: undefined };
+}
+
+function sameIp(a: string, b: string): boolean {
+  const family = isIP(a);
+  if (family !== isIP(b)) return false;
+  if (family === 4) return a === b;
+  const list = new BlockList();
+  list.addAddress(a, 'ipv6');
+  return list.check(b, 'ipv6');
 }

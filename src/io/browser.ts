@@ -21,7 +21,7 @@ export type SpawnFn = (
   command: string,
   args: readonly string[],
   options: { stdio: 'ignore'; detached: boolean; env: NodeJS.ProcessEnv },
-) => { once(event: 'error' | 'spawn', listener: (...args: any[]) => void): unknown; unref(): void };
+) => { once(event: 'error' | 'spawn' | 'exit', listener: (...args: any[]) => void): unknown; unref(): void };
 
 export interface OpenBrowserOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -35,25 +35,64 @@ export interface BrowserCommand {
   args: string[];
 }
 
+/** Whether a browser was started; if not, why. */
+export type BrowserLaunch =
+  | {
+      opened: true;
+      /**
+       * Settles with a reason if the opener then fails (exits with a non-zero status, as xdg-open
+       * does when it finds no browser); never settles while it works.
+       */
+      failed: Promise<string>;
+    }
+  | { opened: false; reason: string };
+
 export async function openBrowser(url: string, opts: OpenBrowserOptions): Promise<boolean> {
+  return (await launchBrowser(url, opts)).opened;
+}
+
+/**
+ * Starts the browser on `url`, or says why none can be: no display on Linux, an SSH session (a
+ * browser would open on the remote machine, not in front of the person), or an opener that fails.
+ * An explicit $BROWSER is always tried: the person chose it.
+ */
+export async function launchBrowser(url: string, opts: OpenBrowserOptions): Promise<BrowserLaunch> {
   const value = opts.env.BROWSER?.trim();
   if (value) {
     const spawn = opts.spawn ?? (nodeSpawn as unknown as SpawnFn);
     for (const entry of parseBrowserVariable(value, { platform: opts.platform, isFile: opts.isFile })) {
       const { command, args } = browserCommandLine(entry, url);
-      if (await started(spawn, command, args, opts.env)) return true;
+      const launched = await started(spawn, command, args, opts.env);
+      if (launched) return { opened: true, failed: launched.failed };
     }
-    return false;
+    return { opened: false, reason: 'no command in $BROWSER could be started' };
   }
+  const headless = headlessReason(opts.env, opts.platform ?? process.platform);
+  if (headless) return { opened: false, reason: headless };
   try {
     const { default: open } = await import('open');
     const child = await open(url, { wait: false });
     child.once('error', () => undefined);
+    const failed = new Promise<string>((resolve) =>
+      child.once('exit', (code) => {
+        if (code) resolve(`the system's browser opener exited with status ${code}`);
+      }),
+    );
     child.unref();
-    return true;
-  } catch {
-    return false;
+    return { opened: true, failed };
+  } catch (error) {
+    return { opened: false, reason: `the system's browser opener failed (${(error as Error).message})` };
   }
+}
+
+/** Why the OS default browser cannot open in front of the person here, if it cannot. */
+export function headlessReason(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform): string | undefined {
+  if (env.SSH_CONNECTION || env.SSH_CLIENT || env.SSH_TTY) return 'this is an SSH session, so a browser would not open on your screen';
+  // WSL opens the Windows browser without a Linux display.
+  if (platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY && !env.WSL_DISTRO_NAME) {
+    return 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)';
+  }
+  return undefined;
 }
 
 /** The commands in a $BROWSER value, in the order they are tried. Empty entries are skipped. */
@@ -144,16 +183,28 @@ function splitList(text: string, separator: string, backslashEscapes: boolean): 
   return entries;
 }
 
-function started(spawn: SpawnFn, command: string, args: string[], env: OpenBrowserOptions['env']): Promise<boolean> {
+/** Undefined when the command cannot start; else `failed`, settling if it exits non-zero (wrapped: a resolved promise would be awaited). */
+function started(
+  spawn: SpawnFn,
+  command: string,
+  args: string[],
+  env: OpenBrowserOptions['env'],
+): Promise<{ failed: Promise<string> } | undefined> {
   return new Promise((resolve) => {
     try {
       const child = spawn(command, args, { stdio: 'ignore', detached: false, env: { ...env } as NodeJS.ProcessEnv });
-      child.once('error', () => resolve(false));
-      child.once('spawn', () => resolve(true));
+      const failed = new Promise<string>((fail) =>
+        child.once('exit', (code: number | null, signal: string | null) => {
+          if (code) fail(`the browser command ${command} exited with status ${code}`);
+          else if (signal) fail(`the browser command ${command} was stopped by ${signal}`);
+        }),
+      );
+      child.once('error', () => resolve(undefined));
+      child.once('spawn', () => resolve({ failed }));
       child.unref();
     } catch {
       // spawn throws synchronously on arguments it cannot pass (a NUL byte, say).
-      resolve(false);
+      resolve(undefined);
     }
   });
 }

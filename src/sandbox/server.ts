@@ -4,6 +4,7 @@
  * docs/sandbox.md. Imports nothing from the CLI layers.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { HttpError, crossSite, randomToken, sameSecret, send, type Req, type Res } from './http.js';
 import type { AddressInfo, Socket } from 'node:net';
 import { OAuthServer } from './oauth.js';
@@ -31,6 +32,13 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** The secret the /__sandbox/* admin routes require (header X-Sandbox-Secret). Default: random. */
   adminSecret?: string;
+  /** Serve HTTPS with this key and certificate chain (PEM); the base URL then says https://. */
+  tls?: { key: string; cert: string };
+  /**
+   * The host name clients reach the sandbox by (say one only a proxy resolves): it goes in the base
+   * URL, and the sandbox answers requests naming it in Host besides its loopback names.
+   */
+  publicHost?: string;
 }
 
 /** The request header that carries the admin secret. */
@@ -72,8 +80,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const hanging = new Set<ServerResponse>();
   const seen = new Set<string>();
 
-  const server = createServer();
+  const server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }) : createServer();
   server.keepAliveTimeout = 5000;
+  // A client that rejects the certificate (no NODE_EXTRA_CA_CERTS) drops the handshake: not ours.
+  server.on('tlsClientError', () => undefined);
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -84,7 +94,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const { port } = server.address() as AddressInfo;
   const hostPart = host.includes(':') ? `[${host}]` : host;
-  const base = `http://${hostPart}:${port}`;
+  const base = `${options.tls ? 'https' : 'http'}://${options.publicHost ?? hostPart}:${port}`;
+  // DNS rebinding: a web page whose name a hostile DNS points at 127.0.0.1 reaches this port with
+  // its own name in Host. Only this sandbox's names are answered (every name, if it listens on all
+  // addresses: then it is meant to be reached by whatever name the machine has).
+  const anyAddress = host === '0.0.0.0' || host === '::';
+  const ownHosts = new Set(
+    ['127.0.0.1', 'localhost', '[::1]', hostPart, ...(options.publicHost ? [options.publicHost] : [])].map(
+      (h) => `${h.toLowerCase()}:${port}`,
+    ),
+  );
 
   const ctx: SandboxContext = {
     base,
@@ -108,6 +127,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
 
   async function handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!anyAddress && !ownHosts.has((raw.headers.host ?? '').toLowerCase())) {
+      raw.resume();
+      // 421 Misdirected Request: this server does not serve that name (RFC 9110 §15.5.20).
+      return send(res, { status: 421, json: { error: 'This sandbox answers only to its own host names' } });
+    }
     const url = new URL(raw.url ?? '/', base);
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
     const method = raw.method ?? 'GET';

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { startProxy, type TestProxy } from '../support/proxy.js';
 import { createTestCa, startHttpsFront, type HttpsFront, type TestCa } from '../support/tls.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
@@ -19,18 +20,23 @@ let ca: TestCa;
 let good: HttpsFront;
 let wrongHost: HttpsFront;
 let expired: HttpsFront;
+/** An https front named rsi.test, a name only `proxy` resolves. */
+let named: HttpsFront;
+let proxy: TestProxy;
 
 beforeAll(async () => {
   sandbox = await startSandbox(['--auto-approve']);
   ca = createTestCa();
-  [good, wrongHost, expired] = await Promise.all([
+  [good, wrongHost, expired, named] = await Promise.all([
     startHttpsFront(sandbox.url, ca.issue('good', { subjectAltName: 'IP:127.0.0.1,DNS:localhost' })),
     startHttpsFront(sandbox.url, ca.issue('other', { subjectAltName: 'DNS:service.example' })),
     startHttpsFront(sandbox.url, ca.issue('expired', { subjectAltName: 'IP:127.0.0.1', days: -1 })),
+    startHttpsFront(sandbox.url, ca.issue('named', { subjectAltName: 'DNS:rsi.test' }), 'rsi.test'),
   ]);
+  proxy = await startProxy({ hosts: { 'rsi.test': '127.0.0.1' } });
 });
 afterAll(async () => {
-  await Promise.all([sandbox?.stop(), good?.stop(), wrongHost?.stop(), expired?.stop()]);
+  await Promise.all([sandbox?.stop(), good?.stop(), wrongHost?.stop(), expired?.stop(), named?.stop(), proxy?.stop()]);
 });
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
@@ -80,5 +86,22 @@ describe('a service with a private CA', () => {
     expect(old.code).toBe(8);
     expect(old.stderr).toContain('has expired (CERT_HAS_EXPIRED)');
     expect(old.stderr).toContain("hint: check your computer's clock");
+  });
+});
+
+describe('through a CONNECT proxy', () => {
+  it('reaches an https host only the proxy resolves: the tunnel is opened (HTTPS_PROXY), the reply read', async () => {
+    // The regression: undici's CONNECT method was not bundled, so this exited 8 with
+    // "this[kClient].connect is not a function" before the proxy saw anything.
+    const tokens = await obtainTokens(sandbox.url, { resource: `${sandbox.url}/api/v1` });
+    proxy.hits.length = 0;
+    const before = named.requests;
+    const r = await runCli(['projects', 'list', '--json'], {
+      env: env({ NODE_EXTRA_CA_CERTS: ca.caFile, HTTPS_PROXY: proxy.url, RSI_TOKEN: tokens.access_token, RSI_BASE_URL: named.url }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"id"');
+    expect(proxy.hits.map((h) => `${h.method} ${h.target}`)).toEqual([`CONNECT ${new URL(named.url).host}`]);
+    expect(named.requests).toBe(before + 1);
   });
 });

@@ -24,7 +24,19 @@ export interface TestProxy {
   stop(): Promise<void>;
 }
 
-export async function startProxy(options: { credentials?: { user: string; password: string } } = {}): Promise<TestProxy> {
+export interface ProxyOptions {
+  credentials?: { user: string; password: string };
+  /**
+   * Host names only this proxy resolves (name → address), like a corporate proxy reaching hosts the
+   * client's own DNS cannot: a request that bypasses the proxy fails to resolve them.
+   */
+  hosts?: Record<string, string>;
+  /** Answer every CONNECT with this status instead of opening the tunnel (a proxy refusing it). */
+  refuseConnect?: number;
+}
+
+export async function startProxy(options: ProxyOptions = {}): Promise<TestProxy> {
+  const resolve = (host: string) => options.hosts?.[host.toLowerCase()] ?? host;
   const hits: ProxyHit[] = [];
   const sockets = new Set<Socket>();
   const expected = options.credentials
@@ -49,7 +61,7 @@ export async function startProxy(options: { credentials?: { user: string; passwo
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port || 80, path: `${target.pathname}${target.search}`, method: req.method, headers },
+      { host: resolve(target.hostname), port: target.port || 80, path: `${target.pathname}${target.search}`, method: req.method, headers },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
@@ -71,8 +83,12 @@ export async function startProxy(options: { credentials?: { user: string; passwo
       client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\n\r\n');
       return;
     }
+    if (options.refuseConnect) {
+      client.end(`HTTP/1.1 ${options.refuseConnect} Refused\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
     const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port) || 443, host ?? '127.0.0.1', () => {
+    const upstream = connect(Number(port) || 443, resolve(host ?? '127.0.0.1'), () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
       upstream.pipe(client);
@@ -87,16 +103,30 @@ export async function startProxy(options: { credentials?: { user: string; passwo
     socket.on('close', () => sockets.delete(socket));
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     hits,
     stop: () =>
-      new Promise<void>((resolve) => {
+      new Promise<void>((done) => {
         for (const s of sockets) s.destroy();
-        server.close(() => resolve());
+        server.close(() => done());
       }),
   };
+}
+
+/**
+ * Every request of a `--debug` trace (`> METHOD url`), each with whether the next line says it went
+ * through the proxy: `[['POST https://rsi.test:1/oauth/token', true], …]`.
+ */
+export function tracedRequests(stderr: string): [string, boolean][] {
+  const lines = stderr.split('\n');
+  const out: [string, boolean][] = [];
+  lines.forEach((line, i) => {
+    const m = /^> ([A-Z]+ https?:\/\/\S+)/.exec(line);
+    if (m) out.push([m[1]!.replace(/\?.*$/, ''), (lines[i + 1] ?? '').startsWith('* through proxy http://[redacted]@127.0.0.1:')]);
+  });
+  return out;
 }

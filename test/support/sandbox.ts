@@ -10,6 +10,10 @@ export interface SandboxProcess {
   /** The secret its /__sandbox/* routes require (set through RSI_SANDBOX_ADMIN_SECRET). */
   adminSecret: string;
   child: ChildProcess;
+  /** With --tls: the CA certificate (PEM) it printed on its second stdout line. */
+  caFile?: string;
+  /** The base URL by its loopback address (differs from `url` with --public-host). */
+  local: string;
   /** Lines the sandbox printed on stderr so far (for diagnosing a failed test). */
   stderr: () => string;
   stop(): Promise<void>;
@@ -42,12 +46,21 @@ export function startSandbox(
       clearTimeout(timer);
       reject(new Error(`sandbox exited early with ${code}; stderr: ${err}`));
     });
-    lines.once('line', (line) => {
+    const tls = args.includes('--tls');
+    const got: string[] = [];
+    lines.on('line', (line) => {
+      got.push(line.trim());
+      if (got.length !== (tls ? 2 : 1)) return;
       clearTimeout(timer);
-      secrets.set(line.trim(), adminSecret);
+      const [url = '', caFile] = got;
+      const local = loopbackUrl(url);
+      secrets.set(url, adminSecret);
+      if (caFile) trusted.set(url, { local, fetch: trustingFetch(caFile) });
       resolve({
-        url: line.trim(),
+        url,
         adminSecret,
+        ...(caFile ? { caFile } : {}),
+        local,
         child,
         stderr: () => err,
         stop: () =>
@@ -59,6 +72,36 @@ export function startSandbox(
       });
     });
   });
+}
+
+/** `https://rsi.test:4431` → `https://127.0.0.1:4431`: the sandbox answers its loopback names too. */
+function loopbackUrl(url: string): string {
+  const u = new URL(url);
+  if (u.hostname === 'localhost' || u.hostname === '[::1]' || /^127\./.test(u.hostname)) return url;
+  u.hostname = '127.0.0.1';
+  return u.origin;
+}
+
+/** A fetch that trusts one CA (Node's global fetch cannot be given one), for --tls sandboxes. */
+function trustingFetch(caFile: string): typeof fetch {
+  let made: Promise<typeof fetch> | undefined;
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    made ??= import('undici').then(({ Agent, fetch: undiciFetch }) => {
+      const dispatcher = new Agent({ connect: { ca: readFileSync(caFile, 'utf8') } });
+      return ((i: string | URL | Request, o?: RequestInit) =>
+        undiciFetch(i as never, { ...(o as object), dispatcher } as never)) as unknown as typeof fetch;
+    });
+    return (await made)(input, init);
+  }) as typeof fetch;
+}
+
+/** --tls sandboxes: URL → its loopback URL and a fetch trusting its CA. */
+const trusted = new Map<string, { local: string; fetch: typeof fetch }>();
+
+/** A fetch that reaches `url` (a sandbox's base URL or under it): trusting its CA, by loopback. */
+export function sandboxFetch(url: string): { base: string; fetch: typeof fetch } {
+  for (const [base, t] of trusted) if (url.startsWith(base)) return { base: t.local, fetch: t.fetch };
+  return { base: url, fetch };
 }
 
 /** A sandbox the admin helpers can reach: a started process or in-process sandbox, or its URL. */
@@ -77,7 +120,8 @@ export async function sandboxAdmin(target: SandboxTarget, route: string, init: R
   if (secret === undefined) throw new Error(`no admin secret known for ${url}: pass the sandbox object, not its URL`);
   const headers = new Headers(init.headers);
   headers.set('x-sandbox-secret', secret);
-  return fetch(`${url}/__sandbox/${route}`, { ...init, headers });
+  const reach = sandboxFetch(url);
+  return reach.fetch(`${reach.base}/__sandbox/${route}`, { ...init, headers });
 }
 
 /** The sandbox's own counters (requests, refreshes, recorded runs), for proving what was sent. */

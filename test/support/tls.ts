@@ -66,8 +66,11 @@ export interface HttpsFront {
   stop(): Promise<void>;
 }
 
-/** An https server on 127.0.0.1 that forwards every request to `upstream` (an http sandbox). */
-export async function startHttpsFront(upstream: string, tls: { key: string; cert: string }): Promise<HttpsFront> {
+/**
+ * An https server on 127.0.0.1 that forwards every request to `upstream` (an http sandbox). With
+ * `hostname`, its URL names that host instead (one only a test proxy resolves, say).
+ */
+export async function startHttpsFront(upstream: string, tls: { key: string; cert: string }, hostname = '127.0.0.1'): Promise<HttpsFront> {
   const sockets = new Set<Socket>();
   let front = '';
   const swap = (text: string, from: string, to: string) =>
@@ -102,7 +105,7 @@ export async function startHttpsFront(upstream: string, tls: { key: string; cert
   // A client that rejects the certificate closes the socket mid-handshake: not an error here.
   server.on('tlsClientError', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  front = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  front = `https://${hostname}:${(server.address() as AddressInfo).port}`;
   return {
     url: front,
     get requests() {

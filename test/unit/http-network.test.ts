@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../../src/errors.js';
 import { UndiciHttp } from '../../src/http/http.js';
-import { Network, OAUTH_MAX_BYTES, loadUndici, tlsFailure } from '../../src/http/network.js';
+import { Network, OAUTH_MAX_BYTES, loadProxyAgent, loadUndici, tlsFailure } from '../../src/http/network.js';
 import { proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
 import { redactBody } from '../../src/http/redact.js';
 import { fakeClock } from '../support/fakes.js';
@@ -194,23 +194,61 @@ describe('proxy settings', () => {
     expect(() => proxySettings({ HTTPS_PROXY: 'http://u:secretpw@h:99999' })).toThrow(/\[redacted\]/);
   });
 
-  it('applies NO_PROXY as undici does: host, subdomain, host:port, *', () => {
-    const s = (noProxy: string) => proxySettings({ HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1', NO_PROXY: noProxy });
-    const u = new URL('https://api.svc.example/x');
-    expect(proxyFor(u, s(''))).toBe('http://p:1/');
-    expect(proxyFor(u, s('svc.example'))).toBeUndefined();
-    expect(proxyFor(u, s('.svc.example'))).toBeUndefined();
-    expect(proxyFor(u, s('other.example, api.svc.example:443'))).toBeUndefined();
-    expect(proxyFor(u, s('api.svc.example:8443'))).toBe('http://p:1/');
-    expect(proxyFor(u, s('*'))).toBeUndefined();
-    expect(proxyFor(new URL('http://127.0.0.1:5/'), s('localhost'))).toBe('http://p:1/');
+  // NO_PROXY as curl and Go read it, and loopback always direct. [url, NO_PROXY, goes direct?]
+  const table: [string, string, boolean][] = [
+    ['https://api.svc.example/x', '', false],
+    ['https://api.svc.example/x', 'svc.example', true],
+    ['https://svc.example/x', 'svc.example', true],
+    ['https://api.svc.example/x', '.svc.example', true],
+    ['https://svc.example/x', '.svc.example', true],
+    ['https://api.svc.example/x', '*.svc.example', true],
+    ['https://notsvc.example/x', 'svc.example', false],
+    ['https://API.SVC.example/x', 'Svc.Example', true],
+    ['https://api.svc.example./x', 'svc.example', true],
+    ['https://api.svc.example/x', 'other.example, api.svc.example:443', true],
+    ['https://api.svc.example/x', 'other.example api.svc.example', true],
+    ['https://api.svc.example/x', 'api.svc.example:8443', false],
+    ['https://api.svc.example:8443/x', 'api.svc.example:8443', true],
+    ['http://api.svc.example/x', 'api.svc.example:80', true],
+    ['https://api.svc.example/x', '*', true],
+    ['https://api.svc.example/x', ' , ,', false],
+    ['https://10.1.2.3/x', '10.1.2.3', true],
+    ['https://10.1.2.3/x', '10.1.2.4', false],
+    ['https://10.1.2.3/x', '10.0.0.0/8', true],
+    ['https://11.1.2.3/x', '10.0.0.0/8', false],
+    ['https://192.168.7.9:8443/x', '192.168.0.0/16', true],
+    ['https://svc.example/x', '10.0.0.0/8', false],
+    ['https://10.1.2.3/x', '10.1', false],
+    ['https://[fd00::5]/x', 'fd00::/8', true],
+    ['https://[fe80::5]/x', 'fd00::/8', false],
+    ['https://[2001:db8::1]/x', '[2001:db8::1]', true],
+    ['https://[2001:db8::1]/x', '2001:db8::1', true],
+    ['https://[2001:db8::1]/x', '2001:db8:0:0:0:0:0:1', true],
+    ['https://[2001:db8::1]:8443/x', '[2001:db8::1]:8443', true],
+    ['https://[2001:db8::1]/x', '[2001:db8::1]:8443', false],
+    // Loopback: direct whatever NO_PROXY says (Go's net/http and Chromium do the same).
+    ['http://127.0.0.1:5/', '', true],
+    ['http://127.8.9.10:5/', 'other.example', true],
+    ['http://localhost:5/', '', true],
+    ['http://app.localhost:5/', '', true],
+    ['http://[::1]:5/', '', true],
+    ['http://[::ffff:127.0.0.1]:5/', '', true],
+    ['https://localhost.example/', '', false],
+    ['https://128.0.0.1/', '', false],
+  ];
+  it.each(table)('%s with NO_PROXY=%j goes direct: %s', (url, noProxy, direct) => {
+    const s = proxySettings({ HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1', NO_PROXY: noProxy });
+    expect(proxyFor(new URL(url), s)).toBe(direct ? undefined : 'http://p:1/');
   });
 });
 
 describe('through a real forward proxy', () => {
   let proxy: TestProxy;
+  /** The test server under a name only the proxy resolves: loopback itself is never proxied. */
+  let named: string;
   beforeAll(async () => {
-    proxy = await startProxy({ credentials: { user: 'alice', password: 'pr0xy-s3cret' } });
+    proxy = await startProxy({ credentials: { user: 'alice', password: 'pr0xy-s3cret' }, hosts: { 'svc.test': '127.0.0.1' } });
+    named = base.replace('127.0.0.1', 'svc.test');
   });
   afterAll(() => proxy.stop());
 
@@ -223,15 +261,15 @@ describe('through a real forward proxy', () => {
     const trace = collect();
     const proxyUrl = proxy.url.replace('//', '//alice:pr0xy-s3cret@');
     const network = new Network({ env: { http_proxy: proxyUrl }, timeoutMs: 5000, trace: trace.stream });
-    const http = new UndiciHttp({ baseUrl: base, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const http = new UndiciHttp({ baseUrl: named, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
       expect((await http.request({ method: 'GET', path: '/keywords' })).json).toEqual({ ok: true });
-      expect((await network.fetch(`${base}/.well-known/oauth-authorization-server`)).status).toBe(200);
-      expect(proxy.hits.map((h) => h.target)).toEqual([`${base}/api/v1/keywords`, `${base}/.well-known/oauth-authorization-server`]);
+      expect((await network.fetch(`${named}/.well-known/oauth-authorization-server`)).status).toBe(200);
+      expect(proxy.hits.map((h) => h.target)).toEqual([`${named}/api/v1/keywords`, `${named}/.well-known/oauth-authorization-server`]);
       expect(proxy.hits.every((h) => h.authorization?.startsWith('Basic '))).toBe(true);
       expect(trace.text()).toContain(`* through proxy http://[redacted]@127.0.0.1:${proxy.port}`);
       expect(trace.text()).not.toContain('pr0xy-s3cret');
-      expect(network.proxyFor(new URL(base))).toBe(`http://[redacted]@127.0.0.1:${proxy.port}`);
+      expect(network.proxyFor(new URL(named))).toBe(`http://[redacted]@127.0.0.1:${proxy.port}`);
     } finally {
       await network.close();
     }
@@ -240,7 +278,7 @@ describe('through a real forward proxy', () => {
   it('names the proxy (redacted) and does not retry when it wants credentials (407)', async () => {
     proxy.hits.length = 0;
     const network = new Network({ env: { HTTP_PROXY: proxy.url.replace('//', '//alice:wrong-pass@') }, timeoutMs: 5000 });
-    const http = new UndiciHttp({ baseUrl: base, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const http = new UndiciHttp({ baseUrl: named, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
       const error = await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceUnavailableError);
@@ -256,13 +294,44 @@ describe('through a real forward proxy', () => {
   it('goes direct for hosts in NO_PROXY', async () => {
     handler = (_req, res) => res.end('{}');
     proxy.hits.length = 0;
-    const network = new Network({ env: { HTTP_PROXY: proxy.url, no_proxy: '127.0.0.1' }, timeoutMs: 5000 });
+    const network = new Network({ env: { HTTP_PROXY: proxy.url, no_proxy: '127.0.0.1,svc.test' }, timeoutMs: 5000 });
     try {
       expect((await network.fetch(`${base}/x`)).status).toBe(200);
       expect(proxy.hits).toHaveLength(0);
       expect(hits).toBe(1);
     } finally {
       await network.close();
+    }
+  });
+
+  it('never proxies loopback: 127.0.0.1 goes direct though HTTP_PROXY is set and NO_PROXY is empty', async () => {
+    handler = (_req, res) => res.end('{}');
+    proxy.hits.length = 0;
+    const network = new Network({ env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, timeoutMs: 5000 });
+    try {
+      expect((await network.fetch(`${base}/x`)).status).toBe(200);
+      expect(network.proxyFor(new URL(base))).toBeUndefined();
+      expect(proxy.hits).toHaveLength(0);
+      expect(hits).toBe(1);
+    } finally {
+      await network.close();
+    }
+  });
+});
+
+describe('a proxy that refuses CONNECT', () => {
+  it('says the proxy would not open the tunnel, naming the host and status, and that nothing was sent', async () => {
+    const refusing = await startProxy({ refuseConnect: 403 });
+    const network = new Network({ env: { HTTPS_PROXY: refusing.url }, timeoutMs: 5000 });
+    try {
+      const error = (await network.fetch('https://svc.test:8443/x').catch((e: unknown) => e)) as ServiceUnavailableError;
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      expect(error.message).toBe('the proxy would not open a tunnel to svc.test:8443 (403); GET https://svc.test:8443/x was not sent');
+      expect(error.hint).toContain('check HTTPS_PROXY');
+      expect(refusing.hits.map((h) => `${h.method} ${h.target}`)).toEqual(['CONNECT svc.test:8443']);
+    } finally {
+      await network.close();
+      await refusing.stop();
     }
   });
 });
@@ -285,13 +354,17 @@ describe('TLS failures name the fix', () => {
 
 describe("the undici parts the network path imports (not undici's index)", () => {
   it('still exist with the shapes rsi relies on, and carry a request', async () => {
-    // If an undici upgrade moves lib/dispatcher/env-http-proxy-agent.js or lib/api/api-request.js,
-    // this fails here, naming them, as well as every request above.
-    const { EnvHttpProxyAgent, request } = await loadUndici();
-    expect(typeof EnvHttpProxyAgent).toBe('function');
+    // If an undici upgrade moves lib/dispatcher/agent.js, proxy-agent.js, dispatcher.js or
+    // lib/api/api-request.js, api-connect.js, this fails here, naming them.
+    const { Agent, request } = await loadUndici();
+    expect(typeof Agent).toBe('function');
     expect(typeof request).toBe('function');
+    const ProxyAgent = await loadProxyAgent();
+    expect(typeof ProxyAgent).toBe('function');
+    // The tunnel's CONNECT: undici's index attaches it to every dispatcher; loadProxyAgent must too.
+    expect(typeof (new ProxyAgent('http://127.0.0.1:1') as unknown as { connect?: unknown }).connect).toBe('function');
     handler = (_req, res) => res.end('pong');
-    const agent = new EnvHttpProxyAgent({ httpProxy: '', httpsProxy: '', noProxy: '' });
+    const agent = new Agent();
     try {
       const res = await request.call(agent, { origin: base, path: '/ping', method: 'GET' });
       expect(res.statusCode).toBe(200);

@@ -2,7 +2,7 @@
 // spaces, `%s`, and a `:`-separated list tried in order. spawn is injected: nothing is started.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { openBrowser, parseBrowserVariable, splitWords, type SpawnFn } from '../../src/io/browser.js';
+import { headlessReason, launchBrowser, openBrowser, parseBrowserVariable, splitWords, type SpawnFn } from '../../src/io/browser.js';
 
 const URL_ = 'http://127.0.0.1:4000/oauth/authorize?a=1&b=2';
 
@@ -93,5 +93,47 @@ describe('splitWords', () => {
   it('groups quotes, honours escapes outside single quotes, and expands nothing', () => {
     expect(splitWords(`a "b c" 'd "e"' f\\ g "h\\"i" $HOME ''`, true)).toEqual(['a', 'b c', 'd "e"', 'f g', 'h"i', '$HOME', '']);
     expect(splitWords('C:\\x\\y "C:\\Program Files\\z"', false)).toEqual(['C:\\x\\y', 'C:\\Program Files\\z']);
+  });
+});
+
+describe('when no browser can open', () => {
+  it.each([
+    [{}, 'linux', 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)'],
+    [{ DISPLAY: ':0' }, 'linux', undefined],
+    [{ WAYLAND_DISPLAY: 'wayland-0' }, 'linux', undefined],
+    [{ WSL_DISTRO_NAME: 'Ubuntu' }, 'linux', undefined],
+    [{}, 'darwin', undefined],
+    [{}, 'win32', undefined],
+    [{ DISPLAY: ':0', SSH_CONNECTION: '1 2 3 4' }, 'linux', 'this is an SSH session, so a browser would not open on your screen'],
+    [{ SSH_TTY: '/dev/pts/1' }, 'darwin', 'this is an SSH session, so a browser would not open on your screen'],
+  ] as const)('%j on %s → %s', (env, platform, reason) => {
+    expect(headlessReason(env, platform)).toBe(reason);
+  });
+
+  it('without $BROWSER and without a display, says why instead of calling the opener', async () => {
+    const r = await launchBrowser(URL_, { env: {}, platform: 'linux' });
+    expect(r).toEqual({ opened: false, reason: 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)' });
+  });
+
+  it('a $BROWSER command that starts and then exits non-zero settles `failed` with its status', async () => {
+    const spawn: SpawnFn = () => {
+      const child = Object.assign(new EventEmitter(), { unref: () => undefined });
+      queueMicrotask(() => {
+        child.emit('spawn');
+        queueMicrotask(() => child.emit('exit', 3, null));
+      });
+      return child;
+    };
+    const r = await launchBrowser(URL_, { env: { BROWSER: 'xdg-open' }, spawn, platform: 'linux', isFile: () => false });
+    expect(r.opened).toBe(true);
+    if (r.opened) expect(await r.failed).toBe('the browser command xdg-open exited with status 3');
+  });
+
+  it('no $BROWSER command starting gives a reason', async () => {
+    const fake = fakeSpawn([]);
+    expect(await launchBrowser(URL_, { env: { BROWSER: 'a:b' }, spawn: fake.spawn, platform: 'linux', isFile: () => false })).toEqual({
+      opened: false,
+      reason: 'no command in $BROWSER could be started',
+    });
   });
 });

@@ -60,7 +60,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void> {
-  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { openBrowser }, { CredentialStoreError }] = await Promise.all([
+  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { launchBrowser }, { CredentialStoreError }] = await Promise.all([
     ctx.credentials(),
     import('../../auth/base-url.js'),
     import('../../auth/login.js'),
@@ -89,7 +89,19 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
   const kept = opts.addScopes.length ? await grantedScopes(creds, baseUrl) : [];
   const base = opts.scopes.length || kept.length ? [...opts.scopes, ...kept] : [...DEFAULT_SCOPES];
   const scopes = [...new Set([...base, ...opts.addScopes])];
-  const paste = opts.noBrowser ? await stdinLines(ctx) : undefined;
+  // Pasting the redirected URL: from the start with --no-browser, else from the moment the browser
+  // turns out not to open; the loopback listener keeps waiting meanwhile, and whichever comes first wins.
+  const paste = await stdinLines(ctx);
+  if (opts.noBrowser) paste.activate();
+  let finished = false;
+  const cannotOpen = (reason: string, url: string): void => {
+    if (finished) return;
+    err.write(`Could not open a browser: ${reason}.\nOpen this URL in a browser on any machine to sign in:\n\n  ${url}\n\n`);
+    err.write(
+      'Then paste here the address the browser ends on (starting with http://127.0.0.1) and press Enter. rsi also keeps waiting for the browser to come back by itself.\n',
+    );
+    paste.activate();
+  };
   let result: Awaited<ReturnType<typeof login>>;
   try {
     result = await login({
@@ -103,7 +115,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
       oauth: creds.oauth,
       clock: ctx.clock,
       signal: ctx.signal,
-      pasted: paste?.lines,
+      pasted: paste.lines,
       resource: opts.resource,
       events: {
         info: (line) => void err.write(`${line}\n`),
@@ -115,16 +127,20 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
             );
             return;
           }
-          const opened = await openBrowser(url, { env: ctx.env });
+          const launch = await launchBrowser(url, { env: ctx.env });
+          if (!launch.opened) return cannotOpen(launch.reason, url);
           err.write(
-            `${opened ? 'Opening your browser to sign in. If it does not open, visit' : 'Open this URL in a browser to sign in'}:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`,
+            `Opening your browser to sign in. If it does not open, visit:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`,
           );
+          // An opener that starts and then fails (xdg-open finding no browser) is said at once.
+          void launch.failed.then((reason) => cannotOpen(reason, url));
         },
       },
     });
   } finally {
+    finished = true;
     // An unfinished read of stdin would keep the process alive after the login ended.
-    paste?.close();
+    paste.close();
   }
   const granted = result.scope.split(/\s+/).filter(Boolean);
   err.write(
@@ -138,14 +154,34 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
     );
 }
 
-async function stdinLines(ctx: Context): Promise<{ lines: AsyncIterable<string>; close(): void }> {
+/**
+ * Lines pasted on stdin, read only once `activate` is called (a sign-in whose browser works never
+ * touches stdin); until then `lines` simply waits.
+ */
+async function stdinLines(ctx: Context): Promise<{ lines: AsyncIterable<string>; activate(): void; close(): void }> {
   const { createInterface } = await import('node:readline');
-  const rl = createInterface({ input: ctx.io.stdin, terminal: false });
+  let rl: ReturnType<typeof createInterface> | undefined;
+  let closed = false;
+  let activate!: () => void;
+  const active = new Promise<void>((resolve) => {
+    activate = resolve;
+  });
+  async function* lines(): AsyncGenerator<string> {
+    await active;
+    if (closed) return;
+    rl = createInterface({ input: ctx.io.stdin, terminal: false });
+    yield* rl;
+  }
   return {
-    lines: rl,
+    lines: lines(),
+    activate,
     close: () => {
-      rl.close();
-      ctx.io.stdin.pause();
+      closed = true;
+      activate();
+      if (rl) {
+        rl.close();
+        ctx.io.stdin.pause();
+      }
     },
   };
 }

@@ -93,7 +93,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
       detail: proxy
         ? `${proxy} (from ${network.proxySource(probeUrl)})`
         : network.proxy.http || network.proxy.https
-          ? `none for ${probeUrl.host} (NO_PROXY)`
+          ? `none for ${probeUrl.host} (${network.isLoopback(probeUrl) ? 'loopback is never proxied' : 'NO_PROXY'})`
           : 'none (HTTPS_PROXY, HTTP_PROXY not set)',
     });
     const via = proxy ? ` through the proxy ${proxy}` : ' directly';

@@ -18,6 +18,12 @@ export interface SandboxCommandOptions {
   latencyMs: number;
   /** Set by --admin-secret or RSI_SANDBOX_ADMIN_SECRET; undefined: the sandbox makes a random one. */
   adminSecret: string | undefined;
+  /** --tls: serve HTTPS (with a throwaway CA unless certFile/keyFile are given). */
+  tls: boolean;
+  certFile: string | undefined;
+  keyFile: string | undefined;
+  /** --public-host: the name clients use, in the base URL, the certificate and the Host check. */
+  publicHost: string | undefined;
 }
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
@@ -41,9 +47,13 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--latency <ms>', 'delay every response this many milliseconds, like a network', '0')
     .option('--quiet', 'do not log requests on stderr')
     .option('--admin-secret <secret>', 'secret for the /__sandbox/* routes (default: $RSI_SANDBOX_ADMIN_SECRET, else random)')
+    .option('--tls', 'serve HTTPS with a throwaway CA made at start; its PEM path is the second stdout line')
+    .option('--tls-cert <file>', 'with --tls: your server certificate chain (PEM) instead of the throwaway one')
+    .option('--tls-key <file>', "with --tls: that certificate's private key (PEM)")
+    .option('--public-host <name>', 'host name clients use (one a proxy or /etc/hosts resolves here): in the base URL and certificate')
     .addHelpText(
       'after',
-      '\nThe first line on stdout is the base URL. Stop with Ctrl-C.\nSee docs/sandbox.md for the seed data and what each fault does.',
+      '\nThe first line on stdout is the base URL; with --tls the second is the CA certificate (PEM) to\ntrust: NODE_EXTRA_CA_CERTS=<that path>. Stop with Ctrl-C.\nSee docs/sandbox.md for the seed data and what each fault does.',
     )
     .action(async (raw: Record<string, unknown>) => {
       await runF(parseOptions(raw, ctx.env), ctx);
@@ -79,7 +89,20 @@ export function parseOptions(raw: Record<string, unknown>, env: Record<string, s
     const from = raw.adminSecret !== undefined ? '--admin-secret' : 'RSI_SANDBOX_ADMIN_SECRET';
     throw new UsageError(`${from} must be 16 to 200 printable ASCII characters without spaces`);
   }
+  const certFile = raw.tlsCert as string | undefined;
+  const keyFile = raw.tlsKey as string | undefined;
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('--tls-cert and --tls-key go together');
+  if (certFile !== undefined && raw.tls !== true) throw new UsageError('--tls-cert and --tls-key need --tls');
+  const publicHost = raw.publicHost as string | undefined;
+  // A DNS name (or an address): it is put in URLs, a certificate and compared with Host.
+  if (publicHost !== undefined && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(publicHost)) {
+    throw new UsageError(`--public-host "${publicHost}" is not a host name`);
+  }
   return {
+    tls: raw.tls === true,
+    certFile,
+    keyFile,
+    publicHost: publicHost?.toLowerCase(),
     port: num('port', raw.port, 0, 65535, true),
     host,
     timeScale,
@@ -96,6 +119,21 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
   const { startSandbox, FAULTS } = await import('../../sandbox/server.js');
   const unknown = opts.faults.find((f) => !(FAULTS as readonly string[]).includes(f));
   if (unknown) throw new UsageError(`unknown fault "${unknown}"; known: ${FAULTS.join(', ')}`);
+  const tls = opts.tls ? await loadTls(opts) : undefined;
+  try {
+    await serve(opts, ctx, startSandbox, tls);
+  } finally {
+    // The throwaway CA lives as long as the sandbox: removed on Ctrl-C, SIGTERM or a failed start.
+    tls?.remove();
+  }
+}
+
+async function serve(
+  opts: SandboxCommandOptions,
+  ctx: Context,
+  startSandbox: typeof import('../../sandbox/server.js').startSandbox,
+  tls: LoadedTls | undefined,
+): Promise<void> {
   const err = ctx.io.stderr;
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
@@ -108,6 +146,8 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
       faults: opts.faults,
       adminSecret: opts.adminSecret,
       latencyMs: opts.latencyMs,
+      tls,
+      publicHost: opts.publicHost,
       log: opts.quiet ? undefined : (line) => void err.write(`sandbox: ${line}\n`),
     });
   } catch (error) {
@@ -116,7 +156,8 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}`);
     throw error;
   }
-  await (await import('../../io/output.js')).printVerbatim(ctx.io, `${sandbox.url}\n`);
+  await (await import('../../io/output.js')).printVerbatim(ctx.io, `${sandbox.url}\n${tls ? `${tls.caFile}\n` : ''}`);
+  if (tls) err.write(`sandbox: trust its certificate with NODE_EXTRA_CA_CERTS=${tls.caFile}\n`);
   if (!LOOPBACK.includes(opts.host)) err.write(`sandbox: warning: listening on ${opts.host}, reachable from other machines\n`);
   err.write(
     `sandbox: ready at ${sandbox.url} (API ${sandbox.url}/api/v1)${opts.autoApprove ? ', auto-approving sign-ins' : ''}` +
@@ -135,4 +176,47 @@ export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<vo
   });
   await sandbox.close();
   err.write('sandbox: stopped\n');
+}
+
+interface LoadedTls {
+  key: string;
+  cert: string;
+  /** What the second stdout line names: the throwaway CA's PEM, or the --tls-cert file. */
+  caFile: string;
+  /** Deletes the throwaway CA's folder (nothing for a --tls-cert the user owns). */
+  remove(): void;
+}
+
+async function loadTls(opts: SandboxCommandOptions): Promise<LoadedTls> {
+  const fs = await import('node:fs');
+  if (opts.certFile !== undefined && opts.keyFile !== undefined) {
+    const read = (flag: string, file: string) => {
+      try {
+        return fs.readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new UsageError(`cannot read ${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+    };
+    const { resolve } = await import('node:path');
+    return { cert: read('--tls-cert', opts.certFile), key: read('--tls-key', opts.keyFile), caFile: resolve(opts.certFile), remove() {} };
+  }
+  const [{ makeSandboxTls }, { tmpdir }, { join }] = await Promise.all([
+    import('../../sandbox/x509.js'),
+    import('node:os'),
+    import('node:path'),
+  ]);
+  const names = ['127.0.0.1', 'localhost', '::1', ...(opts.host && !LOOPBACK.includes(opts.host) ? [opts.host] : [])];
+  if (opts.publicHost) names.push(opts.publicHost);
+  const made = makeSandboxTls(names);
+  // A private folder (0700, mkdtemp): other users cannot swap the CA a test is told to trust.
+  const dir = fs.mkdtempSync(join(tmpdir(), 'rsi-sandbox-ca-'));
+  const caFile = join(dir, 'ca.pem');
+  fs.writeFileSync(caFile, made.caCert, { mode: 0o600 });
+  let removed = false;
+  const remove = () => {
+    if (removed) return;
+    removed = true;
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { key: made.key, cert: made.cert, caFile, remove };
 }

@@ -19,6 +19,10 @@ const DEFAULTS: sandbox.SandboxCommandOptions = {
   quiet: false,
   latencyMs: 0,
   adminSecret: undefined,
+  tls: false,
+  certFile: undefined,
+  keyFile: undefined,
+  publicHost: undefined,
 };
 const SECRET = 's'.repeat(16);
 
@@ -30,6 +34,8 @@ describe('sandbox: flags', () => {
       { ...DEFAULTS, port: 8765, host: 'localhost', timeScale: 0.5, tokenTtlSeconds: 60, autoApprove: true, quiet: true, latencyMs: 20 },
     ],
     [['--fault', 'slow', '--fault', 'hang', '--admin-secret', SECRET], { ...DEFAULTS, faults: ['slow', 'hang'], adminSecret: SECRET }],
+    [['--tls', '--public-host', 'RSI.test'], { ...DEFAULTS, tls: true, publicHost: 'rsi.test' }],
+    [['--tls', '--tls-cert', 'c.pem', '--tls-key', 'k.pem'], { ...DEFAULTS, tls: true, certFile: 'c.pem', keyFile: 'k.pem' }],
   ])('%j → options', async (argv, expected) => {
     expect(await parseFlags(sandbox.build, argv)).toEqual(expected);
   });
@@ -47,6 +53,9 @@ describe('sandbox: flags', () => {
     [['--token-ttl', '0'], /--token-ttl must be an integer from 1 to 86400/],
     [['--latency', '-1'], /--latency must be an integer from 0 to 60000/],
     [['--admin-secret', 'short'], /--admin-secret must be 16 to 200 printable ASCII characters/],
+    [['--tls', '--tls-cert', 'c.pem'], /--tls-cert and --tls-key go together/],
+    [['--tls-cert', 'c.pem', '--tls-key', 'k.pem'], /--tls-cert and --tls-key need --tls/],
+    [['--public-host', 'a/b'], /--public-host "a\/b" is not a host name/],
   ])('%j → UsageError', async (argv, message) => {
     const error = await parseFlags(sandbox.build, argv).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
@@ -66,6 +75,24 @@ describe('sandbox: run', () => {
     expect(io.err()).toContain('X-Sandbox-Secret with the secret you set');
     expect(io.err()).not.toContain(SECRET);
     expect(io.err()).toMatch(/sandbox: stopped\n$/);
+  });
+
+  it('--tls: the https base URL, then the path of a private CA file that is gone once it stops', async () => {
+    const { existsSync, readFileSync, statSync } = await import('node:fs');
+    const io = fakeIo(false);
+    const stop = new AbortController();
+    const ctx = fakeCtx(io, { signal: stop.signal });
+    const running = sandbox.run({ ...DEFAULTS, quiet: true, tls: true, publicHost: 'rsi.test' }, ctx);
+    while (io.out().split('\n').length < 3) await new Promise((r) => setTimeout(r, 10));
+    const [url, caFile] = io.out().trim().split('\n');
+    const seen = { pem: readFileSync(caFile!, 'utf8'), mode: statSync(caFile!).mode & 0o777 };
+    stop.abort();
+    await running;
+    expect(url).toMatch(/^https:\/\/rsi\.test:\d+$/);
+    expect(seen.pem).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
+    expect(seen.mode).toBe(0o600);
+    expect(io.err()).toContain(`NODE_EXTRA_CA_CERTS=${caFile}`);
+    expect(existsSync(caFile!)).toBe(false);
   });
 
   it('an unknown fault is a usage error before anything listens', async () => {
