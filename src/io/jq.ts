@@ -34,7 +34,8 @@ export async function compileJq(expression: string): Promise<JqProgram> {
   return {
     expression,
     run(value) {
-      const result = jq.raw(value === undefined ? null : (value as object), expression, ['-c']);
+      // As JSON text: jq-wasm reads a JS string input as JSON text, not as a string value.
+      const result = jq.raw(JSON.stringify(value ?? null), expression, ['-c']);
       if (result.exitCode !== 0) throw new JqExpressionError(`--jq: ${jqMessage(result.stderr)}`);
       // -c writes one value per line; a newline inside a string is escaped, so a split is exact.
       return result.stdout === '' ? [] : result.stdout.split('\n').map((line) => JSON.parse(line) as unknown);
