@@ -3,8 +3,9 @@
  * docs/scripting.md says why this one). Imported only when the flag is given, so no other run
  * loads the 1.3 MB engine.
  *
- * The inline build carries the .wasm inside its JavaScript, so the bundle needs no asset beside
- * it (and the single executable none either).
+ * The build copies the package's `jq.wasm` to `dist/jq.wasm`, beside the chunks, and it is read
+ * as bytes: the package's "inline" build (the wasm as base64 inside 1.4 MB of JavaScript) cost
+ * ~100 ms more a run in parsing, decoding and garbage (docs/performance.md).
  */
 import { UsageError } from '../errors.js';
 
@@ -26,8 +27,11 @@ export class JqExpressionError extends UsageError {
  */
 export async function compileJq(expression: string): Promise<JqProgram> {
   if (expression.trim() === '') throw new JqExpressionError('--jq needs an expression, e.g. --jq .name');
-  const { loadJq } = await import('jq-wasm/inline');
-  const jq = await loadJq();
+  const [{ loadJq }, wasmBinary, v8] = await Promise.all([import('jq-wasm'), bundledWasm(), import('node:v8')]);
+  // V8's baseline wasm compiler only: a run filters one reply, where optimising jq's 900 KB of wasm
+  // in the background costs more CPU than it saves (~25% less CPU a run, docs/performance.md).
+  v8.setFlagsFromString('--liftoff-only');
+  const jq = await loadJq(wasmBinary ? { wasmBinary } : {});
   // The newline before `)` keeps a trailing `# comment` from swallowing the wrapper's end.
   const check = jq.raw(null, `if false then (\n${expression}\n) else empty end`);
   if (check.exitCode !== 0) throw new JqExpressionError(`--jq: ${jqMessage(check.stderr)}`, { hint: `the expression was: ${expression}` });
@@ -41,6 +45,19 @@ export async function compileJq(expression: string): Promise<JqProgram> {
       return result.stdout === '' ? [] : result.stdout.split('\n').map((line) => JSON.parse(line) as unknown);
     },
   };
+}
+
+/**
+ * `dist/jq.wasm` when running from the bundle (this module is then `dist/chunks/…`); undefined
+ * when running from source (tests), where the package finds its own `build/jq.wasm`.
+ */
+async function bundledWasm(): Promise<Uint8Array | undefined> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return await readFile(new URL('../jq.wasm', import.meta.url));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -30,6 +30,9 @@ export async function prepareOutput(ctx: Context, commandPath: string): Promise<
   const [{ shapeOutput }, program] = await Promise.all([
     import('../../io/output.js'),
     jq === undefined ? undefined : import('../../io/jq.js').then((m) => m.compileJq(jq)),
+    // jq's wasm compiles on background threads: load what the request needs meanwhile (modules
+    // only; nothing is read or sent before the expression is known to compile).
+    jq === undefined ? undefined : Promise.all([import('../../auth/session.js'), import('../../client/client.js')]).catch(() => undefined),
   ]);
   shapeOutput(ctx.io, { fields, rows: spec?.rows, jq: program });
 }
