@@ -123,10 +123,6 @@ export function shapeOutput(io: Io, shape: OutputShape): void {
   shapes.set(io, shape);
 }
 
-export function outputShape(io: Io): OutputShape | undefined {
-  return shapes.get(io);
-}
-
 /** Only the named members of an object, in the order named; anything else is left as is. */
 export function pickFields(value: unknown, fields: readonly string[]): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
