@@ -401,7 +401,7 @@ async function main() {
     if (ran(jqPair)) {
       f = figures(jqPair, 'ms');
       row(
-        'one GET with `--jq` / the same with `--json | jq` (process pair), wall',
+        'one GET with `--jq` / the same with `--json \\| jq` (process pair), wall',
         ms(f.c),
         ms(f.b),
         `${f.ratio.toFixed(2)}×`,
