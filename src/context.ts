@@ -33,6 +33,10 @@ export interface GlobalOptions extends AuthGlobals {
   debug: boolean;
   /** Per-request timeout in milliseconds. */
   timeoutMs: number;
+  /** `--jq <expr>`, compiled before any request (commands/shared/scripting.ts). */
+  jq?: string | undefined;
+  /** `--fields a,b`: members/columns to keep, in order; checked against the command's list. */
+  fields?: string[] | undefined;
 }
 
 /**
@@ -109,7 +113,19 @@ export function createContext(deps: ContextDeps): Context {
 
 /** Resolves the global flags against the environment. Throws UsageError for bad values. */
 export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io): GlobalOptions {
-  const json = opts.json === true;
+  const jq = typeof opts.jq === 'string' ? opts.jq : undefined;
+  // `--jq` prints JSON (like gh's): it implies --json, and ndjson means "per line".
+  const json = opts.json === true || (jq !== undefined && opts.format === undefined);
+  if (jq !== undefined && typeof opts.format === 'string' && opts.format !== 'json' && opts.format !== 'ndjson') {
+    throw new UsageError(`--jq prints JSON: it cannot be combined with --format ${opts.format}`);
+  }
+  let fields: string[] | undefined;
+  if (typeof opts.fields === 'string') {
+    fields = [...new Set(opts.fields.split(',').map((f) => f.trim().toLowerCase()))];
+    if (fields.some((f) => !/^[a-z_][a-z0-9_]*$/.test(f))) {
+      throw new UsageError(`--fields takes comma-separated names such as name,id (got "${opts.fields}")`);
+    }
+  }
   let format: OutputFormat;
   if (typeof opts.format === 'string') {
     if (!(OUTPUT_FORMATS as readonly string[]).includes(opts.format)) {
@@ -140,6 +156,8 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io):
     format,
     debug: opts.debug === true || env.RSI_DEBUG === '1',
     timeoutMs: Math.round(timeoutS * 1000),
+    jq,
+    fields,
   };
 }
 

@@ -16,6 +16,7 @@ export const ExitCode = {
   unavailable: 8,
   timedOut: 9,
   analysisFailed: 10,
+  batchItemsFailed: 11,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -137,6 +138,12 @@ export class WatchTimeoutError extends CliError {
 export class AnalysisFailedError extends CliError {
   override readonly code = 'analysis_failed';
   override readonly exitCode = ExitCode.analysisFailed;
+}
+
+/** A batch (`-` input) finished, but some items failed; each had its error line and row. Exit 11. */
+export class BatchItemsFailedError extends CliError {
+  override readonly code = 'batch_items_failed';
+  override readonly exitCode = ExitCode.batchItemsFailed;
 }
 
 /** Ctrl-C. Exit 130. */

@@ -73,9 +73,9 @@ export async function main(options: MainOptions = {}): Promise<number> {
 
   let printed = '';
   try {
-    const { buildProgram } = await import('./program.js');
+    const { buildProgram, expandJsonFields } = await import('./program.js');
     program = buildProgram(ctx, helpCache ? { onOut: (text) => void (printed += text) } : {});
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(expandJsonFields(argv), { from: 'user' });
     helpCache?.write(printed);
     return ExitCode.ok;
   } catch (error) {

@@ -27,6 +27,7 @@ import * as mcpTools from './commands/mcp/tools.js';
 import * as mcpCall from './commands/mcp/call.js';
 import * as mcpServe from './commands/mcp/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
+import { FIELDS } from './commands/shared/fields.js';
 
 export interface ProgramHooks {
   /** Sees every text commander prints on stdout (help screens), after it is written. */
@@ -44,6 +45,8 @@ export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
     .option('--no-color', 'no colour (env: NO_COLOR)')
     .option('--debug', 'HTTP trace on stderr, secrets redacted (env: RSI_DEBUG=1)')
     .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression (implies --json; strings print raw)')
+    .option('--fields <names>', 'only these columns / JSON members, comma-separated, in this order (see each command)')
     .showSuggestionAfterError(true)
     // `rsi help analyses run` must reach the subcommand; commander's own help command stops at one word.
     .helpCommand(false);
@@ -78,6 +81,13 @@ export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
       ctx.io.stderr.write(`note: using ${raw.trim().replace(/\/api\/v1\/*$/, '')} as the base URL (the API is at <base>/api/v1)\n`);
     }
   });
+  // --fields and --jq are checked (and jq compiled) once the command is known, before any request.
+  program.hook('preAction', async (_program, action) => {
+    const globals = ctx.globals();
+    if (globals.fields === undefined && globals.jq === undefined) return;
+    const { prepareOutput } = await import('./commands/shared/scripting.js');
+    await prepareOutput(ctx, commandPath(action));
+  });
   program.addCommand(
     group('mcp', "the service's MCP server from the terminal")
       .addCommand(mcpTools.build(ctx))
@@ -88,6 +98,8 @@ export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
   applyToAll(program, (cmd) => {
     const examples = EXAMPLES[commandPath(cmd)];
     if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
+    const fields = FIELDS[commandPath(cmd)];
+    if (fields) cmd.addHelpText('after', `\nFields (--fields, --json a,b): ${fields.fields.join(', ')}`);
     cmd
       .configureOutput({
         writeOut: (text) => {
@@ -163,6 +175,27 @@ function group(name: string, description: string): Command {
 export function applyToAll(cmd: Command, apply: (cmd: Command) => void): void {
   apply(cmd);
   for (const sub of cmd.commands) applyToAll(sub, apply);
+}
+
+/**
+ * gh's habit `--json name,id` (or `--json=name`) means `--json --fields name,id`. commander cannot
+ * take an optional value there without swallowing a positional argument (`--json EGFR`), so only
+ * `--json=…` and a comma-separated list of names after `--json` are read that way.
+ */
+export function expandJsonFields(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (arg.startsWith('--json=')) out.push('--json', `--fields=${arg.slice('--json='.length)}`);
+    else if (arg === '--json' && /^[a-z_][a-z0-9_]*(?:,[a-z_][a-z0-9_]*)+$/i.test(argv[i + 1] ?? '')) {
+      out.push('--json', `--fields=${argv[++i]}`);
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** main asks this to improve an error's hint with what only the commands know. */

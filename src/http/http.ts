@@ -105,6 +105,8 @@ export class UndiciHttp implements Http {
 
   private async send(req: HttpRequest, url: URL, token: string | undefined): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent };
+    // The caller's extra headers (`rsi api -H`) go first, so authorization below is always rsi's own.
+    for (const [name, value] of Object.entries(req.headers ?? {})) headers[name.toLowerCase()] = value;
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
     if (req.body !== undefined) {

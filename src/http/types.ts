@@ -12,6 +12,8 @@ export interface HttpRequest {
   /** Path relative to the API base `<base>/api/v1`, starting with `/` (e.g. `/keywords`). */
   path: string;
   query?: Record<string, QueryValue>;
+  /** Extra request headers (`rsi api -H`); `authorization` is always the http layer's own. */
+  headers?: Record<string, string>;
   /** JSON body; serialised by the http layer. */
   body?: unknown;
   /**

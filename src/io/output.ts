@@ -100,18 +100,71 @@ class Batch {
   }
 }
 
+/**
+ * What `--fields` and `--jq` ask of a run's output. Set once per Io, after the flags are checked
+ * (`shapeOutput`), and read by every printer below, so each command's JSON, rows and sections are
+ * shaped the same way without the twenty call sites passing it along.
+ */
+export interface OutputShape {
+  /** `--fields`: the members/columns to keep, in this order. */
+  fields?: readonly string[] | undefined;
+  /**
+   * Where a JSON document's rows are: the member holding the list (`data`, `projects`) or
+   * undefined when the document is the row (a card, a status) or an array of rows.
+   */
+  rows?: string | undefined;
+  /** `--jq`: a compiled expression (src/io/jq.ts); applied to each document printed. */
+  jq?: { run(value: unknown): unknown[] } | undefined;
+}
+
+const shapes = new WeakMap<Io, OutputShape>();
+
+export function shapeOutput(io: Io, shape: OutputShape): void {
+  shapes.set(io, shape);
+}
+
+/** Only the named members of an object, in the order named; anything else is left as is. */
+export function pickFields(value: unknown, fields: readonly string[]): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) if (Object.hasOwn(value, f)) out[f] = (value as Record<string, unknown>)[f];
+  return out;
+}
+
+/** `--fields` applied to a whole JSON document: to its rows, wherever the command keeps them. */
+function shapeDocument(value: unknown, shape: OutputShape | undefined): unknown {
+  const fields = shape?.fields;
+  if (!fields) return value;
+  if (Array.isArray(value)) return value.map((r) => pickFields(r, fields));
+  if (shape.rows !== undefined && value !== null && typeof value === 'object') {
+    const rows = (value as Record<string, unknown>)[shape.rows];
+    if (Array.isArray(rows)) return { ...value, [shape.rows]: rows.map((r) => pickFields(r, fields)) };
+  }
+  return pickFields(value, fields);
+}
+
+/** jq's results, one a line, strings raw (like `jq -r`); indented on a terminal. */
+function jqLines(io: Io, jq: NonNullable<OutputShape['jq']>, value: unknown, pretty = io.stdoutIsTTY): string {
+  let text = '';
+  for (const v of jq.run(value)) text += `${typeof v === 'string' ? v : pretty ? JSON.stringify(v, null, 2) : JSON.stringify(v)}\n`;
+  return text;
+}
+
 export function jsonText(value: unknown, io: Io): string {
   return io.stdoutIsTTY ? JSON.stringify(value, null, 2) : JSON.stringify(value);
 }
 
 /** Prints one JSON document (the API's body) and a newline; exact, never sanitised. */
 export async function printJson(io: Io, value: unknown): Promise<void> {
-  await write(io.stdout, `${jsonText(value, io)}\n`);
+  const shape = shapes.get(io);
+  const shaped = shapeDocument(value, shape);
+  if (shape?.jq) return write(io.stdout, jqLines(io, shape.jq, shaped));
+  await write(io.stdout, `${jsonText(shaped, io)}\n`);
 }
 
 /** Prints one compact JSON document on its own line (ndjson, or a document in a stream of them). */
 export async function printJsonLine(io: Io, value: unknown): Promise<void> {
-  await write(io.stdout, `${JSON.stringify(value)}\n`);
+  await write(io.stdout, jsonLine(io, value));
 }
 
 /**
@@ -119,7 +172,14 @@ export async function printJsonLine(io: Io, value: unknown): Promise<void> {
  * watch's per-status line, which cannot await); the stream buffers, order is kept.
  */
 export function writeJsonLine(io: Io, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value)}\n`);
+  io.stdout.write(jsonLine(io, value));
+}
+
+/** One document of a stream of them: `--fields` and `--jq` apply to each (compact, one a line). */
+function jsonLine(io: Io, value: unknown): string {
+  const shape = shapes.get(io);
+  const shaped = shapeDocument(value, shape);
+  return shape?.jq ? jqLines(io, shape.jq, shaped, false) : `${JSON.stringify(shaped)}\n`;
 }
 
 /** Prints a machine document in the format asked: indented json on a TTY, else one compact line. */
@@ -196,12 +256,29 @@ export function columnKey(column: Column<never> | Column<unknown> | { header: st
 export async function printRows<T>(
   target: OutputTarget,
   rows: AsyncIterable<T> | Iterable<T>,
-  columns: readonly Column<T>[],
-  toJson: (row: T) => unknown = (row) => row,
+  allColumns: readonly Column<T>[],
+  rowJson: (row: T) => unknown = (row) => row,
 ): Promise<number> {
   const { io, format } = target;
   const out = new Batch(io.stdout);
   let count = 0;
+  const shape = shapes.get(io);
+  const fields = shape?.fields;
+  const toJson = fields ? (row: T) => pickFields(rowJson(row), fields) : rowJson;
+  const columns = fields ? selectColumns(allColumns, fields) : allColumns;
+  if (shape?.jq && (format === 'json' || format === 'ndjson')) {
+    // jq sees what it would see in `--json | jq`: the whole collection as one array (held in
+    // memory, as jq would), or with ndjson each item on its own.
+    const all: unknown[] = [];
+    for await (const row of rows) {
+      if (format === 'ndjson') await out.add(jqLines(io, shape.jq, toJson(row), false));
+      else all.push(toJson(row));
+      count++;
+    }
+    if (format === 'json') await out.add(jqLines(io, shape.jq, all));
+    await out.flush();
+    return count;
+  }
   if (format === 'json') {
     // One JSON array, streamed: "[", items joined by ",", "]".
     const pretty = io.stdoutIsTTY;
@@ -238,6 +315,20 @@ export async function printRows<T>(
   }
   await out.flush();
   return count;
+}
+
+/**
+ * The columns `--fields` names, in its order (by csv key: `keyword_id`, `name`). A name this
+ * printout has no column for (a member only JSON carries) is skipped; names were checked against
+ * the command's list before any request.
+ */
+export function selectColumns<C extends { header: string; key?: string }>(columns: readonly C[], fields: readonly string[]): C[] {
+  const picked: C[] = [];
+  for (const f of fields) {
+    const c = columns.find((col) => columnKey(col) === f);
+    if (c) picked.push(c);
+  }
+  return picked;
 }
 
 /** Rows a table reads before it fixes its column widths; later rows are fitted to them. */
@@ -474,10 +565,20 @@ export async function printPairs(target: OutputTarget, pairs: ReadonlyArray<read
     await write(io.stdout, pairsText(pairs, io.color, io.stdoutIsTTY ? io.columns : undefined));
     return;
   }
-  await printRows(target, pairs, [
-    { header: 'field', value: (p) => p[0] },
-    { header: 'value', value: (p) => p[1] },
-  ]);
+  const fields = shapes.get(io)?.fields;
+  await printRows(
+    { ...target, io: fields ? unshaped(io) : io },
+    fields ? pairs.filter(([k]) => fields.includes(columnKey({ header: k }))) : pairs,
+    [
+      { header: 'field', value: (p) => p[0] },
+      { header: 'value', value: (p) => p[1] },
+    ],
+  );
+}
+
+/** The same streams without the run's shape: for output whose columns are not the data's. */
+function unshaped(io: Io): Io {
+  return { ...io };
 }
 
 /** Aligned `key  value` lines, sanitised; the key dimmed when colour is on. */
@@ -622,7 +723,13 @@ export interface Section<T = never> {
  * under it. JSON formats are the command's business (the API's body, exactly).
  */
 export async function printSections(target: OutputTarget, sections: ReadonlyArray<Section<any>>): Promise<void> {
-  const { io, format } = target;
+  const { format } = target;
+  // `--fields` picks among the parts' columns here; the rows printed below are not shaped again.
+  const fields = shapes.get(target.io)?.fields;
+  const io = fields ? unshaped(target.io) : target.io;
+  const pick = <C extends { header: string; key?: string }>(columns: readonly C[]): readonly C[] =>
+    fields ? selectColumns(columns, fields) : columns;
+  target = { ...target, io };
   if (format === 'table') {
     let first = true;
     for (const s of sections) {
@@ -631,7 +738,8 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
       if (!first) await write(io.stdout, '\n');
       first = false;
       if (s.title !== undefined) await write(io.stdout, `${sanitizeLine(s.title)}\n`);
-      const columns = s.tableColumns ?? s.columns;
+      const columns = pick(s.tableColumns ?? s.columns);
+      if (columns.length === 0) continue;
       if (s.card && rows.length === 1) {
         await write(
           io.stdout,
@@ -645,8 +753,10 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
     }
     return;
   }
-  const keys: string[] = [];
+  let keys: string[] = [];
   for (const s of sections) for (const c of s.columns) if (!keys.includes(columnKey(c))) keys.push(columnKey(c));
+  // The `section` column stays first whatever is picked: it says which part a row is.
+  if (fields) keys = fields.filter((f) => keys.includes(f));
   type Flat = { section: string; cells: Map<string, unknown> };
   function* flatten(): Generator<Flat> {
     for (const s of sections) {

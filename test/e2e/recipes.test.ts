@@ -61,7 +61,7 @@ const MARKERS = [
   'rsi opportunities "$PROJECT" --json > opp.json',
   'EGFR=$(rsi keywords search EGFR',
   'rsi keywords relations NSCLC --relation assets',
-  "rsi keywords search kinase --all --json | jq -r '.[].name'",
+  "rsi keywords search kinase --all --jq '.[].name'",
   'cat > watchlist.json',
   '--selections - --yes --wait',
   'for i in $(seq 1 60)',
@@ -69,6 +69,10 @@ const MARKERS = [
   '$1 == "skipped"',
   "jq -r '.[] | [.name, .id] | @csv'",
   'select(.status == "failed")',
+  'map(.count) | add',
+  'rsi projects list --fields name,role,id',
+  "printf '%s\\n' EGFR KRAS",
+  'kinase-indications.csv',
 ];
 
 describe('docs/scripting.md recipes', () => {
@@ -190,5 +194,44 @@ describe('docs/scripting.md recipes', () => {
     expect(r.code, r.stderr).toBe(failed ? 1 : 0);
     const down = await run(code, { RSI_BASE_URL: deadUrl });
     expect(down.code).toBe(8);
+  });
+
+  it('--jq: ids, tab-separated names and a sum, without jq', async () => {
+    const r = await run(block(MARKERS[13]!));
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trim().split('\n');
+    expect(out[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(out.slice(1, -1).every((l) => /^[^\t]+\t[0-9a-f-]{36}$/.test(l))).toBe(true);
+    expect(Number(out.at(-1))).toBeGreaterThan(0);
+  });
+
+  it("--fields: chosen csv columns and a sorted top 5; gh's --json name,id", async () => {
+    const r = await run(`${block(MARKERS[14]!)}\nhead -1 projects.csv >&2`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trim().split('\n').pop()).toBe('name,role,id');
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.slice(0, 5).every((l) => /^\d+\t/.test(l))).toBe(true);
+    expect(Object.keys(JSON.parse(lines.at(-1)!).projects[0])).toEqual(['name', 'id']);
+  });
+
+  it('a batch: rows for the names that resolve, exit 11 handled, the failed one named on stderr', async () => {
+    const r = await run(block(MARKERS[15]!));
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['EGFR', 'KRAS', 'EGFR']);
+    expect(r.stderr).toMatch(/^rsi: No such keyword: no keyword named "No such keyword"$/m);
+    // Signed out is not "some items failed": the recipe passes rsi's 3 on.
+    const signedOut = await run(block(MARKERS[15]!), { RSI_TOKEN: 'not-a-valid-token' });
+    expect(signedOut.code).toBe(3);
+  });
+
+  it('a batch fed by another rsi: NDJSON ids in, one csv out', async () => {
+    const r = await run(`${block(MARKERS[16]!)}\nhead -1 kinase-indications.csv`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('input,name,count,stage,id,error');
   });
 });

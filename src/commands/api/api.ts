@@ -10,45 +10,108 @@ export interface ApiOptions {
   path: string;
   fields: Array<[string, unknown]>;
   input: string | undefined;
+  /** Extra request headers, `-H 'Name: value'` (never Authorization). */
+  headers: Record<string, string>;
+  /** `--paginate`: walk a paged endpoint to its end and print one merged document. */
+  paginate: boolean;
+  /** `-i`: the status line and response headers on stderr. */
+  include: boolean;
+  /** `--silent`: print no reply body. */
+  silent: boolean;
 }
+
+/** The two paged endpoints (service-api.md): search by `page`, relations by `offset`. */
+const SEARCH_PATH = /^(?:\/api\/v1)?\/keywords\/?$/;
+const RELATIONS_PATH = /^(?:\/api\/v1)?\/keywords\/[^/]+\/relations\/?$/;
+
+/** Headers rsi sets itself: a user's value would break the request or the sign-in. */
+const OWN_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding', 'connection']);
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('api')
-    .description('make an authenticated request to any API path and print the JSON reply')
-    .argument('<method>', METHODS.join(', '))
-    .argument('<path>', 'path under /api/v1, e.g. /keywords (the /api/v1 prefix is optional)')
-    .option(
-      '--field <key=value>',
-      'a query parameter (GET, DELETE) or JSON body member (others), repeatable; numbers, true, false and null are typed',
-      collect,
-    )
-    .option('--input <path>', 'JSON request body from a file, or - for stdin')
-    .addHelpText(
-      'after',
-      `\nExamples:\n  rsi api GET /keywords --field q=egfr --field limit=5\n  rsi api POST /projects --field name="From the API"\n  echo '{"top":{"type":"target","limit":2}}' | rsi api POST /projects/ID/analyses --input -\n\nThe reply body is printed on stdout whatever the status; a non-2xx status also sets the exit code.`,
-    )
-    .action(async (method: string, path: string, flags: Record<string, unknown>) => {
-      const upper = method.toUpperCase();
-      if (!(METHODS as readonly string[]).includes(upper))
-        throw new UsageError(`method must be one of ${METHODS.join(', ')} (got "${method}")`);
-      if (!path.startsWith('/')) throw new UsageError(`path must start with / (got "${path}")`);
-      if (/^\/\/|:\/\//.test(path)) throw new UsageError('path must be a path under the API, not a URL');
-      const fields: Array<[string, unknown]> = [];
-      for (const f of (flags.field as string[] | undefined) ?? []) {
-        const eq = f.indexOf('=');
-        if (eq <= 0) throw new UsageError(`--field must be KEY=VALUE (got "${f}")`);
-        fields.push([f.slice(0, eq), typed(f.slice(eq + 1))]);
-      }
-      const input = flags.input === undefined ? undefined : String(flags.input);
-      if (input !== undefined && (upper === 'GET' || upper === 'DELETE'))
-        throw new UsageError(`--input sends a body, which ${upper} does not take`);
-      if (input !== undefined && fields.length) throw new UsageError('--input and --field cannot be used together for a body');
-      await runF({ method: upper as HttpMethod, path, fields, input }, ctx);
-    });
+  return (
+    new Command('api')
+      .description('make an authenticated request to any API path and print the JSON reply')
+      // commander cannot take an optional argument before a required one: the first is the method
+      // when a second follows, else the path (`rsi api /keywords`, as with gh).
+      .usage('[options] [method] <path>')
+      .argument('<method>', `${METHODS.join(', ')}, or leave it out: GET, or POST when a body is given (--field, --input)`)
+      .argument('[path]', 'path under /api/v1, e.g. /keywords (the /api/v1 prefix is optional)')
+      .option('-X, --method <method>', 'the HTTP method (instead of the first argument)')
+      .option('-H, --header <name: value>', 'an extra request header, repeatable (not Authorization: rsi signs the request)', collect)
+      .option('--paginate', 'follow the pages of /keywords and /keywords/ID/relations to the end: one document with every item')
+      .option('-i, --include', 'print the status line and the response headers on stderr')
+      .option('--silent', 'do not print the reply body (the exit code still tells the status)')
+      .option(
+        '--field <key=value>',
+        'a query parameter (GET, DELETE) or JSON body member (others), repeatable; numbers, true, false and null are typed',
+        collect,
+      )
+      .option('--input <path>', 'JSON request body from a file, or - for stdin')
+      .addHelpText(
+        'after',
+        `\nExamples:\n  rsi api GET /keywords --field q=egfr --field limit=5\n  rsi api POST /projects --field name="From the API"\n  echo '{"top":{"type":"target","limit":2}}' | rsi api POST /projects/ID/analyses --input -\n\nThe reply body is printed on stdout whatever the status; a non-2xx status also sets the exit code.`,
+      )
+      .action(async (first: string, second: string | undefined, flags: Record<string, unknown>) => {
+        // `rsi api /keywords` (gh's habit) or `rsi api GET /keywords`.
+        const [method, path] = second === undefined ? [flags.method as string | undefined, first] : [first, second];
+        if (second !== undefined && flags.method !== undefined)
+          throw new UsageError('give the method once: as the first argument or with --method');
+        // Like gh: a body (--field, --input) means POST, unless --paginate says it is a GET of pages.
+        const hasBody = flags.paginate !== true && (flags.input !== undefined || (flags.field as string[] | undefined)?.length);
+        const upper = (method ?? (hasBody ? 'POST' : 'GET')).toUpperCase();
+        if (!(METHODS as readonly string[]).includes(upper))
+          throw new UsageError(`method must be one of ${METHODS.join(', ')} (got "${method}")`);
+        if (!path.startsWith('/')) throw new UsageError(`path must start with / (got "${path}")`);
+        if (/^\/\/|:\/\//.test(path)) throw new UsageError('path must be a path under the API, not a URL');
+        const fields: Array<[string, unknown]> = [];
+        for (const f of (flags.field as string[] | undefined) ?? []) {
+          const eq = f.indexOf('=');
+          if (eq <= 0) throw new UsageError(`--field must be KEY=VALUE (got "${f}")`);
+          fields.push([f.slice(0, eq), typed(f.slice(eq + 1))]);
+        }
+        const input = flags.input === undefined ? undefined : String(flags.input);
+        if (input !== undefined && (upper === 'GET' || upper === 'DELETE'))
+          throw new UsageError(`--input sends a body, which ${upper} does not take`);
+        if (input !== undefined && fields.length) throw new UsageError('--input and --field cannot be used together for a body');
+        const headers: Record<string, string> = {};
+        for (const h of (flags.header as string[] | undefined) ?? []) {
+          const colon = h.indexOf(':');
+          const name = h.slice(0, colon).trim();
+          if (colon <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+            throw new UsageError(`--header must be "Name: value" (got "${h}")`);
+          if (OWN_HEADERS.has(name.toLowerCase())) {
+            throw new UsageError(`--header ${name} is set by rsi itself`, {
+              hint:
+                name.toLowerCase() === 'authorization'
+                  ? 'rsi signs every request with your sign-in; use RSI_TOKEN for another token'
+                  : undefined,
+            });
+          }
+          headers[name] = h.slice(colon + 1).trim();
+        }
+        const paginate = flags.paginate === true;
+        if (paginate && (upper !== 'GET' || !(SEARCH_PATH.test(path.split('?')[0]!) || RELATIONS_PATH.test(path.split('?')[0]!)))) {
+          throw new UsageError('--paginate follows GET /keywords and GET /keywords/ID/relations only');
+        }
+        await runF(
+          {
+            method: upper as HttpMethod,
+            path,
+            fields,
+            input,
+            headers,
+            paginate,
+            include: flags.include === true,
+            silent: flags.silent === true,
+          },
+          ctx,
+        );
+      })
+  );
 }
 
 /** Like gh api -F: numbers, booleans and null are typed; everything else is a string. */
@@ -69,17 +132,76 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   const query =
     opts.method === 'GET' || opts.method === 'DELETE' ? Object.fromEntries(opts.fields.map(([k, v]) => [k, String(v)])) : undefined;
   const client = await ctx.client();
-  const res = await client.raw({
-    method: opts.method,
-    path: opts.path,
-    query,
-    body,
-    idempotent: opts.method === 'GET',
-    signal: ctx.signal,
-  });
+  const send = (extra: Record<string, string> = {}) =>
+    client.raw({
+      method: opts.method,
+      path: opts.path,
+      query: Object.keys(extra).length > 0 ? { ...query, ...extra } : query,
+      body,
+      ...(Object.keys(opts.headers).length > 0 ? { headers: opts.headers } : {}),
+      idempotent: opts.method === 'GET',
+      signal: ctx.signal,
+    });
+  let res = await send();
+  if (opts.include) showHead(ctx, res);
+  let document = res.json;
+  if (opts.paginate && res.isJson && res.status >= 200 && res.status < 300) {
+    document = await walkPages(opts, query ?? {}, res.json, async (extra) => {
+      res = await send(extra);
+      if (opts.include) showHead(ctx, res);
+      if (res.status < 200 || res.status >= 300) throw client.errorFor(res, `${opts.method} ${opts.path}`);
+      return res.json;
+    });
+  }
   const { printJson, write } = await import('../../io/output.js');
-  if (res.isJson) await printJson(ctx.io, res.json);
-  else if (res.text && res.status >= 200 && res.status < 300)
-    await write(ctx.io.stdout, res.text.endsWith('\n') ? res.text : `${res.text}\n`);
+  if (!opts.silent) {
+    if (res.isJson) await printJson(ctx.io, document);
+    else if (res.text && res.status >= 200 && res.status < 300)
+      await write(ctx.io.stdout, res.text.endsWith('\n') ? res.text : `${res.text}\n`);
+  }
   if (res.status < 200 || res.status >= 300) throw client.errorFor(res, `${opts.method} ${opts.path}`);
+}
+
+/** `-i`: what curl -i and gh api -i show, on stderr so stdout stays the body. */
+function showHead(ctx: Context, res: { status: number; headers: Record<string, string> }): void {
+  const lines = [`HTTP ${res.status}`, ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`)];
+  ctx.io.stderr.write(`${lines.join('\n')}\n\n`);
+}
+
+type Page = { data?: unknown[]; meta?: Record<string, unknown> } & Record<string, unknown>;
+
+/**
+ * `--paginate`: the rest of a paged endpoint, the way `--all` ends its walks (docs/scripting.md,
+ * "Paging"): search by `page` until an empty page or one shorter than the server's `pageSize`,
+ * relations by `offset`, stepping by the rows each page held, until an empty page. The result is
+ * the first page with every page's `data` in it (one document, so `--jq` sees everything).
+ */
+async function walkPages(
+  opts: ApiOptions,
+  query: Record<string, string>,
+  first: unknown,
+  next: (extra: Record<string, string>) => Promise<unknown>,
+): Promise<unknown> {
+  const page0 = first as Page;
+  if (!Array.isArray(page0?.data)) return first;
+  const items = [...page0.data];
+  const relations = RELATIONS_PATH.test(opts.path.split('?')[0]!);
+  let page = page0;
+  let number = Number(query.page ?? page0.meta?.page ?? 1);
+  let offset = Number(query.offset ?? 0);
+  const seen = new Set<string>();
+  for (;;) {
+    const rows = page.data ?? [];
+    if (rows.length === 0) break;
+    if (!relations && typeof page.meta?.pageSize === 'number' && rows.length < page.meta.pageSize) break;
+    const extra: Record<string, string> = relations ? { offset: String((offset += rows.length)) } : { page: String(++number) };
+    page = (await next(extra)) as Page;
+    if (!Array.isArray(page?.data)) break;
+    // A service that repeats a page would walk forever: stop at the first repeat.
+    const key = JSON.stringify(page.data);
+    if (page.data.length > 0 && seen.has(key)) break;
+    seen.add(key);
+    items.push(...page.data);
+  }
+  return { ...page0, data: items };
 }

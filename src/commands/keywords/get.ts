@@ -11,13 +11,16 @@ export interface GetOptions {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('get')
     .description("show a keyword's card: activity, scores and optional sections")
-    .argument('<keyword>', 'keyword UUID, or an exact name or synonym')
+    .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
     .option(
       '--include <sections>',
       'sections to add, comma-separated or repeated, e.g. indications,sponsors',
       (v: string, prev: string[] = []) => [...prev, v],
     )
-    .addHelpText('after', '\nExamples:\n  rsi keywords get EGFR\n  rsi keywords get NSCLC --include indications,assets --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  rsi keywords get EGFR\n  rsi keywords get NSCLC --include indications,assets --json\n  printf "EGFR\\nKRAS\\n" | rsi keywords get - --format csv',
+    )
     .action(async (keyword: string, flags: Record<string, unknown>) => {
       let include: string[] = [];
       if (flags.include !== undefined) {
@@ -48,6 +51,7 @@ const SCORES = ['composite', 'momentum', 'maturity', 'competition', 'risk', 'tra
 const ITEM_KEYS = ['id', 'name', 'count', 'stage'];
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
+  if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
   const [{ printDocument, printSections }, { target }, { resolveKeyword }] = await Promise.all([
     import('../../io/output.js'),
     import('../shared/flags.js'),
@@ -122,4 +126,50 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   await printSections(out, [{ name: 'keyword', rows: [card], columns: cardColumns, tableColumns: tableCard, card: true }, ...sections]);
   // Section totals are list-level metadata: on stderr (and in --json), not in the rows.
   if (out.format !== 'table' && totals.length > 0) ctx.io.stderr.write(`${totals.join(' · ')}\n`);
+}
+
+/**
+ * `rsi keywords get -`: a card per input line, in input order. tsv/csv/table: one row per card
+ * (the card's columns after the input; `--include` sections stay in the JSON); ndjson/json: each
+ * card as the API sent it, a failed item as `{"input": …, "error": …}`.
+ */
+async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
+  const [{ printRows }, { target }, { startBatch }] = await Promise.all([
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+    import('../shared/batch.js'),
+  ]);
+  const out = target(ctx);
+  const batch = await startBatch(ctx, (client, { id }) => client.getKeyword(id, { include: opts.include }, ctx.signal));
+  type Row = Awaited<ReturnType<typeof batch.outcomes.next>>['value'] & object;
+  const card = (r: Row) => (r.ok ? r.value : undefined);
+  const score = (r: Row, n: (typeof SCORES)[number]) => (card(r)?.scores as Record<string, Score> | undefined)?.[n];
+  await printRows<Row>(
+    out,
+    batch.outcomes,
+    [
+      { header: 'INPUT', value: (r) => r.input },
+      { header: 'NAME', value: (r) => card(r)?.name },
+      { header: 'TYPE', value: (r) => card(r)?.type },
+      { header: 'SYNONYMS', value: (r) => card(r)?.synonyms, flexible: true },
+      { header: 'DESCRIPTION', value: (r) => card(r)?.description, flexible: true },
+      ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({
+        header: n.toUpperCase(),
+        value: (r: Row) => card(r)?.activity[n],
+        numeric: true,
+      })),
+      { header: 'SCORES AS OF', value: (r) => card(r)?.scores.as_of },
+      ...SCORES.map((n) => ({
+        header: n.toUpperCase(),
+        key: n,
+        // A table shows the score; tsv/csv the whole KeywordScore, as the single card does.
+        value: (r: Row) => (out.format === 'table' ? score(r, n)?.score : score(r, n)),
+        numeric: out.format === 'table',
+      })),
+      { header: 'ID', value: (r) => card(r)?.id, id: true },
+      { header: 'ERROR', value: (r) => (r.ok ? undefined : r.error.message), flexible: true },
+    ],
+    (r) => (r.ok ? r.value : { input: r.input, error: r.error.message }),
+  );
+  batch.finish();
 }

@@ -26,7 +26,7 @@ export interface RelationsOptions {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('relations')
     .description("list a keyword's indications, assets, pipeline targets or sponsors")
-    .argument('<keyword>', 'keyword UUID, or an exact name or synonym')
+    .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
     .option('--relation <r>', `one of ${RELATIONS.join(', ')} (required)`)
     .option('--activity <a>', `for sponsors (required there): ${ACTIVITIES.join(', ')}`)
     .option('--limit <n>', 'links per page, 1 to 100 (default 20)')
@@ -66,6 +66,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
+  if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
   const [{ note, printJson, printRows }, { target, pageWindow }, { resolveKeyword }] = await Promise.all([
     import('../../io/output.js'),
     import('../shared/flags.js'),
@@ -114,4 +115,49 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
       `Showing ${offset + 1}–${offset + count} of ${total}${offset + count < total ? `; more with --offset ${offset + count}, or --all` : ''}\n`,
     );
   }
+}
+
+/**
+ * `rsi keywords relations - --relation R`: the links of every input keyword, in input order, each
+ * row led by its input (`{"input": …, …link}` in ndjson); a failed item is one error row. Each
+ * keyword's page (or, with --all, its whole walk) is fetched before its rows print.
+ */
+async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
+  const [{ printRows }, { target }, { startBatch }] = await Promise.all([
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+    import('../shared/batch.js'),
+  ]);
+  const out = target(ctx);
+  const q = { relation: opts.relation, activity: opts.activity };
+  const batch = await startBatch(ctx, async (client, { id }) => {
+    if (!opts.all) return (await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal)).data;
+    const links = [];
+    // The batch already keeps a window of keywords in flight: one page at a time within each.
+    for await (const link of client.iterateRelations(id, { ...q, pageSize: 100, concurrency: 1, offset: opts.offset }, ctx.signal)) {
+      links.push(link);
+    }
+    return links;
+  });
+  type Link = { input: string; link?: Record<string, unknown>; error?: string };
+  async function* rows(): AsyncGenerator<Link> {
+    for await (const o of batch.outcomes) {
+      if (!o.ok) yield { input: o.input, error: o.error.message };
+      else for (const link of o.value) yield { input: o.input, link };
+    }
+  }
+  await printRows<Link>(
+    out,
+    rows(),
+    [
+      { header: 'INPUT', value: (r) => r.input },
+      { header: 'NAME', value: (r) => r.link?.name, flexible: true },
+      { header: 'COUNT', value: (r) => r.link?.count, numeric: true },
+      { header: 'STAGE', value: (r) => r.link?.stage },
+      { header: 'ID', value: (r) => r.link?.id, id: true },
+      { header: 'ERROR', value: (r) => r.error, flexible: true },
+    ],
+    (r) => (r.error !== undefined ? { input: r.input, error: r.error } : { input: r.input, ...r.link }),
+  );
+  batch.finish();
 }

@@ -14,7 +14,7 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
   const count = await printRows(out, body.projects, [
     { header: 'NAME', value: (p) => p.name },
     { header: 'ROLE', value: (p) => p.role },
-    { header: 'CREATED', value: (p) => p.created_at, time: true },
+    { header: 'CREATED', key: 'created_at', value: (p) => p.created_at, time: true },
     { header: 'ID', value: (p) => p.id, id: true },
     { header: 'BRIEF', value: (p) => p.brief, flexible: true },
   ]);

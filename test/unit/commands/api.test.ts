@@ -6,6 +6,9 @@ import type { HttpResponse } from '../../../src/http/types.js';
 import { fakeClient, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
 
+/** The options a plain `rsi api METHOD PATH` gives beyond method, path, fields and input. */
+const plain = { headers: {}, paginate: false, include: false, silent: false };
+
 const reply = (status: number, json: unknown): HttpResponse => ({
   status,
   headers: { 'content-type': 'application/json' },
@@ -16,7 +19,7 @@ const reply = (status: number, json: unknown): HttpResponse => ({
 
 describe('api: flags', () => {
   it.each([
-    [['get', '/keywords'], { method: 'GET', path: '/keywords', fields: [], input: undefined }],
+    [['get', '/keywords'], { method: 'GET', path: '/keywords', fields: [], input: undefined, ...plain }],
     [
       ['GET', '/keywords', '--field', 'q=egfr', '--field', 'limit=5', '--field', 'x=a=b'],
       {
@@ -28,6 +31,7 @@ describe('api: flags', () => {
           ['x', 'a=b'],
         ],
         input: undefined,
+        ...plain,
       },
     ],
     [
@@ -42,9 +46,32 @@ describe('api: flags', () => {
           ['id', '00123456789012345'],
         ],
         input: undefined,
+        ...plain,
       },
     ],
-    [['PATCH', '/api/v1/projects/p1', '--input', '-'], { method: 'PATCH', path: '/api/v1/projects/p1', fields: [], input: '-' }],
+    [['PATCH', '/api/v1/projects/p1', '--input', '-'], { method: 'PATCH', path: '/api/v1/projects/p1', fields: [], input: '-', ...plain }],
+    // gh's habits: the method may be left out (GET, or POST when a body is given) or given with -X.
+    [['/keywords'], { method: 'GET', path: '/keywords', fields: [], input: undefined, ...plain }],
+    [['/projects', '--field', 'name=X'], { method: 'POST', path: '/projects', fields: [['name', 'X']], input: undefined, ...plain }],
+    [['/projects', '--input', '-'], { method: 'POST', path: '/projects', fields: [], input: '-', ...plain }],
+    [
+      ['/keywords', '--field', 'q=a', '--paginate'],
+      { method: 'GET', path: '/keywords', fields: [['q', 'a']], input: undefined, ...plain, paginate: true },
+    ],
+    [['/projects/p', '-X', 'delete'], { method: 'DELETE', path: '/projects/p', fields: [], input: undefined, ...plain }],
+    [
+      ['/keywords', '-H', 'X-Trace: abc: 1', '--header', 'accept-language:en', '--paginate', '-i', '--silent'],
+      {
+        method: 'GET',
+        path: '/keywords',
+        fields: [],
+        input: undefined,
+        headers: { 'X-Trace': 'abc: 1', 'accept-language': 'en' },
+        paginate: true,
+        include: true,
+        silent: true,
+      },
+    ],
   ])('%j → options', async (argv, expected) => {
     expect(await parseFlags(api.build, argv)).toEqual(expected);
   });
@@ -57,6 +84,11 @@ describe('api: flags', () => {
     [['GET', '/x', '--field', '=v'], /--field must be KEY=VALUE/],
     [['GET', '/x', '--input', 'b.json'], /--input sends a body, which GET does not take/],
     [['POST', '/x', '--input', 'b.json', '--field', 'a=1'], /--input and --field cannot be used together/],
+    [['/x', '-H', 'Authorization: Bearer x'], /--header Authorization is set by rsi itself/],
+    [['/x', '-H', 'no colon'], /--header must be "Name: value"/],
+    [['POST', '/keywords', '--paginate'], /--paginate follows GET \/keywords and GET \/keywords\/ID\/relations only/],
+    [['/projects', '--paginate'], /--paginate follows/],
+    [['GET', '/x', '-X', 'POST'], /give the method once/],
   ])('%j → UsageError', async (argv, message) => {
     const error = await parseFlags(api.build, argv).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
@@ -77,6 +109,7 @@ describe('api: run', () => {
           ['limit', 5],
         ],
         input: undefined,
+        ...plain,
       },
       fakeCtx(io, { format: 'tsv', client }),
     );
@@ -111,6 +144,7 @@ describe('api: run', () => {
           ['n', 2],
         ],
         input: undefined,
+        ...plain,
       },
       fakeCtx(io, { format: 'json', client }),
     );
@@ -120,7 +154,10 @@ describe('api: run', () => {
     const piped = fakeIo(false);
     piped.stdinStream.end('{"top": {"limit": 2}}');
     const second = fakeClient({ raw: async () => reply(200, {}) });
-    await api.run({ method: 'POST', path: '/x', fields: [], input: '-' }, fakeCtx(piped, { format: 'tsv', client: second.client }));
+    await api.run(
+      { method: 'POST', path: '/x', fields: [], input: '-', ...plain },
+      fakeCtx(piped, { format: 'tsv', client: second.client }),
+    );
     expect(second.calls[0]!.args[0]).toMatchObject({ body: { top: { limit: 2 } } });
   });
 
@@ -131,7 +168,7 @@ describe('api: run', () => {
       errorFor: () => new NotFoundError('GET /projects/x: not found'),
     });
     await expect(
-      api.run({ method: 'GET', path: '/projects/x', fields: [], input: undefined }, fakeCtx(io, { format: 'tsv', client })),
+      api.run({ method: 'GET', path: '/projects/x', fields: [], input: undefined, ...plain }, fakeCtx(io, { format: 'tsv', client })),
     ).rejects.toThrow(NotFoundError);
     expect(JSON.parse(io.out())).toEqual({ error: 'not_found' });
     expect(calls.map((c) => c.method)).toEqual(['raw', 'errorFor']);
@@ -141,9 +178,61 @@ describe('api: run', () => {
     const io = fakeIo(false);
     io.stdinStream.end('{oops');
     const { client, calls } = fakeClient({});
-    await expect(api.run({ method: 'POST', path: '/x', fields: [], input: '-' }, fakeCtx(io, { format: 'tsv', client }))).rejects.toThrow(
-      /--input: stdin is not valid JSON/,
-    );
+    await expect(
+      api.run({ method: 'POST', path: '/x', fields: [], input: '-', ...plain }, fakeCtx(io, { format: 'tsv', client })),
+    ).rejects.toThrow(/--input: stdin is not valid JSON/);
     expect(calls).toEqual([]);
+  });
+
+  it('--paginate walks search by page and relations by offset, into one document', async () => {
+    const io = fakeIo(false);
+    const pages: Record<string, unknown> = {
+      '1': { data: [1, 2], meta: { page: 1, pageSize: 2 } },
+      '2': { data: [3, 4], meta: { page: 2, pageSize: 2 } },
+      '3': { data: [5], meta: { page: 3, pageSize: 2 } },
+    };
+    const { client, calls } = fakeClient({
+      raw: async (req: { query?: Record<string, string> }) => reply(200, pages[req.query?.page ?? '1']),
+    });
+    await api.run(
+      { method: 'GET', path: '/keywords', fields: [['q', 'x']], input: undefined, ...plain, paginate: true },
+      fakeCtx(io, { format: 'json', client }),
+    );
+    expect(JSON.parse(io.out())).toEqual({ data: [1, 2, 3, 4, 5], meta: { page: 1, pageSize: 2 } });
+    expect(calls.map((c) => (c.args[0] as { query: unknown }).query)).toEqual([{ q: 'x' }, { q: 'x', page: '2' }, { q: 'x', page: '3' }]);
+
+    const rel = fakeIo(false);
+    const links = (offset: number) => (offset < 5 ? [offset, offset + 1].filter((n) => n < 5) : []);
+    const second = fakeClient({
+      raw: async (req: { query?: Record<string, string> }) =>
+        reply(200, { data: links(Number(req.query?.offset ?? 0)), meta: { total: 5 } }),
+    });
+    await api.run(
+      { method: 'GET', path: '/keywords/k/relations', fields: [['relation', 'assets']], input: undefined, ...plain, paginate: true },
+      fakeCtx(rel, { format: 'json', client: second.client }),
+    );
+    expect(JSON.parse(rel.out())).toEqual({ data: [0, 1, 2, 3, 4], meta: { total: 5 } });
+    expect(second.calls.map((c) => (c.args[0] as { query: { offset?: string } }).query.offset)).toEqual([undefined, '2', '4', '5']);
+  });
+
+  it('-H is sent; -i puts the status line and headers on stderr; --silent prints no body', async () => {
+    const io = fakeIo(false);
+    const { client, calls } = fakeClient({ raw: async () => reply(200, { ok: true }) });
+    await api.run(
+      {
+        method: 'GET',
+        path: '/projects',
+        fields: [],
+        input: undefined,
+        ...plain,
+        headers: { 'X-Trace': 'a' },
+        include: true,
+        silent: true,
+      },
+      fakeCtx(io, { format: 'json', client }),
+    );
+    expect(calls[0]!.args[0]).toMatchObject({ headers: { 'X-Trace': 'a' } });
+    expect(io.out()).toBe('');
+    expect(io.err()).toBe('HTTP 200\ncontent-type: application/json\n\n');
   });
 });

@@ -1,0 +1,142 @@
+/**
+ * Batches from stdin (`rsi keywords get -`, `rsi keywords relations - --relation R`): one process
+ * fetches every item with the window `--all` uses (client/window.ts) and prints the results in
+ * input order as they become ready. A failed item is an error line on stderr and an error row,
+ * and the batch goes on; the exit code is then 11 (BatchItemsFailedError).
+ */
+import type { Context } from '../../context.js';
+import type { ApiClient } from '../../client/client.js';
+import { BatchItemsFailedError, CliError, InterruptedError, NotSignedInError, UsageError } from '../../errors.js';
+import { PageWindow } from '../../client/window.js';
+import { pageWindow, readInput } from './flags.js';
+import { resolveKeyword, type ResolvedKeyword } from './resolve.js';
+
+/**
+ * The items of a batch: one id or name a line (blank lines and `#` comments skipped), or NDJSON
+ * objects carrying `id` or `name` (an `id` wins). A line that is neither is a usage error naming
+ * its number, before any request.
+ */
+export function parseBatch(text: string): string[] {
+  const items: string[] = [];
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    if (!line.startsWith('{')) {
+      items.push(line);
+      continue;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (error) {
+      throw new UsageError(`stdin line ${i + 1} is not valid JSON (${(error as Error).message})`);
+    }
+    const { id, name } = parsed as { id?: unknown; name?: unknown };
+    const value = typeof id === 'string' && id.trim() ? id : typeof name === 'string' && name.trim() ? name : undefined;
+    if (value === undefined) throw new UsageError(`stdin line ${i + 1}: a JSON line needs a string "id" or "name"`);
+    items.push(value.trim());
+  }
+  return items;
+}
+
+/** One item's outcome: its result, or the error it met. */
+export type Outcome<R> = { input: string; ok: true; value: R } | { input: string; ok: false; error: CliError };
+
+/**
+ * Runs `work` over `items` with at most the window's size in flight, yielding outcomes in input
+ * order: an item is printed as soon as it and every item before it are done.
+ */
+export async function* inInputOrder<R>(
+  items: readonly string[],
+  work: (input: string) => Promise<R>,
+  window: PageWindow,
+  fatal: (error: unknown) => boolean,
+): AsyncGenerator<Outcome<R>> {
+  const pending: Array<Promise<Outcome<R>>> = [];
+  let next = 0;
+  const launch = (): void => {
+    while (next < items.length && pending.length < window.size) {
+      const input = items[next++]!;
+      const ticket = window.sent();
+      pending.push(
+        work(input).then(
+          (value): Outcome<R> => {
+            window.settled(ticket);
+            return { input, ok: true, value };
+          },
+          (error: unknown): Outcome<R> => {
+            // Failures that would fail every item (signed out, Ctrl-C) end the batch instead.
+            if (fatal(error)) throw error;
+            window.settled(ticket);
+            return { input, ok: false, error: error instanceof CliError ? error : new CliError(String(error)) };
+          },
+        ),
+      );
+    }
+  };
+  launch();
+  try {
+    while (pending.length > 0) {
+      const outcome = await pending.shift()!;
+      launch();
+      yield outcome;
+    }
+  } finally {
+    // Settle what is still in flight when the walk ends early, so no rejection goes unhandled.
+    for (const p of pending) p.catch(() => undefined);
+  }
+}
+
+export interface BatchRun<R> {
+  items: string[];
+  outcomes: AsyncGenerator<Outcome<R>>;
+  client: ApiClient;
+  /** Call after printing: throws exit 11 when some items failed. */
+  finish(): void;
+}
+
+/**
+ * Reads the batch from stdin and prepares its walk: `work(client, id, input)` runs per item once
+ * the name resolved (names resolve like single commands, each distinct one once).
+ */
+export async function startBatch<R>(
+  ctx: Context,
+  work: (client: ApiClient, keyword: ResolvedKeyword, input: string) => Promise<R>,
+): Promise<BatchRun<R>> {
+  const items = parseBatch(await readInput('the keyword', '-', ctx));
+  const window = new PageWindow(await pageWindow(ctx.env, ctx.clock));
+  const client = await ctx.client();
+  const names = new Map<string, Promise<ResolvedKeyword>>();
+  const resolve = (input: string): Promise<ResolvedKeyword> => {
+    const key = input.toLowerCase();
+    let found = names.get(key);
+    if (!found) {
+      found = resolveKeyword(client, input, ctx.signal);
+      names.set(key, found);
+    }
+    return found;
+  };
+  let failed = 0;
+  const fatal = (error: unknown): boolean => ctx.signal.aborted || error instanceof NotSignedInError || error instanceof InterruptedError;
+  async function* outcomes(): AsyncGenerator<Outcome<R>> {
+    for await (const outcome of inInputOrder(items, async (input) => work(client, await resolve(input), input), window, fatal)) {
+      if (!outcome.ok) {
+        failed++;
+        ctx.io.stderr.write(`rsi: ${outcome.input}: ${outcome.error.message.replace(/\s*\n\s*/g, ' ')}\n`);
+      }
+      yield outcome;
+    }
+  }
+  return {
+    items,
+    outcomes: outcomes(),
+    client,
+    finish: () => {
+      if (failed > 0) {
+        throw new BatchItemsFailedError(`${failed} of ${items.length} items failed`, {
+          hint: 'their error rows carry the input and the error',
+        });
+      }
+    },
+  };
+}

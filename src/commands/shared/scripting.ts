@@ -1,0 +1,38 @@
+/**
+ * `--fields` and `--jq`, checked and prepared once for the command about to run, before any
+ * request: an unknown field or a jq expression that does not compile is exit 2 with nothing sent.
+ * The output module then shapes every document and row the command prints (io/output.ts).
+ */
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { FIELDS } from './fields.js';
+
+/**
+ * Checks `--fields` against the command's list and compiles `--jq` (loading the jq engine only
+ * then), and hands both to the output module for this run.
+ */
+export async function prepareOutput(ctx: Context, commandPath: string): Promise<void> {
+  const { fields, jq } = ctx.globals();
+  if (fields === undefined && jq === undefined) return;
+  const spec = FIELDS[commandPath];
+  if (fields !== undefined) {
+    if (!spec)
+      throw new UsageError(`rsi ${commandPath} has no --fields: its output has no fixed columns`, {
+        hint: 'use --jq to pick from its JSON',
+      });
+    const unknown = fields.filter((f) => !spec.fields.includes(f));
+    if (unknown.length > 0) {
+      throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for rsi ${commandPath}`, {
+        hint: `valid fields: ${spec.fields.join(', ')}`,
+      });
+    }
+  }
+  const [{ shapeOutput }, program] = await Promise.all([
+    import('../../io/output.js'),
+    jq === undefined ? undefined : import('../../io/jq.js').then((m) => m.compileJq(jq)),
+    // jq's wasm compiles on background threads: load what the request needs meanwhile (modules
+    // only; nothing is read or sent before the expression is known to compile).
+    jq === undefined ? undefined : Promise.all([import('../../auth/session.js'), import('../../client/client.js')]).catch(() => undefined),
+  ]);
+  shapeOutput(ctx.io, { fields, rows: spec?.rows, jq: program });
+}

@@ -1,0 +1,281 @@
+// --jq's engine on jq's own manual examples, the output module's shaping for --fields and --jq,
+// and the batch walk's order and window (issue 22).
+import { describe, expect, it } from 'vitest';
+import { PageWindow } from '../../src/client/window.js';
+import { inInputOrder, parseBatch } from '../../src/commands/shared/batch.js';
+import { type CliError, NotFoundError, UsageError } from '../../src/errors.js';
+import { compileJq, jqMessage } from '../../src/io/jq.js';
+import { printJson, printRows, printSections, shapeOutput, writeJsonLine } from '../../src/io/output.js';
+import { fakeIo } from '../support/fakes.js';
+
+/**
+ * Examples from the jq 1.8 manual (program, input, every output). The same table scored the
+ * candidates (docs/scripting.md, "Choosing the jq engine"): jq-wasm 40/40, jq-web 38, jqjs 34.
+ */
+const MANUAL: Array<[string, unknown, unknown[]]> = [
+  ['.foo', { foo: 42, bar: 'less interesting data' }, [42]],
+  ['.foo?', [1, 2], []],
+  ['.["foo"]', { foo: 42 }, [42]],
+  ['.[2:4]', ['a', 'b', 'c', 'd', 'e'], [['c', 'd']]],
+  ['.[-2:]', ['a', 'b', 'c', 'd', 'e'], [['d', 'e']]],
+  [
+    '.[]',
+    [
+      { name: 'JSON', good: true },
+      { name: 'XML', good: false },
+    ],
+    [
+      { name: 'JSON', good: true },
+      { name: 'XML', good: false },
+    ],
+  ],
+  ['.user, .projects[]', { user: 'stedolan', projects: ['jq', 'wikiflow'] }, ['stedolan', 'jq', 'wikiflow']],
+  ['[.[] | .name]', [{ name: 'JSON' }, { name: 'XML' }], [['JSON', 'XML']]],
+  [
+    '{user, title: .titles[]}',
+    { user: 'stedolan', titles: ['JQ Primer', 'More JQ'] },
+    [
+      { user: 'stedolan', title: 'JQ Primer' },
+      { user: 'stedolan', title: 'More JQ' },
+    ],
+  ],
+  ['{(.user): .titles}', { user: 'stedolan', titles: ['JQ Primer', 'More JQ'] }, [{ stedolan: ['JQ Primer', 'More JQ'] }]],
+  ['[..|.a?]', [[{ a: 1 }]], [[1]]],
+  ['.a + 1', { a: 7 }, [8]],
+  ['{a: 1} + {b: 2} + {c: 3} + {a: 42}', null, [{ a: 42, b: 2, c: 3 }]],
+  ['map(abs)', [-10, -1.1, -0.1], [[10, 1.1, 0.1]]],
+  ['map(select(. >= 2))', [1, 5, 3, 0, 7], [[5, 3, 7]]],
+  ['[paths]', [1, [[], { a: 2 }]], [[[0], [1], [1, 0], [1, 1], [1, 1, 'a']]]],
+  [
+    'to_entries',
+    { a: 1, b: 2 },
+    [
+      [
+        { key: 'a', value: 1 },
+        { key: 'b', value: 2 },
+      ],
+    ],
+  ],
+  ['with_entries(.value += 1)', { a: 1, b: 2 }, [{ a: 2, b: 3 }]],
+  [
+    'group_by(.foo)',
+    [
+      { foo: 1, bar: 10 },
+      { foo: 3, bar: 100 },
+      { foo: 1, bar: 1 },
+    ],
+    [
+      [
+        [
+          { foo: 1, bar: 10 },
+          { foo: 1, bar: 1 },
+        ],
+        [{ foo: 3, bar: 100 }],
+      ],
+    ],
+  ],
+  ['unique_by(length)', ['chunky', 'bacon', 'kitten', 'cicada', 'asparagus'], [['bacon', 'chunky', 'asparagus']]],
+  ['[limit(3; .[])]', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [[0, 1, 2]]],
+  ['reduce .[] as $item (0; . + $item)', [1, 2, 3, 4, 5], [15]],
+  ['[.[] | tostring]', [1, '1', [1]], [['1', '1', '[1]']]],
+  ['@csv', [1, 'one', 'comma, quote"'], ['1,"one","comma, quote"""']],
+  ['[.[] | ltrimstr("foo")]', ['fo', 'foo', 'barfoo', 'foobar', 'afoo'], [['fo', '', 'barfoo', 'bar', 'afoo']]],
+  ['[splits(", *"; null)]', 'ab,cd, ef', [['ab', 'cd', 'ef']]],
+  ['test("foo")', 'foo', [true]],
+  ['[.[] | gsub("\\\\p{L}"; "x")]', ['aé1'], [['xx1']]],
+  ['if . == 0 then "zero" elif . == 1 then "one" else "many" end', 2, ['many']],
+  ['try error("some exception") catch .', true, ['some exception']],
+  [
+    'def addvalue(f): f as $x | map(. + $x); addvalue(.[0])',
+    [
+      [1, 2],
+      [10, 20],
+    ],
+    [
+      [
+        [1, 2, 1, 2],
+        [10, 20, 1, 2],
+      ],
+    ],
+  ],
+  ['pick(.a, .b.c, .x)', { a: 1, b: { c: 2, d: 3 }, e: 4 }, [{ a: 1, b: { c: 2 }, x: null }]],
+  ['trim, ltrim, rtrim', '  abc  ', ['abc', 'abc  ', '  abc']],
+  ['getpath(["a","b"])', null, [null]],
+  ['[.[] | tojson]', [1, 'foo', ['foo']], [['1', '"foo"', '["foo"]']]],
+  ['input_line_number? // "n/a"', null, [0]],
+  ['$__loc__', null, [{ file: '<top-level>', line: 1 }]],
+  ['[range(0; 10; 3)]', null, [[0, 3, 6, 9]]],
+  ['@base64d', 'VGhpcyBpcyBhIG1lc3NhZ2U=', ['This is a message']],
+  ['ascii_downcase', 'useful but not for é', ['useful but not for é']],
+];
+
+describe('--jq engine', () => {
+  it.each(MANUAL)('%s', async (program, input, outputs) => {
+    expect((await compileJq(program)).run(input)).toEqual(outputs);
+  });
+
+  it.each([
+    ['.a |', /^--jq: syntax error, unexpected/],
+    ['.[] | nosuch(1)', /^--jq: nosuch\/1 is not defined$/],
+    ['$nope', /^--jq: \$nope is not defined$/],
+    ['', /--jq needs an expression/],
+  ])('%j does not compile: a UsageError (exit 2) naming the problem', async (program, message) => {
+    const error = await compileJq(program).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('compiling does not run the expression (an endless one compiles at once)', async () => {
+    const jq = await compileJq('repeat(1)');
+    expect(jq.expression).toBe('repeat(1)');
+  });
+
+  it("an error on the data is a UsageError with jq's words", async () => {
+    const jq = await compileJq('.a.b');
+    expect(() => jq.run({ a: 1 })).toThrow(/^--jq: Cannot index number with string \("b"\)$/);
+  });
+
+  it('jqMessage keeps the first line without the prefix and position', () => {
+    expect(jqMessage('jq: error: foo/0 is not defined at <top-level>, line 2, column 1:\n  foo\njq: 1 compile error')).toBe(
+      'foo/0 is not defined',
+    );
+  });
+});
+
+describe('output shaping', () => {
+  const columns = [
+    { header: 'NAME', value: (r: { name: string }) => r.name },
+    { header: 'COUNT', value: (r: { count: number }) => r.count, numeric: true },
+    { header: 'ID', value: (r: { id: string }) => r.id, id: true },
+  ];
+  const rows = [
+    { name: 'a', count: 1, id: 'x1', extra: true },
+    { name: 'b', count: 2, id: 'x2', extra: false },
+  ];
+
+  it('--fields chooses and orders csv/tsv columns and keeps only those JSON members', async () => {
+    for (const [format, want] of [
+      ['csv', 'id,name\r\nx1,a\r\nx2,b\r\n'],
+      ['tsv', 'x1\ta\nx2\tb\n'],
+      ['ndjson', '{"id":"x1","name":"a"}\n{"id":"x2","name":"b"}\n'],
+      ['json', '[{"id":"x1","name":"a"},{"id":"x2","name":"b"}]\n'],
+    ] as const) {
+      const io = fakeIo(false);
+      shapeOutput(io, { fields: ['id', 'name'] });
+      await printRows({ io, format }, rows, columns as never);
+      expect(io.out(), format).toBe(want);
+    }
+  });
+
+  it('--fields in a table keeps the chosen columns only', async () => {
+    const io = fakeIo(false);
+    shapeOutput(io, { fields: ['count', 'name'] });
+    await printRows({ io, format: 'table' }, rows, columns as never);
+    expect(io.out().split('\n')[0]).toMatch(/^COUNT\s+NAME$/);
+  });
+
+  it('--fields on a whole document applies to its rows member', async () => {
+    const io = fakeIo(false);
+    shapeOutput(io, { fields: ['name'], rows: 'data' });
+    await printJson(io, { data: rows, meta: { total: 2 } });
+    expect(JSON.parse(io.out())).toEqual({ data: [{ name: 'a' }, { name: 'b' }], meta: { total: 2 } });
+  });
+
+  it('--fields keeps the section column of a multi-part document first', async () => {
+    const io = fakeIo(false);
+    shapeOutput(io, { fields: ['name', 'stage'] });
+    await printSections({ io, format: 'csv' }, [
+      {
+        name: 'keyword',
+        rows: [{ name: 'K', id: 'k' }],
+        columns: [
+          { header: 'id', value: (r: { id: string }) => r.id },
+          { header: 'name', value: (r: { name: string }) => r.name },
+        ],
+      },
+      {
+        name: 'assets',
+        rows: [{ name: 'A', stage: 'P2' }],
+        columns: [
+          { header: 'name', value: (r: { name: string }) => r.name },
+          { header: 'stage', value: (r: { stage: string }) => r.stage },
+        ],
+      },
+    ]);
+    expect(io.out()).toBe('section,name,stage\r\nkeyword,K,\r\nassets,A,P2\r\n');
+  });
+
+  it('--jq sees a streamed collection as one array, and each NDJSON document on its own', async () => {
+    const io = fakeIo(false);
+    shapeOutput(io, { jq: await compileJq('map(.name) | join("+")') });
+    await printRows({ io, format: 'json' }, rows, columns as never);
+    expect(io.out()).toBe('a+b\n');
+
+    const lines = fakeIo(false);
+    shapeOutput(lines, { jq: await compileJq('.count, .id') });
+    writeJsonLine(lines, rows[0]);
+    writeJsonLine(lines, rows[1]);
+    await new Promise((r) => setImmediate(r));
+    expect(lines.out()).toBe('1\nx1\n2\nx2\n');
+  });
+
+  it('--jq prints values indented on a terminal, compact when piped; strings raw', async () => {
+    const tty = fakeIo(true);
+    shapeOutput(tty, { jq: await compileJq('., .name') });
+    await printJson(tty, { name: 'a' });
+    expect(tty.out()).toBe('{\n  "name": "a"\n}\na\n');
+  });
+});
+
+describe('batches', () => {
+  it('parseBatch: lines, blank and # skipped, NDJSON id or name', () => {
+    expect(parseBatch('EGFR\n\n  # note\n{"name":"KRAS"}\n{"id":"abc","name":"x"}\r\n erbb1 \n')).toEqual(['EGFR', 'KRAS', 'abc', 'erbb1']);
+    expect(() => parseBatch('{"nom": 1}')).toThrow(/line 1: a JSON line needs a string "id" or "name"/);
+    expect(() => parseBatch('a\n{oops')).toThrow(/stdin line 2 is not valid JSON/);
+  });
+
+  it('inInputOrder: results in input order whatever order they finish in, never more in flight than the window', async () => {
+    const gates = new Map<string, () => void>();
+    let inFlight = 0;
+    let most = 0;
+    const work = (input: string) =>
+      new Promise<string>((resolve, reject) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        gates.set(input, () => {
+          inFlight--;
+          if (input === 'bad') reject(new NotFoundError('gone'));
+          else resolve(input.toUpperCase());
+        });
+      });
+    const items = ['a', 'b', 'bad', 'c', 'd'];
+    const walk = inInputOrder(items, work, new PageWindow(2), () => false);
+    const got: unknown[] = [];
+    const done = (async () => {
+      for await (const o of walk) got.push(o.ok ? o.value : `${o.input}: ${(o.error as CliError).message}`);
+    })();
+    const open = async (name: string) => {
+      while (!gates.has(name)) await new Promise((r) => setImmediate(r));
+      gates.get(name)!();
+    };
+    // b finishes before a: still printed after it.
+    await open('b');
+    await open('a');
+    await open('c');
+    await open('bad');
+    await open('d');
+    await done;
+    expect(got).toEqual(['A', 'B', 'bad: gone', 'C', 'D']);
+    expect(most).toBeLessThanOrEqual(2);
+  });
+
+  it('inInputOrder: a fatal error ends the batch', async () => {
+    const walk = inInputOrder(
+      ['a'],
+      async () => Promise.reject(new UsageError('signed out')),
+      new PageWindow(1),
+      () => true,
+    );
+    await expect(walk.next()).rejects.toThrow('signed out');
+  });
+});
