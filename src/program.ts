@@ -28,12 +28,7 @@ import * as mcpCall from './commands/mcp/call.js';
 import * as mcpServe from './commands/mcp/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
 
-export interface ProgramHooks {
-  /** Sees every text commander prints on stdout (help screens), after it is written. */
-  onOut?: (text: string) => void;
-}
-
-export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
+export function buildProgram(ctx: Context): Command {
   const program = new Command('rsi')
     .description('Command-line client for the Research Intelligence Service')
     .version(ctx.version, '-V, --version', 'print the version')
@@ -90,10 +85,7 @@ export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
     if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
     cmd
       .configureOutput({
-        writeOut: (text) => {
-          ctx.io.stdout.write(text);
-          hooks.onOut?.(text);
-        },
+        writeOut: (text) => void ctx.io.stdout.write(text),
         // The width comes from the injected Io, not from commander's look at process.stdout.
         getOutHelpWidth: () => helpWidth(ctx.io),
         writeErr: (text) => void ctx.io.stderr.write(text),
