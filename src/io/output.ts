@@ -23,6 +23,7 @@ import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
 import { paint } from './colors.js';
+import { stringifyJson } from './json.js';
 import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate } from './sanitize.js';
 
 export interface Column<T> {
@@ -101,7 +102,7 @@ class Batch {
 }
 
 export function jsonText(value: unknown, io: Io): string {
-  return io.stdoutIsTTY ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+  return io.stdoutIsTTY ? stringifyJson(value, 2) : stringifyJson(value);
 }
 
 /** Prints one JSON document (the API's body) and a newline; exact, never sanitised. */
@@ -111,7 +112,7 @@ export async function printJson(io: Io, value: unknown): Promise<void> {
 
 /** Prints one compact JSON document on its own line (ndjson, or a document in a stream of them). */
 export async function printJsonLine(io: Io, value: unknown): Promise<void> {
-  await write(io.stdout, `${JSON.stringify(value)}\n`);
+  await write(io.stdout, `${stringifyJson(value)}\n`);
 }
 
 /**
@@ -119,7 +120,7 @@ export async function printJsonLine(io: Io, value: unknown): Promise<void> {
  * watch's per-status line, which cannot await); the stream buffers, order is kept.
  */
 export function writeJsonLine(io: Io, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value)}\n`);
+  io.stdout.write(`${stringifyJson(value)}\n`);
 }
 
 /** Prints a machine document in the format asked: indented json on a TTY, else one compact line. */
@@ -139,7 +140,7 @@ export function cell(value: unknown, format: OutputFormat = 'tsv'): string {
   if (Array.isArray(value) && format === 'table' && value.every((v) => v === null || typeof v !== 'object')) {
     return value.map((v) => cell(v, format)).join(', ');
   }
-  return JSON.stringify(value);
+  return stringifyJson(value);
 }
 
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -206,14 +207,14 @@ export async function printRows<T>(
     // One JSON array, streamed: "[", items joined by ",", "]".
     const pretty = io.stdoutIsTTY;
     for await (const row of rows) {
-      const item = pretty ? JSON.stringify(toJson(row), null, 2).replace(/\n/g, '\n  ') : JSON.stringify(toJson(row));
+      const item = pretty ? stringifyJson(toJson(row), 2).replace(/\n/g, '\n  ') : stringifyJson(toJson(row));
       await out.add(`${count === 0 ? '[' : ','}${pretty ? '\n  ' : ''}${item}`);
       count++;
     }
     await out.add(count === 0 ? '[]\n' : `${pretty ? '\n' : ''}]\n`);
   } else if (format === 'ndjson') {
     for await (const row of rows) {
-      await out.add(`${JSON.stringify(toJson(row))}\n`);
+      await out.add(`${stringifyJson(toJson(row))}\n`);
       count++;
     }
   } else if (format === 'tsv') {
@@ -583,6 +584,17 @@ export async function printChecklist(io: Io, checks: readonly CheckLine[]): Prom
 /** Free text for a person on stdout (a status summary): sanitised, line breaks kept. */
 export async function printText(io: Io, text: string): Promise<void> {
   await write(io.stdout, fitText(io, sanitizeText(text)));
+}
+
+/**
+ * A body the service sent as text (a `text/plain` reply, JSON that did not parse, an MCP text
+ * result): exact to a pipe or file, where a script reads it; sanitised on a terminal, where an
+ * escape sequence in it would clear the screen, retitle the window or write the clipboard.
+ * Ends with a newline either way.
+ */
+export async function printServiceText(io: Io, text: string): Promise<void> {
+  const shown = io.stdoutIsTTY ? sanitizeText(text) : text;
+  await write(io.stdout, shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 
 /** One line for a person on stderr (a note, a warning), sanitised whatever stream it goes to. */

@@ -77,9 +77,8 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
     idempotent: opts.method === 'GET',
     signal: ctx.signal,
   });
-  const { printJson, write } = await import('../../io/output.js');
+  const { printJson, printServiceText } = await import('../../io/output.js');
   if (res.isJson) await printJson(ctx.io, res.json);
-  else if (res.text && res.status >= 200 && res.status < 300)
-    await write(ctx.io.stdout, res.text.endsWith('\n') ? res.text : `${res.text}\n`);
+  else if (res.text && res.status >= 200 && res.status < 300) await printServiceText(ctx.io, res.text);
   if (res.status < 200 || res.status >= 300) throw client.errorFor(res, `${opts.method} ${opts.path}`);
 }
