@@ -38,3 +38,13 @@ describe('parseJson + stringifyJson', () => {
     expect(stringifyJson({ s: 'café 漢字 🚀 👨‍👩‍👧'.replace(/\u200d/g, '') })).toBe('{"s":"café 漢字 🚀 👨👩👧"}');
   });
 });
+
+describe('the --debug redactor', () => {
+  it('keeps __proto__ and constructor members as data, and big integers exact', async () => {
+    const { redactBody } = await import('../../src/http/redact.js');
+    const body = '{"__proto__":{"polluted":1},"constructor":{"name":"x"},"access_token":"secret-token-1","n":12345678901234567891}';
+    const shown = redactBody(body, 'application/json');
+    expect(shown).toBe('{"__proto__":{"polluted":1},"constructor":{"name":"x"},"access_token":"[redacted]","n":12345678901234567891}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
