@@ -341,7 +341,7 @@ export async function resolveSelectNames(
       {
         hint: matches.length
           ? `say which: ${matches.map((g) => `--select ${g.keyword_id}:${g.signal_keyword_id}`).join(' or ')}`
-          : `list them with \`rsi signals ${JSON.stringify(project.name)}\``,
+          : `list them with \`rsi signals ${shellQuote(project.name)}\``,
       },
     );
   });

@@ -60,7 +60,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void> {
-  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { openBrowser }, { CredentialStoreError }] = await Promise.all([
+  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { openServiceUrl }, { CredentialStoreError }] = await Promise.all([
     ctx.credentials(),
     import('../../auth/base-url.js'),
     import('../../auth/login.js'),
@@ -107,7 +107,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
       resource: opts.resource,
       events: {
         info: (line) => void err.write(`${line}\n`),
-        authorizationUrl: async (url) => {
+        authorizationUrl: async (url, issuer) => {
           if (opts.noBrowser) {
             err.write(`Open this URL in a browser to sign in:\n\n  ${url}\n\n`);
             err.write(
@@ -115,7 +115,15 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
             );
             return;
           }
-          const opened = await openBrowser(url, { env: ctx.env });
+          // The sign-in page is on the discovered authorization server: opened only if it is on the
+          // issuer's origin (the browser URL policy, src/io/browser.ts); printed either way.
+          const opened =
+            (await openServiceUrl(url, {
+              env: ctx.env,
+              trustedOrigin: issuer,
+              what: 'the sign-in page',
+              say: (line) => void err.write(`${line}\n`),
+            })) === 'opened';
           err.write(
             `${opened ? 'Opening your browser to sign in. If it does not open, visit' : 'Open this URL in a browser to sign in'}:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`,
           );
