@@ -72,6 +72,20 @@ export function sanitizeText(text: string): string {
   return escapeUnsafe(text, true);
 }
 
+/**
+ * Service text in the confirmation, quoted: each paragraph on one line (line breaks inside it
+ * folded), indented and behind a `> ` mark rsi never starts a line of its own with, every control
+ * shown as an escape. A crafted assumption cannot add a line that reads like rsi's question,
+ * its "Nothing was run." or a forged count.
+ */
+export function quoteServiceText(text: string): string[] {
+  return text
+    .split(/\r?\n[\t ]*\r?\n/)
+    .map((p) => sanitizeLine(p.replace(/\s*[\r\n]+\s*/g, ' ').trim()))
+    .filter((p) => p !== '')
+    .map((p) => `  > ${p}`);
+}
+
 /** Whether the text holds anything `sanitizeLine` would escape (tests and assertions). */
 export function hasUnsafe(text: string): boolean {
   return ANY_UNSAFE.test(text);
