@@ -8,7 +8,7 @@ import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { ScriptedPrompter } from '../support/prompter.js';
 
 const PROJECT = { id: '11111111-1111-4111-8111-111111111111', name: 'KRAS inhibitors' };
-const base = { needs_confirmation: true, runs: [], skipped: [] } as const;
+const base: AnalysesReply = { needs_confirmation: true, runs: [], skipped: [] };
 
 function port(reply: AnalysesReply): AnalysesPort {
   return {
@@ -40,7 +40,7 @@ describe('confirmPlan', () => {
     [{ signals: [{}, {}] }, 2, []],
     [{}, undefined, []],
   ])('%j → %s, differing %j', (reply, count, differs) => {
-    expect(confirmPlan({ ...base, ...reply } as AnalysesReply)).toEqual({ count, differs });
+    expect(confirmPlan({ ...base, ...(reply as AnalysesReply) })).toEqual({ count, differs });
   });
 });
 
