@@ -3,6 +3,7 @@
 // from the service reaches a terminal sanitised but a pipe exact.
 import { describe, expect, it } from 'vitest';
 import { formatTable, printServiceText, tableField } from '../../src/io/output.js';
+import { createProgress } from '../../src/io/progress.js';
 import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate } from '../../src/io/sanitize.js';
 import { fakeIo } from '../support/fakes.js';
 
@@ -88,6 +89,27 @@ describe('display width (string-width)', () => {
       .slice(1)
       .map((l) => displayWidth(l));
     expect(new Set(ends).size).toBe(1);
+  });
+});
+
+describe('the live progress line', () => {
+  it.each([
+    ['emoji', `🚀${'🚀'.repeat(30)}`],
+    ['families', '👨\u200d👩\u200d👧'.repeat(30)],
+    ['a combining flood', `Z${'\u0301'.repeat(2000)}${'x'.repeat(40)}`],
+    ['wide characters', '漢字'.repeat(30)],
+  ])('with %s never draws wider than the terminal (a wrapped line cannot be redrawn)', (_what, name) => {
+    const io = fakeIo({ tty: true, columns: 30 });
+    const p = createProgress(io, { frameMs: 0 });
+    p.update(`Watching ${name}`);
+    p.stop();
+    const drawn = io
+      .err()
+      .split('\r\x1b[2K')
+      .filter((l) => l !== '');
+    expect(drawn.length).toBeGreaterThan(0);
+    for (const line of drawn) expect(displayWidth(line)).toBeLessThanOrEqual(29);
+    expect(io.err().length).toBeLessThan(400);
   });
 });
 
