@@ -56,7 +56,8 @@ describe.skipIf(skip)('hostile text in a real terminal (tmux)', () => {
   it('the analyses run confirmation shows hostile signal names escaped, and nothing acts on the terminal', async () => {
     const before = (await sandboxStats(sandbox.url)).runs;
     const s = start(['analyses', 'run', PROJECT, '--top', '2', '--type', 'target']);
-    const asked = await waitFor(s, /Run \d+ analys[ie]s for "KRAS inhibitors"\?/);
+    // Anchored at the line start: the forged assumption carries the same words, quoted and indented.
+    const asked = await waitFor(s, /^\S* ?Run \d+ analys[ie]s for "KRAS inhibitors"\?/m);
     // The whole confirmation is still on screen: no clear-screen or CR redraw wiped it.
     expect(asked).toContain('The service asks you to confirm before it runs analyses for "KRAS inhibitors":');
     expect(asked).toMatch(/^ {2}\d+ available, limit 2$/m);
