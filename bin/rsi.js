@@ -15,8 +15,7 @@ try {
   // No cache: same behaviour, slower start.
 }
 const { main } = await import('../dist/main.js');
-// The same folder keeps help screens already printed (src/io/help-cache.ts).
-process.exitCode = await main({ cacheDir });
+process.exitCode = await main();
 
 /** A per-user folder, not Node's default under the shared /tmp, which another user could own. */
 function userCacheDir() {

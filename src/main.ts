@@ -2,21 +2,17 @@
  * The composition root: the only module that reads `process.env`, argv and the real stdio. It
  * builds the dependencies, runs the command tree, and maps errors to the contract's exit codes.
  */
-import { fileURLToPath } from 'node:url';
 import pkg from '../package.json' with { type: 'json' };
 import type { Env } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
-import { helpCacheEntry, helpRequestKey, type HelpCacheEntry } from './io/help-cache.js';
-import { helpWidth, type Io } from './io/io.js';
-// Everything else is imported after the two quick answers (--version, a cached help screen), which
-// need only the modules above: they cost little more than starting Node (docs/performance.md).
+import type { Io } from './io/io.js';
+// Everything else is imported after the quick answer (--version), which needs only the modules
+// above: it costs little more than starting Node (docs/performance.md).
 
 export interface MainOptions {
   argv?: readonly string[];
   env?: Env;
   io?: Io;
-  /** rsi's per-user cache folder (bin/rsi.js passes it); enables the help cache. */
-  cacheDir?: string;
 }
 
 export async function main(options: MainOptions = {}): Promise<number> {
@@ -27,14 +23,6 @@ export async function main(options: MainOptions = {}): Promise<number> {
   // `--version` is answered before commander, config or anything heavy is loaded.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     stdout.write(`${pkg.version}\n`);
-    return ExitCode.ok;
-  }
-
-  // A help screen printed before is printed again without commander (help-cache.ts).
-  const helpCache = options.cacheDir ? openHelpCache(argv, options.io ?? terminal(), options.cacheDir) : undefined;
-  const cachedHelp = helpCache?.read();
-  if (cachedHelp !== undefined) {
-    stdout.write(cachedHelp);
     return ExitCode.ok;
   }
 
@@ -71,15 +59,12 @@ export async function main(options: MainOptions = {}): Promise<number> {
   let program: import('commander').Command | undefined;
   const ctx = createContext({ io, env, signal: abort.signal, version: pkg.version, flags: () => program?.opts() ?? {} });
 
-  let printed = '';
   try {
     const { buildProgram, expandJsonFields } = await import('./program.js');
-    program = buildProgram(ctx, helpCache ? { onOut: (text) => void (printed += text) } : {});
+    program = buildProgram(ctx);
     await program.parseAsync(expandJsonFields(argv), { from: 'user' });
-    helpCache?.write(printed);
     return ExitCode.ok;
   } catch (error) {
-    if (isCommanderError(error) && error.code === 'commander.helpDisplayed') helpCache?.write(printed);
     // A missing-scope error learns the profile and the scopes already granted, for its hint.
     const explained = program ? await (await import('./program.js')).explainError(error, ctx) : error;
     return reportError(explained, io, debug, abort.signal, sanitize);
@@ -90,13 +75,6 @@ export async function main(options: MainOptions = {}): Promise<number> {
       process.off('SIGTERM', onSignal);
     }
   }
-}
-
-function openHelpCache(argv: readonly string[], io: Pick<Io, 'stdoutIsTTY' | 'columns'>, cacheDir: string): HelpCacheEntry | undefined {
-  const request = helpRequestKey(argv);
-  if (request === undefined) return undefined;
-  // The bundle's entry file is this module: its text names every chunk by content hash.
-  return helpCacheEntry(cacheDir, fileURLToPath(import.meta.url), request, helpWidth(io));
 }
 
 function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal, sanitize: Sanitize): number {

@@ -29,12 +29,7 @@ import * as mcpServe from './commands/mcp/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
 import { FIELDS } from './commands/shared/fields.js';
 
-export interface ProgramHooks {
-  /** Sees every text commander prints on stdout (help screens), after it is written. */
-  onOut?: (text: string) => void;
-}
-
-export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
+export function buildProgram(ctx: Context): Command {
   const program = new Command('rsi')
     .description('Command-line client for the Research Intelligence Service')
     .version(ctx.version, '-V, --version', 'print the version')
@@ -102,10 +97,7 @@ export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
     if (fields) cmd.addHelpText('after', `\nFields (--fields, --json a,b): ${fields.fields.join(', ')}`);
     cmd
       .configureOutput({
-        writeOut: (text) => {
-          ctx.io.stdout.write(text);
-          hooks.onOut?.(text);
-        },
+        writeOut: (text) => void ctx.io.stdout.write(text),
         // The width comes from the injected Io, not from commander's look at process.stdout.
         getOutHelpWidth: () => helpWidth(ctx.io),
         writeErr: (text) => void ctx.io.stderr.write(text),

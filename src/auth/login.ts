@@ -27,8 +27,8 @@ const MAX_REGISTRATION_WAIT_MS = 10_000;
 export interface LoginEvents {
   /** Progress for the person at the terminal (the command prints it on stderr). */
   info(line: string): void;
-  /** The authorization URL is ready: open it and print it. */
-  authorizationUrl(url: string): Promise<void>;
+  /** The authorization URL is ready: open it and print it. `issuer` is the origin it must be on. */
+  authorizationUrl(url: string, issuer: string): Promise<void>;
 }
 
 export interface LoginOptions {
@@ -245,7 +245,7 @@ async function authorize(
   let callback: Callback;
   try {
     receiver.expectState(state);
-    await opts.events.authorizationUrl(url.href);
+    await opts.events.authorizationUrl(url.href, as.issuer);
     callback = await Promise.race([receiver.next(waitAbort.signal), fromPaste(opts.pasted, receiver.redirectUri, waitAbort.signal)]);
   } catch (error) {
     throw waitAbort.signal.aborted && waitAbort.signal.reason instanceof Error ? waitAbort.signal.reason : error;

@@ -92,8 +92,10 @@ export const CreateProjectBody = z.object({
   goals: z.array(z.string()).optional(),
   primary_filter_type: z.string().optional(),
 });
+/** The spec's ids are UUIDs: an id that is not one never reaches a path or a suggested command. */
+const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'not a UUID');
 export const CreatedProject = z.looseObject({
-  id: z.string(),
+  id: Uuid,
   name: z.string(),
   role: z.string(),
   setup_url: z.string(),

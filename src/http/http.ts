@@ -6,6 +6,7 @@
  */
 import { InterruptedError, ServiceUnavailableError } from '../errors.js';
 import type { Clock } from '../io/io.js';
+import { parseJson } from '../io/json.js';
 import type { AuthProvider, Http, HttpRequest, HttpResponse } from './types.js';
 import { API_MAX_BYTES, Network, isPermanentFailure } from './network.js';
 import { apiBaseOf, pathUnderApi } from './api-path.js';
@@ -128,7 +129,7 @@ export class UndiciHttp implements Http {
     let isJson = false;
     if (isJsonType && text.length > 0) {
       try {
-        json = JSON.parse(text);
+        json = parseJson(text);
         isJson = true;
       } catch {
         isJson = false;

@@ -5,6 +5,7 @@
  * placeholder, never as it came. Every secret value it meets is handed to `learn`, so the tracer can
  * scrub that value from every later line whatever shape it turns up in.
  */
+import { parseJson, stringifyJson } from '../io/json.js';
 
 const SECRET_KEY =
   /^(access[_-]?token|refresh[_-]?token|id[_-]?token|token|code|code[_-]?verifier|client[_-]?secret|password|assertion|api[_-]?key|authorization|proxy-authorization|cookie|set-cookie)$/i;
@@ -62,7 +63,7 @@ export function redactBody(text: string, contentType = '', learn: Learn = ignore
   const looksJson = /^\s*[[{]/.test(text);
   if (/\bjson\b/.test(type) || (!type && looksJson)) {
     try {
-      return JSON.stringify(redactJson(JSON.parse(text), learn, 0));
+      return stringifyJson(redactJson(parseJson(text), learn, 0));
     } catch {
       return placeholder(text, type || 'JSON', 'could not be redacted');
     }
@@ -88,14 +89,18 @@ function redactJson(value: unknown, learn: Learn, depth: number): unknown {
   if (Array.isArray(value)) return value.map((v) => redactJson(v, learn, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
+    // Defined, not assigned: `out["__proto__"] = v` would set the prototype and the member would
+    // vanish from the trace (and `constructor` must stay a plain member too).
+    const put = (k: string, v: unknown): void =>
+      void Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
     for (const [k, v] of Object.entries(value)) {
       if (SECRET_KEY.test(k) && typeof v === 'string') {
         learn(v);
-        out[k] = REDACTED;
+        put(k, REDACTED);
       } else if (SECRET_KEY.test(k) && v !== null && typeof v === 'object') {
         // A secret-named member holding a structure: nothing inside it is shown.
-        out[k] = REDACTED;
-      } else out[k] = redactJson(v, learn, depth + 1);
+        put(k, REDACTED);
+      } else put(k, redactJson(v, learn, depth + 1));
     }
     return out;
   }

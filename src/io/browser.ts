@@ -46,6 +46,64 @@ export type BrowserLaunch =
       failed: Promise<string>;
     }
   | { opened: false; reason: string };
+/**
+ * The one rule for a URL rsi hands to a browser (issue 20). A URL from the service (a project's
+ * `setup_url`, the sign-in page) is opened only if it is `https:` (or `http:` on a loopback host,
+ * where the sandbox runs) AND on the origin rsi already trusts for it: the configured base URL
+ * for service pages, the discovered issuer for the sign-in page. Anything else (`file:`,
+ * `javascript:`, `data:`, `vscode:`, `ms-msdt:`, another host, a "URL" that is really a flag such
+ * as `--help`, one carrying a user name or password) is not opened; the caller prints it
+ * sanitised with a one-line warning instead.
+ */
+export function checkServiceUrl(raw: string, trustedOrigin: string): { ok: true; href: string } | { ok: false; why: string } {
+  let url: URL;
+  let trusted: URL;
+  try {
+    url = new URL(raw);
+    trusted = new URL(trustedOrigin);
+  } catch {
+    return { ok: false, why: 'it is not a URL' };
+  }
+  // `new URL` accepts leading spaces and control characters and strips them: what was checked must
+  // be what is opened, so anything it would change is refused.
+  if (raw !== raw.trim() || /[\u0000-\u0020\u007f-\u009f]/.test(raw)) return { ok: false, why: 'it holds spaces or control characters' };
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
+    return {
+      ok: false,
+      why: url.protocol === 'http:' ? 'it is plain http to a host that is not loopback' : `its scheme is ${url.protocol}, not https:`,
+    };
+  if (url.username || url.password) return { ok: false, why: 'it carries a user name or password' };
+  if (url.origin !== trusted.origin) return { ok: false, why: `it is not on ${trusted.origin}` };
+  return { ok: true, href: url.href };
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+export interface OpenServiceUrlOptions extends OpenBrowserOptions {
+  /** The origin the URL must be on (the base URL, or the issuer for sign-in). */
+  trustedOrigin: string;
+  /** What the URL is, for the warning ("the setup page"). */
+  what: string;
+  /** Writes one line for a person (stderr, sanitised). */
+  say: (line: string) => void;
+  /** Opens a checked URL; openBrowser unless a test injects one. */
+  open?: (url: string, opts: OpenBrowserOptions) => Promise<boolean>;
+}
+
+/**
+ * Opens a URL from the service if `checkServiceUrl` allows it; otherwise says why (one line) and
+ * does not open it. The caller prints the URL (sanitised) in every case.
+ */
+export async function openServiceUrl(raw: string, opts: OpenServiceUrlOptions): Promise<'opened' | 'failed' | 'refused'> {
+  const verdict = checkServiceUrl(raw, opts.trustedOrigin);
+  if (!verdict.ok) {
+    opts.say(`warning: not opening ${opts.what} the service sent (${verdict.why}); open it yourself only if you trust it`);
+    return 'refused';
+  }
+  return (await (opts.open ?? openBrowser)(verdict.href, opts)) ? 'opened' : 'failed';
+}
 
 export async function openBrowser(url: string, opts: OpenBrowserOptions): Promise<boolean> {
   return (await launchBrowser(url, opts)).opened;

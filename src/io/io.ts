@@ -28,7 +28,7 @@ export interface Io {
 
 /**
  * The width help text is wrapped to: the terminal's on a terminal, else 80 (commander's default),
- * so piped help is the same everywhere. The help cache keys its entries by it (help-cache.ts).
+ * so piped help is the same everywhere.
  */
 export function helpWidth(io: Pick<Io, 'stdoutIsTTY' | 'columns'>): number {
   return io.stdoutIsTTY ? io.columns : 80;

@@ -23,6 +23,7 @@ import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
 import { paint } from './colors.js';
+import { stringifyJson } from './json.js';
 import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate } from './sanitize.js';
 
 export interface Column<T> {
@@ -146,12 +147,14 @@ function shapeDocument(value: unknown, shape: OutputShape | undefined): unknown 
 /** jq's results, one a line, strings raw (like `jq -r`); indented on a terminal. */
 function jqLines(io: Io, jq: NonNullable<OutputShape['jq']>, value: unknown, pretty = io.stdoutIsTTY): string {
   let text = '';
-  for (const v of jq.run(value)) text += `${typeof v === 'string' ? v : pretty ? JSON.stringify(v, null, 2) : JSON.stringify(v)}\n`;
+  // A raw string is text from the service: exact to a pipe, made safe on a terminal (issue 20).
+  for (const v of jq.run(value))
+    text += `${typeof v === 'string' ? (io.stdoutIsTTY ? sanitizeText(v) : v) : pretty ? stringifyJson(v, 2) : stringifyJson(v)}\n`;
   return text;
 }
 
 export function jsonText(value: unknown, io: Io): string {
-  return io.stdoutIsTTY ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+  return io.stdoutIsTTY ? stringifyJson(value, 2) : stringifyJson(value);
 }
 
 /** Prints one JSON document (the API's body) and a newline; exact, never sanitised. */
@@ -179,7 +182,7 @@ export function writeJsonLine(io: Io, value: unknown): void {
 function jsonLine(io: Io, value: unknown): string {
   const shape = shapes.get(io);
   const shaped = shapeDocument(value, shape);
-  return shape?.jq ? jqLines(io, shape.jq, shaped, false) : `${JSON.stringify(shaped)}\n`;
+  return shape?.jq ? jqLines(io, shape.jq, shaped, false) : `${stringifyJson(shaped)}\n`;
 }
 
 /** Prints a machine document in the format asked: indented json on a TTY, else one compact line. */
@@ -199,7 +202,7 @@ export function cell(value: unknown, format: OutputFormat = 'tsv'): string {
   if (Array.isArray(value) && format === 'table' && value.every((v) => v === null || typeof v !== 'object')) {
     return value.map((v) => cell(v, format)).join(', ');
   }
-  return JSON.stringify(value);
+  return stringifyJson(value);
 }
 
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -283,14 +286,14 @@ export async function printRows<T>(
     // One JSON array, streamed: "[", items joined by ",", "]".
     const pretty = io.stdoutIsTTY;
     for await (const row of rows) {
-      const item = pretty ? JSON.stringify(toJson(row), null, 2).replace(/\n/g, '\n  ') : JSON.stringify(toJson(row));
+      const item = pretty ? stringifyJson(toJson(row), 2).replace(/\n/g, '\n  ') : stringifyJson(toJson(row));
       await out.add(`${count === 0 ? '[' : ','}${pretty ? '\n  ' : ''}${item}`);
       count++;
     }
     await out.add(count === 0 ? '[]\n' : `${pretty ? '\n' : ''}]\n`);
   } else if (format === 'ndjson') {
     for await (const row of rows) {
-      await out.add(`${JSON.stringify(toJson(row))}\n`);
+      await out.add(`${stringifyJson(toJson(row))}\n`);
       count++;
     }
   } else if (format === 'tsv') {
@@ -684,6 +687,17 @@ export async function printChecklist(io: Io, checks: readonly CheckLine[]): Prom
 /** Free text for a person on stdout (a status summary): sanitised, line breaks kept. */
 export async function printText(io: Io, text: string): Promise<void> {
   await write(io.stdout, fitText(io, sanitizeText(text)));
+}
+
+/**
+ * A body the service sent as text (a `text/plain` reply, JSON that did not parse, an MCP text
+ * result): exact to a pipe or file, where a script reads it; sanitised on a terminal, where an
+ * escape sequence in it would clear the screen, retitle the window or write the clipboard.
+ * Ends with a newline either way.
+ */
+export async function printServiceText(io: Io, text: string): Promise<void> {
+  const shown = io.stdoutIsTTY ? sanitizeText(text) : text;
+  await write(io.stdout, shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 
 /** One line for a person on stderr (a note, a warning), sanitised whatever stream it goes to. */

@@ -3,38 +3,87 @@
  * warnings, prompts, progress, the --debug trace) may come from a server or from other people's
  * project names; a raw ESC there can clear the screen, plant an OSC 8 link, write the clipboard
  * (OSC 52) or redraw a confirmation prompt, and a bidi override can make text read backwards.
- * So every C0 control (except the newline that ends a line, where allowed), DEL, every C1 control
- * and the bidi controls become visible escapes such as `\x1b` or `\u202e`. JSON output is never
- * passed through here: JSON.stringify already escapes C0, and `--json` must stay exact.
+ * So every C0 control (except the newline that ends a line, where allowed), DEL, every C1 control,
+ * the bidi controls and every other invisible format character become visible escapes such as
+ * `\x1b`, `\u202e` or `\u200b`. JSON output is never passed through here: it stays exact, with the
+ * same characters written as `\uXXXX` escapes instead (src/io/json.ts).
  */
 import { Writable } from 'node:stream';
+import stringWidth from 'string-width';
 
 /**
- * C0 (U+0000–U+001F), DEL (U+007F), C1 (U+0080–U+009F), the bidi embeddings and overrides
- * (U+202A–U+202E), the isolates (U+2066–U+2069), the implicit marks LRM/RLM/ALM (U+200E, U+200F,
- * U+061C), and the line/paragraph separators (U+2028, U+2029), which some terminals treat as breaks.
+ * Everything a person must see as an escape: every control (category Cc: C0, DEL, C1), every
+ * format character (Cf: soft hyphen U+00AD, U+061C, U+180E, the zero-width space and joiners
+ * U+200B–U+200D, LRM/RLM, the bidi embeddings, overrides and isolates, the word joiner U+2060 and
+ * the invisible operators, U+FEFF, the tag characters U+E0001–U+E007F), the whole tag block
+ * U+E0000–U+E007F, the line/paragraph separators (U+2028, U+2029, which some terminals treat as
+ * breaks), the combining grapheme joiner U+034F and the Hangul fillers (U+115F, U+1160, U+3164,
+ * U+FFA0), which draw as nothing. Projects `Alpha` and `Alpha\u200b` must not look the same.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_KEEP_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const ANY_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_SET = '\\p{Cc}\\p{Cf}\\u2028\\u2029\\u034f\\u115f\\u1160\\u3164\\uffa0\\u{e0000}-\\u{e007f}';
+const UNSAFE = new RegExp(`[${UNSAFE_SET}]`, 'gu');
+const ANY_UNSAFE = new RegExp(`[${UNSAFE_SET}]`, 'u');
+/** More combining marks than any script stacks on one letter: the rest of a flood is cut. */
+const MARK_FLOOD = /(\p{M}{4})\p{M}+/gu;
+const ANY_MARK = /\p{M}/u;
+/** An emoji (or its modifier or presentation selector) on both sides of a zero-width joiner. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: one code point before the joiner, on purpose
+const EMOJI_BEFORE = /[\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}\ufe0f]$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
 
 const NAMED: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 function escapeChar(ch: string): string {
   const named = NAMED[ch];
   if (named !== undefined) return named;
-  const code = ch.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = ch.codePointAt(0)!;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
 }
 
-/** One line for a person: every unsafe character, newlines and tabs included, as a visible escape. */
+function escapeUnsafe(text: string, keepNewline: boolean): string {
+  if (ANY_UNSAFE.test(text)) {
+    text = text.replace(UNSAFE, (ch: string, offset: number, whole: string) => {
+      if (keepNewline && ch === '\n') return ch;
+      // A ZWJ inside an emoji sequence (a family, a profession) is part of one picture: kept,
+      // so the emoji draws whole; anywhere else it is one more invisible character, shown.
+      if (
+        ch === '\u200d' &&
+        EMOJI_BEFORE.test(whole.slice(Math.max(0, offset - 2), offset)) &&
+        EMOJI_AFTER.test(whole.slice(offset + 1, offset + 3))
+      )
+        return ch;
+      return escapeChar(ch);
+    });
+  }
+  return ANY_MARK.test(text) ? text.replace(MARK_FLOOD, '$1') : text;
+}
+
+/**
+ * One line for a person: every unsafe character, newlines and tabs included, as a visible escape;
+ * a flood of combining marks on one character cut to four.
+ */
 export function sanitizeLine(text: string): string {
-  return ANY_UNSAFE.test(text) ? text.replace(UNSAFE, escapeChar) : text;
+  return escapeUnsafe(text, false);
 }
 
 /** Text for a person that may span lines: like `sanitizeLine`, but `\n` stays a line break. */
 export function sanitizeText(text: string): string {
-  return ANY_UNSAFE.test(text) ? text.replace(UNSAFE_KEEP_NEWLINE, escapeChar) : text;
+  return escapeUnsafe(text, true);
+}
+
+/**
+ * Service text in the confirmation, quoted: each paragraph on one line (line breaks inside it
+ * folded), indented and behind a `> ` mark rsi never starts a line of its own with, every control
+ * shown as an escape. A crafted assumption cannot add a line that reads like rsi's question,
+ * its "Nothing was run." or a forged count.
+ */
+export function quoteServiceText(text: string): string[] {
+  return text
+    .split(/\r?\n[\t ]*\r?\n/)
+    .map((p) => sanitizeLine(p.replace(/\s*[\r\n]+\s*/g, ' ').trim()))
+    .filter((p) => p !== '')
+    .map((p) => `  > ${p}`);
 }
 
 /** Whether the text holds anything `sanitizeLine` would escape (tests and assertions). */
@@ -43,57 +92,48 @@ export function hasUnsafe(text: string): boolean {
 }
 
 /** The escapes this module writes; truncation must treat each as one unbreakable unit. */
-const ESCAPE = /\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|[tnr])/g;
+const ESCAPE = /\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|u\{[0-9a-f]+\}|[tnr])/g;
+
+let segmenter: Intl.Segmenter | undefined;
+function graphemes(text: string): string[] {
+  if (/^[\u0000-\u007f]*$/.test(text)) return text.split('');
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return Array.from(segmenter.segment(text), (s) => s.segment);
+}
 
 /**
- * Splits sanitised text into display units: one per code point, except that an escape written by
- * this module (`\x1b`, `\u202e`, `\t`) is one unit, so truncating never cuts it in half.
+ * Splits sanitised text into display units: one per grapheme (an emoji family, a letter and its
+ * accents), except that an escape written by this module (`\x1b`, `\u202e`, `\t`) is one unit,
+ * so truncating never cuts either in half.
  */
 export function displayUnits(text: string): string[] {
-  if (!text.includes('\\')) return Array.from(text);
+  if (!text.includes('\\')) return graphemes(text);
   const units: string[] = [];
   let last = 0;
   for (const m of text.matchAll(ESCAPE)) {
-    for (const ch of text.slice(last, m.index)) units.push(ch);
+    units.push(...graphemes(text.slice(last, m.index)));
     units.push(m[0]);
     last = m.index + m[0].length;
   }
-  for (const ch of text.slice(last)) units.push(ch);
+  units.push(...graphemes(text.slice(last)));
   return units;
 }
 
-/**
- * Columns a code point takes in a terminal: 2 for East Asian wide and fullwidth characters and
- * emoji, 0 for combining marks, the zero-width joiner and variation selectors, else 1. A table of
- * CJK names stays aligned.
- */
-function charWidth(cp: number): number {
-  if (cp < 0x300) return 1;
-  if (cp <= 0x36f || cp === 0x200b || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  ) {
-    return 2;
-  }
-  return 1;
+/** Columns one display unit takes: an escape its length, a grapheme what `string-width` says. */
+function unitWidth(unit: string): number {
+  if (unit.length === 1) return unit.charCodeAt(0) < 0x300 ? 1 : stringWidth(unit);
+  return unit.startsWith('\\') ? unit.length : stringWidth(unit);
 }
 
-/** Display width of sanitised text in terminal columns (escapes count as the characters they show). */
+/**
+ * Display width of sanitised text in terminal columns, grapheme-aware (`string-width`): emoji and
+ * East Asian wide characters 2, a ZWJ family 2, combining marks 0; escapes count as the
+ * characters they show.
+ */
 export function displayWidth(text: string): number {
   // Fast path: plain ASCII, the common case for ids and numbers.
   if (/^[\u0000-\u007f]*$/.test(text)) return text.length;
-  let n = 0;
-  for (const ch of text) n += charWidth(ch.codePointAt(0)!);
-  return n;
+  return stringWidth(text);
 }
 
 /** Cuts sanitised text to at most `width` columns, ending in "…" when cut; never inside an escape. */
@@ -103,7 +143,7 @@ export function truncate(text: string, width: number): string {
   let out = '';
   let used = 0;
   for (const unit of displayUnits(text)) {
-    const w = unit.length > 1 && unit.startsWith('\\') ? unit.length : charWidth(unit.codePointAt(0)!);
+    const w = unitWidth(unit);
     if (used + w > room) break;
     out += unit;
     used += w;
@@ -121,7 +161,6 @@ export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   let used = 0;
-  const unitWidth = (u: string): number => (u.length > 1 && u.startsWith('\\') ? u.length : charWidth(u.codePointAt(0)!));
   for (const word of text.split(' ')) {
     const w = displayWidth(word);
     if (used > 0 && used + 1 + w <= width) {

@@ -44,7 +44,14 @@ export const BriefReply = z.looseObject({
   matched: z.array(ScopeMatch),
   created: z.boolean(),
   project: z
-    .looseObject({ id: z.string(), name: z.string(), role: z.string(), setup_url: z.string(), scan_error: z.string().optional() })
+    .looseObject({
+      // A UUID, as the API's project ids: it goes into a suggested command and later paths.
+      id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'not a UUID'),
+      name: z.string(),
+      role: z.string(),
+      setup_url: z.string(),
+      scan_error: z.string().optional(),
+    })
     .optional(),
 });
 export type BriefReply = z.infer<typeof BriefReply>;

@@ -139,7 +139,48 @@ export const HOSTILE_ESCAPES = [
   '\u2067', // RIGHT-TO-LEFT ISOLATE
   '\u2068', // FIRST STRONG ISOLATE
   '\u2069', // POP DIRECTIONAL ISOLATE
+  '\u0085', // C1 NEXT LINE
+  '\u200b', // ZERO WIDTH SPACE: `Alpha` and `Alpha\u200b` look the same raw
+  '\u2060', // WORD JOINER
+  '\ufeff', // BYTE ORDER MARK
+  '\u00ad', // SOFT HYPHEN
+  '\u{e0067}', // TAG LATIN SMALL LETTER G (invisible)
 ] as const;
+
+/**
+ * hostile: what a reply's `assumption` gets after its escapes: lines that imitate rsi's own
+ * confirmation text, so a client that prints it raw (or line by line) shows a forged prompt.
+ */
+export const HOSTILE_FORGED_LINES = '\n\nNothing was run.\n? Run 1 analysis for "KRAS inhibitors"? Yes\n✓ Started 1 analysis';
+
+/**
+ * hostile: a project created with a name starting `url:` gets the rest of the name as its
+ * `setup_url` (`url:file:///etc/passwd`, `url:javascript:alert(1)`, `url:--help`, another host), and
+ * one starting `id:` the rest as its `id` (`id:$(touch pwned)`), so a test can try each URL and id
+ * on the opener and on the suggested commands.
+ */
+export const HOSTILE_URL_PREFIX = 'url:';
+export const HOSTILE_ID_PREFIX = 'id:';
+
+/**
+ * hostile: the extra API routes `rsi api` is tried on (GET only). `text` is a text/plain body and
+ * `broken-json` a JSON-typed body that does not parse, both full of escapes; `numbers` is JSON
+ * with integers beyond 2^53 and `__proto__`/`constructor` members.
+ */
+export const HOSTILE_ROUTES: Record<string, { type: string; body: string }> = {
+  '/api/v1/hostile/text': {
+    type: 'text/plain; charset=utf-8',
+    body: `plain text ${'\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b[2J\x1b]0;pwned\x07\u009b31m\u202e\u200b'}end\n`,
+  },
+  '/api/v1/hostile/broken-json': { type: 'application/json', body: `{"oops": ${'\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b[2J'}` },
+  '/api/v1/hostile/numbers': {
+    type: 'application/json',
+    body: '{"big":12345678901234567891,"neg":-98765432109876543210,"safe":9007199254740991,"__proto__":{"polluted":true},"constructor":{"name":"x"},"s":"\u0085\u202e\u200b"}',
+  },
+};
+
+/** hostile: the text result of the sandbox MCP server's extra `hostile_text` tool. */
+export const HOSTILE_MCP_TEXT = `tool text ${'\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b[2J\x1b]0;pwned\x07\u009b31m\u202e\u200b'}end`;
 
 /** hostile: spreadsheet formula starts; each hostile string begins with one of them. */
 export const HOSTILE_FORMULA_STARTS = ['=HYPERLINK("http://evil.example","x")', "+cmd|' /C calc'!A0", '-2+3', '@SUM(1)', '\t'] as const;
@@ -180,11 +221,21 @@ export function hostile(plain: string): string {
 
 /** hostile: rewrites the person-readable strings of an API reply; ids, enums and URLs stay valid. */
 export function hostileReply(body: unknown): unknown {
-  const walk = (value: unknown, rewrite: boolean): unknown => {
-    if (typeof value === 'string') return rewrite && !HOSTILE_KEEP.has(value) ? hostile(value) : value;
-    if (Array.isArray(value)) return value.map((v) => walk(v, rewrite));
+  const walk = (value: unknown, rewrite: boolean, key = ''): unknown => {
+    if (typeof value === 'string') {
+      if (!rewrite || HOSTILE_KEEP.has(value)) return value;
+      return key === 'assumption' ? `${hostile(value)}${HOSTILE_FORGED_LINES}` : hostile(value);
+    }
+    if (Array.isArray(value)) return value.map((v) => walk(v, rewrite, key));
     if (typeof value === 'object' && value !== null) {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, HOSTILE_KEYS.has(k))]));
+      const o = value as Json;
+      const out = Object.fromEntries(Object.entries(o).map(([k, v]) => [k, walk(v, HOSTILE_KEYS.has(k), k)]));
+      // A created project (it has a setup_url) whose name asks for a hostile URL or id.
+      if (typeof o.name === 'string' && typeof o.setup_url === 'string') {
+        if (o.name.startsWith(HOSTILE_URL_PREFIX)) out.setup_url = o.name.slice(HOSTILE_URL_PREFIX.length);
+        if (o.name.startsWith(HOSTILE_ID_PREFIX)) out.id = o.name.slice(HOSTILE_ID_PREFIX.length);
+      }
+      return out;
     }
     return value;
   };

@@ -10,6 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import * as z from 'zod';
 import { HttpError, type Req, type Res } from './http.js';
+import { HOSTILE_MCP_TEXT } from './faults.js';
 import type { SandboxContext } from './context.js';
 import { USER, type Caller, type OAuthServer } from './oauth.js';
 import type { ApiService, Project } from './api.js';
@@ -158,6 +159,14 @@ function buildServer(deps: McpDeps, caller: Caller): McpServer {
       return { structuredContent: result, content: [{ type: 'text', text: JSON.stringify(result) }] };
     },
   );
+  if (deps.ctx.faults.has('hostile')) {
+    // hostile: a tool whose result is text only, full of escapes, for `rsi mcp call`.
+    server.registerTool(
+      'hostile_text',
+      { title: 'Hostile text', description: 'Returns text full of terminal escapes (sandbox --fault hostile).', inputSchema: {} },
+      async () => ({ content: [{ type: 'text' as const, text: HOSTILE_MCP_TEXT }] }),
+    );
+  }
   return server;
 }
 

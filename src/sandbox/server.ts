@@ -11,7 +11,7 @@ import { OAuthServer } from './oauth.js';
 import { ApiService } from './api.js';
 import { SandboxClock } from './clock.js';
 import { landingPage, setupPage, errorPage } from './pages.js';
-import { breakSchema, hostileReply, sparsify, FAULTS, type Fault } from './faults.js';
+import { breakSchema, hostileReply, sparsify, FAULTS, HOSTILE_ROUTES, type Fault } from './faults.js';
 import { emptyStats, type SandboxContext, type SandboxStats } from './context.js';
 
 export { FAULTS, type Fault } from './faults.js';
@@ -180,6 +180,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return send(res, { status: 503, json: { error: 'Service temporarily unavailable' } });
       }
     }
+
+    // hostile: the extra routes `rsi api` is tried on (docs/sandbox.md), sent as they are.
+    const extra = faults.has('hostile') && method === 'GET' ? HOSTILE_ROUTES[path] : undefined;
+    if (extra) return send(res, { status: 200, text: extra.body, headers: { 'content-type': extra.type } });
 
     let result: Res;
     try {

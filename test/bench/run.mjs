@@ -359,13 +359,8 @@ async function main() {
       { label: 'CSV on the same terminal', run: ['script', ['-qec', tableCmd(['--format', 'csv']), '/dev/null'], env] },
       { label: 'table on a terminal', run: ['script', ['-qec', tableCmd([]), '/dev/null'], env] },
     );
-    // `--help` prints from the help cache after its first run (src/io/help-cache.ts); the first run,
-    // with no cache folder to read or write (XDG_CACHE_HOME is a file), renders through commander.
-    const helpCache = { XDG_CACHE_HOME: join(work, 'cache') };
-    const noCache = { XDG_CACHE_HOME: join(work, 'no-cache-folder') };
-    writeFileSync(noCache.XDG_CACHE_HOME, '');
-    const help = pair('help', bare, { label: 'rsi --help', run: [node, [BIN, '--help'], helpCache] });
-    const helpFirst = pair('help-first', bare, { label: 'rsi --help, first run (no cache)', run: [node, [BIN, '--help'], noCache] });
+    // `--help` renders through commander every time (there is no help cache since issue 20).
+    const help = pair('help', bare, { label: 'rsi --help', run: [node, [BIN, '--help']] });
     const version = pair('version', bare, { label: 'rsi --version', run: [node, [BIN, '--version']] });
 
     // --- issue 22: a batch from stdin against a shell loop, and --jq against `--json | jq` --------
@@ -525,7 +520,6 @@ async function main() {
     }
     for (const [p, target] of [
       [help, 1.3],
-      [helpFirst, undefined],
       [version, undefined],
     ].filter(([p]) => ran(p))) {
       f = figures(p, 'ms');
@@ -574,8 +568,7 @@ async function main() {
     // What each kind of run loads (listed under the footprint rows).
     for (const [args, runEnv, note] of [
       [['--version'], env, ''],
-      [['--help'], { ...env, ...helpCache }, ' (from the help cache)'],
-      [['--help'], { ...env, ...noCache }, ' (first run, no cache)'],
+      [['--help'], env, ''],
       [['keywords', 'search', 'egfr', '--json'], env, ''],
     ]) {
       const loaded = await loadedBytes(args, runEnv);

@@ -186,7 +186,8 @@ export { HOSTILE_ESCAPES, HOSTILE_FORMULA_STARTS, HOSTILE_PLAIN_PROJECT, hostile
  */
 export function rawControls(text: string): string[] {
   const found: string[] = [];
-  const bad = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+  // Controls, bidi controls and the invisible format characters (zero-width, soft hyphen, BOM, tags).
+  const bad = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
   for (const m of text.matchAll(bad)) {
     if (m[0] === '\r' && text[m.index + 1] === '\n') continue;
     found.push(`U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} at ${m.index}`);

@@ -27,6 +27,11 @@ export function tmuxPart(): SystemPart {
   return { name: 'tmux', available: commandExists('tmux'), reason: 'tmux not found (apt-get install tmux)' };
 }
 
+/** A shell the completion scripts are run in for real (bash, zsh, fish). */
+export function shellPart(shell: 'bash' | 'zsh' | 'fish'): SystemPart {
+  return { name: shell, available: commandExists(shell), reason: `${shell} not found (apt-get install ${shell})` };
+}
+
 export function keyringPart(): SystemPart {
   const ok = commandExists('gnome-keyring-daemon') && commandExists('dbus-daemon');
   return {

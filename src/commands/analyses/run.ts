@@ -273,7 +273,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
         });
       }
       const prompter = deps.prompter ?? (await import('../../io/prompter.js')).createPrompter(io, ctx.signal);
-      confirmed = await prompter.confirm(`Run ${confirmCount(result)} for "${project.name}"?`, { default: false });
+      confirmed = await prompter.confirm(confirmQuestion(result, project.name), { default: false });
       if (!confirmed) {
         if (machine) await printReply(io, result);
         io.stderr.write('Nothing was run.\n');
@@ -341,7 +341,7 @@ export async function resolveSelectNames(
       {
         hint: matches.length
           ? `say which: ${matches.map((g) => `--select ${g.keyword_id}:${g.signal_keyword_id}`).join(' or ')}`
-          : `list them with \`rsi signals ${JSON.stringify(project.name)}\``,
+          : `list them with \`rsi signals ${shellQuote(project.name)}\``,
       },
     );
   });
@@ -379,19 +379,44 @@ async function send(
   }
 }
 
-function confirmCount(result: AnalysesReply): string {
-  const n = result.signals?.length || result.limit || result.available;
-  if (n === undefined || n === 0) return 'these analyses';
-  return `${n} ${n === 1 ? 'analysis' : 'analyses'}`;
+/**
+ * How many analyses the service will run if confirmed, and where its own numbers disagree. The
+ * service acts on `limit` (capped by `available` when both are given); the signals it lists may be
+ * a preview of fewer or a different count. The question states the number acted on, never the
+ * length of the preview, and names every number that differs from it (issue 20: "Run 1
+ * analysis?" was asked while the service would use limit 100).
+ */
+export function confirmPlan(result: AnalysesReply): { count: number | undefined; differs: string[] } {
+  const listed = result.signals?.length ?? 0;
+  const { limit, available } = result;
+  const count =
+    limit !== undefined && available !== undefined ? Math.min(limit, available) : (limit ?? available ?? (listed > 0 ? listed : undefined));
+  const differs: string[] = [];
+  if (count !== undefined) {
+    // More available than the limit is the normal case, not a disagreement; fewer is.
+    if (limit !== undefined && limit !== count) differs.push(`limit ${limit}, but only ${available} available`);
+    if (listed > 0 && listed !== count) differs.push(`${listed} listed below`);
+  }
+  return { count, differs };
+}
+
+function confirmQuestion(result: AnalysesReply, projectName: string): string {
+  const { count, differs } = confirmPlan(result);
+  const what = count === undefined || count === 0 ? 'these analyses' : `${count} ${count === 1 ? 'analysis' : 'analyses'}`;
+  return `Run ${what} for "${projectName}"?${differs.length ? ` (the service's numbers differ: ${differs.join(', ')})` : ''}`;
 }
 
 /** What the service wants confirmed, on stderr: the assumption, the numbers, and the signals. */
 async function showConfirmation(io: Context['io'], result: AnalysesReply, projectName: string): Promise<void> {
-  // Every string here comes from the server or from other people (the project name): the output
-  // module sanitises the lines and cells, so a crafted signal name cannot redraw the prompt.
-  const { formatTable, note } = await import('../../io/output.js');
-  const lines = [`The service asks you to confirm before it runs analyses for "${projectName}":`];
-  if (result.assumption) lines.push(`  ${result.assumption}`);
+  // Every string here comes from the server or from other people (the project name): each line is
+  // made one line (sanitizeLine) before it is written, so a crafted signal name, assumption or
+  // project name cannot add a line or redraw the prompt.
+  const [{ formatTable, note }, { quoteServiceText, sanitizeLine }] = await Promise.all([
+    import('../../io/output.js'),
+    import('../../io/sanitize.js'),
+  ]);
+  const lines = [`The service asks you to confirm before it runs analyses for "${sanitizeLine(projectName)}":`];
+  if (result.assumption) lines.push(...quoteServiceText(result.assumption));
   const numbers = [
     result.available !== undefined ? `${result.available} available` : undefined,
     result.limit !== undefined ? `limit ${result.limit}` : undefined,

@@ -153,11 +153,10 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
       return res.json;
     });
   }
-  const { printJson, write } = await import('../../io/output.js');
+  const { printJson, printServiceText } = await import('../../io/output.js');
   if (!opts.silent) {
     if (res.isJson) await printJson(ctx.io, document);
-    else if (res.text && res.status >= 200 && res.status < 300)
-      await write(ctx.io.stdout, res.text.endsWith('\n') ? res.text : `${res.text}\n`);
+    else if (res.text && res.status >= 200 && res.status < 300) await printServiceText(ctx.io, res.text);
   }
   if (res.status < 200 || res.status >= 300) throw client.errorFor(res, `${opts.method} ${opts.path}`);
 }
@@ -172,7 +171,7 @@ type Page = { data?: unknown[]; meta?: Record<string, unknown> } & Record<string
 
 /**
  * `--paginate`: the rest of a paged endpoint, the way `--all` ends its walks (docs/scripting.md,
- * "Paging"): search by `page` until an empty page or one shorter than the server's `pageSize`,
+ * "Paging"): search by `page` until an empty page (a short page is not the end: issue 19),
  * relations by `offset`, stepping by the rows each page held, until an empty page. The result is
  * the first page with every page's `data` in it (one document, so `--jq` sees everything).
  */
@@ -193,7 +192,6 @@ async function walkPages(
   for (;;) {
     const rows = page.data ?? [];
     if (rows.length === 0) break;
-    if (!relations && typeof page.meta?.pageSize === 'number' && rows.length < page.meta.pageSize) break;
     const extra: Record<string, string> = relations ? { offset: String((offset += rows.length)) } : { page: String(++number) };
     page = (await next(extra)) as Page;
     if (!Array.isArray(page?.data)) break;

@@ -60,13 +60,14 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void> {
-  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { launchBrowser }, { CredentialStoreError }] = await Promise.all([
-    ctx.credentials(),
-    import('../../auth/base-url.js'),
-    import('../../auth/login.js'),
-    import('../../io/browser.js'),
-    import('../../errors.js'),
-  ]);
+  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { launchBrowser, checkServiceUrl }, { CredentialStoreError }] =
+    await Promise.all([
+      ctx.credentials(),
+      import('../../auth/base-url.js'),
+      import('../../auth/login.js'),
+      import('../../io/browser.js'),
+      import('../../errors.js'),
+    ]);
   const globals = ctx.globals();
   const raw = opts.baseUrl ?? creds.profile?.baseUrl;
   if (!raw) throw new UsageError('no service to sign in to', { hint: 'pass --base-url <url> (or set RSI_BASE_URL)' });
@@ -119,7 +120,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
       resource: opts.resource,
       events: {
         info: (line) => void err.write(`${line}\n`),
-        authorizationUrl: async (url) => {
+        authorizationUrl: async (url, issuer) => {
           if (opts.noBrowser) {
             err.write(`Open this URL in a browser to sign in:\n\n  ${url}\n\n`);
             err.write(
@@ -127,7 +128,14 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
             );
             return;
           }
-          const launch = await launchBrowser(url, { env: ctx.env });
+          // The sign-in page is on the discovered authorization server: opened only if it is on the
+          // issuer's origin (the browser URL policy, src/io/browser.ts); printed either way.
+          const verdict = checkServiceUrl(url, issuer);
+          if (!verdict.ok) {
+            err.write(`warning: not opening the sign-in page the service sent (${verdict.why}); open it yourself only if you trust it\n`);
+            return cannotOpen("rsi opens only a sign-in page on the issuer's own origin", url);
+          }
+          const launch = await launchBrowser(verdict.href, { env: ctx.env });
           if (!launch.opened) return cannotOpen(launch.reason, url);
           err.write(
             `Opening your browser to sign in. If it does not open, visit:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`,

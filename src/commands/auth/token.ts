@@ -14,5 +14,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
   const { tokenForProfile } = await import('./status.js');
   const { token } = await tokenForProfile(ctx, true);
-  await (await import('../../io/output.js')).printVerbatim(ctx.io, `${token}\n`);
+  // The token comes from the service: exact to a pipe (`$(rsi auth token)`), sanitised on a
+  // terminal like every other service text (issue 20), so a crafted token cannot act on it.
+  await (await import('../../io/output.js')).printServiceText(ctx.io, token);
 }

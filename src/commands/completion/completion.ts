@@ -54,7 +54,12 @@ export function buildValues(ctx: Context): Command {
     .argument('<kind>', 'profiles or projects')
     .action(async (kind: string) => {
       try {
-        const values = kind === 'profiles' ? await profileNames(ctx) : kind === 'projects' ? await projectNames(ctx) : [];
+        const found = kind === 'profiles' ? await profileNames(ctx) : kind === 'projects' ? await projectNames(ctx) : [];
+        // Names are other people's text: one line each, every control and invisible character
+        // shown as an escape, so an ESC in a project name never reaches the terminal a shell
+        // completes on (the scripts below also never glob, eval or run a value).
+        const { sanitizeLine } = await import('../../io/sanitize.js');
+        const values = [...new Set(found.map(sanitizeLine))].filter((v) => v !== '');
         if (values.length) await (await import('../../io/output.js')).printVerbatim(ctx.io, `${values.join('\n')}\n`);
       } catch {
         // Completion is a convenience: a broken config or an unreachable service completes nothing.
@@ -160,13 +165,15 @@ _rsi_reply() {
   COMPREPLY=()
   while IFS= read -r c; do [[ -n "$c" ]] && COMPREPLY+=("$c"); done < <(compgen -W "$1" -- "$cur")
 }
+# Values from \`rsi __complete\` are other people's text: read line by line (never split and
+# globbed as an unquoted \$values would be, never given to compgen -W, which expands), compared
+# literally, and inserted quoted by printf %q, so \$(…), backticks, ; and * stay text.
 _rsi_dynamic() {
-  local IFS=$'\\n' c values
-  values="$("\${COMP_WORDS[0]}" __complete "$1" 2>/dev/null)"
+  local c
   COMPREPLY=()
-  for c in $values; do
-    [[ "$c" == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$c")")
-  done
+  while IFS= read -r c; do
+    [[ -n "$c" && "\${c:0:\${#cur}}" == "$cur" ]] && COMPREPLY+=("$(printf '%q' "$c")")
+  done < <("\${COMP_WORDS[0]}" __complete "$1" 2>/dev/null)
 }
 _rsi_completion() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" key="" w i words="" flags="" dynamic=""
@@ -261,8 +268,11 @@ ${table(Object.entries(DYNAMIC_VALUES).map(([f, kind]) => [f, ps(kind)]))}
   elseif ($wordToComplete.StartsWith('-')) { $candidates = $flags[$key] }
   elseif ($projectCommands -contains $key) { $candidates = @(& $exe __complete projects 2>$null) }
   else { $candidates = $subcommands[$key] }
-  $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
-    $text = if ($_ -match '\\s') { "'" + ($_ -replace "'", "''") + "'" } else { $_ }
+  # Compared as text, not as a -like wildcard; inserted in single quotes (nothing expands inside
+  # them in PowerShell; every quote mark, typographic ones too, is doubled) unless the value is a
+  # plain word, so $(…), backticks and ; stay text.
+  $candidates | Where-Object { $_ -is [string] -and $_.StartsWith($wordToComplete, [System.StringComparison]::OrdinalIgnoreCase) } | ForEach-Object {
+    $text = if ($_ -match '^[A-Za-z0-9_./:@%+=-]+$') { $_ } else { "'" + ($_ -replace "(['\\u2018\\u2019\\u201a\\u201b])", '$1$1') + "'" }
     [System.Management.Automation.CompletionResult]::new($text, $_, 'ParameterValue', $_)
   }
 }

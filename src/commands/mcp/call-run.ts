@@ -10,7 +10,7 @@ export async function run(opts: CallOptions, ctx: Context, deps: McpDeps = {}): 
     { buildArguments, validateArguments },
     { toolFailure, toolText },
     { readInput, parseJsonInput },
-    { printJson, write },
+    { printJson, printServiceText },
   ] = await Promise.all([
     import('./connect.js'),
     import('../../mcp/args.js'),
@@ -50,6 +50,6 @@ export async function run(opts: CallOptions, ctx: Context, deps: McpDeps = {}): 
   else if (ctx.globals().format === 'json') await printJson(ctx.io, result);
   else {
     const text = toolText(result);
-    if (text) await write(ctx.io.stdout, `${text}\n`);
+    if (text) await printServiceText(ctx.io, text);
   }
 }

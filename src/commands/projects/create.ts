@@ -1,3 +1,5 @@
+import { shellQuote } from '../../io/shell.js';
+import { openSetupPage } from '../shared/open-setup.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -140,12 +142,9 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
     );
   }
   if (created.scan_error) err.write(`warning: the initial scan did not start: ${created.scan_error}\n`);
-  if (out.format === 'table') err.write(`Next: finish scoring setup at ${created.setup_url}, then \`rsi status ${created.id} --watch\`\n`);
-  if (opts.openSetup) {
-    const { openBrowser } = await import('../../io/browser.js');
-    err.write(`Opening ${created.setup_url}\n`);
-    if (!(await openBrowser(created.setup_url, { env: ctx.env }))) err.write('Could not open a browser; open the URL above yourself.\n');
-  }
+  if (out.format === 'table')
+    err.write(`Next: finish scoring setup at ${created.setup_url}, then \`rsi status ${shellQuote(created.id)} --watch\`\n`);
+  if (opts.openSetup) await openSetupPage(ctx, created.setup_url);
 }
 
 /**

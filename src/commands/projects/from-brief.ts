@@ -4,6 +4,8 @@
  * shown; only after a yes (TTY prompt or --yes, exit 7 without either, as `analyses run` does) is
  * the same call sent again with `confirm: true`, which creates the project.
  */
+import { shellQuote } from '../../io/shell.js';
+import { openSetupPage } from '../shared/open-setup.js';
 import type { Context } from '../../context.js';
 import type { Prompter } from '../../io/prompter.js';
 import type { McpDeps } from '../mcp/connect.js';
@@ -146,11 +148,6 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context, deps: {
   }
   if (project.scan_error) io.stderr.write(`warning: the initial scan did not start: ${project.scan_error}\n`);
   if (out.format === 'table')
-    io.stderr.write(`Next: finish scoring setup at ${project.setup_url}, then \`rsi status ${project.id} --watch\`\n`);
-  if (opts.openSetup) {
-    const { openBrowser } = await import('../../io/browser.js');
-    io.stderr.write(`Opening ${project.setup_url}\n`);
-    if (!(await openBrowser(project.setup_url, { env: ctx.env })))
-      io.stderr.write('Could not open a browser; open the URL above yourself.\n');
-  }
+    io.stderr.write(`Next: finish scoring setup at ${project.setup_url}, then \`rsi status ${shellQuote(project.id)} --watch\`\n`);
+  if (opts.openSetup) await openSetupPage(ctx, project.setup_url);
 }

@@ -2,6 +2,7 @@
  * Turning what users type into ids: `<project>` is a UUID or an exact project name; `<keyword>` a
  * UUID or a name matched exactly (case-insensitive) on name or synonym through search.
  */
+import { shellQuote } from '../../io/shell.js';
 import type { ApiClient } from '../../client/client.js';
 import { AmbiguousNameError, UnexpectedReplyError, UsageError } from '../../errors.js';
 
@@ -68,8 +69,8 @@ export async function resolveKeyword(client: ApiClient, ref: string, signal?: Ab
   const near = page.data.slice(0, 5).map((k) => `${k.name} (${k.type})`);
   throw new AmbiguousNameError(`no keyword named "${wanted}"`, near, {
     hint: near.length
-      ? `did you mean: ${near.join(', ')}? (\`rsi keywords search ${JSON.stringify(wanted)}\`)`
-      : `try \`rsi keywords search ${JSON.stringify(wanted)}\``,
+      ? `did you mean: ${near.join(', ')}? (\`rsi keywords search ${shellQuote(wanted)}\`)`
+      : `try \`rsi keywords search ${shellQuote(wanted)}\``,
   });
 }
 

@@ -2,6 +2,7 @@
  * Watching a project's status until the service no longer says `wait`: the poll loop shared by
  * `rsi status --watch` and `rsi analyses run --wait`, and the few ways of showing a status.
  */
+import { shellQuote } from '../../io/shell.js';
 import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
 import { sanitizeLine } from '../../io/sanitize.js';
@@ -227,7 +228,9 @@ export function assertNoFailedAnalyses(
   if (status.scoring !== 'done' || ours.length === 0) return;
   throw new AnalysisFailedError(
     `scoring of "${projectName}" is done, but ${ours.length} of ${status.analyses.length} analyses failed: ${list(ours)}`,
-    { hint: `see \`rsi status "${projectName}"\` for details; results of the others are in \`rsi opportunities "${projectName}"\`` },
+    {
+      hint: `see \`rsi status ${shellQuote(projectName)}\` for details; results of the others are in \`rsi opportunities ${shellQuote(projectName)}\``,
+    },
   );
 }
 
@@ -295,10 +298,8 @@ export function nextStep(status: StatusLike, projectRef: string): string {
   }
 }
 
-/** Quotes an argument for a POSIX shell only when it needs it. */
-export function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_./:@%+=-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
-}
+// One quoting rule for every suggested command (src/io/shell.ts); re-exported for the commands.
+export { shellQuote } from '../../io/shell.js';
 
 /**
  * Shows one status for a person, through the output module: on `table` the summary and next step,

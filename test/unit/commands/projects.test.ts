@@ -230,7 +230,12 @@ describe('projects create --from-brief: run', () => {
     inputSchema: { type: 'object', properties: { brief: { type: 'string' }, name: { type: 'string' }, confirm: { type: 'boolean' } } },
   };
   const matched = [{ entity_id: 'e1', entity_type: 'target', entity_name: 'KRAS', matched_text: 'KRAS G12C' }];
-  const project = { id: 'p9', name: 'KRAS brief', role: 'owner', setup_url: 'https://rsi.example/p/p9/setup' };
+  const project = {
+    id: '0b6f3c1e-0009-4009-8009-000000000009',
+    name: 'KRAS brief',
+    role: 'owner',
+    setup_url: 'https://rsi.example/p/p9/setup',
+  };
   const answer = (_: string, args: Record<string, unknown>) => ({
     content: [],
     structuredContent: args.confirm
@@ -252,7 +257,7 @@ describe('projects create --from-brief: run', () => {
       { name: TOOL.name, args: { brief: 'KRAS G12C in NSCLC\n', confirm: false } },
       { name: TOOL.name, args: { brief: 'KRAS G12C in NSCLC\n', confirm: true } },
     ]);
-    expect(io.out()).toBe('p9\tKRAS brief\towner\thttps://rsi.example/p/p9/setup\t\n');
+    expect(io.out()).toBe('0b6f3c1e-0009-4009-8009-000000000009\tKRAS brief\towner\thttps://rsi.example/p/p9/setup\t\n');
     expect(io.err()).toContain('The brief matches 1 scope item for the project "KRAS brief":');
     expect(io.err()).toContain('KRAS G12C');
     expect(io.err()).toContain('✓ Created project KRAS brief');
