@@ -184,12 +184,14 @@ describe('api: run', () => {
     expect(calls).toEqual([]);
   });
 
-  it('--paginate walks search by page and relations by offset, into one document', async () => {
+  it('--paginate walks search by page (to an empty page: a short one is not the end) and relations by offset, into one document', async () => {
     const io = fakeIo(false);
     const pages: Record<string, unknown> = {
       '1': { data: [1, 2], meta: { page: 1, pageSize: 2 } },
       '2': { data: [3, 4], meta: { page: 2, pageSize: 2 } },
       '3': { data: [5], meta: { page: 3, pageSize: 2 } },
+      '4': { data: [6], meta: { page: 4, pageSize: 2 } },
+      '5': { data: [], meta: { page: 5, pageSize: 2 } },
     };
     const { client, calls } = fakeClient({
       raw: async (req: { query?: Record<string, string> }) => reply(200, pages[req.query?.page ?? '1']),
@@ -198,8 +200,14 @@ describe('api: run', () => {
       { method: 'GET', path: '/keywords', fields: [['q', 'x']], input: undefined, ...plain, paginate: true },
       fakeCtx(io, { format: 'json', client }),
     );
-    expect(JSON.parse(io.out())).toEqual({ data: [1, 2, 3, 4, 5], meta: { page: 1, pageSize: 2 } });
-    expect(calls.map((c) => (c.args[0] as { query: unknown }).query)).toEqual([{ q: 'x' }, { q: 'x', page: '2' }, { q: 'x', page: '3' }]);
+    expect(JSON.parse(io.out())).toEqual({ data: [1, 2, 3, 4, 5, 6], meta: { page: 1, pageSize: 2 } });
+    expect(calls.map((c) => (c.args[0] as { query: unknown }).query)).toEqual([
+      { q: 'x' },
+      { q: 'x', page: '2' },
+      { q: 'x', page: '3' },
+      { q: 'x', page: '4' },
+      { q: 'x', page: '5' },
+    ]);
 
     const rel = fakeIo(false);
     const links = (offset: number) => (offset < 5 ? [offset, offset + 1].filter((n) => n < 5) : []);
