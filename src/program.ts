@@ -3,7 +3,9 @@
  * `build(ctx)`; heavy modules are imported inside the actions, so building the tree is cheap.
  * Help and usage text go to the injected streams.
  */
-import { Command, Option } from 'commander';
+import type { EventEmitter } from 'node:events';
+import { Command, Help, Option } from 'commander';
+import { MIN_DESCRIPTION_WIDTH, reflowHelp, stackedItem } from './io/help-text.js';
 import { OUTPUT_FORMATS, helpWidth, type Context } from './context.js';
 import * as help from './commands/help/help.js';
 import * as login from './commands/auth/login.js';
@@ -100,8 +102,17 @@ export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
         outputError: (text, write) => write(`rsi: ${suggestSibling(cmd, text.replace(/^error: /, '').trimEnd())}\n`),
       })
       // A subcommand's help lists the flags it inherits (--json, --format, --profile, …) too.
-      .configureHelp({ showGlobalOptions: true })
+      .configureHelp({
+        showGlobalOptions: true,
+        minWidthToWrap: MIN_DESCRIPTION_WIDTH,
+        formatItem(term, termWidth, description, helper) {
+          const width = helper.helpWidth ?? 80;
+          if (description && width - termWidth - 4 < MIN_DESCRIPTION_WIDTH) return stackedItem(term, description, width);
+          return Help.prototype.formatItem.call(helper, term, termWidth, description, helper);
+        },
+      })
       .exitOverride();
+    reflowAddedHelp(cmd, () => helpWidth(ctx.io));
   });
   return program;
 }
@@ -157,6 +168,24 @@ const EXAMPLES: Record<string, readonly string[]> = {
 
 function group(name: string, description: string): Command {
   return new Command(name).description(description);
+}
+
+/**
+ * The paragraphs and examples added with `addHelpText` (here and in the command files) are written
+ * through their listeners' `write`: re-flowing there fits every one of them, present and future,
+ * to the width commander wraps the rest of the screen to.
+ */
+function reflowAddedHelp(cmd: Command, width: () => number): void {
+  // A Command is an EventEmitter; commander's types do not say so.
+  const emitter = cmd as unknown as EventEmitter;
+  for (const event of ['beforeHelp', 'afterHelp', 'beforeAllHelp', 'afterAllHelp']) {
+    for (const listener of emitter.listeners(event)) {
+      emitter.off(event, listener as (...args: unknown[]) => void);
+      emitter.on(event, (context: { write: (text: string) => void }) =>
+        listener({ ...context, write: (text: string) => context.write(reflowHelp(text, width())) }),
+      );
+    }
+  }
 }
 
 /** Settings set with configureOutput/exitOverride are not inherited through addCommand. */

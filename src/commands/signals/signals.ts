@@ -22,7 +22,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--web', "open the project's page in the browser instead")
     .addHelpText(
       'after',
-      `\nExamples:\n  rsi signals "KRAS inhibitors" --type target\n  rsi signals P --json | jq '[.signals[] | select(.analysed | not) | {keyword_id, signal_keyword_id}][:3]' | rsi analyses run P --selections -`,
+      `\nExamples:\n  rsi signals "KRAS inhibitors" --type target\n  rsi signals P --json | jq '[.signals[] | select(.analysed | not)][:3]' | rsi analyses run P --selections -`,
     )
     .action(async (project: string, flags: Record<string, unknown>) => {
       if (flags.web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
