@@ -5,13 +5,14 @@
  */
 import type { EventEmitter } from 'node:events';
 import { Command, Help, Option } from 'commander';
-import { MIN_DESCRIPTION_WIDTH, reflowHelp, stackedItem } from './io/help-text.js';
-import { OUTPUT_FORMATS, helpWidth, type Context } from './context.js';
+import { MIN_DESCRIPTION_WIDTH, OUTPUT_FORMATS, helpWidth, reflowHelp, stackedItem, type Context } from './context.js';
 import * as help from './commands/help/help.js';
 import * as login from './commands/auth/login.js';
 import * as logout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
 import * as authToken from './commands/auth/token.js';
+import * as authSwitch from './commands/auth/switch.js';
+import * as config from './commands/config/config.js';
 import * as doctor from './commands/doctor/doctor.js';
 import * as keywordsSearch from './commands/keywords/search.js';
 import * as keywordsGet from './commands/keywords/get.js';
@@ -46,13 +47,24 @@ export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
     .option('--no-color', 'no colour (env: NO_COLOR)')
     .option('--debug', 'HTTP trace on stderr, secrets redacted (env: RSI_DEBUG=1)')
     .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')
+    .option('--no-pager', 'never page long tables (env: RSI_PAGER, PAGER choose the pager)')
+    .option('--wide', 'tables keep full ids and every column')
+    .addOption(
+      new Option('--time <style>', 'times in tables: relative ("5 min ago") or absolute (env: RSI_TIME)').choices(['relative', 'absolute']),
+    )
     .showSuggestionAfterError(true)
     // `rsi help analyses run` must reach the subcommand; commander's own help command stops at one word.
     .helpCommand(false);
 
   program.addCommand(login.build(ctx));
   program.addCommand(logout.build(ctx));
-  program.addCommand(group('auth', 'show and use the stored sign-in').addCommand(authStatus.build(ctx)).addCommand(authToken.build(ctx)));
+  program.addCommand(
+    group('auth', 'show and use the stored sign-in')
+      .addCommand(authStatus.build(ctx))
+      .addCommand(authToken.build(ctx))
+      .addCommand(authSwitch.build(ctx)),
+  );
+  program.addCommand(config.build(ctx));
   program.addCommand(doctor.build(ctx));
   program.addCommand(
     group('keywords', 'search keywords, read cards and relations')
@@ -73,6 +85,12 @@ export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
   program.addCommand(completion.build(ctx));
   program.addCommand(completion.buildValues(ctx), { hidden: true });
   program.addCommand(help.build(program));
+  // The person's settings (`rsi config`) are read once, before the action, never for --help; the
+  // commands that use none (the sandbox, completion on every Tab) skip the read.
+  program.hook('preAction', async (_program, action) => {
+    const top = commandPath(action).split(' ')[0];
+    if (!NO_SETTINGS.has(top ?? '')) await ctx.loadSettings();
+  });
   // A base URL ending in /api/v1 (the sandbox prints both) is taken as the base, with a note.
   program.hook('preAction', () => {
     const raw = program.opts().baseUrl ?? ctx.env.RSI_BASE_URL;
@@ -142,6 +160,8 @@ export function suggestSibling(cmd: Command, message: string): string {
   if (!sibling) return oneLine;
   return `${message.replace(/\s*\(Did you mean [^)]*\)$/s, '')} (did you mean ${sibling}?)`;
 }
+
+const NO_SETTINGS = new Set(['sandbox', 'completion', '__complete', 'help']);
 
 function commandPath(cmd: Command): string {
   const names: string[] = [];

@@ -55,6 +55,13 @@ export function wrapProse(text: string, width: number, indent = ''): string[] {
 
 function wrapExample(line: string, width: number): string[] {
   if (line.length <= width) return [line];
+  // A definition ("  key   what it means"): the meaning wraps under itself, as commander's items do.
+  const item = /^(\s+\S+\s{2,})(.*)$/.exec(line);
+  if (item && !/^rsi\s/.test(item[2]!)) {
+    const hang = ' '.repeat(item[1]!.length);
+    const [first = '', ...rest] = wrapProse(item[2]!, width, hang);
+    return [item[1]! + first.slice(hang.length), ...rest];
+  }
   const indent = /^\s*/.exec(line)![0];
   let body = line.slice(indent.length);
   const lines: string[] = [];

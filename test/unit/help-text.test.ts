@@ -27,6 +27,12 @@ describe('reflowHelp', () => {
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(60);
   });
 
+  it('wraps a definition under its own text', () => {
+    expect(reflowHelp('  pager     the pager for long tables, e.g. "less -FRX"', 40)).toBe(
+      '  pager     the pager for long tables,\n            e.g. "less -FRX"',
+    );
+  });
+
   it('moves a trailing comment above its command', () => {
     expect(reflowHelp('  rsi projects create --from-brief brief.md          # shows the matched scope, then asks', 60)).toBe(
       '  # shows the matched scope, then asks\n  rsi projects create --from-brief brief.md',
