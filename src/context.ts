@@ -62,6 +62,8 @@ export interface Context {
   client(): Promise<ApiClient>;
   /** Releases what was built (the HTTP pool); safe to call when nothing was. */
   close(): Promise<void>;
+  /** Work `close()` does first (waiting for the pager the person is reading). */
+  onClose(fn: () => Promise<void>): void;
 }
 
 export interface ContextDeps {
@@ -82,6 +84,7 @@ export function createContext(deps: ContextDeps): Context {
   let session: Promise<Session> | undefined;
   let client: Promise<ApiClient> | undefined;
   let settings: Settings = {};
+  const closers: Array<() => Promise<void>> = [];
   const ctx: Context = {
     io,
     env,
@@ -112,7 +115,9 @@ export function createContext(deps: ContextDeps): Context {
       client ??= Promise.all([ctx.session(), import('./client/client.js')]).then(([s, m]) => new m.ApiClient(s.http));
       return client;
     },
+    onClose: (fn) => void closers.push(fn),
     close: async () => {
+      for (const fn of closers.splice(0)) await fn().catch(() => undefined);
       if (session) await session.then((s) => s.http.close()).catch(() => undefined);
       // The one network path (undici's pool) lives with the credentials; OAuth-only commands use it too.
       if (credentials) await credentials.then((c) => c.oauth.network.close()).catch(() => undefined);

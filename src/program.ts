@@ -88,8 +88,10 @@ export function buildProgram(ctx: Context, hooks: ProgramHooks = {}): Command {
   // The person's settings (`rsi config`) are read once, before the action, never for --help; the
   // commands that use none (the sandbox, completion on every Tab) skip the read.
   program.hook('preAction', async (_program, action) => {
-    const top = commandPath(action).split(' ')[0];
-    if (!NO_SETTINGS.has(top ?? '')) await ctx.loadSettings();
+    const path = commandPath(action);
+    if (NO_SETTINGS.has(path.split(' ')[0] ?? '')) return;
+    await ctx.loadSettings();
+    await (await import('./commands/shared/pager.js')).pageOutput(ctx, path, action, program.opts().pager);
   });
   // A base URL ending in /api/v1 (the sandbox prints both) is taken as the base, with a note.
   program.hook('preAction', () => {

@@ -105,5 +105,6 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     session: o.session ? () => Promise.resolve(o.session as Session) : missing('session'),
     client: o.client ? () => Promise.resolve(o.client as ApiClient) : missing('client'),
     close: () => Promise.resolve(),
+    onClose: () => undefined,
   };
 }
