@@ -29,6 +29,8 @@ function onPath(program: string, env: Env): boolean {
 export interface Pager {
   /** Writes here start the pager; after it has gone, they fail with EPIPE. */
   stream: Writable;
+  /** Whether the pager has the screen (it started, could be started, and has not gone). */
+  active(): boolean;
   /** Ends the pager's input and waits until the person has left it. */
   finish(): Promise<void>;
 }
@@ -69,8 +71,12 @@ export function lazyPager(command: string, env: Env, fallback: Writable, notes: 
       });
     },
   });
+  // A failed write reports EPIPE to its writer through the callback; the stream's own 'error'
+  // event would otherwise crash the process as unhandled.
+  stream.on('error', () => undefined);
   return {
     stream,
+    active: () => child !== undefined && !failed && child.exitCode === null && child.signalCode === null && !child.stdin!.destroyed,
     async finish() {
       if (!child) return;
       await new Promise<void>((resolve) => stream.end(resolve));
@@ -78,6 +84,22 @@ export function lazyPager(command: string, env: Env, fallback: Writable, notes: 
       await exited;
     },
   };
+}
+
+/**
+ * stderr while a pager may hold the screen. A footer, a note or an error written while the pager
+ * runs goes into the pager after the rows written before it (through `intoPager`, which sanitises
+ * as stderr does), so it shows in its place instead of flashing up under less; before the pager
+ * starts, once it has gone, or when stderr is not the terminal, it goes to stderr as always.
+ */
+export function besidePager(stderr: Writable, intoPager: Writable, pager: Pager, stderrIsTTY: boolean): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      if (!stderrIsTTY || !pager.active()) return void stderr.write(chunk, () => callback());
+      // The pager may go between the check and the write: what it did not take goes to stderr.
+      intoPager.write(chunk, (error) => (error ? stderr.write(chunk, () => callback()) : callback()));
+    },
+  });
 }
 
 function epipe(): NodeJS.ErrnoException {

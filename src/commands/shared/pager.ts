@@ -24,11 +24,26 @@ export async function pageOutput(ctx: Context, path: string, action: Command, pa
   const opts = action.opts();
   if (opts.watch || opts.wait || opts.web) return;
   if (ctx.globals().format !== 'table') return;
-  const { choosePager, lazyPager } = await import('../../io/pager.js');
+  const [{ besidePager, choosePager, lazyPager }, { sanitizingStream }] = await Promise.all([
+    import('../../io/pager.js'),
+    import('../../io/sanitize.js'),
+  ]);
   const command = choosePager(ctx.env, ctx.settings().pager);
   if (!command) return;
-  const pager = lazyPager(command, ctx.env, ctx.io.stdout, ctx.io.stderr);
-  // The Io is the one object every layer writes through: from here on, stdout is the pager's input.
+  const stderr = ctx.io.stderr;
+  const pager = lazyPager(command, ctx.env, ctx.io.stdout, stderr);
+  // The Io is the one object every layer (and main's error report) writes through: from here on,
+  // stdout is the pager's input, and stderr joins it while the pager has the screen.
+  const stdout = ctx.io.stdout;
+  const beside = besidePager(stderr, sanitizingStream(pager.stream), pager, ctx.io.stderrIsTTY);
   ctx.io.stdout = pager.stream;
-  ctx.onClose(() => pager.finish());
+  ctx.io.stderr = beside;
+  ctx.onClose(async () => {
+    // Messages still queued for the pager reach it before its input ends; then the streams are
+    // given back, and rsi waits until the person has left the pager.
+    ctx.io.stdout = stdout;
+    ctx.io.stderr = stderr;
+    await new Promise<void>((resolve) => beside.end(resolve));
+    await pager.finish();
+  });
 }
