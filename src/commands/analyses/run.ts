@@ -37,6 +37,8 @@ export interface AnalysesRunOptions {
   top: TopRequest | undefined;
   includeAnalysed: boolean;
   yes: boolean;
+  /** Nothing was chosen at a terminal: offer the project's unanalysed signals in a checkbox. */
+  pick?: boolean;
   /** Undefined: do not wait. */
   wait: WatchTiming | undefined;
 }
@@ -81,7 +83,7 @@ interface RawFlags {
 export function build(ctx: Context, runF: (options: AnalysesRunOptions, ctx: Context) => Promise<void> = run): Command {
   return new Command('run')
     .description('start scoring analyses for chosen signals, or for the top N of a type')
-    .argument('<project>', 'project UUID or exact name')
+    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
     .option(
       '--select <KEYWORD_ID:SIGNAL_KEYWORD_ID>',
       "a signal to analyse (repeatable); or the signal's name (or KEYWORD_ID:NAME) when it is unambiguous",
@@ -115,8 +117,10 @@ Exit codes: 6 setup missing (the setup URL is shown), 7 confirmation needed, 8 s
 (after a 504 no run was recorded and running again is safe), 9 --timeout, 10 an analysis this
 command started failed (other failed analyses of the project are reported, not fatal).`,
     )
-    .action(async (project: string, flags: RawFlags) => {
-      await runF(await parseRunFlags(project, flags), ctx);
+    .action(async (given: string | undefined, flags: RawFlags) => {
+      const { canAsk, projectOrPick } = await import('../shared/pick.js');
+      const project = await projectOrPick(ctx, given);
+      await runF(await parseRunFlags(project, flags, canAsk(ctx)), ctx);
     });
 }
 
@@ -125,7 +129,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 /** Validates the flags into options; every failure is a UsageError naming the flag. */
-export async function parseRunFlags(project: string, flags: RawFlags): Promise<AnalysesRunOptions> {
+export async function parseRunFlags(project: string, flags: RawFlags, canAsk = false): Promise<AnalysesRunOptions> {
   const { coercedIntSchema, enumSchema } = await import('../shared/flag-schemas.js');
   if (project.trim() === '') throw new UsageError('<project> must not be empty');
   const select = (flags.select ?? []).map(parseSelect);
@@ -135,7 +139,9 @@ export async function parseRunFlags(project: string, flags: RawFlags): Promise<A
   if (hasSelections && hasTop) {
     throw new UsageError('--top/--type cannot be combined with --select or --selections: choose signals one way');
   }
-  if (!hasSelections && !hasTop) {
+  // At a terminal, nothing chosen: the signals are offered in a checkbox when the command runs.
+  const pick = !hasSelections && !hasTop && canAsk;
+  if (!hasSelections && !hasTop && !pick) {
     throw new UsageError(
       'say what to analyse: --select KEYWORD_ID:SIGNAL_KEYWORD_ID (or a signal name), --selections PATH|-, or --top N --type T',
     );
@@ -175,6 +181,7 @@ export async function parseRunFlags(project: string, flags: RawFlags): Promise<A
     top,
     includeAnalysed: flags.includeAnalysed === true,
     yes: flags.yes === true,
+    ...(pick ? { pick } : {}),
     wait: flags.wait ? parseTiming(flags) : undefined,
   };
 }
@@ -257,6 +264,20 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
 
   const port = deps.port ?? (await defaultPort(ctx));
   const project = await port.resolveProject(options.project, ctx.signal);
+  if (options.pick && port.listSignals) {
+    const { pickSignals } = await import('../shared/pick.js');
+    const signals = await port.listSignals(project.id, ctx.signal);
+    body.selections = await pickSignals(
+      ctx,
+      signals,
+      { includeAnalysed: options.includeAnalysed, projectName: project.name },
+      deps.prompter,
+    );
+    if (body.selections.length === 0) {
+      io.stderr.write('Nothing selected; nothing was run.\n');
+      return;
+    }
+  }
   if (body.selections && port.listSignals) body.selections = await resolveSelectNames(body.selections, port, project, ctx.signal);
   let result = await send(port, project, body, ctx.signal);
 

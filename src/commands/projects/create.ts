@@ -22,7 +22,7 @@ function collect(value: string, previous: string[] = []): string[] {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('create')
     .description('create a project; prints its id and the setup URL where scoring setup is finished')
-    .option('--name <name>', 'project name (required)')
+    .option('--name <name>', 'project name (required; at a terminal, asked for when left out)')
     .option('--brief <text>', 'the project brief')
     .option('--brief-file <path>', 'read the brief from a file')
     .option(
@@ -48,7 +48,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
         return fromBrief.runFromBrief(await fromBrief.parseFromBriefFlags(flags), ctx);
       }
       if (flags.yes !== undefined) throw new UsageError('--yes only applies with --from-brief');
-      return runF(await parseCreateFlags(flags, ctx), ctx);
+      // At a terminal a left-out name is asked for; elsewhere parseCreateFlags says it is required.
+      const { canAsk, nameOrAsk } = await import('../shared/pick.js');
+      const named = flags.name === undefined && canAsk(ctx) ? { ...flags, name: await nameOrAsk(ctx, undefined) } : flags;
+      return runF(await parseCreateFlags(named, ctx), ctx);
     });
 }
 

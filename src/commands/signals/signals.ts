@@ -15,7 +15,7 @@ export interface SignalsOptions {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('signals')
     .description("list a project's signals (discovery candidates)")
-    .argument('<project>', 'project UUID or exact name')
+    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
     .option('--type <t>', 'only signals of this type, e.g. target, disease, modality, mechanism')
     .option('--analysis-mode <m>', `ranking: ${ANALYSIS_MODES.join(', ')}`)
     .option('--limit <n>', 'at most this many, 1 to 500 (default 100)')
@@ -24,7 +24,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       'after',
       `\nExamples:\n  rsi signals "KRAS inhibitors" --type target\n  rsi signals P --json | jq '[.signals[] | select(.analysed | not)][:3]' | rsi analyses run P --selections -`,
     )
-    .action(async (project: string, flags: Record<string, unknown>) => {
+    .action(async (given: string | undefined, flags: Record<string, unknown>) => {
+      const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
       if (flags.web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
       const { intFlag, enumFlag, nonEmpty } = await import('../shared/flags.js');
       await runF(
