@@ -308,7 +308,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
     }
   }
 
-  await printResult(io, format, result, project.name);
+  await printResult(io, format, result, project.name, await signalNames(port, project.id, format, result, ctx.signal));
   if (options.wait === undefined) return;
 
   const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock) });
@@ -390,6 +390,13 @@ async function send(
         cause: error,
       });
     }
+    // The client knows only the id; the hint repeats the project as the person named it.
+    if (error instanceof ConflictError && error.hint?.includes(`rsi signals ${project.id}`) && project.name !== project.id) {
+      throw new ConflictError(error.message, error.setupUrl, {
+        hint: error.hint.replaceAll(`rsi signals ${project.id}`, `rsi signals ${shellQuote(project.name)}`),
+        cause: error,
+      });
+    }
     if (error instanceof ConflictError && error.setupUrl && !`${error.message} ${error.hint ?? ''}`.includes(error.setupUrl)) {
       throw new ConflictError(`${error.message}: finish scoring setup at ${error.setupUrl}`, error.setupUrl, {
         hint: `open ${error.setupUrl}, finish setup, then run this again`,
@@ -460,7 +467,34 @@ async function printReply(io: Context['io'], result: AnalysesReply): Promise<voi
  * row per started run, a `skipped` row per skipped selection, with its reason), and a line on
  * stderr saying what happened.
  */
-async function printResult(io: Context['io'], format: OutputFormat, result: AnalysesReply, projectName: string): Promise<void> {
+/**
+ * The signals' names by signal keyword id, for a table of what was started or skipped: people read
+ * names, and the ids stay beside them. Best effort: without the list, the table shows ids alone.
+ */
+async function signalNames(
+  port: AnalysesPort,
+  projectId: string,
+  format: OutputFormat,
+  result: AnalysesReply,
+  signal: AbortSignal,
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (format !== 'table' || !port.listSignals || (result.runs?.length ?? 0) + (result.skipped?.length ?? 0) === 0) return names;
+  try {
+    for (const s of await port.listSignals(projectId, signal)) if (s.name) names.set(s.signal_keyword_id, s.name);
+  } catch (error) {
+    if (signal.aborted) throw error;
+  }
+  return names;
+}
+
+async function printResult(
+  io: Context['io'],
+  format: OutputFormat,
+  result: AnalysesReply,
+  projectName: string,
+  names: ReadonlyMap<string, string> = new Map(),
+): Promise<void> {
   const { printDocument, printSections } = await import('../../io/output.js');
   if (format === 'json' || format === 'ndjson') return printDocument({ io, format }, result);
   type Run = NonNullable<AnalysesReply['runs']>[number];
@@ -481,6 +515,7 @@ async function printResult(io: Context['io'], format: OutputFormat, result: Anal
       ],
       // On a terminal what the run is first, then its (shortened) ids.
       tableColumns: [
+        ...(names.size ? [{ header: 'NAME', value: (r: Run) => names.get(r.keyword_id ?? '') ?? '', flexible: true }] : []),
         { header: 'KIND', value: (r: Run) => r.kind },
         { header: 'KEYWORD ID', value: (r: Run) => r.keyword_id, id: true },
         { header: 'RUN ID', value: (r: Run) => r.id, id: true },
@@ -496,12 +531,18 @@ async function printResult(io: Context['io'], format: OutputFormat, result: Anal
         { header: 'REASON', key: 'reason', value: (s: Skip) => s.reason },
       ],
       tableColumns: [
+        ...(names.size ? [{ header: 'NAME', value: (s: Skip) => names.get(s.signal_keyword_id ?? '') ?? '', flexible: true }] : []),
         { header: 'REASON', value: (s: Skip) => s.reason, flexible: true },
         { header: 'KEYWORD ID', value: (s: Skip) => s.keyword_id, id: true },
         { header: 'SIGNAL KEYWORD ID', value: (s: Skip) => s.signal_keyword_id, id: true },
       ],
     },
   ]);
+  const analysed = skipped.filter((s) => /already analysed/i.test(s.reason ?? '')).length;
+  if (analysed > 0 && format === 'table') {
+    const them = analysed === 1 ? 'it' : 'them';
+    io.stderr.write(`hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again\n`);
+  }
 }
 
 async function readSource(from: string, stdin: NodeJS.ReadableStream): Promise<string> {

@@ -102,6 +102,20 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
   };
 }
 
+/**
+ * The ids of the projects already named `name` (case-insensitive, as names are resolved). Best
+ * effort: a token without service:read still creates, just without the warning.
+ */
+async function sameName(client: import('../../client/client.js').ApiClient, name: string, signal: AbortSignal): Promise<string[]> {
+  try {
+    const { projects } = await client.listProjects(signal);
+    return projects.filter((p) => p.name.toLowerCase() === name.trim().toLowerCase()).map((p) => p.id);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return [];
+  }
+}
+
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const [{ printJson, printPairsText, printRows }, { target }] = await Promise.all([
     import('../../io/output.js'),
@@ -109,6 +123,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   ]);
   const client = await ctx.client();
   const watchlist = opts.watchlist === undefined ? undefined : await resolveWatchlist(opts.watchlist, client, ctx);
+  const namesakes = await sameName(client, opts.name, ctx.signal);
   const created = await client.createProject(
     {
       name: opts.name,
@@ -123,6 +138,12 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const out = target(ctx);
   const err = ctx.io.stderr;
   if (out.format !== 'json') err.write(`✓ Created project ${created.name}\n`);
+  if (namesakes.length > 0) {
+    // Created all the same (the service allows it), but the name no longer picks one project.
+    err.write(
+      `warning: you already have a project named "${opts.name}" (${namesakes.join(', ')}); use the id to pick one: ${created.id}\n`,
+    );
+  }
   if (out.format === 'json') await printJson(ctx.io, created);
   else if (out.format === 'table') {
     await printPairsText(ctx.io, [
@@ -143,7 +164,12 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
     );
   }
   if (created.scan_error) err.write(`warning: the initial scan did not start: ${created.scan_error}\n`);
-  if (out.format === 'table') err.write(`Next: finish scoring setup at ${created.setup_url}, then \`rsi status ${created.id} --watch\`\n`);
+  if (out.format === 'table') {
+    // The name as typed, unless another project shares it: then only the id picks this one.
+    const { shellQuote } = await import('../shared/watch.js');
+    const ref = namesakes.length > 0 ? created.id : shellQuote(created.name);
+    err.write(`Next: finish scoring setup at ${created.setup_url}, then \`rsi status ${ref} --watch\`\n`);
+  }
   if (opts.openSetup) {
     const { openBrowser } = await import('../../io/browser.js');
     err.write(`Opening ${created.setup_url}\n`);
