@@ -80,6 +80,16 @@ describe.skipIf(skip)('pickers at a real terminal (tmux)', () => {
     expect(list.stdout).toContain('"Picked at the terminal"');
   });
 
+  it('in a C locale the picker, and everything else drawn, is ASCII; Ctrl-C leaves with 130', async () => {
+    const name = start(['status'], { LANG: 'C', LC_ALL: 'C' });
+    const list = await term.waitFor(name, /Project \(type to search\)[\s\S]*navigate/);
+    expect(list).toMatch(/^> [A-Z]/m);
+    expect(list).toMatch(/^[\x20-\x7e\n]*$/);
+    keys(name, 'C-c');
+    const screen = await term.waitFor(name, /EXIT=\d+/);
+    expect(screen).toContain('rsi: interrupted\nEXIT=130');
+  });
+
   it('RSI_NO_PROMPT=1, prompts off, or no terminal: exit 2 and the usage line, as before', async () => {
     for (const extra of [{ RSI_NO_PROMPT: '1' }]) {
       const name = start(['status'], extra);

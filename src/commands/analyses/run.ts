@@ -311,7 +311,8 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
   await printResult(io, format, result, project.name, await signalNames(port, project.id, format, result, ctx.signal));
   if (options.wait === undefined) return;
 
-  const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock) });
+  const progress =
+    deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock), signal: ctx.signal });
   const final = await watchWithOutput(
     (signal) => port.getProjectStatus(project.id, signal),
     options.wait,

@@ -89,7 +89,8 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
     return;
   }
 
-  const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock) });
+  const progress =
+    deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock), signal: ctx.signal });
   const final = await watchWithOutput(
     poll,
     options.watch,
