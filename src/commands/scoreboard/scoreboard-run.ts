@@ -40,9 +40,11 @@ export async function run(opts: ScoreboardOptions, ctx: Context, deps: McpDeps =
     await printJson(ctx.io, reply.content);
     return;
   }
-  // Scores as every other table shows them (`54.4`, `7`): one number style across rsi.
+  // In a table, scores as every other table shows them (`54.4`, `7`); tsv and csv keep their fixed
+  // two decimals, which scripts already read.
   const { formatNumber } = await import('../../io/pictures.js');
-  const fixed = (n: number | null | undefined): string => (typeof n === 'number' ? formatNumber(n) : '');
+  const figure = out.format === 'table' ? formatNumber : (n: number) => n.toFixed(2);
+  const fixed = (n: number | null | undefined): string => (typeof n === 'number' ? figure(n) : '');
   type Row = (typeof board.scoreboard)[number];
   const columns: Array<import('../../io/output.js').Column<Row>> = [
     { header: 'RANK', value: (r) => r.rank, numeric: true },
