@@ -35,8 +35,11 @@ export async function pageOutput(ctx: Context, path: string, action: Command, pa
   // The Io is the one object every layer (and main's error report) writes through: from here on,
   // stdout is the pager's input, and stderr joins it while the pager has the screen.
   const stdout = ctx.io.stdout;
-  const beside = besidePager(stderr, sanitizingStream(pager.stream), pager, ctx.io.stderrIsTTY);
-  ctx.io.stdout = pager.stream;
+  // What the pager shows is for the terminal too: ASCII where its locale is not UTF-8 (io/ascii.ts).
+  const { utf8Locale } = await import('../../io/pictures.js');
+  const paged = utf8Locale(ctx.env) ? pager.stream : (await import('../../io/ascii.js')).asciiStream(pager.stream);
+  const beside = besidePager(stderr, sanitizingStream(paged), pager, ctx.io.stderrIsTTY);
+  ctx.io.stdout = paged;
   ctx.io.stderr = beside;
   ctx.onClose(async () => {
     // Messages still queued for the pager reach it before its input ends; then the streams are
