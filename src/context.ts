@@ -9,13 +9,15 @@ import { UsageError } from './errors.js';
 import type { Clock, Io } from './io/io.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './io/formats.js';
 import type { ApiClient } from './client/client.js';
-import type { AuthGlobals, Credentials, Env } from './auth/credentials.js';
+import type { AuthGlobals, Credentials, Env, Settings } from './auth/credentials.js';
 import type { Session } from './auth/session.js';
 
-export type { Env };
+export type { Env, Settings };
 
 export { OUTPUT_FORMATS, type OutputFormat };
 export { helpWidth } from './io/io.js';
+// Help layout for program.ts, which reaches io only through here.
+export { MIN_DESCRIPTION_WIDTH, reflowHelp, stackedItem } from './io/help-text.js';
 export type { TokenSource } from './auth/credentials.js';
 export type { Session } from './auth/session.js';
 
@@ -37,6 +39,10 @@ export interface GlobalOptions extends AuthGlobals {
   jq?: string | undefined;
   /** `--fields a,b`: members/columns to keep, in order; checked against the command's list. */
   fields?: string[] | undefined;
+  /** --time, RSI_TIME, the `time` setting: how tables show moments. */
+  time: 'relative' | 'absolute';
+  /** --wide: tables keep full ids and every column. */
+  wide: boolean;
 }
 
 /**
@@ -51,12 +57,17 @@ export interface Context {
   signal: AbortSignal;
   version: string;
   globals(): GlobalOptions;
+  /** The person's `rsi config` settings; empty until `loadSettings` ran (before every action). */
+  settings(): Settings;
+  loadSettings(): Promise<void>;
   /** The profile, base URL, stores and token source in force: resolved in `auth/credentials.ts`. */
   credentials(): Promise<Credentials>;
   session(): Promise<Session>;
   client(): Promise<ApiClient>;
   /** Releases what was built (the HTTP pool); safe to call when nothing was. */
   close(): Promise<void>;
+  /** Work `close()` does first (waiting for the pager the person is reading). */
+  onClose(fn: () => Promise<void>): void;
 }
 
 export interface ContextDeps {
@@ -76,6 +87,8 @@ export function createContext(deps: ContextDeps): Context {
   let credentials: Promise<Credentials> | undefined;
   let session: Promise<Session> | undefined;
   let client: Promise<ApiClient> | undefined;
+  let settings: Settings = {};
+  const closers: Array<() => Promise<void>> = [];
   const ctx: Context = {
     io,
     env,
@@ -83,8 +96,12 @@ export function createContext(deps: ContextDeps): Context {
     signal,
     version,
     globals: () => {
-      globals ??= resolveGlobals(deps.flags(), env, io);
+      globals ??= resolveGlobals(deps.flags(), env, io, settings);
       return globals;
+    },
+    settings: () => settings,
+    loadSettings: async () => {
+      settings = await (await import('./auth/credentials.js')).readSettings(env);
     },
     credentials: () => {
       credentials ??= import('./auth/credentials.js').then((m) =>
@@ -102,7 +119,9 @@ export function createContext(deps: ContextDeps): Context {
       client ??= Promise.all([ctx.session(), import('./client/client.js')]).then(([s, m]) => new m.ApiClient(s.http));
       return client;
     },
+    onClose: (fn) => void closers.push(fn),
     close: async () => {
+      for (const fn of closers.splice(0)) await fn().catch(() => undefined);
       if (session) await session.then((s) => s.http.close()).catch(() => undefined);
       // The one network path (undici's pool) lives with the credentials; OAuth-only commands use it too.
       if (credentials) await credentials.then((c) => c.oauth.network.close()).catch(() => undefined);
@@ -112,7 +131,7 @@ export function createContext(deps: ContextDeps): Context {
 }
 
 /** Resolves the global flags against the environment. Throws UsageError for bad values. */
-export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io): GlobalOptions {
+export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, settings: Settings = {}): GlobalOptions {
   const jq = typeof opts.jq === 'string' ? opts.jq : undefined;
   // `--jq` prints JSON (like gh's): it implies --json, and ndjson means "per line".
   const json = opts.json === true || (jq !== undefined && opts.format === undefined);
@@ -134,9 +153,9 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io):
     format = opts.format as OutputFormat;
     if (json && format !== 'json') throw new UsageError(`--json cannot be combined with --format ${format}`);
   } else {
-    format = json ? 'json' : io.stdoutIsTTY ? 'table' : 'tsv';
+    format = json ? 'json' : (settings.format ?? (io.stdoutIsTTY ? 'table' : 'tsv'));
   }
-  const profile = (typeof opts.profile === 'string' ? opts.profile : env.RSI_PROFILE) || 'default';
+  const profile = (typeof opts.profile === 'string' ? opts.profile : env.RSI_PROFILE) || settings.profile || 'default';
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(profile)) {
     throw new UsageError(`invalid profile name "${profile}": use letters, digits, ".", "_" or "-"`);
   }
@@ -149,6 +168,10 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io):
       throw new UsageError(`--http-timeout must be a number of seconds between 0 and 3600 (got "${rawTimeout}")`);
     }
   }
+  const time = (typeof opts.time === 'string' ? opts.time : env.RSI_TIME) || settings.time || 'relative';
+  if (time !== 'relative' && time !== 'absolute') {
+    throw new UsageError(`--time must be relative or absolute (got "${time}")`);
+  }
   return {
     profile,
     baseUrl,
@@ -158,6 +181,8 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io):
     timeoutMs: Math.round(timeoutS * 1000),
     jq,
     fields,
+    time,
+    wide: opts.wide === true,
   };
 }
 

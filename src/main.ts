@@ -31,7 +31,7 @@ export async function main(options: MainOptions = {}): Promise<number> {
     import('./io/shield.js'),
     import('./io/sanitize.js'),
   ]);
-  const io = options.io ?? processIo(argv, env, sanitize.sanitizingStream);
+  const io = options.io ?? (await asciiWhereNeeded(processIo(argv, env, sanitize.sanitizingStream), env, sanitize.sanitizingStream));
   const debug = argv.includes('--debug') || env.RSI_DEBUG === '1';
 
   const abort = new AbortController();
@@ -136,6 +136,24 @@ function terminal(): Pick<Io, 'stdoutIsTTY' | 'stderrIsTTY' | 'columns'> {
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     columns: process.stdout.columns || process.stderr.columns || 80,
+  };
+}
+
+/**
+ * In a locale that is not UTF-8 (LC_ALL=C), what rsi draws on a terminal (spinner, pictures,
+ * prompts, ✓ and …) is written as ASCII; piped output is never touched (io/ascii.ts).
+ */
+async function asciiWhereNeeded(io: Io, env: Env, sanitizingStream: Sanitize['sanitizingStream']): Promise<Io> {
+  const { utf8Locale } = await import('./io/pictures.js');
+  if (utf8Locale(env) || (!io.stdoutIsTTY && !io.stderrIsTTY)) return io;
+  const { asciiStream } = await import('./io/ascii.js');
+  if (!io.stderrIsTTY) return { ...io, stdout: io.stdoutIsTTY ? asciiStream(io.stdout) : io.stdout };
+  const stderrRaw = asciiStream(process.stderr);
+  return {
+    ...io,
+    stdout: io.stdoutIsTTY ? asciiStream(io.stdout) : io.stdout,
+    stderr: sanitizingStream(stderrRaw),
+    stderrRaw,
   };
 }
 

@@ -3,13 +3,16 @@
  * `build(ctx)`; heavy modules are imported inside the actions, so building the tree is cheap.
  * Help and usage text go to the injected streams.
  */
-import { Command, Option } from 'commander';
-import { OUTPUT_FORMATS, helpWidth, type Context } from './context.js';
+import type { EventEmitter } from 'node:events';
+import { Command, Help, Option } from 'commander';
+import { MIN_DESCRIPTION_WIDTH, OUTPUT_FORMATS, helpWidth, reflowHelp, stackedItem, type Context } from './context.js';
 import * as help from './commands/help/help.js';
 import * as login from './commands/auth/login.js';
 import * as logout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
 import * as authToken from './commands/auth/token.js';
+import * as authSwitch from './commands/auth/switch.js';
+import * as config from './commands/config/config.js';
 import * as doctor from './commands/doctor/doctor.js';
 import * as keywordsSearch from './commands/keywords/search.js';
 import * as keywordsGet from './commands/keywords/get.js';
@@ -42,13 +45,24 @@ export function buildProgram(ctx: Context): Command {
     .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')
     .option('--jq <expr>', 'filter the JSON output with a jq expression (implies --json; strings print raw)')
     .option('--fields <names>', 'only these columns / JSON members, comma-separated, in this order (see each command)')
+    .option('--no-pager', 'never page long tables (env: RSI_PAGER, PAGER choose the pager)')
+    .option('--wide', 'tables keep full ids and every column')
+    .addOption(
+      new Option('--time <style>', 'times in tables: relative ("5 min ago") or absolute (env: RSI_TIME)').choices(['relative', 'absolute']),
+    )
     .showSuggestionAfterError(true)
     // `rsi help analyses run` must reach the subcommand; commander's own help command stops at one word.
     .helpCommand(false);
 
   program.addCommand(login.build(ctx));
   program.addCommand(logout.build(ctx));
-  program.addCommand(group('auth', 'show and use the stored sign-in').addCommand(authStatus.build(ctx)).addCommand(authToken.build(ctx)));
+  program.addCommand(
+    group('auth', 'show and use the stored sign-in')
+      .addCommand(authStatus.build(ctx))
+      .addCommand(authToken.build(ctx))
+      .addCommand(authSwitch.build(ctx)),
+  );
+  program.addCommand(config.build(ctx));
   program.addCommand(doctor.build(ctx));
   program.addCommand(
     group('keywords', 'search keywords, read cards and relations')
@@ -69,6 +83,14 @@ export function buildProgram(ctx: Context): Command {
   program.addCommand(completion.build(ctx));
   program.addCommand(completion.buildValues(ctx), { hidden: true });
   program.addCommand(help.build(program));
+  // The person's settings (`rsi config`) are read once, before the action, never for --help; the
+  // commands that use none (the sandbox, completion on every Tab) skip the read.
+  program.hook('preAction', async (_program, action) => {
+    const path = commandPath(action);
+    if (NO_SETTINGS.has(path.split(' ')[0] ?? '')) return;
+    await ctx.loadSettings();
+    await (await import('./commands/shared/pager.js')).pageOutput(ctx, path, action, program.opts().pager);
+  });
   // A base URL ending in /api/v1 (the sandbox prints both) is taken as the base, with a note.
   program.hook('preAction', () => {
     const raw = program.opts().baseUrl ?? ctx.env.RSI_BASE_URL;
@@ -104,8 +126,17 @@ export function buildProgram(ctx: Context): Command {
         outputError: (text, write) => write(`rsi: ${suggestSibling(cmd, text.replace(/^error: /, '').trimEnd())}\n`),
       })
       // A subcommand's help lists the flags it inherits (--json, --format, --profile, …) too.
-      .configureHelp({ showGlobalOptions: true })
+      .configureHelp({
+        showGlobalOptions: true,
+        minWidthToWrap: MIN_DESCRIPTION_WIDTH,
+        formatItem(term, termWidth, description, helper) {
+          const width = helper.helpWidth ?? 80;
+          if (description && width - termWidth - 4 < MIN_DESCRIPTION_WIDTH) return stackedItem(term, description, width);
+          return Help.prototype.formatItem.call(helper, term, termWidth, description, helper);
+        },
+      })
       .exitOverride();
+    reflowAddedHelp(cmd, () => helpWidth(ctx.io));
   });
   return program;
 }
@@ -136,6 +167,8 @@ export function suggestSibling(cmd: Command, message: string): string {
   return `${message.replace(/\s*\(Did you mean [^)]*\)$/s, '')} (did you mean ${sibling}?)`;
 }
 
+const NO_SETTINGS = new Set(['sandbox', 'completion', '__complete', 'help']);
+
 function commandPath(cmd: Command): string {
   const names: string[] = [];
   for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
@@ -161,6 +194,24 @@ const EXAMPLES: Record<string, readonly string[]> = {
 
 function group(name: string, description: string): Command {
   return new Command(name).description(description);
+}
+
+/**
+ * The paragraphs and examples added with `addHelpText` (here and in the command files) are written
+ * through their listeners' `write`: re-flowing there fits every one of them, present and future,
+ * to the width commander wraps the rest of the screen to.
+ */
+function reflowAddedHelp(cmd: Command, width: () => number): void {
+  // A Command is an EventEmitter; commander's types do not say so.
+  const emitter = cmd as unknown as EventEmitter;
+  for (const event of ['beforeHelp', 'afterHelp', 'beforeAllHelp', 'afterAllHelp']) {
+    for (const listener of emitter.listeners(event)) {
+      emitter.off(event, listener as (...args: unknown[]) => void);
+      emitter.on(event, (context: { write: (text: string) => void }) =>
+        listener({ ...context, write: (text: string) => context.write(reflowHelp(text, width())) }),
+      );
+    }
+  }
 }
 
 /** Settings set with configureOutput/exitOverride are not inherited through addCommand. */

@@ -6,7 +6,11 @@
  */
 import type { Clock, Io } from '../io/io.js';
 import { NotSignedInError, UsageError } from '../errors.js';
-import { ConfigStore, configDir, type Profile } from '../storage/config.js';
+import { ConfigStore, configDir, type Profile, type Settings } from '../storage/config.js';
+
+export type { Settings };
+/** `rsi config` reaches the settings' keys and checks through here (commands do not import storage). */
+export { SETTING_KEYS, parseSetting, type SettingKey } from '../storage/config.js';
 import { FileStore, KeychainStore, type CredentialKey, type CredentialStore } from '../storage/credentials.js';
 import { Network } from '../http/network.js';
 import { normaliseBaseUrl } from './base-url.js';
@@ -110,6 +114,18 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
     },
   };
   return creds;
+}
+
+/**
+ * The person's settings (`rsi config`). A config that cannot be read gives none here: the command
+ * that needs the config then fails with the reason, and one that does not (sandbox, completion) runs.
+ */
+export async function readSettings(env: Env): Promise<Settings> {
+  try {
+    return await new ConfigStore(configDir(env)).settings();
+  } catch {
+    return {};
+  }
 }
 
 /** ` --profile x` for hints, empty for the default profile. */

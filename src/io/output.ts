@@ -58,6 +58,10 @@ export interface OutputTarget {
   format: OutputFormat;
   /** "Now" for relative times in tables (the context's clock); the system clock when absent. */
   now?: (() => number) | undefined;
+  /** --time absolute: tables show times as UTC timestamps, not "5 min ago". */
+  time?: 'relative' | 'absolute' | undefined;
+  /** --wide: tables keep full ids and every column, whatever the terminal's width. */
+  wide?: boolean | undefined;
 }
 
 /** Writes and waits for the stream to drain, so streaming large outputs keeps memory flat. */
@@ -349,12 +353,12 @@ async function streamTable<T>(
   let layout: TableLayout | undefined;
   let count = 0;
   for await (const row of rows) {
-    const cells = tableCells(columns, row, now);
+    const cells = tableCells(columns, row, now, target.time);
     count++;
     if (layout === undefined) {
       first.push(cells);
       if (first.length < TABLE_WINDOW) continue;
-      layout = tableLayout(io, columns, first, true);
+      layout = tableLayout(io, columns, first, true, target.wide);
       await out.add(layout.head);
       for (const r of first) await out.add(layout.line(r));
       first.length = 0;
@@ -363,19 +367,31 @@ async function streamTable<T>(
     }
   }
   if (layout === undefined && first.length > 0) {
-    layout = tableLayout(io, columns, first);
+    layout = tableLayout(io, columns, first, false, target.wide);
     await out.add(layout.head);
     for (const r of first) await out.add(layout.line(r));
   }
   return { count, dropped: layout?.dropped ?? [], width: layout?.width ?? 0 };
 }
 
-/** One row's table cells: sanitised, times relative to `now`; ids are shortened by the layout. */
-function tableCells<T>(columns: readonly Column<T>[], row: T, now: () => number): string[] {
+/** One row's table cells: sanitised, times relative to `now` (or absolute); ids are shortened by the layout. */
+function tableCells<T>(columns: readonly Column<T>[], row: T, now: () => number, time?: 'relative' | 'absolute'): string[] {
   return columns.map((c) => {
     const value = c.value(row);
-    return c.time && typeof value === 'string' ? sanitizeLine(relativeTime(value, now())) : tableField(value);
+    if (!c.time || typeof value !== 'string') return tableField(value);
+    return sanitizeLine(time === 'absolute' ? absoluteTime(value) : relativeTime(value, now()));
   });
+}
+
+/**
+ * An ISO 8601 time for an audit trail: `2026-05-01 14:03:07Z`, in UTC, to the second. Anything that
+ * is not an ISO 8601 time with a zone comes back unchanged.
+ */
+export function absoluteTime(text: string): string {
+  if (!ISO_TIME.test(text)) return text;
+  const t = Date.parse(text);
+  if (Number.isNaN(t)) return text;
+  return `${new Date(t).toISOString().slice(0, 19).replace('T', ' ')}Z`;
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
@@ -450,17 +466,20 @@ interface TableLayout {
  * Two spaces between columns, no borders, trailing spaces trimmed; no line is wider than the
  * width. `more`: rows beyond the measured window will follow and are fitted to these widths.
  */
-function tableLayout(io: Io, columns: readonly TableColumn[], rows: string[][], more = false): TableLayout {
-  const total = Math.max(20, io.columns);
-  const idLength = columns.map((c, i) => (c.id ? idPrefixLength(rows.map((r) => r[i] ?? '')) : 0));
-  const shown = (i: number, raw: string): string => (columns[i]!.id ? shortId(raw, idLength[i]!) : raw);
-  const headers = columns.map((c) => sanitizeLine(c.header));
+function tableLayout(io: Io, columns: readonly TableColumn[], rows: string[][], more = false, wide = false): TableLayout {
+  const idLength = columns.map((c, i) => (c.id && !wide ? idPrefixLength(rows.map((r) => r[i] ?? '')) : 0));
+  const shown = (i: number, raw: string): string => (columns[i]!.id && !wide ? shortId(raw, idLength[i]!) : raw);
+  // One header style in every table: upper case words, spaces between them (`KEYWORD_ID` and
+  // `KEYWORD ID` alike read `KEYWORD ID`); the csv header row keeps its lower_snake keys.
+  const headers = columns.map((c) => sanitizeLine(c.header).replace(/_/g, ' ').toUpperCase());
   const cellMax = columns.map((_, i) => {
     let w = 0;
     for (const r of rows) w = Math.max(w, displayWidth(shown(i, r[i] ?? '')));
     return w;
   });
   const natural = columns.map((_, i) => Math.max(cellMax[i]!, displayWidth(headers[i]!)));
+  // --wide: every column at its natural width, however wide the line gets (a pager scrolls it).
+  const total = wide ? natural.reduce((a, b) => a + b, 0) + 2 * columns.length : Math.max(20, io.columns);
   const least = columns.map((c, i) => {
     if (c.keep) return natural[i]!;
     if (c.numeric || c.id) return Math.max(cellMax[i]!, Math.min(displayWidth(headers[i]!), ID_CHARS));

@@ -124,6 +124,7 @@ function clamp(n: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, n));
 }
 
-function formatNumber(n: number): string {
+/** The one style of a score figure in every table: `94.5`, `7` (a whole number), never `54.40`. */
+export function formatNumber(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }

@@ -28,6 +28,8 @@ export interface ProgressOptions {
   frameMs?: number;
   /** Extra text after the live line on a terminal, recomputed on every frame (e.g. elapsed time). */
   suffix?: () => string;
+  /** Ctrl-C: the live line is wiped at once, so the shell prompt (or `rsi: interrupted`) starts clean. */
+  signal?: AbortSignal;
 }
 
 export function createProgress(io: Io, options: ProgressOptions = {}): Progress {
@@ -67,6 +69,7 @@ class LiveLine implements Progress {
     private readonly options: ProgressOptions,
   ) {
     this.out = io.stderrRaw ?? io.stderr;
+    options.signal?.addEventListener('abort', () => this.stop(), { once: true });
   }
 
   update(text: string, tail?: string): void {

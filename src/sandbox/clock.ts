@@ -25,8 +25,16 @@ export class SandboxClock {
     this.offsetMs += seconds * 1000;
   }
 
-  /** The scaled clock's reading as an ISO timestamp. */
+  /**
+   * A scaled-clock moment as the timestamp clients see. Under `--time-scale` the scaled clock runs
+   * ahead of the wall clock, and a project created a minute ago would read "in 17 min" to anyone
+   * comparing with their own clock: moments after start-up are mapped back onto the wall clock
+   * (durations shrink by the scale), so no timestamp is ever in the future. The seed's moments,
+   * before start-up, are shown as they are.
+   */
   iso(ms = this.now()): string {
-    return new Date(ms).toISOString();
+    if (ms <= this.startReal) return new Date(ms).toISOString();
+    const wall = this.startReal + (ms - this.startReal - this.offsetMs) / this.scale + this.offsetMs;
+    return new Date(Math.min(Math.max(wall, this.startReal), this.real())).toISOString();
   }
 }

@@ -95,7 +95,7 @@ export class Projects {
       .map((p) => ({
         id: p.id,
         name: p.name,
-        created_at: new Date(p.createdAt).toISOString(),
+        created_at: this.ctx.clock.iso(p.createdAt),
         role: p.members.get(caller.user)!,
         brief: p.brief,
       }));

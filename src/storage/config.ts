@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
 import * as z from 'zod';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { withLock } from './lock.js';
 import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './trust.js';
 
@@ -40,9 +40,28 @@ const Profile = z.object({
 });
 export type Profile = z.infer<typeof Profile>;
 
+/**
+ * Defaults a person sets with `rsi config set` instead of retyping them. Flags and environment
+ * still win over every one of them (docs/commands.md, "Settings").
+ */
+export const SETTING_KEYS = ['format', 'pager', 'profile', 'prompts', 'time'] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+const Settings = z.object({
+  format: z.enum(['table', 'tsv', 'csv', 'json', 'ndjson']).optional(),
+  pager: z.string().min(1).optional(),
+  profile: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
+    .optional(),
+  prompts: z.enum(['on', 'off']).optional(),
+  time: z.enum(['relative', 'absolute']).optional(),
+});
+export type Settings = z.infer<typeof Settings>;
+
 const ConfigFile = z.object({
   version: z.literal(1),
   profiles: z.record(z.string(), Profile),
+  settings: Settings.optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFile>;
 
@@ -118,6 +137,22 @@ export class ConfigStore {
     return (await this.read()).profiles[name];
   }
 
+  async settings(): Promise<Settings> {
+    return (await this.read()).settings ?? {};
+  }
+
+  /** Read-modify-write of the settings under the same store lock as the profiles. */
+  async updateSettings(update: (current: Settings) => Settings): Promise<void> {
+    await ensureDir(this.dir);
+    await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the config' }, async () => {
+      const config = await this.read();
+      const next = update(config.settings ?? {});
+      if (Object.keys(next).length === 0) delete config.settings;
+      else config.settings = next;
+      await writeAtomic(this.file, `${JSON.stringify(config, null, 2)}\n`, 0o600);
+    });
+  }
+
   /**
    * Read-modify-write of one profile under the store lock, so two processes updating different
    * profiles at once never undo each other's write; the file is replaced atomically.
@@ -132,6 +167,20 @@ export class ConfigStore {
       await writeAtomic(this.file, `${JSON.stringify(config, null, 2)}\n`, 0o600);
     });
   }
+}
+
+/** Checks one setting's value; the message names what is allowed. */
+export function parseSetting(key: SettingKey, value: string): string {
+  const parsed = Settings.shape[key].safeParse(value);
+  if (parsed.success) return value;
+  const allowed: Record<SettingKey, string> = {
+    format: 'table, tsv, csv, json or ndjson',
+    pager: 'a command, such as "less -FRX" (cat: no pager)',
+    profile: 'a profile name: letters, digits, ".", "_" or "-"',
+    prompts: 'on or off',
+    time: 'relative or absolute',
+  };
+  throw new UsageError(`${key} must be ${allowed[key]} (got "${value}")`);
 }
 
 /** Every way the config folder could be trusted by accident, for `doctor` to list with its fix. */

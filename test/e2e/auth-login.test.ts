@@ -227,7 +227,8 @@ describe.concurrent('logout, tokens and status', () => {
     const token = await runCli(['auth', 'token'], { env: fileEnv(dir) });
     expect(token.code).toBe(0);
     expect(token.stdout.trim()).toBe(Object.values(credentials(dir))[0]!.accessToken);
-    const status = await runCli(['auth', 'status'], { env: fileEnv(dir, { RSI_TOKEN: 'env-token-value' }) });
+    // --offline: the service would reject this made-up token (exit 3, see auth-status.test.ts).
+    const status = await runCli(['auth', 'status', '--offline'], { env: fileEnv(dir, { RSI_TOKEN: 'env-token-value' }) });
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('RSI_TOKEN');
     expect(status.stdout + status.stderr).not.toContain('env-token-value');

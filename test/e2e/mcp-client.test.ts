@@ -43,7 +43,15 @@ describe('sign-in for the MCP resource', () => {
     expect(api.code, api.stderr).toBe(0);
     // `auth status` reports the MCP sign-in beside the API's: absent, then present.
     const unsigned = JSON.parse((await runCli(['auth', 'status', '--json'], { env })).stdout) as { mcp: Record<string, unknown> };
-    expect(unsigned.mcp).toEqual({ resource: `${sb.url}/mcp`, signedIn: false, source: null, scopes: [], expiresAt: null });
+    expect(unsigned.mcp).toEqual({
+      resource: `${sb.url}/mcp`,
+      signedIn: false,
+      source: null,
+      scopes: [],
+      expiresAt: null,
+      checked: false,
+      problem: null,
+    });
     expect((await runCli(['auth', 'status'], { env })).stdout).toMatch(/^MCP +not signed in \(`rsi login --resource mcp` signs in\)$/m);
     const mcp = await runCli(['login', '--base-url', sb.url, '--resource', 'mcp'], { env });
     expect(mcp.code, mcp.stderr).toBe(0);

@@ -87,6 +87,8 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     format,
     debug: false,
     timeoutMs: 1000,
+    time: 'relative',
+    wide: false,
     ...o.globals,
   };
   const missing = (what: string) => () => Promise.reject(new Error(`no ${what} in this unit test`));
@@ -97,9 +99,12 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     signal: o.signal ?? new AbortController().signal,
     version: 'test',
     globals: () => globals,
+    settings: () => ({}),
+    loadSettings: () => Promise.resolve(),
     credentials: o.credentials ? () => Promise.resolve(o.credentials as Credentials) : missing('credentials'),
     session: o.session ? () => Promise.resolve(o.session as Session) : missing('session'),
     client: o.client ? () => Promise.resolve(o.client as ApiClient) : missing('client'),
     close: () => Promise.resolve(),
+    onClose: () => undefined,
   };
 }

@@ -19,7 +19,7 @@ async function rsi(...argv: string[]): Promise<{ out: string; err: string; code:
 describe('rsi help', () => {
   it('routes `help analyses run` to the subcommand, not the group', async () => {
     const { out } = await rsi('help', 'analyses', 'run');
-    expect(out).toMatch(/^Usage: rsi analyses run \[options\] <project>/);
+    expect(out).toMatch(/^Usage: rsi analyses run \[options\] \[project\]/);
   });
 
   it('routes `help keywords search`', async () => {

@@ -37,6 +37,8 @@ export interface AnalysesRunOptions {
   top: TopRequest | undefined;
   includeAnalysed: boolean;
   yes: boolean;
+  /** Nothing was chosen at a terminal: offer the project's unanalysed signals in a checkbox. */
+  pick?: boolean;
   /** Undefined: do not wait. */
   wait: WatchTiming | undefined;
 }
@@ -81,7 +83,7 @@ interface RawFlags {
 export function build(ctx: Context, runF: (options: AnalysesRunOptions, ctx: Context) => Promise<void> = run): Command {
   return new Command('run')
     .description('start scoring analyses for chosen signals, or for the top N of a type')
-    .argument('<project>', 'project UUID or exact name')
+    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
     .option(
       '--select <KEYWORD_ID:SIGNAL_KEYWORD_ID>',
       "a signal to analyse (repeatable); or the signal's name (or KEYWORD_ID:NAME) when it is unambiguous",
@@ -115,8 +117,10 @@ Exit codes: 6 setup missing (the setup URL is shown), 7 confirmation needed, 8 s
 (after a 504 no run was recorded and running again is safe), 9 --timeout, 10 an analysis this
 command started failed (other failed analyses of the project are reported, not fatal).`,
     )
-    .action(async (project: string, flags: RawFlags) => {
-      await runF(await parseRunFlags(project, flags), ctx);
+    .action(async (given: string | undefined, flags: RawFlags) => {
+      const { canAsk, projectOrPick } = await import('../shared/pick.js');
+      const project = await projectOrPick(ctx, given);
+      await runF(await parseRunFlags(project, flags, canAsk(ctx)), ctx);
     });
 }
 
@@ -125,7 +129,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 /** Validates the flags into options; every failure is a UsageError naming the flag. */
-export async function parseRunFlags(project: string, flags: RawFlags): Promise<AnalysesRunOptions> {
+export async function parseRunFlags(project: string, flags: RawFlags, canAsk = false): Promise<AnalysesRunOptions> {
   const { coercedIntSchema, enumSchema } = await import('../shared/flag-schemas.js');
   if (project.trim() === '') throw new UsageError('<project> must not be empty');
   const select = (flags.select ?? []).map(parseSelect);
@@ -135,7 +139,9 @@ export async function parseRunFlags(project: string, flags: RawFlags): Promise<A
   if (hasSelections && hasTop) {
     throw new UsageError('--top/--type cannot be combined with --select or --selections: choose signals one way');
   }
-  if (!hasSelections && !hasTop) {
+  // At a terminal, nothing chosen: the signals are offered in a checkbox when the command runs.
+  const pick = !hasSelections && !hasTop && canAsk;
+  if (!hasSelections && !hasTop && !pick) {
     throw new UsageError(
       'say what to analyse: --select KEYWORD_ID:SIGNAL_KEYWORD_ID (or a signal name), --selections PATH|-, or --top N --type T',
     );
@@ -175,6 +181,7 @@ export async function parseRunFlags(project: string, flags: RawFlags): Promise<A
     top,
     includeAnalysed: flags.includeAnalysed === true,
     yes: flags.yes === true,
+    ...(pick ? { pick } : {}),
     wait: flags.wait ? parseTiming(flags) : undefined,
   };
 }
@@ -257,6 +264,20 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
 
   const port = deps.port ?? (await defaultPort(ctx));
   const project = await port.resolveProject(options.project, ctx.signal);
+  if (options.pick && port.listSignals) {
+    const { pickSignals } = await import('../shared/pick.js');
+    const signals = await port.listSignals(project.id, ctx.signal);
+    body.selections = await pickSignals(
+      ctx,
+      signals,
+      { includeAnalysed: options.includeAnalysed, projectName: project.name },
+      deps.prompter,
+    );
+    if (body.selections.length === 0) {
+      io.stderr.write('Nothing selected; nothing was run.\n');
+      return;
+    }
+  }
   if (body.selections && port.listSignals) body.selections = await resolveSelectNames(body.selections, port, project, ctx.signal);
   let result = await send(port, project, body, ctx.signal);
 
@@ -287,10 +308,11 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
     }
   }
 
-  await printResult(io, format, result, project.name);
+  await printResult(io, format, result, project.name, await signalNames(port, project.id, format, result, ctx.signal));
   if (options.wait === undefined) return;
 
-  const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock) });
+  const progress =
+    deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock), signal: ctx.signal });
   const final = await watchWithOutput(
     (signal) => port.getProjectStatus(project.id, signal),
     options.wait,
@@ -366,6 +388,13 @@ async function send(
       }
       throw new ServiceUnavailableError(error.message, error.status, {
         hint: `the request may or may not have been recorded: check \`rsi status ${shellQuote(project.name)}\` before running again`,
+        cause: error,
+      });
+    }
+    // The client knows only the id; the hint repeats the project as the person named it.
+    if (error instanceof ConflictError && error.hint?.includes(`rsi signals ${project.id}`) && project.name !== project.id) {
+      throw new ConflictError(error.message, error.setupUrl, {
+        hint: error.hint.replaceAll(`rsi signals ${project.id}`, `rsi signals ${shellQuote(project.name)}`),
         cause: error,
       });
     }
@@ -464,7 +493,34 @@ async function printReply(io: Context['io'], result: AnalysesReply): Promise<voi
  * row per started run, a `skipped` row per skipped selection, with its reason), and a line on
  * stderr saying what happened.
  */
-async function printResult(io: Context['io'], format: OutputFormat, result: AnalysesReply, projectName: string): Promise<void> {
+/**
+ * The signals' names by signal keyword id, for a table of what was started or skipped: people read
+ * names, and the ids stay beside them. Best effort: without the list, the table shows ids alone.
+ */
+async function signalNames(
+  port: AnalysesPort,
+  projectId: string,
+  format: OutputFormat,
+  result: AnalysesReply,
+  signal: AbortSignal,
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (format !== 'table' || !port.listSignals || (result.runs?.length ?? 0) + (result.skipped?.length ?? 0) === 0) return names;
+  try {
+    for (const s of await port.listSignals(projectId, signal)) if (s.name) names.set(s.signal_keyword_id, s.name);
+  } catch (error) {
+    if (signal.aborted) throw error;
+  }
+  return names;
+}
+
+async function printResult(
+  io: Context['io'],
+  format: OutputFormat,
+  result: AnalysesReply,
+  projectName: string,
+  names: ReadonlyMap<string, string> = new Map(),
+): Promise<void> {
   const { printDocument, printSections } = await import('../../io/output.js');
   if (format === 'json' || format === 'ndjson') return printDocument({ io, format }, result);
   type Run = NonNullable<AnalysesReply['runs']>[number];
@@ -485,6 +541,7 @@ async function printResult(io: Context['io'], format: OutputFormat, result: Anal
       ],
       // On a terminal what the run is first, then its (shortened) ids.
       tableColumns: [
+        ...(names.size ? [{ header: 'NAME', value: (r: Run) => names.get(r.keyword_id ?? '') ?? '', flexible: true }] : []),
         { header: 'KIND', value: (r: Run) => r.kind },
         { header: 'KEYWORD ID', value: (r: Run) => r.keyword_id, id: true },
         { header: 'RUN ID', value: (r: Run) => r.id, id: true },
@@ -500,12 +557,18 @@ async function printResult(io: Context['io'], format: OutputFormat, result: Anal
         { header: 'REASON', key: 'reason', value: (s: Skip) => s.reason },
       ],
       tableColumns: [
+        ...(names.size ? [{ header: 'NAME', value: (s: Skip) => names.get(s.signal_keyword_id ?? '') ?? '', flexible: true }] : []),
         { header: 'REASON', value: (s: Skip) => s.reason, flexible: true },
         { header: 'KEYWORD ID', value: (s: Skip) => s.keyword_id, id: true },
         { header: 'SIGNAL KEYWORD ID', value: (s: Skip) => s.signal_keyword_id, id: true },
       ],
     },
   ]);
+  const analysed = skipped.filter((s) => /already analysed/i.test(s.reason ?? '')).length;
+  if (analysed > 0 && format === 'table') {
+    const them = analysed === 1 ? 'it' : 'them';
+    io.stderr.write(`hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again\n`);
+  }
 }
 
 async function readSource(from: string, stdin: NodeJS.ReadableStream): Promise<string> {

@@ -1,10 +1,23 @@
 import { Command } from 'commander';
 import type { Context, TokenSource } from '../../context.js';
 
+export interface AuthStatusOptions {
+  /** Only what is stored: no request to the service. */
+  offline: boolean;
+}
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('status')
     .description('show where you are signed in, with which scopes, until when, and where the token comes from; lists every profile')
-    .action(async () => runF({}, ctx));
+    .option('--offline', 'only what is stored: do not check the sign-ins with the service')
+    .addHelpText(
+      'after',
+      `
+Each sign-in is checked with one request to the service (an expired token is refreshed first):
+a refused refresh or a token the service rejects (RSI_TOKEN and RSI_MCP_TOKEN too) shows as not
+signed in. Exit 3 when the profile in use cannot work; --offline never exits 3 for that.`,
+    )
+    .action(async (flags: { offline?: boolean }) => runF({ offline: flags.offline === true }, ctx));
 }
 
 export interface AuthStatus {
@@ -18,6 +31,10 @@ export interface AuthStatus {
   /** A stored login hidden by RSI_TOKEN. */
   storedLoginHidden: boolean;
   clientId: string | null;
+  /** Whether the service was asked (false with --offline, or when nothing is stored). */
+  checked: boolean;
+  /** Why the sign-in does not work (or could not be checked); null when it works or was not checked. */
+  problem: string | null;
 }
 
 /** The sign-in for the service's MCP server (`rsi login --resource mcp`), stored beside the API's. */
@@ -28,6 +45,8 @@ export interface McpAuthStatus {
   source: 'RSI_MCP_TOKEN' | 'keychain' | 'file' | null;
   scopes: string[];
   expiresAt: string | null;
+  checked: boolean;
+  problem: string | null;
 }
 
 /** What is stored (or set) for the MCP resource of the profile in use; never refreshes or fails. */
@@ -40,6 +59,8 @@ export async function mcpStatus(ctx: Context): Promise<McpAuthStatus> {
     source: null,
     scopes: [],
     expiresAt: null,
+    checked: false,
+    problem: null,
   };
   if (ctx.env.RSI_MCP_TOKEN?.trim()) return { ...status, signedIn: true, source: 'RSI_MCP_TOKEN' };
   const profile = creds.profile;
@@ -78,6 +99,8 @@ export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{
     expiresAt: null,
     storedLoginHidden: false,
     clientId: null,
+    checked: false,
+    problem: null,
   };
   const store = profile && baseUrl === profile.baseUrl ? creds.store() : undefined;
   const stored = store ? await store.load(creds.key()) : undefined;
@@ -111,10 +134,105 @@ export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{
   };
 }
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+export async function run(opts: AuthStatusOptions, ctx: Context): Promise<void> {
+  // Checked first, so the expiry shown is that of the tokens a refresh may just have rotated.
+  const check = opts.offline ? undefined : await checkWithService(ctx, () => ctx.client());
   const { status } = await tokenForProfile(ctx, false);
-  const profiles = await everyProfile(ctx, status);
+  if (check) Object.assign(status, check);
+  const profiles = await everyProfile(ctx, status, !opts.offline);
   const mcp = await mcpStatus(ctx);
+  if (!opts.offline && mcp.signedIn) Object.assign(mcp, await checkMcp(ctx));
+  try {
+    await printStatus(ctx, status, mcp, profiles, opts.offline);
+  } finally {
+    if (status.storedLoginHidden)
+      ctx.io.stderr.write('warning: RSI_TOKEN is set, so the login stored for this profile is not being used\n');
+  }
+  // After the report (stdout holds the whole document with --json): the profile in use cannot work.
+  if (!status.signedIn && status.problem !== null) {
+    const { NotSignedInError } = await import('../../errors.js');
+    const { profileFlag } = await import('../../auth/credentials.js');
+    throw new NotSignedInError(`not signed in (profile ${status.profile}): ${status.problem}`, {
+      hint:
+        status.source === 'RSI_TOKEN'
+          ? 'RSI_TOKEN was rejected: set a valid token, or unset it to use the stored sign-in'
+          : `run \`rsi${profileFlag(status.profile)} login${status.baseUrl ? ` --base-url ${status.baseUrl}` : ''}\``,
+    });
+  }
+}
+
+type Check = Pick<AuthStatus, 'signedIn' | 'checked' | 'problem'>;
+
+/**
+ * One cheap request (`GET /projects`) with the profile's token, refreshed first when it has
+ * expired (the HTTP layer also refreshes once on a 401). 403 still proves the token is accepted
+ * (a missing scope, reported by the scopes line); a refused refresh or a 401 is "not signed in";
+ * a service that cannot be reached leaves the sign-in unverified, not failed.
+ */
+async function checkWithService(ctx: Context, client: () => Promise<import('../../client/client.js').ApiClient>): Promise<Check> {
+  const { ForbiddenError, NotSignedInError } = await import('../../errors.js');
+  try {
+    await (await client()).listProjects(ctx.signal);
+    return { signedIn: true, checked: true, problem: null };
+  } catch (error) {
+    if (error instanceof ForbiddenError) return { signedIn: true, checked: true, problem: null };
+    if (error instanceof NotSignedInError) return { signedIn: false, checked: true, problem: rejection(error) };
+    if (ctx.signal.aborted) throw error;
+    return { signedIn: true, checked: false, problem: `could not check: ${(error as Error).message}` };
+  }
+}
+
+/** The service's words for a rejected token are kept short: "refresh refused", "token rejected". */
+function rejection(error: Error): string {
+  return /refresh/i.test(error.message)
+    ? `the refresh was refused (${error.message})`
+    : `the service rejected the token (${error.message})`;
+}
+
+/** The MCP sign-in checked the same way: an `initialize` POST to `<base>/mcp`, where a 401 means rejected. */
+async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 'checked' | 'problem'>> {
+  const [creds, { openMcpAuth }, { NotSignedInError }] = await Promise.all([
+    ctx.credentials(),
+    import('../../auth/mcp.js'),
+    import('../../errors.js'),
+  ]);
+  try {
+    const mcp = await openMcpAuth(creds, { env: ctx.env, io: ctx.io, clock: ctx.clock });
+    const send = async (token: string) =>
+      creds.oauth.network.send({
+        method: 'POST',
+        url: new URL(mcp.url),
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'user-agent': creds.userAgent,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rsi', version: ctx.version } },
+        }),
+        signal: ctx.signal,
+        maxBytes: 1024 * 1024,
+      });
+    const token = await mcp.auth.getAccessToken(ctx.signal);
+    let reply = await send(token);
+    if (reply.status === 401 && mcp.source !== 'RSI_MCP_TOKEN') {
+      const fresh = await mcp.auth.refreshAfterUnauthorized(token, ctx.signal);
+      if (fresh) reply = await send(fresh);
+    }
+    if (reply.status === 401) return { signedIn: false, checked: true, problem: `the MCP server rejected the token (HTTP 401)` };
+    return { signedIn: true, checked: true, problem: null };
+  } catch (error) {
+    if (error instanceof NotSignedInError) return { signedIn: false, checked: true, problem: rejection(error) };
+    if (ctx.signal.aborted) throw error;
+    return { signedIn: true, checked: false, problem: `could not check: ${(error as Error).message}` };
+  }
+}
+
+async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus, profiles: AuthStatus[], offline: boolean): Promise<void> {
   const globals = ctx.globals();
   if (globals.format === 'json') {
     const { printJson } = await import('../../io/output.js');
@@ -129,18 +247,35 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
       ? ''
       : expires > now
         ? ` (in ${Math.round((expires - now) / 60000)} min; refreshed automatically)`
-        : ' (expired; the next command refreshes it)';
+        : offline
+          ? ' (expired; the next command refreshes it, unless the refresh is refused)'
+          : ' (expired)';
   };
+  const checkLine = (s: { checked: boolean; problem: string | null; signedIn: boolean }): string =>
+    offline
+      ? 'not checked (--offline)'
+      : s.checked
+        ? s.signedIn
+          ? 'the service accepts it'
+          : `NOT SIGNED IN: ${s.problem}`
+        : (s.problem ?? '');
   const left = until(status.expiresAt);
   const { profileFlag } = await import('../../auth/credentials.js');
   const mcpLines = !mcp.signedIn
-    ? [['MCP', `not signed in (\`rsi${profileFlag(status.profile)} login --resource mcp\` signs in)`]]
+    ? [
+        ['MCP', `not signed in (\`rsi${profileFlag(status.profile)} login --resource mcp\` signs in)`],
+        ...(mcp.problem ? [['MCP check', checkLine(mcp)]] : []),
+      ]
     : mcp.source === 'RSI_MCP_TOKEN'
-      ? [['MCP', 'signed in: RSI_MCP_TOKEN (environment; never stored or refreshed)']]
+      ? [
+          ['MCP', 'signed in: RSI_MCP_TOKEN (environment; never stored or refreshed)'],
+          ['MCP check', checkLine(mcp)],
+        ]
       : [
           ['MCP', `signed in: ${mcp.source === 'file' ? 'file (0600, --insecure-storage)' : 'OS keychain'}`],
           ['MCP scopes', mcp.scopes.join(' ')],
           ['MCP expires', `${mcp.expiresAt}${until(mcp.expiresAt)}`],
+          ['MCP check', checkLine(mcp)],
         ];
   const lines = [
     ['profile', status.profile],
@@ -159,6 +294,7 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
           ['scopes', status.scopes.join(' ')],
           ['expires', `${status.expiresAt}${left}`],
         ]),
+    ['check', checkLine(status)],
     ...mcpLines,
   ];
   const out = await import('../../io/output.js');
@@ -168,12 +304,13 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
     let text = '\nprofiles:\n';
     for (const p of profiles) {
       const mark = p.profile === status.profile ? '*' : ' ';
-      const what = p.signedIn ? `${p.scopes.join(' ') || '(no scopes)'}${p.expiresAt ? `  expires ${p.expiresAt}` : ''}` : 'not signed in';
+      const what = p.signedIn
+        ? `${p.scopes.join(' ') || '(no scopes)'}${p.expiresAt ? `  expires ${p.expiresAt}` : ''}${p.problem ? `  (${p.problem})` : ''}`
+        : `not signed in${p.problem ? `: ${p.problem}` : ''}`;
       text += `${mark} ${p.profile.padEnd(nameWidth)}  ${p.baseUrl ?? '(no base URL)'}  ${what}\n`;
     }
     await out.printText(ctx.io, text);
   }
-  if (status.storedLoginHidden) ctx.io.stderr.write('warning: RSI_TOKEN is set, so the login stored for this profile is not being used\n');
 }
 
 /**
@@ -181,7 +318,7 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
  * resolved through the same credentials resolver, one profile at a time; a store that cannot be
  * read shows that profile as not signed in rather than failing the whole listing.
  */
-export async function everyProfile(ctx: Context, current: AuthStatus): Promise<AuthStatus[]> {
+export async function everyProfile(ctx: Context, current: AuthStatus, check = false): Promise<AuthStatus[]> {
   const creds = await ctx.credentials();
   const { resolveCredentials } = await import('../../auth/credentials.js');
   const names = Object.keys((await creds.config.read()).profiles).sort();
@@ -197,6 +334,8 @@ export async function everyProfile(ctx: Context, current: AuthStatus): Promise<A
       expiresAt: null,
       storedLoginHidden: false,
       clientId: null,
+      checked: false,
+      problem: null,
     };
     try {
       const other = await resolveCredentials({
@@ -217,6 +356,23 @@ export async function everyProfile(ctx: Context, current: AuthStatus): Promise<A
           expiresAt: new Date(stored.expiresAt).toISOString(),
           clientId: stored.clientId,
         });
+        if (check) {
+          // This profile's own session on its own network path, closed before the next profile.
+          const [{ openSession }, { ApiClient }] = await Promise.all([import('../../auth/session.js'), import('../../client/client.js')]);
+          const session = await openSession(other, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock });
+          try {
+            Object.assign(status, await checkWithService(ctx, async () => new ApiClient(session.http)));
+            const fresh = await other.store().load(other.key());
+            if (fresh)
+              Object.assign(status, {
+                expiresAt: new Date(fresh.expiresAt).toISOString(),
+                scopes: fresh.scope.split(/\s+/).filter(Boolean),
+              });
+          } finally {
+            await session.http.close().catch(() => undefined);
+            await other.oauth.network.close().catch(() => undefined);
+          }
+        }
       }
     } catch {
       // Shown as not signed in: this listing must not fail because of another profile.

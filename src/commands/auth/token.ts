@@ -6,7 +6,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .description('print a valid access token (refreshing it first if needed), e.g. for curl')
     .addHelpText(
       'after',
-      '\nThe token is a secret: do not paste it into logs or tickets.\n\nExample:\n  curl -H "Authorization: Bearer $(rsi auth token)" "$(rsi auth status --json | jq -r .baseUrl)/api/v1/projects"',
+      '\nThe token is a secret: do not paste it into logs or tickets.\n\nExample:\n  BASE="$(rsi auth status --json | jq -r .baseUrl)"\n  curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"',
     )
     .action(async () => runF({}, ctx));
 }

@@ -4,11 +4,12 @@ import type { Context } from '../../context.js';
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('opportunities')
     .description("show a project's scored opportunities and analysis counts")
-    .argument('<project>', 'project UUID or exact name')
+    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
     .option('--web', "open the project's page in the browser instead")
-    .action(async (project: string, flags: { web?: boolean }) =>
-      flags.web ? (await import('../shared/web.js')).openProjectPage(ctx, project) : runF({ project }, ctx),
-    );
+    .action(async (given: string | undefined, flags: { web?: boolean }) => {
+      const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
+      return flags.web ? (await import('../shared/web.js')).openProjectPage(ctx, project) : runF({ project }, ctx);
+    });
 }
 
 const PREFERRED = ['name', 'type', 'score', 'momentum', 'maturity', 'competition', 'risk', 'translation', 'analysis_mode', 'keyword_id'];

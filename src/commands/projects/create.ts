@@ -24,7 +24,7 @@ function collect(value: string, previous: string[] = []): string[] {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('create')
     .description('create a project; prints its id and the setup URL where scoring setup is finished')
-    .option('--name <name>', 'project name (required)')
+    .option('--name <name>', 'project name (required; at a terminal, asked for when left out)')
     .option('--brief <text>', 'the project brief')
     .option('--brief-file <path>', 'read the brief from a file')
     .option(
@@ -50,7 +50,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
         return fromBrief.runFromBrief(await fromBrief.parseFromBriefFlags(flags), ctx);
       }
       if (flags.yes !== undefined) throw new UsageError('--yes only applies with --from-brief');
-      return runF(await parseCreateFlags(flags, ctx), ctx);
+      // At a terminal a left-out name is asked for; elsewhere parseCreateFlags says it is required.
+      const { canAsk, nameOrAsk } = await import('../shared/pick.js');
+      const named = flags.name === undefined && canAsk(ctx) ? { ...flags, name: await nameOrAsk(ctx, undefined) } : flags;
+      return runF(await parseCreateFlags(named, ctx), ctx);
     });
 }
 
@@ -101,6 +104,20 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
   };
 }
 
+/**
+ * The ids of the projects already named `name` (case-insensitive, as names are resolved). Best
+ * effort: a token without service:read still creates, just without the warning.
+ */
+async function sameName(client: import('../../client/client.js').ApiClient, name: string, signal: AbortSignal): Promise<string[]> {
+  try {
+    const { projects } = await client.listProjects(signal);
+    return projects.filter((p) => p.name.toLowerCase() === name.trim().toLowerCase()).map((p) => p.id);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return [];
+  }
+}
+
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const [{ printJson, printPairsText, printRows }, { target }] = await Promise.all([
     import('../../io/output.js'),
@@ -108,6 +125,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   ]);
   const client = await ctx.client();
   const watchlist = opts.watchlist === undefined ? undefined : await resolveWatchlist(opts.watchlist, client, ctx);
+  const namesakes = await sameName(client, opts.name, ctx.signal);
   const created = await client.createProject(
     {
       name: opts.name,
@@ -122,6 +140,12 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const out = target(ctx);
   const err = ctx.io.stderr;
   if (out.format !== 'json') err.write(`✓ Created project ${created.name}\n`);
+  if (namesakes.length > 0) {
+    // Created all the same (the service allows it), but the name no longer picks one project.
+    err.write(
+      `warning: you already have a project named "${opts.name}" (${namesakes.join(', ')}); use the id to pick one: ${created.id}\n`,
+    );
+  }
   if (out.format === 'json') await printJson(ctx.io, created);
   else if (out.format === 'table') {
     await printPairsText(ctx.io, [
@@ -142,8 +166,11 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
     );
   }
   if (created.scan_error) err.write(`warning: the initial scan did not start: ${created.scan_error}\n`);
-  if (out.format === 'table')
-    err.write(`Next: finish scoring setup at ${created.setup_url}, then \`rsi status ${shellQuote(created.id)} --watch\`\n`);
+  if (out.format === 'table') {
+    // The name as typed, unless another project shares it: then only the id picks this one.
+    const ref = shellQuote(namesakes.length > 0 ? created.id : created.name);
+    err.write(`Next: finish scoring setup at ${created.setup_url}, then \`rsi status ${ref} --watch\`\n`);
+  }
   if (opts.openSetup) await openSetupPage(ctx, created.setup_url);
 }
 

@@ -40,7 +40,11 @@ export async function run(opts: ScoreboardOptions, ctx: Context, deps: McpDeps =
     await printJson(ctx.io, reply.content);
     return;
   }
-  const fixed = (n: number | null | undefined): string => (typeof n === 'number' ? n.toFixed(2) : '');
+  // In a table, scores as every other table shows them (`54.4`, `7`); tsv and csv keep their fixed
+  // two decimals, which scripts already read.
+  const { formatNumber } = await import('../../io/pictures.js');
+  const figure = out.format === 'table' ? formatNumber : (n: number) => n.toFixed(2);
+  const fixed = (n: number | null | undefined): string => (typeof n === 'number' ? figure(n) : '');
   type Row = (typeof board.scoreboard)[number];
   const columns: Array<import('../../io/output.js').Column<Row>> = [
     { header: 'RANK', value: (r) => r.rank, numeric: true },
@@ -57,6 +61,19 @@ export async function run(opts: ScoreboardOptions, ctx: Context, deps: McpDeps =
   // On a terminal, as in `rsi opportunities`: a bar of the score beside it (scores run 0–100),
   // only where the table still fits.
   const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
+  // On a terminal the names stay whole: where the table is too wide, the id goes first, then the
+  // lesser scores from the right, before a name would be cut (SCORE always stays).
+  const leftOut: string[] = [];
+  if (out.format === 'table' && !out.wide) {
+    for (const header of ['KEYWORD ID', 'TRANSLATION', 'RISK', 'COMPETITION', 'MATURITY', 'MOMENTUM']) {
+      if (tableWidth(board.scoreboard, columns) <= Math.max(20, ctx.io.columns)) break;
+      columns.splice(
+        columns.findIndex((c) => c.header === header),
+        1,
+      );
+      leftOut.push(header);
+    }
+  }
   const style = pictureStyle(ctx.io, out.format, ctx.env);
   if (style && board.scoreboard.some((r) => typeof r.score === 'number')) {
     const max = Math.max(100, ...board.scoreboard.map((r) => r.score ?? 0));
@@ -65,6 +82,8 @@ export async function run(opts: ScoreboardOptions, ctx: Context, deps: McpDeps =
       columns.splice(4, 0, { header: '', value: (r) => (typeof r.score === 'number' ? bar(r.score, max, width, style) : ''), keep: true });
   }
   const printed = await printRows<Row>(out, board.scoreboard, columns);
+  if (leftOut.length > 0)
+    (await import('../../io/output.js')).note(ctx.io, `left out: ${leftOut.join(', ')} (see all with --format tsv or --json)`);
   if (out.format === 'table') {
     const name = board.project?.name ?? project.name;
     const total = board.total ?? printed;

@@ -61,7 +61,8 @@ export function conflicting(flags: Record<string, unknown>): void {
 }
 
 export function target(ctx: Context): OutputTarget {
-  return { io: ctx.io, format: ctx.globals().format, now: () => ctx.clock.now() };
+  const { format, time, wide } = ctx.globals();
+  return { io: ctx.io, format, now: () => ctx.clock.now(), time, wide };
 }
 
 /** Reads a file or stdin ("-") as text, with clear errors for the cases users hit. */

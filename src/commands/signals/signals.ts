@@ -15,16 +15,17 @@ export interface SignalsOptions {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('signals')
     .description("list a project's signals (discovery candidates)")
-    .argument('<project>', 'project UUID or exact name')
+    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
     .option('--type <t>', 'only signals of this type, e.g. target, disease, modality, mechanism')
     .option('--analysis-mode <m>', `ranking: ${ANALYSIS_MODES.join(', ')}`)
     .option('--limit <n>', 'at most this many, 1 to 500 (default 100)')
     .option('--web', "open the project's page in the browser instead")
     .addHelpText(
       'after',
-      `\nExamples:\n  rsi signals "KRAS inhibitors" --type target\n  rsi signals P --json | jq '[.signals[] | select(.analysed | not) | {keyword_id, signal_keyword_id}][:3]' | rsi analyses run P --selections -`,
+      `\nExamples:\n  rsi signals "KRAS inhibitors" --type target\n  rsi signals P --json | jq '[.signals[] | select(.analysed | not)][:3]' | rsi analyses run P --selections -`,
     )
-    .action(async (project: string, flags: Record<string, unknown>) => {
+    .action(async (given: string | undefined, flags: Record<string, unknown>) => {
+      const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
       if (flags.web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
       const { intFlag, enumFlag, nonEmpty } = await import('../shared/flags.js');
       await runF(
@@ -37,6 +38,19 @@ export function build(ctx: Context, runF: typeof run = run): Command {
         ctx,
       );
     });
+}
+
+/**
+ * The watchlist keyword as people know it (`EGFR (b7a233d8-…)`), for the footer; its id alone when
+ * the card cannot be read. One small request, on a terminal only.
+ */
+async function keywordName(client: import('../../client/client.js').ApiClient, id: string, signal: AbortSignal): Promise<string> {
+  try {
+    return `${(await client.getKeyword(id, { include: [] }, signal)).name} (${id})`;
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return id;
+  }
 }
 
 export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
@@ -66,14 +80,16 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
     out,
     list.signals,
     // A table leaves out what people rarely read (the feed position; a shared keyword id); tsv/csv keep every member.
-    out.format === 'table' ? columns.filter((c) => c.header !== 'POSITION' && !(oneKeyword && c.header === 'KEYWORD_ID')) : columns,
+    out.format === 'table' && !out.wide
+      ? columns.filter((c) => c.header !== 'POSITION' && !(oneKeyword && c.header === 'KEYWORD_ID'))
+      : columns,
   );
   if (count === 0)
     ctx.io.stderr.write(
       `No signals yet for ${project.name}${list.total === 0 ? ' (the scan may still be running: `rsi status` tells)' : ''}\n`,
     );
   else if (out.format === 'table') {
-    const kw = oneKeyword ? ` · keyword ${list.signals[0]!.keyword_id}` : '';
+    const kw = oneKeyword ? ` · keyword ${await keywordName(client, list.signals[0]!.keyword_id, ctx.signal)}` : '';
     // Broken at spaces to the terminal's width; the shared keyword id stays whole, to be copied.
     const { wrapWords } = await import('../../io/output.js');
     const footer = `${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}`;

@@ -38,7 +38,7 @@ export interface StatusDeps {
 export function build(ctx: Context, runF: (options: StatusOptions, ctx: Context) => Promise<void> = run): Command {
   return new Command('status')
     .description("show a project's discovery and scoring status; --watch follows it until you can act")
-    .argument('<project>', 'project UUID or exact name')
+    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
     .option('--watch', 'poll while the service says wait: until scoring is done or you must act')
     .option('--web', "open the project's page in the browser instead")
     .option('--interval <seconds>', 'seconds between polls with --watch (default 2, min 0.1)')
@@ -51,7 +51,8 @@ analysis failed while --watch watched (failures from before the watch, and any f
 status, are reported and exit 0).
 With --json, --watch prints one ProjectStatus JSON document per line, the last line the final state.`,
     )
-    .action(async (project: string, flags: { watch?: boolean; interval?: string; timeout?: string; web?: boolean }) => {
+    .action(async (given: string | undefined, flags: { watch?: boolean; interval?: string; timeout?: string; web?: boolean }) => {
+      const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
       if (flags.web) {
         if (flags.watch) throw new UsageError('--web cannot be used with --watch');
         return (await import('../shared/web.js')).openProjectPage(ctx, project);
@@ -88,7 +89,8 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
     return;
   }
 
-  const progress = deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock) });
+  const progress =
+    deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock), signal: ctx.signal });
   const final = await watchWithOutput(
     poll,
     options.watch,

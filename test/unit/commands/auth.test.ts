@@ -126,7 +126,11 @@ describe('logout: flags', () => {
   it('takes nothing', () => takesNothing(logout.build));
 });
 describe('auth status: flags', () => {
-  it('takes nothing', () => takesNothing(status.build));
+  it('takes --offline only', async () => {
+    expect(await parseFlags(status.build, [])).toEqual({ offline: false });
+    expect(await parseFlags(status.build, ['--offline'])).toEqual({ offline: true });
+    await expect(parseFlags(status.build, ['x'])).rejects.toThrow(/too many arguments/);
+  });
 });
 describe('auth token: flags', () => {
   it('takes nothing', () => takesNothing(token.build));
@@ -180,7 +184,7 @@ describe('auth status: run', () => {
   it('json: the profile in use with its scopes and expiry, and every profile', async () => {
     const io = fakeIo(false);
     const credentials = fakeCredentials({ store: await signedIn(), profiles: { default: { baseUrl: BASE } } });
-    await status.run({}, fakeCtx(io, { format: 'json', credentials }));
+    await status.run({ offline: true }, fakeCtx(io, { format: 'json', credentials }));
     expect(JSON.parse(io.out())).toEqual({
       profile: 'default',
       baseUrl: BASE,
@@ -190,16 +194,19 @@ describe('auth status: run', () => {
       expiresAt: new Date(2 * HOUR).toISOString(),
       storedLoginHidden: false,
       clientId: 'client-1',
+      // --offline: nothing was asked of the service.
+      checked: false,
+      problem: null,
       profiles: [expect.objectContaining({ profile: 'default', signedIn: true })],
       // The MCP sign-in (rsi login --resource mcp) beside the API's: none here.
-      mcp: { resource: `${BASE}/mcp`, signedIn: false, source: null, scopes: [], expiresAt: null },
+      mcp: { resource: `${BASE}/mcp`, signedIn: false, source: null, scopes: [], expiresAt: null, checked: false, problem: null },
     });
     expect(io.err()).toBe('');
   });
 
   it('human: key/value lines with the time left; never the token', async () => {
     const io = fakeIo(true);
-    await status.run({}, fakeCtx(io, { format: 'table', credentials: fakeCredentials({ store: await signedIn() }) }));
+    await status.run({ offline: true }, fakeCtx(io, { format: 'table', credentials: fakeCredentials({ store: await signedIn() }) }));
     expect(io.out()).toMatch(/profile\s+default\n/);
     expect(io.out()).toMatch(/token from\s+OS keychain\n/);
     expect(io.out()).toMatch(/scopes\s+service:read projects:write\n/);
@@ -209,14 +216,19 @@ describe('auth status: run', () => {
 
   it('RSI_TOKEN over a stored login: the source says so and a warning goes to stderr', async () => {
     const io = fakeIo(false);
-    await status.run({}, fakeCtx(io, { format: 'tsv', credentials: fakeCredentials({ store: await signedIn(), envToken: 'env-tok' }) }));
+    await status.run(
+      { offline: true },
+      fakeCtx(io, { format: 'tsv', credentials: fakeCredentials({ store: await signedIn(), envToken: 'env-tok' }) }),
+    );
     expect(io.out()).toMatch(/token from\s+RSI_TOKEN \(environment; never stored or refreshed\)/);
     expect(io.err()).toBe('warning: RSI_TOKEN is set, so the login stored for this profile is not being used\n');
   });
 
   it('not signed in: NotSignedInError with the login command as the hint', async () => {
     const io = fakeIo(false);
-    const error = (await status.run({}, fakeCtx(io, { credentials: fakeCredentials() })).catch((e: unknown) => e)) as NotSignedInError;
+    const error = (await status
+      .run({ offline: true }, fakeCtx(io, { credentials: fakeCredentials() }))
+      .catch((e: unknown) => e)) as NotSignedInError;
     expect(error).toBeInstanceOf(NotSignedInError);
     expect(error.hint).toBe(`run \`rsi login --base-url ${BASE}\``);
     expect(io.out()).toBe('');

@@ -165,9 +165,13 @@ describe('projects create: run', () => {
 
   it('tsv: the created row on stdout, the ✓ on stderr; only the given members are sent', async () => {
     const io = fakeIo(false);
-    const { client, calls } = fakeClient({ createProject: async () => created });
+    const { client, calls } = fakeClient({ createProject: async () => created, listProjects: async () => ({ projects: [] }) });
     await create.run(opts, fakeCtx(io, { format: 'tsv', client }));
-    expect(calls).toEqual([{ method: 'createProject', args: [{ name: 'KRAS landscape', brief: 'b', operand: '$or', goals: ['target'] }] }]);
+    // The projects are read first, to warn about a name already in use.
+    expect(calls).toEqual([
+      { method: 'listProjects', args: [] },
+      { method: 'createProject', args: [{ name: 'KRAS landscape', brief: 'b', operand: '$or', goals: ['target'] }] },
+    ]);
     expect(io.out()).toBe('p9\tKRAS landscape\towner\thttps://rsi.example/p/p9/setup\t\n');
     expect(io.err()).toBe('✓ Created project KRAS landscape\n');
   });
@@ -185,7 +189,7 @@ describe('projects create: run', () => {
     const { client } = fakeClient({ createProject: async () => created });
     await create.run(opts, fakeCtx(io, { format: 'table', client }));
     expect(io.out()).toMatch(/id\s+p9\nsetup_url\s+https:\/\/rsi\.example\/p\/p9\/setup\n/);
-    expect(io.err()).toContain('Next: finish scoring setup at https://rsi.example/p/p9/setup, then `rsi status p9 --watch`');
+    expect(io.err()).toContain("Next: finish scoring setup at https://rsi.example/p/p9/setup, then `rsi status 'KRAS landscape' --watch`");
   });
 
   it('watchlist: a name is resolved to a scope item; an unknown UUID is warned about and sent as given', async () => {

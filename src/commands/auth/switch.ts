@@ -1,0 +1,22 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return new Command('switch')
+    .description('use another signed-in profile by default (the `profile` setting; --profile and RSI_PROFILE still win)')
+    .argument('<profile>', 'a profile you signed in with (`rsi auth status` lists them)')
+    .addHelpText('after', '\nExamples:\n  rsi auth switch work\n  rsi auth switch default')
+    .action(async (profile: string) => runF({ profile }, ctx));
+}
+
+export async function run(opts: { profile: string }, ctx: Context): Promise<void> {
+  const [{ parseSetting }, { requireProfile, warnIfOverridden }] = await Promise.all([
+    import('../../auth/credentials.js'),
+    import('../config/config.js'),
+  ]);
+  const name = parseSetting('profile', opts.profile.trim());
+  await requireProfile(ctx, name);
+  await (await ctx.credentials()).config.updateSettings((s) => ({ ...s, profile: name }));
+  ctx.io.stderr.write(`✓ Now using profile ${name}\n`);
+  warnIfOverridden(ctx, 'profile');
+}
