@@ -167,7 +167,7 @@ _rsi_reply() {
 }
 # Values from \`rsi __complete\` are other people's text: read line by line (never split and
 # globbed as an unquoted $values would be, never given to compgen -W, which expands), compared
-# literally, and inserted quoted by printf %q, so \$(…), backticks, ; and * stay text.
+# literally, and inserted quoted by printf %q, so $(…), backticks, ; and * stay text.
 _rsi_dynamic() {
   local c
   COMPREPLY=()
