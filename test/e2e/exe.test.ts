@@ -144,7 +144,8 @@ echo "README session complete" >&2`;
     const folder = join(work, 'xdg-login');
     const r = await runCli(['login', '--base-url', sandbox.url, '--insecure-storage'], {
       bin: EXE,
-      env: { PATH: `${bin}:${PATH}`, TMPDIR: privateTmp, RSI_CONFIG_DIR: folder },
+      // A display, as on a desktop: without one rsi does not try the system's browser (issue 19).
+      env: { PATH: `${bin}:${PATH}`, TMPDIR: privateTmp, RSI_CONFIG_DIR: folder, DISPLAY: ':0' },
     });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(called, 'utf8')).toMatch(new RegExp(`^${sandbox.url}/oauth/authorize\\?`));
