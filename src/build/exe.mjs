@@ -127,8 +127,15 @@ async function bundle(target, keyringSha256) {
     // not even of Node's built-ins (rsi imports node:zlib, node:readline … lazily).
     supported: { 'dynamic-import': false },
     outfile,
-    alias: { '@napi-rs/keyring': join(ROOT, 'src/exe/keyring.ts') },
-    define: { RSI_KEYRING_SHA256: JSON.stringify(keyringSha256) },
+    alias: {
+      '@napi-rs/keyring': join(ROOT, 'src/exe/keyring.ts'),
+      // jq-wasm's ESM entry computes its folder from import.meta.url when it loads, which throws in
+      // a CommonJS script; its CommonJS entry uses __dirname. Neither path is read: src/io/jq.ts
+      // hands it the wasm bytes from the SEA asset `jq.wasm`.
+      'jq-wasm': join(ROOT, 'node_modules/jq-wasm/dist/index.cjs'),
+    },
+    // RSI_SEA: src/io/jq.ts reads jq.wasm with node:sea's getAsset instead of beside the script.
+    define: { RSI_KEYRING_SHA256: JSON.stringify(keyringSha256), RSI_SEA: 'true' },
     // Licences travel inside the binary, at the end of the script.
     legalComments: 'eof',
     // `open` reads import.meta.url to find its own xdg-open; empty in a bundle, it uses the
@@ -175,7 +182,8 @@ async function buildTarget(target, options) {
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: !cross,
-        assets: { 'keyring.node': addon },
+        // jq's engine for --jq: dist/jq.wasm beside bin/rsi.js, an asset here (read only with --jq).
+        assets: { 'keyring.node': addon, 'jq.wasm': join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm') },
       },
       null,
       2,

@@ -48,10 +48,22 @@ export async function compileJq(expression: string): Promise<JqProgram> {
 }
 
 /**
+ * Set to true by the single executable's build only (src/build/exe.mjs, esbuild's define); an
+ * undeclared name everywhere else, so `typeof` is the test.
+ */
+declare const RSI_SEA: boolean | undefined;
+
+/**
  * `dist/jq.wasm` when running from the bundle (this module is then `dist/chunks/…`); undefined
- * when running from source (tests), where the package finds its own `build/jq.wasm`.
+ * when running from source (tests), where the package finds its own `build/jq.wasm`. Inside the
+ * single executable there is no file beside the script: the build embeds the same bytes as the
+ * SEA asset `jq.wasm`.
  */
 async function bundledWasm(): Promise<Uint8Array | undefined> {
+  if (typeof RSI_SEA !== 'undefined' && RSI_SEA) {
+    const { getAsset } = await import('node:sea');
+    return new Uint8Array(getAsset('jq.wasm'));
+  }
   const { readFile } = await import('node:fs/promises');
   try {
     return await readFile(new URL('../jq.wasm', import.meta.url));
