@@ -66,20 +66,30 @@ export interface OutputTarget {
 
 /** Writes and waits for the stream to drain, so streaming large outputs keeps memory flat. */
 export async function write(stream: Writable, text: string): Promise<void> {
+  // A reader that went away (a pager quit with `q`) leaves a destroyed stream: it will neither
+  // drain nor fail again, so waiting on it would hang (on Node 22 and 24 the process then stops
+  // with an unsettled top-level await). Treat it as the closed pipe it is.
+  if (stream.destroyed) throw closedOutput(stream);
   if (!stream.write(text)) {
     await new Promise<void>((resolve, reject) => {
-      const done = (): void => {
-        stream.off('error', fail);
-        resolve();
+      const settle = (error?: Error): void => {
+        stream.off('drain', drained);
+        stream.off('error', settle);
+        stream.off('close', closed);
+        if (error) reject(error);
+        else resolve();
       };
-      const fail = (error: Error): void => {
-        stream.off('drain', done);
-        reject(error);
-      };
-      stream.once('drain', done);
-      stream.once('error', fail);
+      const drained = (): void => settle();
+      const closed = (): void => settle(closedOutput(stream));
+      stream.once('drain', drained);
+      stream.once('error', settle);
+      stream.once('close', closed);
     });
   }
+}
+
+function closedOutput(stream: Writable): Error {
+  return stream.errored ?? Object.assign(new Error('the output was closed'), { code: 'EPIPE' });
 }
 
 const BATCH_BYTES = 16 * 1024;

@@ -79,7 +79,7 @@ export function lazyPager(command: string, env: Env, fallback: Writable, notes: 
     active: () => child !== undefined && !failed && child.exitCode === null && child.signalCode === null && !child.stdin!.destroyed,
     async finish() {
       if (!child) return;
-      await new Promise<void>((resolve) => stream.end(resolve));
+      await endOf(stream);
       child.stdin!.end();
       await exited;
     },
@@ -99,6 +99,21 @@ export function besidePager(stderr: Writable, intoPager: Writable, pager: Pager,
       // The pager may go between the check and the write: what it did not take goes to stderr.
       intoPager.write(chunk, (error) => (error ? stderr.write(chunk, () => callback()) : callback()));
     },
+  });
+}
+
+/**
+ * Ends a stream and waits until it is done, whatever state it is in. After the person quits the
+ * pager early its stream has failed (EPIPE) and is destroyed: on Node 22 and 24 `end(callback)`
+ * then never calls back, and with nothing else left to wait on the process stopped with an
+ * unsettled top-level await (exit 13) instead of exit 0.
+ */
+export function endOf(stream: Writable): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (stream.destroyed || stream.writableFinished) return resolve();
+    stream.once('close', () => resolve());
+    stream.once('error', () => resolve());
+    stream.end(() => resolve());
   });
 }
 

@@ -1,7 +1,9 @@
 // Output formats: csv quoting, tsv, streamed json arrays, ndjson, fitted tables without colour.
 import { describe, expect, it } from 'vitest';
 import type { OutputFormat } from '../../src/context.js';
-import { printJson, printRows, type Column } from '../../src/io/output.js';
+import { Writable } from 'node:stream';
+import { printJson, printRows, write, type Column } from '../../src/io/output.js';
+import { endOf } from '../../src/io/pager.js';
 import { fakeIo as sharedFakeIo } from '../support/fakes.js';
 
 const fakeIo = (tty = false, columns = 80) => sharedFakeIo({ tty, columns });
@@ -104,5 +106,32 @@ describe('printJson', () => {
     await new Promise((r) => setImmediate(r));
     expect(piped.out()).toBe(`${JSON.stringify(body)}\n`);
     expect(tty.out()).toBe(`${JSON.stringify(body, null, 2)}\n`);
+  });
+});
+
+describe('write to a reader that went away', () => {
+  // A pager quit with q leaves a destroyed stream that neither drains nor fails again: waiting on
+  // it hung the process (exit 13, "unsettled top-level await" on Node 22 and 24).
+  const full = () => new Writable({ highWaterMark: 4, write: (_chunk, _enc, cb) => setTimeout(cb, 10_000) });
+
+  it('fails with EPIPE at once on a destroyed stream', async () => {
+    const stream = full();
+    stream.on('error', () => undefined);
+    stream.destroy();
+    await expect(write(stream, 'row\n')).rejects.toMatchObject({ code: 'EPIPE' });
+  });
+
+  it('fails when the stream is destroyed while it waits to drain', async () => {
+    const stream = full();
+    stream.on('error', () => undefined);
+    const pending = write(stream, 'a long row\n');
+    stream.destroy();
+    await expect(pending).rejects.toBeInstanceOf(Error);
+  });
+
+  it('endOf settles for a destroyed stream', async () => {
+    const stream = full();
+    stream.destroy();
+    await expect(endOf(stream)).resolves.toBeUndefined();
   });
 });

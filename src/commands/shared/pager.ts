@@ -24,7 +24,7 @@ export async function pageOutput(ctx: Context, path: string, action: Command, pa
   const opts = action.opts();
   if (opts.watch || opts.wait || opts.web) return;
   if (ctx.globals().format !== 'table') return;
-  const [{ besidePager, choosePager, lazyPager }, { sanitizingStream }] = await Promise.all([
+  const [{ besidePager, choosePager, endOf, lazyPager }, { sanitizingStream }] = await Promise.all([
     import('../../io/pager.js'),
     import('../../io/sanitize.js'),
   ]);
@@ -46,7 +46,7 @@ export async function pageOutput(ctx: Context, path: string, action: Command, pa
     // given back, and rsi waits until the person has left the pager.
     ctx.io.stdout = stdout;
     ctx.io.stderr = stderr;
-    await new Promise<void>((resolve) => beside.end(resolve));
+    await endOf(beside);
     await pager.finish();
   });
 }
