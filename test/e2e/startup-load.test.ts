@@ -53,4 +53,18 @@ describe('start-up cost of one request', () => {
     expect(wide.stdout).toContain('研究');
     expect(probe.seen()).toContain('RGI_Emoji');
   });
+
+  it('a request never loads Node’s http2 (undici gets its constants from the bundle)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
+    const log = join(dir, 'modules.txt');
+    writeFileSync(
+      join(dir, 'probe.cjs'),
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.join('\\n')));\n`,
+    );
+    const r = await e2e.rsi(['keywords', 'search', 'egfr', '--json'], { env: { NODE_OPTIONS: `--require=${join(dir, 'probe.cjs')}` } });
+    expect(r.code, r.stderr).toBe(0);
+    const modules = readFileSync(log, 'utf8').split('\n');
+    expect(modules).toContain('NativeModule net');
+    expect(modules.filter((m) => /\bhttp2\b/.test(m))).toEqual([]);
+  });
 });
