@@ -3,7 +3,7 @@
  * a probe preloaded into a real `rsi` process that records the expensive thing when it happens;
  * never a timing.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -66,5 +66,35 @@ describe('start-up cost of one request', () => {
     const modules = readFileSync(log, 'utf8').split('\n');
     expect(modules).toContain('NativeModule net');
     expect(modules.filter((m) => /\bhttp2\b/.test(m))).toEqual([]);
+  });
+
+  it('--version is answered without loading the bundle or opening the compile cache', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
+    const log = join(dir, 'loaded.txt');
+    writeFileSync(log, '');
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
+    );
+    writeFileSync(
+      join(dir, 'probe.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+    );
+    const cache = join(dir, 'cache');
+    const env = { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}`, XDG_CACHE_HOME: cache };
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const r = await e2e.rsi([flag], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`${version}\n`);
+    }
+    expect(readFileSync(log, 'utf8')).toMatch(/bin\/rsi\.js/);
+    expect(readFileSync(log, 'utf8')).not.toMatch(/dist\//);
+    expect(existsSync(join(cache, 'rsi'))).toBe(false);
+
+    // Anything else still goes through main (and its own --version answer is unchanged).
+    const other = await e2e.rsi(['--version', '--json'], { env });
+    expect(readFileSync(log, 'utf8')).toMatch(/dist\/main\.js/);
+    expect(other.code === 0 || other.code === 2).toBe(true);
   });
 });
