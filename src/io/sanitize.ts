@@ -9,7 +9,6 @@
  * same characters written as `\uXXXX` escapes instead (src/io/json.ts).
  */
 import { Writable } from 'node:stream';
-import stringWidth from 'string-width';
 
 /**
  * Everything a person must see as an escape: every control (category Cc: C0, DEL, C1), every
@@ -117,6 +116,19 @@ export function displayUnits(text: string): string[] {
   }
   units.push(...graphemes(text.slice(last)));
   return units;
+}
+
+/**
+ * `string-width` builds an \p{RGI_Emoji} expression and an Intl.Segmenter when it loads: ~20–30 ms
+ * of CPU at every start on Node 22 and 24, a fifth of one GET (docs/performance.md). Most runs
+ * (JSON, ASCII cells) never ask for a width it must compute, so it loads on first use. `require` of
+ * this ES module is bundled by esbuild as a lazily initialised module (Node ≥ 20.19 can require it
+ * from source too).
+ */
+let widthOf: ((text: string) => number) | undefined;
+function stringWidth(text: string): number {
+  widthOf ??= (require('string-width') as typeof import('string-width')).default;
+  return widthOf(text);
 }
 
 /** Columns one display unit takes: an escape its length, a grapheme what `string-width` says. */

