@@ -65,6 +65,55 @@ function check(files: Map<string, string>): { violations: string[]; used: Set<st
   return { violations, used };
 }
 
+/**
+ * The import circles among files (static, dynamic and type-only imports alike): each is a strongly
+ * connected set of two or more files, or a file importing itself. A circle makes two files one unit
+ * in all but name (the trampoline `run` that imported its own body was one), so the house has none.
+ */
+function circles(files: Map<string, string>): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const [file, text] of files) {
+    const targets = importsOf(text)
+      .filter((spec) => !spec.endsWith('package.json'))
+      .map((spec) => resolve(dirname(file), spec.replace(/\.js$/, '.ts')))
+      .filter((t) => files.has(t));
+    edges.set(file, [...new Set(targets)]);
+  }
+  // Tarjan's strongly connected components.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (edges.get(v) ?? []).includes(v))
+        found.push(component.map((f) => relative(SRC, f).replaceAll('\\', '/')).sort());
+    }
+  };
+  for (const file of edges.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
 function sources(): Map<string, string> {
   return new Map([...walk(SRC)].map((f) => [f, readFileSync(f, 'utf8')]));
 }
@@ -91,5 +140,23 @@ describe('architecture', () => {
       [join(SRC, 'io/output.ts'), "import type { Context } from '../context.js';"],
     ]);
     expect(check(planted).violations).toHaveLength(4);
+  });
+  it('no file imports itself, directly or round a circle', () => {
+    expect(circles(sources())).toEqual([]);
+  });
+
+  it('catches a circle of two files and a longer one', () => {
+    const planted = new Map([
+      [join(SRC, 'commands/x/a.ts'), "import type { B } from './b.js';"],
+      [join(SRC, 'commands/x/b.ts'), "export async function run() { return (await import('./a.js')).run(); }"],
+      [join(SRC, 'io/p.ts'), "import { q } from './q.js';"],
+      [join(SRC, 'io/q.ts'), "import { r } from './r.js';"],
+      [join(SRC, 'io/r.ts'), "export { p } from './p.js';"],
+      [join(SRC, 'io/s.ts'), "import { p } from './p.js';"],
+    ]);
+    expect(circles(planted)).toEqual([
+      ['commands/x/a.ts', 'commands/x/b.ts'],
+      ['io/p.ts', 'io/q.ts', 'io/r.ts'],
+    ]);
   });
 });
