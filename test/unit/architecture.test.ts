@@ -11,7 +11,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The single executable's entry and its keychain loader (docs/install.md): only main.
   exe: ['main'],
   program: ['context', 'commands'],
-  context: ['auth', 'client', 'io', 'errors'],
+  context: ['auth', 'client', 'mcp', 'io', 'errors'],
   commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp'],
   client: ['http', 'errors'],
   mcp: ['client', 'http', 'errors'],
@@ -114,6 +114,33 @@ function circles(files: Map<string, string>): string[][] {
   return found;
 }
 
+// `rsi help` is built from the finished program tree (program.ts hands it the root), not from the
+// Context: the one command without an Options value or a run.
+const SHAPE_EXEMPT = ['commands/help/help.ts'];
+
+/**
+ * A command file (one exporting `build`) has gh's shape: `build(ctx, runF = run)` wires the flags
+ * into an exported Options type, and `run(opts, ctx)` does the work with nothing beside the Context
+ * (no per-command ports or deps: tests inject through the Context). Returns what breaks the shape.
+ */
+function shapeProblems(files: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [file, text] of files) {
+    const rel = relative(SRC, file).replaceAll('\\', '/');
+    if (!/^commands\/[^/]+\/[^/]+\.ts$/.test(rel) || rel.startsWith('commands/shared/') || SHAPE_EXEMPT.includes(rel)) continue;
+    if (!/^export function build\(/m.test(text)) continue;
+    if (!/^export function build\(ctx: Context, runF: typeof run = run\): Command \{/m.test(text))
+      problems.push(`${rel}: build must be \`build(ctx: Context, runF: typeof run = run): Command\``);
+    const run = text.match(/^export async function run\((\w+): (\w+), ctx: Context\): Promise<void> \{/m);
+    if (!run) problems.push(`${rel}: run must be \`run(opts: XOptions, ctx: Context): Promise<void>\` (nothing beside the Context)`);
+    else if (!/Options$/.test(run[2]!) || !new RegExp(`^export (interface|type) ${run[2]}\\b`, 'm').test(text))
+      problems.push(`${rel}: run's options must be an exported \`…Options\` type of the same file (got ${run[2]})`);
+    if (/\b\w+(Port|Deps)\b/.test(text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')))
+      problems.push(`${rel}: a per-command port or deps (inject through the Context instead)`);
+  }
+  return problems;
+}
+
 function sources(): Map<string, string> {
   return new Map([...walk(SRC)].map((f) => [f, readFileSync(f, 'utf8')]));
 }
@@ -157,6 +184,29 @@ describe('architecture', () => {
     expect(circles(planted)).toEqual([
       ['commands/x/a.ts', 'commands/x/b.ts'],
       ['io/p.ts', 'io/q.ts', 'io/r.ts'],
+    ]);
+  });
+  it('every command file has one shape: build(ctx, runF), an Options type, run(opts, ctx)', () => {
+    expect(shapeProblems(sources())).toEqual([]);
+  });
+
+  it('catches a command with a trampoline, an inline options type or a port', () => {
+    const good =
+      'export interface XOptions { a: string }\nexport function build(ctx: Context, runF: typeof run = run): Command {\n}\nexport async function run(opts: XOptions, ctx: Context): Promise<void> {\n}\n';
+    const planted = new Map([
+      [join(SRC, 'commands/x/good.ts'), good],
+      [join(SRC, 'commands/x/inline.ts'), good.replace('opts: XOptions', 'opts: { a: string }')],
+      [join(SRC, 'commands/x/deps.ts'), good.replace('ctx: Context): Promise', 'ctx: Context, deps: XDeps = {}): Promise')],
+      [join(SRC, 'commands/x/port.ts'), `${good}export interface XPort { get(): Promise<void> }\n`],
+      [join(SRC, 'commands/x/runf.ts'), good.replace('runF: typeof run = run', 'runF = run')],
+      [join(SRC, 'commands/shared/helper.ts'), 'export function build(x: number) {}'],
+    ]);
+    expect(shapeProblems(planted).map((p) => p.split(':')[0])).toEqual([
+      'commands/x/inline.ts',
+      'commands/x/deps.ts',
+      'commands/x/deps.ts',
+      'commands/x/port.ts',
+      'commands/x/runf.ts',
     ]);
   });
 });

@@ -27,6 +27,8 @@ export const PROJECT_CACHE_TTL_MS = 60_000;
 /** A completion that has to ask the service gives up after this long, silently. */
 const FETCH_BUDGET_MS = 2_000;
 
+export type CompletionOptions = { shell: Shell; program: Command };
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('completion')
     .description('print a shell completion script (bash, zsh, fish or powershell)')
@@ -132,7 +134,7 @@ function walk(cmd: Command, path: string[], inherited: string[], out: Node[]): v
 }
 
 /** `program` is the root of the command tree this command was parsed from. */
-export async function run(opts: { shell: Shell; program: Command }, ctx: Context): Promise<void> {
+export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
   await (await import('../../io/output.js')).printVerbatim(ctx.io, script(opts.shell, opts.program));
 }
 

@@ -12,6 +12,9 @@ export interface Check {
   hint?: string;
 }
 
+/** `rsi doctor` takes no flags of its own. */
+export type DoctorOptions = Record<string, never>;
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('doctor')
     .description('check what can go wrong before it does: service, discovery, PKCE, keychain, loopback port, clock, registration')
@@ -24,7 +27,7 @@ class DoctorFailedError extends CliError {
 
 const MAX_SKEW_MS = 60_000;
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+export async function run(_opts: DoctorOptions, ctx: Context): Promise<void> {
   const checks = await runChecks(ctx);
   const globals = ctx.globals();
   const { printJson, printChecklist } = await import('../../io/output.js');

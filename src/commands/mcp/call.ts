@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { McpDeps } from './connect.js';
 
 export interface CallOptions {
   tool: string;
@@ -30,7 +29,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     });
 }
 
-export async function run(opts: CallOptions, ctx: Context, deps: McpDeps = {}): Promise<void> {
+export async function run(opts: CallOptions, ctx: Context): Promise<void> {
   const [
     { withMcp },
     { buildArguments, validateArguments },
@@ -53,9 +52,7 @@ export async function run(opts: CallOptions, ctx: Context, deps: McpDeps = {}): 
       throw new UsageError(`--input: ${source} must hold a JSON object of arguments`);
     input = data as Record<string, unknown>;
   }
-  // The session's opener: openMcp, or a fake connection in unit tests.
-  const withSession = <T>(fn: Parameters<typeof withMcp<T>>[1]): Promise<T> => withMcp(ctx, fn, deps.open);
-  const result = await withSession(async (mcp) => {
+  const result = await withMcp(ctx, async (mcp) => {
     const tools = await mcp.listTools();
     const tool = tools.find((t) => t.name === opts.tool);
     if (!tool) {

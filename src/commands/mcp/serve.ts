@@ -99,7 +99,6 @@ async function remoteFactory(
     return undefined;
   }
   if (!status.signedIn) return undefined;
-  const { openMcp } = await import('./connect.js');
   let live: Promise<McpConnection> | undefined;
   const drop = (): void => {
     const gone = live;
@@ -109,7 +108,7 @@ async function remoteFactory(
   return {
     scopes: status.source === 'RSI_MCP_TOKEN' ? undefined : status.scopes,
     connection: () => {
-      live ??= openMcp(ctx);
+      live ??= ctx.mcp();
       const attempt = live;
       attempt.catch(() => {
         if (live === attempt) live = undefined;

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { McpDeps } from './connect.js';
+
+/** `rsi mcp tools` takes no flags of its own. */
+export type ToolsOptions = Record<string, never>;
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('tools')
@@ -9,13 +11,13 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .action(async () => runF({}, ctx));
 }
 
-export async function run(_opts: Record<string, never>, ctx: Context, deps: McpDeps = {}): Promise<void> {
+export async function run(_opts: ToolsOptions, ctx: Context): Promise<void> {
   const [{ withMcp }, { note, printRows }, { target }] = await Promise.all([
     import('./connect.js'),
     import('../../io/output.js'),
     import('../shared/flags.js'),
   ]);
-  const tools = await withMcp(ctx, (mcp) => mcp.listTools(), deps.open);
+  const tools = await withMcp(ctx, (mcp) => mcp.listTools());
   const out = target(ctx);
   const args = (t: (typeof tools)[number]): string => {
     const required = new Set(t.inputSchema.required ?? []);

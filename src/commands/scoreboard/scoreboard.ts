@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { McpDeps } from '../mcp/connect.js';
 
 export interface ScoreboardOptions {
   project: string;
@@ -25,7 +24,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     });
 }
 
-export async function run(opts: ScoreboardOptions, ctx: Context, deps: McpDeps = {}): Promise<void> {
+export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> {
   const [
     { withMcp, requireTool },
     { SCOREBOARD_TOOLS, ScoreboardReply, parseReply },
@@ -48,9 +47,7 @@ export async function run(opts: ScoreboardOptions, ctx: Context, deps: McpDeps =
     const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
     project = await resolveProject(client, opts.project, ctx.signal);
   }
-  // The session's opener: openMcp, or a fake connection in unit tests.
-  const withSession = <T>(fn: Parameters<typeof withMcp<T>>[1]): Promise<T> => withMcp(ctx, fn, deps.open);
-  const reply = await withSession(async (mcp) => {
+  const reply = await withMcp(ctx, async (mcp) => {
     const tool = await requireTool(mcp, SCOREBOARD_TOOLS, 'scoreboard');
     const result = await mcp.callTool(tool.name, { project_id: project.id, ...(opts.limit !== undefined ? { limit: opts.limit } : {}) });
     if (result.isError) throw toolFailure(tool.name, result);

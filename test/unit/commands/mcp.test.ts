@@ -28,7 +28,7 @@ const SEARCH_TOOL: Tool = {
     required: ['q'],
   },
 };
-const open = (mcp: ReturnType<typeof fakeMcp>) => ({ open: async () => mcp });
+const open = (mcp: ReturnType<typeof fakeMcp>) => async () => mcp;
 
 describe('mcp tools: flags', () => {
   it('takes nothing', async () => {
@@ -41,7 +41,7 @@ describe('mcp tools: run', () => {
   it('tsv: name, arguments (required starred, with types), description', async () => {
     const io = fakeIo(false);
     const mcp = fakeMcp([SCOREBOARD_TOOL, SEARCH_TOOL]);
-    await tools.run({}, fakeCtx(io, 'tsv'), open(mcp));
+    await tools.run({}, fakeCtx(io, { format: 'tsv', mcp: open(mcp) }));
     expect(io.out()).toBe(
       'project_scoreboard\tproject_id*:string limit:integer\tRanked opportunities\n' +
         'search_keywords\tq*:string limit:integer tags:array\tSearch keywords\n',
@@ -52,17 +52,17 @@ describe('mcp tools: run', () => {
 
   it('json: the tools as listed; table: the footer on stderr', async () => {
     const io = fakeIo(false);
-    await tools.run({}, fakeCtx(io, 'json'), open(fakeMcp([SEARCH_TOOL])));
+    await tools.run({}, fakeCtx(io, { format: 'json', mcp: open(fakeMcp([SEARCH_TOOL])) }));
     expect(JSON.parse(io.out())).toEqual([SEARCH_TOOL]);
     const tty = fakeIo(true);
-    await tools.run({}, fakeCtx(tty, 'table'), open(fakeMcp([SEARCH_TOOL])));
+    await tools.run({}, fakeCtx(tty, { format: 'table', mcp: open(fakeMcp([SEARCH_TOOL])) }));
     expect(tty.err()).toBe('* required. Call one with `rsi mcp call <tool> --arg key=value`.\n');
   });
 
   it('a session that cannot open fails without output', async () => {
     const io = fakeIo(false);
     const refused = new ForbiddenError('not signed in to the MCP server');
-    await expect(tools.run({}, fakeCtx(io, 'tsv'), { open: () => Promise.reject(refused) })).rejects.toBe(refused);
+    await expect(tools.run({}, fakeCtx(io, { format: 'tsv', mcp: () => Promise.reject(refused) }))).rejects.toBe(refused);
     expect(io.out()).toBe('');
   });
 });
@@ -96,8 +96,7 @@ describe('mcp call: run', () => {
     const mcp = fakeMcp([SEARCH_TOOL], () => reply);
     await call.run(
       { tool: 'search_keywords', args: ['q=egfr', 'limit=5', 'tags=a', 'tags=b'], input: undefined },
-      fakeCtx(io, 'tsv'),
-      open(mcp),
+      fakeCtx(io, { format: 'tsv', mcp: open(mcp) }),
     );
     expect(mcp.calls).toEqual([{ name: 'search_keywords', args: { q: 'egfr', limit: 5, tags: ['a', 'b'] } }]);
     expect(JSON.parse(io.out())).toEqual({ hits: ['EGFR', 'KRAS'] });
@@ -109,15 +108,13 @@ describe('mcp call: run', () => {
     const text = { content: [{ type: 'text' as const, text: 'EGFR, KRAS' }] };
     await call.run(
       { tool: 'search_keywords', args: ['q=x'], input: undefined },
-      fakeCtx(io, 'tsv'),
-      open(fakeMcp([SEARCH_TOOL], () => text)),
+      fakeCtx(io, { format: 'tsv', mcp: open(fakeMcp([SEARCH_TOOL], () => text)) }),
     );
     expect(io.out()).toBe('EGFR, KRAS\n');
     const json = fakeIo(false);
     await call.run(
       { tool: 'search_keywords', args: ['q=x'], input: undefined },
-      fakeCtx(json, 'json'),
-      open(fakeMcp([SEARCH_TOOL], () => text)),
+      fakeCtx(json, { format: 'json', mcp: open(fakeMcp([SEARCH_TOOL], () => text)) }),
     );
     expect(JSON.parse(json.out())).toEqual(text);
   });
@@ -126,7 +123,7 @@ describe('mcp call: run', () => {
     const io = fakeIo(false);
     const mcp = fakeMcp([SEARCH_TOOL]);
     const error = await call
-      .run({ tool: 'search_keywords', args: ['limit=5'], input: undefined }, fakeCtx(io, 'tsv'), open(mcp))
+      .run({ tool: 'search_keywords', args: ['limit=5'], input: undefined }, fakeCtx(io, { format: 'tsv', mcp: open(mcp) }))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(/\bq\b/);
@@ -137,7 +134,7 @@ describe('mcp call: run', () => {
   it('an unknown tool names the ones there are', async () => {
     const io = fakeIo(false);
     const error = (await call
-      .run({ tool: 'nope', args: [], input: undefined }, fakeCtx(io, 'tsv'), open(fakeMcp([SEARCH_TOOL])))
+      .run({ tool: 'nope', args: [], input: undefined }, fakeCtx(io, { format: 'tsv', mcp: open(fakeMcp([SEARCH_TOOL])) }))
       .catch((e: unknown) => e)) as UsageError;
     expect(error).toBeInstanceOf(UsageError);
     expect(error.hint).toBe('its tools: search_keywords');
@@ -149,8 +146,7 @@ describe('mcp call: run', () => {
     await expect(
       call.run(
         { tool: 'search_keywords', args: ['q=x'], input: undefined },
-        fakeCtx(io, 'tsv'),
-        open(fakeMcp([SEARCH_TOOL], () => denied)),
+        fakeCtx(io, { format: 'tsv', mcp: open(fakeMcp([SEARCH_TOOL], () => denied)) }),
       ),
     ).rejects.toThrow(ForbiddenError);
     expect(io.out()).toBe('');
@@ -161,12 +157,16 @@ describe('mcp call: run', () => {
     io.stdinStream.end('[1, 2]');
     let opened = false;
     const error = await call
-      .run({ tool: 't', args: [], input: '-' }, fakeCtx(io, 'tsv'), {
-        open: async () => {
-          opened = true;
-          return fakeMcp([]);
-        },
-      })
+      .run(
+        { tool: 't', args: [], input: '-' },
+        fakeCtx(io, {
+          format: 'tsv',
+          mcp: async () => {
+            opened = true;
+            return fakeMcp([]);
+          },
+        }),
+      )
       .catch((e: unknown) => e);
     expect((error as Error).message).toBe('--input: stdin must hold a JSON object of arguments');
     expect(opened).toBe(false);
@@ -248,7 +248,7 @@ describe('scoreboard: run', () => {
   it('a UUID goes straight to the tool (no API client); tsv rows with fixed decimals', async () => {
     const io = fakeIo(false);
     const mcp = fakeMcp([SCOREBOARD_TOOL], answer);
-    await scoreboard.run({ project: PID, limit: 2 }, fakeCtx(io, 'tsv'), open(mcp));
+    await scoreboard.run({ project: PID, limit: 2 }, fakeCtx(io, { format: 'tsv', mcp: open(mcp) }));
     expect(mcp.calls).toEqual([{ name: 'project_scoreboard', args: { project_id: PID, limit: 2 } }]);
     expect(io.out()).toBe('1\tKRAS\ttarget\t82.46\t0.50\t\t\t\t\tk1\n2\tSOS1\ttarget\t40.00\t\t\t\t\t\tk2\n');
     expect(io.err()).toBe('');
@@ -261,20 +261,22 @@ describe('scoreboard: run', () => {
     });
     await scoreboard.run(
       { project: 'KRAS inhibitors', limit: undefined },
-      fakeCtx(io, { format: 'table', client }),
-      open(fakeMcp([SCOREBOARD_TOOL], answer)),
+      fakeCtx(io, { format: 'table', client, mcp: open(fakeMcp([SCOREBOARD_TOOL], answer)) }),
     );
     expect(calls.map((c) => c.method)).toEqual(['listProjects']);
     expect(io.err()).toBe('2 of 4 scored opportunities in "KRAS inhibitors"\n');
     const json = fakeIo(false);
-    await scoreboard.run({ project: PID, limit: undefined }, fakeCtx(json, 'json'), open(fakeMcp([SCOREBOARD_TOOL], answer)));
+    await scoreboard.run(
+      { project: PID, limit: undefined },
+      fakeCtx(json, { format: 'json', mcp: open(fakeMcp([SCOREBOARD_TOOL], answer)) }),
+    );
     expect(JSON.parse(json.out())).toEqual(board);
   });
 
   it('a server without a scoreboard tool: an error naming the tools it has', async () => {
     const io = fakeIo(false);
     const error = (await scoreboard
-      .run({ project: PID, limit: undefined }, fakeCtx(io, 'tsv'), open(fakeMcp([SEARCH_TOOL])))
+      .run({ project: PID, limit: undefined }, fakeCtx(io, { format: 'tsv', mcp: open(fakeMcp([SEARCH_TOOL])) }))
       .catch((e: unknown) => e)) as Error & { hint?: string };
     expect(error.message).toMatch(/offers no scoreboard tool/);
     expect(error.hint).toMatch(/its tools: search_keywords/);
