@@ -13,7 +13,7 @@ import {
   UnexpectedReplyError,
   UsageError,
 } from '../../src/errors.js';
-import type { StatusLike } from '../../src/commands/shared/watch.js';
+import type { StatusLike } from '../../src/commands/shared/status-view.js';
 
 const PROJECT = { id: '11111111-1111-4111-8111-111111111111', name: 'KRAS inhibitors' };
 const CONFIRM: AnalysesReply = {

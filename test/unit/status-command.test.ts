@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { build, run, type StatusOptions } from '../../src/commands/status/status.js';
 import { fakeClient } from '../support/commands.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
-import type { StatusLike } from '../../src/commands/shared/watch.js';
+import type { StatusLike } from '../../src/commands/shared/status-view.js';
 import { AnalysisFailedError, UsageError, WatchTimeoutError } from '../../src/errors.js';
 
 const running: StatusLike = {

@@ -5,18 +5,10 @@ import type { OutputFormat } from '../../io/formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
 import { ConfirmationRequiredError, ConflictError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../../errors.js';
-import {
-  analysesPicture,
-  assertNoFailedAnalyses,
-  startedByReply,
-  parseTiming,
-  printStatus,
-  shellQuote,
-  elapsedSince,
-  watchWithOutput,
-  type StatusLike,
-  type WatchTiming,
-} from '../shared/watch.js';
+import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
+import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
+import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js';
+import { shellQuote } from '../../io/text.js';
 
 export const TOP_TYPES = ['target', 'disease', 'modality', 'mechanism'] as const;
 export const ANALYSIS_MODES = ['most_promising', 'novel_signal_scout', 'validated_opportunity'] as const;

@@ -1,4 +1,4 @@
-import { shellQuote } from '../../io/shell.js';
+import { shellQuote } from '../../io/text.js';
 import { openSetupPage } from '../shared/open-setup.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';

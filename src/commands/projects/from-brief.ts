@@ -4,7 +4,7 @@
  * shown; only after a yes (TTY prompt or --yes, exit 7 without either, as `analyses run` does) is
  * the same call sent again with `confirm: true`, which creates the project.
  */
-import { shellQuote } from '../../io/shell.js';
+import { shellQuote } from '../../io/text.js';
 import { openSetupPage } from '../shared/open-setup.js';
 import type { Context } from '../../context.js';
 import { canPrompt } from '../../io/io.js';

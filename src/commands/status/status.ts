@@ -1,17 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import {
-  analysesPicture,
-  assertNoFailedAnalyses,
-  failedDuringWatch,
-  parseTiming,
-  printStatus,
-  elapsedSince,
-  watchWithOutput,
-  type StatusLike,
-  type WatchTiming,
-} from '../shared/watch.js';
+import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
+import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
+import { assertNoFailedAnalyses, failedDuringWatch } from '../shared/exit-policy.js';
 
 export interface StatusOptions {
   project: string;
