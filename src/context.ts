@@ -151,16 +151,15 @@ export function createContext(deps: ContextDeps): Context {
 
 /** The MCP session behind `ctx.mcp()`: the MCP sign-in (or RSI_MCP_TOKEN) on the credentials' network. */
 async function openMcp(ctx: Context): Promise<McpConnection> {
-  const [creds, { openMcpAuth }, { connectMcp }, { profileFlag }] = await Promise.all([
+  const [creds, { connectMcp }, { profileFlag }] = await Promise.all([
     ctx.credentials(),
-    import('./auth/mcp.js'),
     import('./mcp/client.js'),
     import('./auth/credentials.js'),
   ]);
-  const mcp = await openMcpAuth(creds, { env: ctx.env, io: ctx.io, clock: ctx.clock });
+  const mcp = await creds.tokenProvider('mcp');
   return connectMcp({
     url: mcp.url,
-    auth: mcp.auth,
+    auth: mcp,
     network: creds.oauth.network,
     userAgent: creds.userAgent,
     version: ctx.version,

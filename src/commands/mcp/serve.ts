@@ -146,6 +146,8 @@ function clientFactory(ctx: Context): { get: () => Promise<ApiClient>; close: ()
         clock: ctx.clock,
         signal: ctx.signal,
         version: ctx.version,
+        // Fresh credentials (a sign-in made since), on the Context's one network path.
+        network: (await ctx.credentials()).oauth.network,
       });
       const session = await openSession(creds, { globals, io: ctx.io, clock: ctx.clock });
       return new ApiClient(session.http);
