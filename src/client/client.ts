@@ -240,7 +240,7 @@ export class ApiClient {
       }
       default: {
         if (res.status === 504 && what.startsWith('POST') && what.endsWith('/analyses')) {
-          return new ServiceUnavailableError('The scoring service did not respond, and no run was recorded.', 504, {
+          return new ServiceUnavailableError('the scoring service did not respond, and no run was recorded', 504, {
             hint: 'running the same command again is safe',
           });
         }

@@ -86,11 +86,6 @@ export function quoteServiceText(text: string): string[] {
     .map((p) => `  > ${p}`);
 }
 
-/** Whether the text holds anything `sanitizeLine` would escape (tests and assertions). */
-export function hasUnsafe(text: string): boolean {
-  return ANY_UNSAFE.test(text);
-}
-
 /** The escapes this module writes; truncation must treat each as one unbreakable unit. */
 const ESCAPE = /\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|u\{[0-9a-f]+\}|[tnr])/g;
 

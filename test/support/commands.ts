@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import type { Credentials } from '../../src/auth/credentials.js';
 import { StoredTokenProvider } from '../../src/auth/tokens.js';
 import { NotSignedInError } from '../../src/errors.js';
+import { Network } from '../../src/http/network.js';
 import type { ApiClient } from '../../src/client/client.js';
 import type { CallToolResult, McpConnection, Tool } from '../../src/mcp/client.js';
 import type { CredentialStore } from '../../src/storage/credentials.js';
@@ -116,7 +117,7 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
     envToken: o.envToken,
     source: o.envToken ? 'RSI_TOKEN' : profile ? 'keychain' : undefined,
     config: { file: '/nonexistent/rsi/config.json', read: async () => ({ version: 1, profiles: o.profiles ?? {} }) } as never,
-    oauth: { userAgent: 'rsi/test', timeoutMs: 2000 } as Credentials['oauth'],
+    oauth: { userAgent: 'rsi/test', timeoutMs: 2000, network: new Network({ env: {}, timeoutMs: 2000 }) },
     userAgent: 'rsi/test',
     store: () => store,
     key: () => ({ baseUrl: baseUrl ?? '', profile: 'default' }),
@@ -142,7 +143,7 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
         configDir: o.configDir ?? '/nonexistent/rsi',
         // fakeCtx's clock starts at 0: tokens in these tests expire hours after it.
         clock: o.clock ?? fakeClock(0),
-        oauth: { userAgent: 'rsi/test', timeoutMs: 2000 } as Credentials['oauth'],
+        oauth: { userAgent: 'rsi/test', timeoutMs: 2000, network: new Network({ env: {}, timeoutMs: 2000 }) },
         warn: () => undefined,
       });
       return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { build, parseRunFlags, parseSelectionsJson, run, type AnalysesRunOptions } from '../../src/commands/analyses/run.js';
+import { ApiClient } from '../../src/client/client.js';
 import type { AnalysesResult as AnalysesReply, RunAnalysesBody } from '../../src/client/schemas.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { ScriptedPrompter } from '../support/prompter.js';
@@ -58,6 +59,13 @@ function fakePort(replies: Array<AnalysesReply | Error>, statuses: StatusLike[] 
     getProjectStatus: async () => statuses[Math.min(s++, statuses.length - 1)]!,
   });
   return { client, bodies };
+}
+
+/** The error the real client makes of an HTTP status from POST /projects/{id}/analyses. */
+function realError(status: number, error: string): Error {
+  const http = { apiBase: 'http://127.0.0.1:1/api/v1', request: async () => undefined as never, close: async () => undefined };
+  const res = { status, headers: {}, text: JSON.stringify({ error }), json: { error }, isJson: true };
+  return new ApiClient(http).errorFor(res, `POST /projects/${PROJECT.id}/analyses`, { projectId: PROJECT.id });
 }
 
 const TOP: Partial<AnalysesRunOptions> = { top: { type: 'target', limit: 3 } };
@@ -246,7 +254,8 @@ describe('analyses run: confirmation', () => {
   });
 
   it('does not prompt when stdin carried the selections, even on a terminal', async () => {
-    const io = fakeIo(true);
+    // stdout and stderr are the terminal; stdin is the pipe that carried the selections.
+    const io = fakeIo({ tty: true, stdinTTY: false });
     const { client } = fakePort([CONFIRM]);
     io.stdinStream.end('[{"keyword_id":"k","signal_keyword_id":"s"}]');
     const error = await run(
@@ -267,7 +276,7 @@ describe('analyses run: confirmation', () => {
 
 describe('analyses run: errors', () => {
   it('504: says no run was recorded and that running again is safe', async () => {
-    const { client, bodies } = fakePort([new ServiceUnavailableError('HTTP 504', 504)]);
+    const { client, bodies } = fakePort([realError(504, 'gateway timeout')]);
     const error = (await run(options(TOP), fakeCtx(fakeIo(false), { format: 'tsv', client })).catch(
       (e: unknown) => e,
     )) as ServiceUnavailableError;
@@ -286,11 +295,12 @@ describe('analyses run: errors', () => {
   });
 
   it('409 carries the setup URL', async () => {
-    const url = 'http://127.0.0.1:1/projects/x/overview?setup=1';
-    const { client } = fakePort([new ConflictError('scoring setup is missing', url)]);
+    const url = `http://127.0.0.1:1/projects/${PROJECT.id}/overview?setup=1`;
+    const { client } = fakePort([realError(409, 'scoring setup is missing')]);
     const error = (await run(options(TOP), fakeCtx(fakeIo(false), { format: 'tsv', client })).catch((e: unknown) => e)) as ConflictError;
     expect(error).toBeInstanceOf(ConflictError);
-    expect(error.message).toContain(url);
+    expect(error.setupUrl).toBe(url);
+    expect(error.hint).toContain(url);
   });
 });
 

@@ -4,14 +4,20 @@ import type { ApiClient } from '../../client/client.js';
 import type { OutputFormat } from '../../io/formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
-import { ConfirmationRequiredError, ConflictError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../../errors.js';
+import {
+  AmbiguousNameError,
+  ConfirmationRequiredError,
+  ConflictError,
+  ServiceUnavailableError,
+  UnexpectedReplyError,
+  UsageError,
+} from '../../errors.js';
 import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
 import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
 import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js';
 import { shellQuote } from '../../io/text.js';
-
-export const TOP_TYPES = ['target', 'disease', 'modality', 'mechanism'] as const;
-export const ANALYSIS_MODES = ['most_promising', 'novel_signal_scout', 'validated_opportunity'] as const;
+import { collect } from '../shared/flags.js';
+import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
 
 /** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
 type TopRequest = NonNullable<RunAnalysesBody['top']>;
@@ -91,10 +97,6 @@ command started failed (other failed analyses of the project are reported, not f
       const project = await projectOrPick(ctx, given);
       await runF(await parseRunFlags(project, flags, canAsk(ctx)), ctx);
     });
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 /** Validates the flags into options; every failure is a UsageError naming the flag. */
@@ -214,7 +216,8 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   // Read stdin/file before any request, so a bad file costs no round trip.
   let selections = [...options.select];
   if (options.selectionsFrom !== undefined) {
-    selections.push(...parseSelectionsJson(await readSource(options.selectionsFrom, io.stdin), options.selectionsFrom));
+    const { readInput } = await import('../shared/flags.js');
+    selections.push(...parseSelectionsJson(await readInput('--selections', options.selectionsFrom, ctx), options.selectionsFrom));
     if (selections.length === 0)
       throw new UsageError(`--selections: ${options.selectionsFrom === '-' ? 'stdin' : options.selectionsFrom} holds no selections`);
   }
@@ -301,11 +304,11 @@ export async function resolveSelectNames(
   project: { id: string; name: string },
   signal: AbortSignal,
 ): Promise<Selection[]> {
-  const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+  const { UUID_RE } = await import('../shared/resolve.js');
+  const isUuid = (v: string) => UUID_RE.test(v);
   const needs = selections.filter((s) => s.keyword_id === '' || !isUuid(s.signal_keyword_id));
   if (needs.length === 0) return selections;
   const signals = await listSignals(client, project.id, signal);
-  const { AmbiguousNameError } = await import('../../errors.js');
   return selections.map((s) => {
     if (s.keyword_id !== '' && isUuid(s.signal_keyword_id)) return s;
     const wanted = s.signal_keyword_id.toLowerCase();
@@ -342,12 +345,8 @@ async function send(
     return await client.runAnalyses(project.id, body, signal);
   } catch (error) {
     if (error instanceof ServiceUnavailableError) {
-      if (error.status === 504) {
-        throw new ServiceUnavailableError('the scoring service did not respond, and no run was recorded', 504, {
-          hint: 'running the same command again is safe',
-          cause: error,
-        });
-      }
+      // The client already says what a 504 from POST /analyses means: no run was recorded.
+      if (error.status === 504) throw error;
       throw new ServiceUnavailableError(error.message, error.status, {
         hint: `the request may or may not have been recorded: check \`rsi status ${shellQuote(project.name)}\` before running again`,
         cause: error,
@@ -357,12 +356,6 @@ async function send(
     if (error instanceof ConflictError && error.hint?.includes(`rsi signals ${project.id}`) && project.name !== project.id) {
       throw new ConflictError(error.message, error.setupUrl, {
         hint: error.hint.replaceAll(`rsi signals ${project.id}`, `rsi signals ${shellQuote(project.name)}`),
-        cause: error,
-      });
-    }
-    if (error instanceof ConflictError && error.setupUrl && !`${error.message} ${error.hint ?? ''}`.includes(error.setupUrl)) {
-      throw new ConflictError(`${error.message}: finish scoring setup at ${error.setupUrl}`, error.setupUrl, {
-        hint: `open ${error.setupUrl}, finish setup, then run this again`,
         cause: error,
       });
     }
@@ -531,22 +524,6 @@ async function printResult(
     const them = analysed === 1 ? 'it' : 'them';
     io.stderr.write(`hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again\n`);
   }
-}
-
-async function readSource(from: string, stdin: NodeJS.ReadableStream): Promise<string> {
-  if (from !== '-') {
-    const { readFile } = await import('node:fs/promises');
-    try {
-      return await readFile(from, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`--selections: cannot read ${from}${code ? ` (${code})` : ''}`);
-    }
-  }
-  let text = '';
-  stdin.setEncoding('utf8');
-  for await (const chunk of stdin) text += chunk as string;
-  return text;
 }
 
 /** The project's signals, to turn `--select NAME` into ids and to offer them in the picker. */

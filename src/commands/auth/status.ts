@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Context, TokenSource } from '../../context.js';
+import { ForbiddenError, NotSignedInError } from '../../errors.js';
 
 export interface AuthStatusOptions {
   /** Only what is stored: no request to the service. */
@@ -135,7 +136,6 @@ export async function run(opts: AuthStatusOptions, ctx: Context): Promise<void> 
   }
   // After the report (stdout holds the whole document with --json): the profile in use cannot work.
   if (!status.signedIn && status.problem !== null) {
-    const { NotSignedInError } = await import('../../errors.js');
     const { profileFlag } = await import('../../auth/credentials.js');
     throw new NotSignedInError(`not signed in (profile ${status.profile}): ${status.problem}`, {
       hint:
@@ -155,7 +155,6 @@ type Check = Pick<AuthStatus, 'signedIn' | 'checked' | 'problem'>;
  * a service that cannot be reached leaves the sign-in unverified, not failed.
  */
 async function checkWithService(ctx: Context, client: () => Promise<import('../../client/client.js').ApiClient>): Promise<Check> {
-  const { ForbiddenError, NotSignedInError } = await import('../../errors.js');
   try {
     await (await client()).listProjects(ctx.signal);
     return { signedIn: true, checked: true, problem: null };
@@ -176,7 +175,7 @@ function rejection(error: Error): string {
 
 /** The MCP sign-in checked the same way: an `initialize` POST to `<base>/mcp`, where a 401 means rejected. */
 async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 'checked' | 'problem'>> {
-  const [creds, { NotSignedInError }] = await Promise.all([ctx.credentials(), import('../../errors.js')]);
+  const creds = await ctx.credentials();
   try {
     const mcp = await creds.tokenProvider('mcp');
     const send = async (token: string) =>

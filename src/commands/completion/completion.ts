@@ -1,9 +1,7 @@
 import { Command } from 'commander';
 import { OUTPUT_FORMATS, type Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { ANALYSIS_MODES, TOP_TYPES } from '../analyses/run.js';
-import { ACTIVITIES, RELATIONS } from '../keywords/relations.js';
-import { GOALS } from '../projects/create.js';
+import { ACTIVITIES, ANALYSIS_MODES, GOALS, RELATIONS, TOP_TYPES } from '../../client/enums.js';
 
 const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 type Shell = (typeof SHELLS)[number];

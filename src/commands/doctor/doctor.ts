@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Credentials } from '../../auth/credentials.js';
-import { CliError } from '../../errors.js';
+import { CliError, ConfigError } from '../../errors.js';
 
 export interface Check {
   name: string;
@@ -44,11 +44,10 @@ export async function run(_opts: DoctorOptions, ctx: Context): Promise<void> {
 }
 
 export async function runChecks(ctx: Context): Promise<Check[]> {
-  const [{ discoverAuthorizationServer }, { registrationAccepted }, { startLoopbackReceiver }, { ConfigError }] = await Promise.all([
+  const [{ discoverAuthorizationServer }, { registrationAccepted }, { startLoopbackReceiver }] = await Promise.all([
     import('../../auth/oauth.js'),
     import('../../auth/login.js'),
     import('../../auth/loopback.js'),
-    import('../../errors.js'),
   ]);
   const globals = ctx.globals();
   const checks: Check[] = [];

@@ -1,9 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-
-export const RELATIONS = ['indications', 'assets', 'pipeline_targets', 'sponsors'] as const;
-export const ACTIVITIES = ['trials', 'papers', 'patents'] as const;
+import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
 
 /** `pipeline-targets`, `Pipeline_Targets`, `sponsor`: the intent is clear, so take it. */
 export function relationName(raw: string): string {

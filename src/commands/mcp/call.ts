@@ -1,16 +1,13 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { collect } from '../shared/flags.js';
 
 export interface CallOptions {
   tool: string;
   args: string[];
   /** --input: a file or "-" holding a JSON object of arguments. */
   input: string | undefined;
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {

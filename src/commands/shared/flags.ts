@@ -24,6 +24,11 @@ export async function enumFlag<T extends string>(flag: string, raw: unknown, all
   return parsed.data;
 }
 
+/** commander's parser for a repeatable option: every occurrence, in order. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 export function nonEmpty(flag: string, raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   const text = String(raw).trim();
