@@ -4,7 +4,7 @@
 import * as oauth from 'oauth4webapi';
 import { CliError, NotSignedInError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
 import type { AuthServerInfo } from '../storage/config.js';
-import { Network } from '../http/network.js';
+import type { Network } from '../http/network.js';
 import { apiResourceOf } from '../http/api-path.js';
 import { isLoopbackHost } from './base-url.js';
 

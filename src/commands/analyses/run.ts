@@ -13,7 +13,7 @@ import {
   UsageError,
 } from '../../errors.js';
 import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
-import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
+import { analysesPicture, printStatus, elapsedSince } from '../shared/status-view.js';
 import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js';
 import { shellQuote } from '../../io/text.js';
 import { collect } from '../shared/flags.js';
@@ -22,8 +22,6 @@ import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
 /** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
 type TopRequest = NonNullable<RunAnalysesBody['top']>;
 type AnalysesReply = AnalysesResult;
-
-type Status = StatusLike;
 
 export interface AnalysesRunOptions {
   project: string;
