@@ -83,13 +83,11 @@ export async function mcpStatus(ctx: Context): Promise<McpAuthStatus> {
   }
 }
 
-/** The token in use for this profile, refreshed first when `refresh` (for `auth token`). */
-export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{ token: string; status: AuthStatus }> {
-  const [creds, { notSignedIn }] = await Promise.all([ctx.credentials(), import('../../auth/credentials.js')]);
-  const { profile, baseUrl } = creds;
-  const status: AuthStatus = {
-    profile: creds.profileName,
-    baseUrl: baseUrl ?? null,
+/** A profile's status before anything is known of its sign-in. */
+function notSignedInStatus(profile: string, baseUrl: string | null): AuthStatus {
+  return {
+    profile,
+    baseUrl,
     signedIn: false,
     source: null,
     scopes: [],
@@ -99,6 +97,13 @@ export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{
     checked: false,
     problem: null,
   };
+}
+
+/** The token in use for this profile, refreshed first when `refresh` (for `auth token`). */
+export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{ token: string; status: AuthStatus }> {
+  const [creds, { notSignedIn }] = await Promise.all([ctx.credentials(), import('../../auth/credentials.js')]);
+  const { profile, baseUrl } = creds;
+  const status = notSignedInStatus(creds.profileName, baseUrl ?? null);
   const store = profile && baseUrl === profile.baseUrl ? creds.store() : undefined;
   const stored = store ? await store.load(creds.key()) : undefined;
   if (creds.envToken) {
@@ -305,18 +310,7 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
   const out: AuthStatus[] = [current];
   for (const name of names) {
     if (name === current.profile) continue;
-    const status: AuthStatus = {
-      profile: name,
-      baseUrl: null,
-      signedIn: false,
-      source: null,
-      scopes: [],
-      expiresAt: null,
-      storedLoginHidden: false,
-      clientId: null,
-      checked: false,
-      problem: null,
-    };
+    const status = notSignedInStatus(name, null);
     try {
       const other = await resolveCredentials({
         globals: { ...ctx.globals(), profile: name, baseUrl: undefined },
