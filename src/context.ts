@@ -11,6 +11,9 @@ import { OUTPUT_FORMATS, type OutputFormat } from './io/formats.js';
 import type { ApiClient } from './client/client.js';
 import type { AuthGlobals, Credentials, Env, Settings } from './auth/credentials.js';
 import type { Session } from './auth/session.js';
+import type { Prompter } from './io/prompter.js';
+import type { Progress, ProgressOptions } from './io/progress.js';
+import type { McpConnection } from './mcp/client.js';
 
 export type { Env, Settings };
 
@@ -64,6 +67,15 @@ export interface Context {
   credentials(): Promise<Credentials>;
   session(): Promise<Session>;
   client(): Promise<ApiClient>;
+  /** Asks the person at the terminal (callers check `canPrompt` first); one per run. */
+  prompter(): Promise<Prompter>;
+  /** A progress line on stderr (a live line on a terminal); a new one per call. */
+  progress(options?: ProgressOptions): Promise<Progress>;
+  /**
+   * Opens a session with the service's MCP server (`rsi mcp …`, `scoreboard`, `--from-brief`); a new
+   * one per call, which the caller closes.
+   */
+  mcp(): Promise<McpConnection>;
   /** Releases what was built (the HTTP pool); safe to call when nothing was. */
   close(): Promise<void>;
   /** Work `close()` does first (waiting for the pager the person is reading). */
@@ -87,6 +99,7 @@ export function createContext(deps: ContextDeps): Context {
   let credentials: Promise<Credentials> | undefined;
   let session: Promise<Session> | undefined;
   let client: Promise<ApiClient> | undefined;
+  let prompter: Promise<Prompter> | undefined;
   let settings: Settings = {};
   const closers: Array<() => Promise<void>> = [];
   const ctx: Context = {
@@ -119,6 +132,12 @@ export function createContext(deps: ContextDeps): Context {
       client ??= Promise.all([ctx.session(), import('./client/client.js')]).then(([s, m]) => new m.ApiClient(s.http));
       return client;
     },
+    prompter: () => {
+      prompter ??= import('./io/prompter.js').then((m) => m.createPrompter(io, signal));
+      return prompter;
+    },
+    progress: async (options = {}) => (await import('./io/progress.js')).createProgress(io, { signal, ...options }),
+    mcp: () => openMcp(ctx),
     onClose: (fn) => void closers.push(fn),
     close: async () => {
       for (const fn of closers.splice(0)) await fn().catch(() => undefined);
@@ -128,6 +147,28 @@ export function createContext(deps: ContextDeps): Context {
     },
   };
   return ctx;
+}
+
+/** The MCP session behind `ctx.mcp()`: the MCP sign-in (or RSI_MCP_TOKEN) on the credentials' network. */
+async function openMcp(ctx: Context): Promise<McpConnection> {
+  const [creds, { connectMcp }, { profileFlag }] = await Promise.all([
+    ctx.credentials(),
+    import('./mcp/client.js'),
+    import('./auth/credentials.js'),
+  ]);
+  const mcp = await creds.tokenProvider('mcp');
+  return connectMcp({
+    url: mcp.url,
+    auth: mcp,
+    network: creds.oauth.network,
+    userAgent: creds.userAgent,
+    version: ctx.version,
+    signal: ctx.signal,
+    notSignedInHint:
+      mcp.source === 'RSI_MCP_TOKEN'
+        ? 'RSI_MCP_TOKEN was refused: set a valid MCP token, or unset it and run `rsi login --resource mcp`'
+        : `run \`rsi${profileFlag(creds.profileName)} login --resource mcp\``,
+  });
 }
 
 /** Resolves the global flags against the environment. Throws UsageError for bad values. */

@@ -164,7 +164,3 @@ export class CredentialStoreError extends CliError {
 export class ConfigError extends CliError {
   override readonly code = 'config';
 }
-
-export function isCliError(error: unknown): error is CliError {
-  return error instanceof CliError;
-}

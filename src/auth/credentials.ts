@@ -11,10 +11,12 @@ import { ConfigStore, configDir, type Profile, type Settings } from '../storage/
 export type { Settings };
 /** `rsi config` reaches the settings' keys and checks through here (commands do not import storage). */
 export { SETTING_KEYS, parseSetting, type SettingKey } from '../storage/config.js';
-import { FileStore, KeychainStore, type CredentialKey, type CredentialStore } from '../storage/credentials.js';
+import { FileStore, KeychainStore, type CredentialKey, type CredentialStore, type StoredTokens } from '../storage/credentials.js';
 import { Network } from '../http/network.js';
+import type { AuthProvider } from '../http/types.js';
 import { normaliseBaseUrl } from './base-url.js';
 import type { OAuthEnv } from './oauth.js';
+import { credentialKeyFor, resourceUrl, type Resource } from './resources.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -38,6 +40,21 @@ export interface ResolveOptions {
   clock: Clock;
   signal: AbortSignal;
   version: string;
+  /** The process's one network path (the Context's); a new one when left out (the first resolution). */
+  network?: Network;
+}
+
+/**
+ * The token for one resource of the service, as every caller gets it: the API's HTTP layer, the
+ * MCP client, `rsi auth status` and `rsi auth token`.
+ */
+export interface TokenProvider extends AuthProvider {
+  /** Where the token comes from: the environment (never stored or refreshed), or the store. */
+  source: TokenSource | 'RSI_MCP_TOKEN';
+  /** The resource the token is for (`<base>/api/v1`'s service, or `<base>/mcp`). */
+  url: string;
+  /** The stored tokens, refreshed first when due; undefined for a token from the environment. */
+  tokens(signal?: AbortSignal): Promise<StoredTokens | undefined>;
 }
 
 export interface Credentials {
@@ -61,6 +78,11 @@ export interface Credentials {
   key(): CredentialKey;
   /** Throws NotSignedInError with a hint when no base URL is known. */
   requireBaseUrl(): string;
+  /**
+   * The token provider for `resource` (default the API): RSI_TOKEN / RSI_MCP_TOKEN as is, else the
+   * stored tokens refreshed under the lock. Throws NotSignedInError when there is no sign-in.
+   */
+  tokenProvider(resource?: Resource): Promise<TokenProvider>;
 }
 
 export async function resolveCredentials(options: ResolveOptions): Promise<Credentials> {
@@ -102,7 +124,7 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
       userAgent,
       timeoutMs: globals.timeoutMs,
       // One per process (credentials are resolved once): API and OAuth share proxy, deadline and trace.
-      network: new Network({ env, timeoutMs: globals.timeoutMs, trace: globals.debug ? options.io.stderr : undefined }),
+      network: options.network ?? new Network({ env, timeoutMs: globals.timeoutMs, trace: globals.debug ? options.io.stderr : undefined }),
     },
     store: (o) => storeFor(o?.insecure),
     key: () => ({ baseUrl: creds.requireBaseUrl(), profile: globals.profile }),
@@ -112,8 +134,92 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
         hint: `run \`rsi${profileFlag(globals.profile)} login --base-url <url>\`, or set RSI_BASE_URL`,
       });
     },
+    tokenProvider: (resource = 'api') => (resource === 'mcp' ? mcpTokenProvider(creds, options) : apiTokenProvider(creds, options)),
   };
   return creds;
+}
+
+async function apiTokenProvider(creds: Credentials, options: ResolveOptions): Promise<TokenProvider> {
+  const url = resourceUrl(creds.requireBaseUrl(), 'api');
+  const { StaticTokenProvider, StoredTokenProvider } = await import('./tokens.js');
+  if (creds.envToken) return fromEnvironment(new StaticTokenProvider(creds.envToken), 'RSI_TOKEN', url);
+  const profile = creds.profile;
+  if (!creds.source || !profile?.authServer) throw notSignedIn(creds);
+  const store = creds.store();
+  const provider = new StoredTokenProvider({
+    store,
+    key: creds.key(),
+    authServer: profile.authServer,
+    configDir: creds.configDir,
+    clock: options.clock,
+    oauth: creds.oauth,
+    warn: (message) => void options.io.stderr.write(`${message}\n`),
+  });
+  return {
+    source: creds.source,
+    url,
+    getAccessToken: (signal) => provider.getAccessToken(signal),
+    refreshAfterUnauthorized: (rejected, signal) => provider.refreshAfterUnauthorized(rejected, signal),
+    tokens: (signal) => provider.tokens(signal),
+  };
+}
+
+/**
+ * The token for the service's MCP server (`<base>/mcp`): RSI_MCP_TOKEN as is, else the tokens
+ * `rsi login --resource mcp` stored beside the API's, refreshed by the same StoredTokenProvider
+ * (under the same lock discipline) with `resource=<base>/mcp`. This is the only token cache: the
+ * MCP SDK asks it for a token on every request and keeps none of its own.
+ */
+async function mcpTokenProvider(creds: Credentials, options: ResolveOptions): Promise<TokenProvider> {
+  const baseUrl = creds.requireBaseUrl();
+  const url = resourceUrl(baseUrl, 'mcp');
+  const { StaticTokenProvider, StoredTokenProvider } = await import('./tokens.js');
+  const envToken = options.env.RSI_MCP_TOKEN?.trim();
+  if (envToken) return fromEnvironment(new StaticTokenProvider(envToken), 'RSI_MCP_TOKEN', url);
+  const hint = `run \`rsi${profileFlag(creds.profileName)} login --resource mcp\` (or set RSI_MCP_TOKEN)`;
+  const notSignedInMcp = () =>
+    new NotSignedInError(`not signed in to the MCP server of ${baseUrl} (profile ${creds.profileName})`, { hint });
+  // With RSI_TOKEN and RSI_BASE_URL the resolver skips the config; an MCP sign-in may still be stored.
+  const profile = creds.profile ?? (await creds.config.profile(creds.profileName));
+  if (!profile?.authServer || profile.baseUrl !== baseUrl) throw notSignedInMcp();
+  const store =
+    creds.profile || options.env.RSI_CREDENTIAL_STORE ? creds.store() : creds.store({ insecure: profile.credentialStore === 'file' });
+  const provider = new StoredTokenProvider({
+    store,
+    key: credentialKeyFor(creds.key(), 'mcp'),
+    resource: url,
+    authServer: profile.authServer,
+    configDir: creds.configDir,
+    clock: options.clock,
+    oauth: creds.oauth,
+    warn: (message) => void options.io.stderr.write(`${message}\n`),
+  });
+  // The provider's own "not signed in" names the internal `<profile>+mcp` account: say it plainly.
+  const plain = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof NotSignedInError) throw notSignedInMcp();
+      throw error;
+    }
+  };
+  return {
+    source: store.kind === 'file' ? 'file' : 'keychain',
+    url,
+    getAccessToken: (signal) => plain(() => provider.getAccessToken(signal)),
+    refreshAfterUnauthorized: (rejected, signal) => plain(() => provider.refreshAfterUnauthorized(rejected, signal)),
+    tokens: (signal) => plain(() => provider.tokens(signal)),
+  };
+}
+
+function fromEnvironment(auth: AuthProvider, source: 'RSI_TOKEN' | 'RSI_MCP_TOKEN', url: string): TokenProvider {
+  return {
+    source,
+    url,
+    getAccessToken: (signal) => auth.getAccessToken(signal),
+    refreshAfterUnauthorized: (rejected, signal) => auth.refreshAfterUnauthorized(rejected, signal),
+    tokens: async () => undefined,
+  };
 }
 
 /**

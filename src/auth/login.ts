@@ -9,15 +9,7 @@ import { InterruptedError, NotSignedInError, ServiceUnavailableError, Unexpected
 import type { Clock } from '../io/io.js';
 import type { ClientRegistration, ConfigStore } from '../storage/config.js';
 import type { CredentialStore } from '../storage/credentials.js';
-import {
-  authServerInfo,
-  discoverAuthorizationServer,
-  networkOf,
-  oauthFailure,
-  requestOptions,
-  tokenResult,
-  type OAuthEnv,
-} from './oauth.js';
+import { authServerInfo, discoverAuthorizationServer, oauthFailure, requestOptions, tokenResult, type OAuthEnv } from './oauth.js';
 import { PortInUseError, startLoopbackReceiver, type Callback, type LoopbackReceiver } from './loopback.js';
 import { credentialKeyFor, resourceUrl, type Resource } from './resources.js';
 
@@ -160,7 +152,7 @@ export async function registrationAccepted(
     state: 'probe',
   }).toString();
   // The shared network path: proxy, deadline, trace; it never follows the redirect.
-  const res = await networkOf(opts.oauth).fetch(url, { redirect: 'manual', headers: { 'user-agent': opts.oauth.userAgent } });
+  const res = await opts.oauth.network.fetch(url, { redirect: 'manual', headers: { 'user-agent': opts.oauth.userAgent } });
   const location = res.headers.get('location');
   return res.status >= 300 && res.status < 400 && !!location && location.startsWith(client.redirectUri);
 }

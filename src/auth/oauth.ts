@@ -2,23 +2,17 @@
  * OAuth protocol steps on oauth4webapi, named after the steps. Never prints, never asks.
  */
 import * as oauth from 'oauth4webapi';
-import type { Writable } from 'node:stream';
 import { CliError, NotSignedInError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
 import type { AuthServerInfo } from '../storage/config.js';
-import { Network } from '../http/network.js';
+import type { Network } from '../http/network.js';
 import { apiResourceOf } from '../http/api-path.js';
 import { isLoopbackHost } from './base-url.js';
 
 export interface OAuthEnv {
   userAgent: string;
   timeoutMs: number;
-  /** Only read when no `network` is given (unit tests); the process's network has its own trace. */
-  trace?: Writable | undefined;
-  /**
-   * The process's one network path (proxies, deadline, caps, trace), shared with the API. Given by
-   * `auth/credentials.ts`; absent only in unit tests, which get a private one with no proxy.
-   */
-  network?: Network | undefined;
+  /** The process's one network path (proxies, deadline, caps, trace), shared with the API: the Context's. */
+  network: Network;
 }
 
 /** oauth4webapi request options: loopback http allowed, our User-Agent, the shared network path. */
@@ -38,25 +32,12 @@ export function requestOptions(url: string, env: OAuthEnv): RequestOptions {
   };
 }
 
-const privateNetworks = new WeakMap<OAuthEnv, Network>();
-
-/** The network an OAuth call goes through: the process's, else (unit tests) one per env object. */
-export function networkOf(env: OAuthEnv): Network {
-  if (env.network) return env.network;
-  let network = privateNetworks.get(env);
-  if (!network) {
-    network = new Network({ env: {}, timeoutMs: env.timeoutMs, trace: env.trace });
-    privateNetworks.set(env, network);
-  }
-  return network;
-}
-
 /**
  * The customFetch given to oauth4webapi: the shared network path, whose trace (redacted, with
  * every token it has seen scrubbed), deadline, body cap and error messages are the API's.
  */
 function tracingFetch(env: OAuthEnv): RequestOptions[typeof oauth.customFetch] {
-  const network = networkOf(env);
+  const { network } = env;
   return (url, init) => network.fetch(url, init);
 }
 

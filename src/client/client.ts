@@ -16,7 +16,8 @@ import {
   UsageError,
 } from '../errors.js';
 import * as S from './schemas.js';
-import { type InFlight, PageWindow } from './window.js';
+import type { InFlight } from './window.js';
+import { readAhead, type RequestOptions } from './paging.js';
 
 export type * from './schemas.js';
 
@@ -62,68 +63,31 @@ export class ApiClient {
     return `${this.baseUrl}/projects/${projectId}/overview?setup=1`;
   }
 
-  async searchKeywords(
-    q: { q: string; page?: number; limit?: number },
-    signal?: AbortSignal,
-    onRetry?: () => void,
-  ): Promise<S.KeywordSearchPage> {
-    return this.get('/keywords', S.KeywordSearchPage, { q: q.q, page: q.page, limit: q.limit }, signal, onRetry);
+  async searchKeywords(q: { q: string; page?: number; limit?: number }, signal?: AbortSignal): Promise<S.KeywordSearchPage> {
+    return this.get('/keywords', S.KeywordSearchPage, { q: q.q, page: q.page, limit: q.limit }, { signal });
   }
 
   /**
-   * Every hit of a search, in order, each once. Pages are numbered by the server, so page N holds
-   * whatever the server's own page size makes it hold; only an empty page ends the walk. A page
-   * shorter than `meta.pageSize` is not the end: servers that filter rows after paging (access
-   * rules, deduplication) send short pages mid-walk, and stopping there lost the rest (measured:
-   * 7 of 23 hits). Up to `window` pages are requested ahead while earlier ones print, never past
-   * a `meta.total` (not in the spec, but some servers send one) the data has not passed; pages
-   * fetched past the end are discarded. A total that disagrees with the data is reported through
-   * `onWarning`, never trusted to end the walk.
+   * Every hit of a search, in order, each once (the read-ahead walk of paging.ts over numbered
+   * pages). Pages are numbered by the server, so page N holds whatever the server's own page size
+   * makes it hold; only an empty page ends the walk (a short page mid-walk was once taken for the
+   * end, and lost 7 of 23 hits). A `meta.total` (not in the spec, but some servers send one) that
+   * disagrees with the data is reported through `onWarning`, never trusted to end the walk.
    */
   async *iterateKeywordSearch(q: SearchWalk, signal?: AbortSignal): AsyncIterable<S.KeywordHit> {
     const limit = q.limit ?? 20;
-    const window = new PageWindow(q.window ?? 3);
-    const totals = new Set<number>();
-    let received = 0;
-    let previous: string | undefined;
-    let next = 1;
-    let pageSize = limit;
-    const inflight: Array<Promise<S.KeywordSearchPage>> = [];
-    const launch = (): void => {
-      const ticket = window.sent();
-      const p = this.searchKeywords({ q: q.q, page: next++, limit }, signal, () => window.retried(ticket));
-      // Observed below, or discarded after the end; only a reply times the window.
-      p.then(
-        () => window.settled(ticket),
-        () => undefined,
-      );
-      inflight.push(p);
-    };
-    try {
-      launch();
-      for (let page = 1; ; page++) {
-        const res = await inflight.shift()!;
-        const n = res.data.length;
+    const { received, totals } = yield* readAhead<S.KeywordHit>({
+      by: 'page',
+      start: 1,
+      window: q.window ?? 3,
+      signal,
+      fetch: async (page, options) => {
+        const res = await this.get('/keywords', S.KeywordSearchPage, { q: q.q, page, limit }, options);
         const total = (res.meta as { total?: unknown }).total;
-        if (Number.isInteger(total)) totals.add(total as number);
-        if (n === 0) break;
-        const key = JSON.stringify(res.data);
-        if (key === previous) throw repeatedPage(`GET /keywords page ${page}`, `page ${page - 1}`);
-        previous = key;
-        yield* res.data;
-        received += n;
-        const promised = Math.max(0, ...totals);
-        // After the first full page, keep `window` pages in flight, none starting past a total
-        // the server promised (once the data has passed it, the total is no guide). The page
-        // starting at the total goes too: if the last page is full, that empty page ends the walk,
-        // and fetching it with the others saves a round trip at the end.
-        pageSize = res.meta.pageSize;
-        const bound = totals.size === 0 || received > promised ? Number.POSITIVE_INFINITY : promised;
-        while (inflight.length < window.size && (inflight.length === 0 || (next - 1) * pageSize <= bound)) launch();
-      }
-    } finally {
-      await Promise.allSettled(inflight);
-    }
+        return { rows: res.data, total: Number.isInteger(total) ? (total as number) : undefined, pageSize: res.meta.pageSize };
+      },
+      repeated: (page, before) => repeatedPage(`GET /keywords page ${page}`, `page ${before}`),
+    });
     const wrong = [...totals].filter((t) => t !== received);
     if (wrong.length > 0) {
       q.onWarning?.(
@@ -133,101 +97,57 @@ export class ApiClient {
   }
 
   async getKeyword(id: string, q: { include?: readonly string[] } = {}, signal?: AbortSignal): Promise<S.KeywordCard> {
-    return this.get(`/keywords/${pathId(id)}`, S.KeywordCard, { include: q.include?.length ? q.include.join(',') : undefined }, signal);
+    return this.get(`/keywords/${pathId(id)}`, S.KeywordCard, { include: q.include?.length ? q.include.join(',') : undefined }, { signal });
   }
 
   async listRelations(
     id: string,
     q: { relation: string; activity?: string | undefined; limit?: number | undefined; offset?: number | undefined },
     signal?: AbortSignal,
-    onRetry?: () => void,
   ): Promise<S.RelationPage> {
-    return this.get(`/keywords/${pathId(id)}/relations`, S.RelationPage, { ...q }, signal, onRetry);
+    return this.get(`/keywords/${pathId(id)}/relations`, S.RelationPage, { ...q }, { signal });
   }
 
   /**
    * Every link of a relation from `offset` on, in order, each exactly once, whatever page size the
-   * server actually uses: the offset steps by the rows received, and the walk ends only at an
-   * empty page. `meta.total` only bounds the read-ahead (the pages fetched `concurrency` at a time
-   * while earlier ones print, at the stride the server has been answering with); it never ends the
-   * walk, and a total that disagrees with the data is reported through `onWarning`. When a page
-   * comes back shorter than the stride, the pages in flight no longer line up and are discarded.
-   * Memory holds at most `concurrency` pages (its largest size, when adaptive), whatever the total.
+   * server actually uses (the read-ahead walk of paging.ts over offsets): the offset steps by the
+   * rows received, and the walk ends only at an empty page. `meta.total` only bounds the
+   * read-ahead; a total that disagrees with the data is reported through `onWarning`.
    */
   async *iterateRelations(id: string, q: RelationsWalk, signal?: AbortSignal): AsyncIterable<S.RelationItem> {
-    const asked = q.pageSize ?? 100;
-    const window = new PageWindow(q.concurrency ?? 4);
+    const limit = q.pageSize ?? 100;
     const start = q.offset ?? 0;
-    const totals = new Set<number>();
-    const queue: Array<{ offset: number; page: Promise<S.RelationPage> }> = [];
-    let cursor = start;
-    let stride = asked;
-    let nextLaunch = start;
-    let previous: { offset: number; key: string } | undefined;
-    const launch = (): void => {
-      const ticket = window.sent();
-      const page = this.listRelations(id, { relation: q.relation, activity: q.activity, limit: asked, offset: nextLaunch }, signal, () =>
-        window.retried(ticket),
-      );
-      // Observed when its turn comes, or discarded; only a reply times the window.
-      page.then(
-        () => window.settled(ticket),
-        () => undefined,
-      );
-      queue.push({ offset: nextLaunch, page });
-      nextLaunch += stride;
-    };
-    try {
-      launch();
-      for (;;) {
-        const { offset, page: pending } = queue.shift()!;
-        const page = await pending;
-        const n = page.data.length;
-        totals.add(page.meta.total);
-        if (n === 0) break;
-        const key = JSON.stringify(page.data);
-        if (previous && previous.key === key) throw repeatedPage(`offset ${offset}`, `offset ${previous.offset}`);
-        previous = { offset, key };
-        yield* page.data;
-        cursor = offset + n;
-        stride = n;
-        if (queue.length > 0 && queue[0]!.offset !== cursor) {
-          // The server answered with fewer (or more) rows than the stride: the pages in flight do
-          // not start at the cursor. Drop them (after they settle, so no more than the window's
-          // requests are ever out) and realign from the data.
-          await Promise.allSettled(queue.splice(0).map((stale) => stale.page));
-        }
-        if (queue.length === 0) nextLaunch = cursor;
-        // Read ahead up to the promised total; once the data has passed it, the total is no guide.
-        // The page at the total itself goes too: it is the empty page that ends the walk, and
-        // fetching it with the last pages saves a whole round trip at the end.
-        const promised = Math.max(...totals);
-        const bound = cursor > promised ? Number.POSITIVE_INFINITY : promised;
-        while (queue.length < window.size && (queue.length === 0 || nextLaunch <= bound)) launch();
-      }
-    } finally {
-      // Let pages still in flight settle so an early stop or an error leaves nothing dangling.
-      await Promise.allSettled(queue.map((x) => x.page));
-    }
+    const path = `/keywords/${pathId(id)}/relations`;
+    const { end, totals } = yield* readAhead<S.RelationItem>({
+      by: 'row',
+      start,
+      window: q.concurrency ?? 4,
+      signal,
+      fetch: async (offset, options) => {
+        const page = await this.get(path, S.RelationPage, { relation: q.relation, activity: q.activity, limit, offset }, options);
+        return { rows: page.data, total: page.meta.total };
+      },
+      repeated: (offset, before) => repeatedPage(`offset ${offset}`, `offset ${before}`),
+    });
     // An offset at or past the total that finds nothing agrees with it.
-    const wrong = [...totals].filter((t) => t !== cursor && !(cursor === start && t <= start));
+    const wrong = [...totals].filter((t) => t !== end && !(end === start && t <= start));
     if (wrong.length > 0) {
       q.onWarning?.(
-        `the service reported a total of ${wrong.join(' or ')} ${q.relation} links, but the data ended at ${cursor}; all ${cursor - start} links it sent are shown`,
+        `the service reported a total of ${wrong.join(' or ')} ${q.relation} links, but the data ended at ${end}; all ${end - start} links it sent are shown`,
       );
     }
   }
 
   async listProjects(signal?: AbortSignal): Promise<S.ProjectList> {
-    return this.get('/projects', S.ProjectList, {}, signal);
+    return this.get('/projects', S.ProjectList, {}, { signal });
   }
 
   async createProject(body: S.CreateProjectBody, signal?: AbortSignal): Promise<S.CreatedProject> {
-    return this.send({ method: 'POST', path: '/projects', body, signal }, S.CreatedProject, 201);
+    return this.send({ method: 'POST', path: '/projects', body, signal }, S.CreatedProject);
   }
 
   async getProjectStatus(projectId: string, signal?: AbortSignal): Promise<S.ProjectStatus> {
-    return this.get(`/projects/${pathId(projectId)}/status`, S.ProjectStatus, {}, signal);
+    return this.get(`/projects/${pathId(projectId)}/status`, S.ProjectStatus, {}, { signal });
   }
 
   async listSignals(
@@ -235,11 +155,11 @@ export class ApiClient {
     q: { type?: string | undefined; analysis_mode?: string | undefined; limit?: number | undefined } = {},
     signal?: AbortSignal,
   ): Promise<S.SignalList> {
-    return this.get(`/projects/${pathId(projectId)}/signals`, S.SignalList, { ...q }, signal);
+    return this.get(`/projects/${pathId(projectId)}/signals`, S.SignalList, { ...q }, { signal });
   }
 
   async getOpportunities(projectId: string, signal?: AbortSignal): Promise<S.OpportunityPayload> {
-    return this.get(`/projects/${pathId(projectId)}/opportunities`, S.OpportunityPayload, {}, signal);
+    return this.get(`/projects/${pathId(projectId)}/opportunities`, S.OpportunityPayload, {}, { signal });
   }
 
   /** POST: never retried automatically, so a timeout cannot record the same run twice. */
@@ -247,7 +167,6 @@ export class ApiClient {
     return this.send(
       { method: 'POST', path: `/projects/${pathId(projectId)}/analyses`, body, idempotent: false, signal },
       S.AnalysesResult,
-      202,
       { projectId },
     );
   }
@@ -261,25 +180,19 @@ export class ApiClient {
     path: string,
     schema: T,
     query: HttpRequest['query'],
-    signal?: AbortSignal,
-    onRetry?: () => void,
+    options: RequestOptions = {},
   ): Promise<z.infer<T>> {
-    return this.send({ method: 'GET', path, query, signal, onRetry }, schema, 200);
+    return this.send({ method: 'GET', path, query, signal: options.signal, onRetry: options.onRetry }, schema);
   }
 
-  private async send<T extends z.ZodType>(
-    req: HttpRequest,
-    schema: T,
-    expected: number,
-    about: { projectId?: string } = {},
-  ): Promise<z.infer<T>> {
+  /** Any 2xx is success: the spec's 200/201/202 say nothing a caller acts on. */
+  private async send<T extends z.ZodType>(req: HttpRequest, schema: T, about: { projectId?: string } = {}): Promise<z.infer<T>> {
     const res = await this.http.request(req);
     const what = `${req.method} ${req.path}`;
     if (res.status < 200 || res.status >= 300) throw this.errorFor(res, what, about);
     if (!res.isJson) {
       throw new UnexpectedReplyError(`unexpected reply from ${what}: ${res.status} with a ${res.text ? 'non-JSON' : 'empty'} body`);
     }
-    void expected;
     const parsed = schema.safeParse(res.json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
@@ -327,7 +240,7 @@ export class ApiClient {
       }
       default: {
         if (res.status === 504 && what.startsWith('POST') && what.endsWith('/analyses')) {
-          return new ServiceUnavailableError('The scoring service did not respond, and no run was recorded.', 504, {
+          return new ServiceUnavailableError('the scoring service did not respond, and no run was recorded', 504, {
             hint: 'running the same command again is safe',
           });
         }

@@ -11,6 +11,7 @@
  * the commands branch on them (the watch on `next`, exit 10 on an analysis `status`).
  */
 import * as z from 'zod';
+import { ANALYSIS_MODES, OPERANDS, TOP_TYPES } from './enums.js';
 
 const nullableString = z.string().nullable();
 
@@ -88,7 +89,7 @@ export const CreateProjectBody = z.object({
   name: z.string(),
   brief: z.string().optional(),
   watchlist_items: z.array(ScopeItem).optional(),
-  operand: z.enum(['$and', '$or']).optional(),
+  operand: z.enum(OPERANDS).optional(),
   goals: z.array(z.string()).optional(),
   primary_filter_type: z.string().optional(),
 });
@@ -158,9 +159,9 @@ export const RunAnalysesBody = z.object({
   selections: z.array(Selection).optional(),
   top: z
     .object({
-      type: z.enum(['target', 'disease', 'modality', 'mechanism']),
+      type: z.enum(TOP_TYPES),
       limit: z.number().int().min(1).max(100),
-      analysis_mode: z.enum(['most_promising', 'novel_signal_scout', 'validated_opportunity']).optional(),
+      analysis_mode: z.enum(ANALYSIS_MODES).optional(),
       confirmed: z.boolean().optional(),
       include_analysed: z.boolean().optional(),
       readiness: z.string().optional(),

@@ -590,24 +590,6 @@ export function fitWidths(natural: readonly number[], least: readonly number[], 
   return widths;
 }
 
-/** Key/value pairs, for single objects in human formats (a keyword card's fields, `auth status`). */
-export async function printPairs(target: OutputTarget, pairs: ReadonlyArray<readonly [string, unknown]>): Promise<void> {
-  const { io, format } = target;
-  if (format === 'table') {
-    await write(io.stdout, pairsText(pairs, io.color, io.stdoutIsTTY ? io.columns : undefined));
-    return;
-  }
-  const fields = shapes.get(io)?.fields;
-  await printRows(
-    { ...target, io: fields ? unshaped(io) : io },
-    fields ? pairs.filter(([k]) => fields.includes(columnKey({ header: k }))) : pairs,
-    [
-      { header: 'field', value: (p) => p[0] },
-      { header: 'value', value: (p) => p[1] },
-    ],
-  );
-}
-
 /** The same streams without the run's shape: for output whose columns are not the data's. */
 function unshaped(io: Io): Io {
   return { ...io };

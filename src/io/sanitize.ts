@@ -8,7 +8,8 @@
  * `\x1b`, `\u202e` or `\u200b`. JSON output is never passed through here: it stays exact, with the
  * same characters written as `\uXXXX` escapes instead (src/io/json.ts).
  */
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
+import { mappedStream } from './mapped-stream.js';
 
 /**
  * Everything a person must see as an escape: every control (category Cc: C0, DEL, C1), every
@@ -83,11 +84,6 @@ export function quoteServiceText(text: string): string[] {
     .map((p) => sanitizeLine(p.replace(/\s*[\r\n]+\s*/g, ' ').trim()))
     .filter((p) => p !== '')
     .map((p) => `  > ${p}`);
-}
-
-/** Whether the text holds anything `sanitizeLine` would escape (tests and assertions). */
-export function hasUnsafe(text: string): boolean {
-  return ANY_UNSAFE.test(text);
 }
 
 /** The escapes this module writes; truncation must treat each as one unbreakable unit. */
@@ -204,42 +200,5 @@ export function wrap(text: string, width: number): string[] {
  * written to the raw stream (the live progress line, prompts); `drain` and `error` are the target's.
  */
 export function sanitizingStream(target: Writable): Writable {
-  return new SanitizingStream(target);
-}
-
-type Listener = (...args: any[]) => void;
-const DELEGATED = new Set<string | symbol>(['drain', 'error', 'close', 'finish']);
-
-class SanitizingStream extends Writable {
-  constructor(private readonly target: Writable) {
-    super();
-  }
-
-  override write(chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
-    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
-    const callback = typeof encoding === 'function' ? encoding : cb;
-    return this.target.write(sanitizeText(text), callback as (error?: Error | null) => void);
-  }
-
-  override on(event: string | symbol, listener: Listener): this {
-    if (DELEGATED.has(event)) this.target.on(event, listener);
-    else super.on(event, listener);
-    return this;
-  }
-
-  override once(event: string | symbol, listener: Listener): this {
-    if (DELEGATED.has(event)) this.target.once(event, listener);
-    else super.once(event, listener);
-    return this;
-  }
-
-  override off(event: string | symbol, listener: Listener): this {
-    if (DELEGATED.has(event)) this.target.off(event, listener);
-    else super.off(event, listener);
-    return this;
-  }
-
-  override removeListener(event: string | symbol, listener: Listener): this {
-    return this.off(event, listener);
-  }
+  return mappedStream(target, sanitizeText);
 }

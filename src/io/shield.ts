@@ -17,10 +17,12 @@ export async function shielded<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } finally {
     running--;
-    if (running === 0 && pendingExit) {
+    if (running === 0) {
+      // The shield is down again: the next Ctrl-C is a first one, and nothing is left for tests to reset.
+      deferred = false;
       const exit = pendingExit;
       pendingExit = undefined;
-      exit();
+      exit?.();
     }
   }
 }
@@ -43,11 +45,4 @@ export function exitOutsideShield(exit: () => void, say: (line: string) => void)
   }
   say('rsi: warning: left while refreshed tokens were being saved; if the next command says you are not signed in, run `rsi login`');
   exit();
-}
-
-/** For tests: forget any deferred exit. */
-export function resetShieldForTests(): void {
-  running = 0;
-  pendingExit = undefined;
-  deferred = false;
 }

@@ -14,11 +14,12 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import * as z from 'zod';
 import type { ApiClient } from '../client/client.js';
 import * as S from '../client/schemas.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, UnexpectedReplyError, UsageError } from '../errors.js';
 import type { McpConnection } from './client.js';
 import { BRIEF_TOOLS, BriefReply, parseReply, SCOREBOARD_TOOLS, ScoreboardReply } from './features.js';
 import { canonical, QUESTION_TTL_MS, QuestionBook } from './confirm.js';
 import { escapeInvisible, okResult, plainText, RESULT_BUDGET_BYTES } from './results.js';
+import { ACTIVITIES, ANALYSIS_MODES, GOALS, OPERANDS, RELATIONS, TOP_TYPES } from '../client/enums.js';
 
 export interface ServeDeps {
   version: string;
@@ -48,26 +49,9 @@ export interface ServeDeps {
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-const MODES = ['most_promising', 'novel_signal_scout', 'validated_opportunity'] as const;
-const TOP_TYPES = ['target', 'disease', 'modality', 'mechanism'] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const project = z.string().min(1).describe('project UUID or exact project name');
 const keyword = z.string().min(1).describe('keyword UUID, or a name or synonym matched exactly (case-insensitive)');
-
-/** The names of the tools, read-only first; the write ones exist only with --allow-write and their scope. */
-export const READ_TOOLS = [
-  'search_keywords',
-  'get_keyword',
-  'list_relations',
-  'list_projects',
-  'project_status',
-  'list_signals',
-  'list_opportunities',
-  'wait_for_scoring',
-] as const;
-export const WRITE_TOOLS = ['create_project', 'run_analyses'] as const;
-/** Offered when signed in for the service's MCP server: they call its tools. */
-export const REMOTE_TOOLS = ['project_scoreboard', 'create_project_from_brief'] as const;
 
 /** What rsi adds to a result beside the service's data; declared in every outputSchema. */
 const Truncated = z
@@ -292,8 +276,8 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       description: "One page of a keyword's relations (indications, assets, pipeline targets, sponsors); meta.total is the full count.",
       inputSchema: {
         keyword,
-        relation: z.enum(['indications', 'assets', 'pipeline_targets', 'sponsors']),
-        activity: z.enum(['trials', 'papers', 'patents']).optional().describe('required when relation is sponsors'),
+        relation: z.enum(RELATIONS),
+        activity: z.enum(ACTIVITIES).optional().describe('required when relation is sponsors'),
         limit: z.number().int().min(1).max(100).optional().describe('1-100 (default 20)'),
         offset: z.number().int().min(0).optional(),
       },
@@ -392,7 +376,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
         project,
         // The spec leaves signal types open ("allowed values: not shown"): passed through.
         type: z.string().min(1).optional().describe('a signal type, e.g. target, disease, modality, mechanism'),
-        analysis_mode: z.enum(MODES).optional(),
+        analysis_mode: z.enum(ANALYSIS_MODES).optional(),
         limit: z.number().int().min(1).max(500).optional().describe('1-500 (default 100)'),
       },
       outputSchema: output(S.SignalList),
@@ -431,8 +415,8 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
           watchlist_items: z
             .array(z.looseObject({ entity_id: z.string().min(1), entity_type: z.string().min(1), entity_name: z.string().optional() }))
             .optional(),
-          operand: z.enum(['$and', '$or']).optional(),
-          goals: z.array(z.enum(['target', 'indication', 'modality'])).optional(),
+          operand: z.enum(OPERANDS).optional(),
+          goals: z.array(z.enum(GOALS)).optional(),
         },
         outputSchema: output(S.CreatedProject),
         annotations: write,
@@ -462,7 +446,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
             .object({
               type: z.enum(TOP_TYPES),
               limit: z.number().int().min(1).max(100),
-              analysis_mode: z.enum(MODES).optional(),
+              analysis_mode: z.enum(ANALYSIS_MODES).optional(),
               readiness: z.string().optional(),
               therapeutic_area: z.string().optional(),
             })
@@ -562,7 +546,6 @@ function registerRemoteTools(
   /** Calls one of the service's MCP tools (found by name) and returns its structured reply. */
   const call = async (names: readonly string[], feature: string, args: Record<string, unknown>): Promise<unknown> => {
     const { toolFailure } = await import('./client.js');
-    const { UnexpectedReplyError } = await import('../errors.js');
     let conn: McpConnection;
     let tools: Awaited<ReturnType<McpConnection['listTools']>>;
     try {

@@ -6,12 +6,16 @@
 import { Command } from 'commander';
 import { expect } from 'vitest';
 import type { Credentials } from '../../src/auth/credentials.js';
+import { StoredTokenProvider } from '../../src/auth/tokens.js';
+import { NotSignedInError } from '../../src/errors.js';
+import { Network } from '../../src/http/network.js';
 import type { ApiClient } from '../../src/client/client.js';
 import type { CallToolResult, McpConnection, Tool } from '../../src/mcp/client.js';
 import type { CredentialStore } from '../../src/storage/credentials.js';
 import type { Profile } from '../../src/storage/config.js';
 import type { Context } from '../../src/context.js';
-import { fakeCtx, fakeIo } from './fakes.js';
+import { fakeClock, fakeCtx, fakeIo } from './fakes.js';
+import type { Clock } from '../../src/io/io.js';
 import { MemoryStore } from './memory-store.js';
 
 type Build<O> = (ctx: Context, runF: (options: O, ctx: Context) => Promise<void>) => Command;
@@ -87,6 +91,8 @@ export interface FakeCredentialsOptions {
   /** The other profiles config.json lists (`auth status` walks them). */
   profiles?: Record<string, Profile>;
   configDir?: string;
+  /** The clock the token provider reads expiries against (default: fakeCtx's, from 0). */
+  clock?: Clock;
 }
 
 /**
@@ -111,11 +117,43 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
     envToken: o.envToken,
     source: o.envToken ? 'RSI_TOKEN' : profile ? 'keychain' : undefined,
     config: { file: '/nonexistent/rsi/config.json', read: async () => ({ version: 1, profiles: o.profiles ?? {} }) } as never,
-    oauth: { userAgent: 'rsi/test', timeoutMs: 2000 } as Credentials['oauth'],
+    oauth: { userAgent: 'rsi/test', timeoutMs: 2000, network: new Network({ env: {}, timeoutMs: 2000 }) },
     userAgent: 'rsi/test',
     store: () => store,
     key: () => ({ baseUrl: baseUrl ?? '', profile: 'default' }),
     requireBaseUrl: () => baseUrl ?? '',
+    // The real provider over the test's store: a valid token is returned as stored, no refresh.
+    tokenProvider: async () => {
+      const url = `${baseUrl ?? ''}/api/v1`;
+      if (o.envToken) {
+        const token = o.envToken;
+        return {
+          source: 'RSI_TOKEN',
+          url,
+          getAccessToken: async () => token,
+          refreshAfterUnauthorized: async () => undefined,
+          tokens: async () => undefined,
+        };
+      }
+      if (!profile?.authServer) throw new NotSignedInError('not signed in (profile default)');
+      const provider = new StoredTokenProvider({
+        store,
+        key: { baseUrl: baseUrl ?? '', profile: 'default' },
+        authServer: profile.authServer,
+        configDir: o.configDir ?? '/nonexistent/rsi',
+        // fakeCtx's clock starts at 0: tokens in these tests expire hours after it.
+        clock: o.clock ?? fakeClock(0),
+        oauth: { userAgent: 'rsi/test', timeoutMs: 2000, network: new Network({ env: {}, timeoutMs: 2000 }) },
+        warn: () => undefined,
+      });
+      return {
+        source: 'keychain',
+        url,
+        getAccessToken: (signal) => provider.getAccessToken(signal),
+        refreshAfterUnauthorized: (rejected, signal) => provider.refreshAfterUnauthorized(rejected, signal),
+        tokens: (signal) => provider.tokens(signal),
+      };
+    },
   };
 }
 

@@ -7,6 +7,9 @@ import type { Credentials } from '../../src/auth/credentials.js';
 import type { ApiClient } from '../../src/client/client.js';
 import type { Context, Env, GlobalOptions, OutputFormat, Session } from '../../src/context.js';
 import type { Clock, Io } from '../../src/io/io.js';
+import { createProgress, type Progress } from '../../src/io/progress.js';
+import type { Prompter } from '../../src/io/prompter.js';
+import type { McpConnection } from '../../src/mcp/client.js';
 
 export type FakeIo = Io & { out: () => string; err: () => string; stdinStream: PassThrough };
 
@@ -75,6 +78,12 @@ export interface FakeCtxOptions {
   session?: Partial<Session>;
   /** What `ctx.credentials()` resolves to (auth commands); omitted, asking for them fails the test. */
   credentials?: Partial<Credentials>;
+  /** What `ctx.prompter()` resolves to (a ScriptedPrompter); omitted, asking one fails the test. */
+  prompter?: Prompter;
+  /** What `ctx.progress()` resolves to; omitted, the real one on the fake streams. */
+  progress?: Progress;
+  /** What `ctx.mcp()` opens (a fakeMcp session); omitted, opening one fails the test. */
+  mcp?: () => Promise<McpConnection>;
 }
 
 export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Context {
@@ -104,6 +113,9 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     credentials: o.credentials ? () => Promise.resolve(o.credentials as Credentials) : missing('credentials'),
     session: o.session ? () => Promise.resolve(o.session as Session) : missing('session'),
     client: o.client ? () => Promise.resolve(o.client as ApiClient) : missing('client'),
+    prompter: o.prompter ? () => Promise.resolve(o.prompter!) : missing('prompter'),
+    progress: (options) => Promise.resolve(o.progress ?? createProgress(io, options)),
+    mcp: o.mcp ?? missing('MCP session'),
     close: () => Promise.resolve(),
     onClose: () => undefined,
   };

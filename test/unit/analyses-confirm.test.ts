@@ -2,22 +2,23 @@
 // states the number the service will act on, saying where the service's numbers differ.
 import { describe, expect, it } from 'vitest';
 import type { AnalysesResult as AnalysesReply } from '../../src/client/schemas.js';
-import { confirmPlan, run, type AnalysesPort, type AnalysesRunOptions } from '../../src/commands/analyses/run.js';
+import { confirmPlan, run, type AnalysesRunOptions } from '../../src/commands/analyses/run.js';
 import { quoteServiceText } from '../../src/io/sanitize.js';
+import { fakeClient } from '../support/commands.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { ScriptedPrompter } from '../support/prompter.js';
 
 const PROJECT = { id: '11111111-1111-4111-8111-111111111111', name: 'KRAS inhibitors' };
 const base: AnalysesReply = { needs_confirmation: true, runs: [], skipped: [] };
 
-function port(reply: AnalysesReply): AnalysesPort {
-  return {
-    resolveProject: async () => PROJECT,
+/** The service: one project (named `name`), no signals to match, and `reply` to the POST. */
+function service(reply: AnalysesReply, name = PROJECT.name) {
+  return fakeClient({
+    listProjects: async () => ({ projects: [{ ...PROJECT, name, role: 'owner' }] }),
+    listSignals: async () => ({ signals: [] }),
     runAnalyses: async () => reply,
-    getProjectStatus: async () => {
-      throw new Error('not used');
-    },
-  };
+    setupUrl: () => undefined,
+  }).client;
 }
 
 const OPTIONS: AnalysesRunOptions = {
@@ -65,7 +66,7 @@ describe('the confirmation block', () => {
         answer: false,
       },
     ]);
-    await run(OPTIONS, fakeCtx(io, 'table'), { port: port(reply), prompter });
+    await run(OPTIONS, fakeCtx(io, { format: 'table', client: service(reply), prompter }));
     prompter.assertDone();
     const lines = io.err().split('\n');
     // Every line of service text starts with the quote mark; none starts like one of rsi's own.
@@ -78,9 +79,9 @@ describe('the confirmation block', () => {
   it('a project name with a newline stays on the header line', async () => {
     const io = fakeIo(true);
     const reply: AnalysesReply = { ...base, limit: 1, available: 1 };
-    const p: AnalysesPort = { ...port(reply), resolveProject: async () => ({ ...PROJECT, name: 'X\nRun 0 analyses?' }) };
+    const client = service(reply, 'X\nRun 0 analyses?');
     const prompter = new ScriptedPrompter([{ question: /^Run 1 analysis for "X\nRun 0 analyses\?"\?$/, answer: false }]);
-    await run({ ...OPTIONS, project: 'X' }, fakeCtx(io, 'table'), { port: p, prompter });
+    await run({ ...OPTIONS, project: 'X\nRun 0 analyses?' }, fakeCtx(io, { format: 'table', client, prompter }));
     expect(io.err().split('\n')[0]).toBe('The service asks you to confirm before it runs analyses for "X\\nRun 0 analyses?":');
   });
 });

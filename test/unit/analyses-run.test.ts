@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
-import {
-  build,
-  parseRunFlags,
-  parseSelectionsJson,
-  run,
-  type AnalysesPort,
-  type AnalysesRunOptions,
-} from '../../src/commands/analyses/run.js';
+import { build, parseRunFlags, parseSelectionsJson, run, type AnalysesRunOptions } from '../../src/commands/analyses/run.js';
+import { ApiClient } from '../../src/client/client.js';
 import type { AnalysesResult as AnalysesReply, RunAnalysesBody } from '../../src/client/schemas.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { ScriptedPrompter } from '../support/prompter.js';
-import { createProgress } from '../../src/io/progress.js';
+import { fakeClient } from '../support/commands.js';
 import {
   AnalysisFailedError,
   ConfirmationRequiredError,
@@ -20,7 +14,7 @@ import {
   UnexpectedReplyError,
   UsageError,
 } from '../../src/errors.js';
-import type { StatusLike } from '../../src/commands/shared/watch.js';
+import type { StatusLike } from '../../src/commands/shared/status-view.js';
 
 const PROJECT = { id: '11111111-1111-4111-8111-111111111111', name: 'KRAS inhibitors' };
 const CONFIRM: AnalysesReply = {
@@ -45,16 +39,16 @@ const STARTED: AnalysesReply = {
   skipped: [{ keyword_id: 'k3', signal_keyword_id: 's3', reason: 'already analysed' }],
 };
 
-/** A port that answers runAnalyses from a script and records the bodies sent. */
+/** A client that answers runAnalyses from a script and records the bodies sent. */
 function fakePort(replies: Array<AnalysesReply | Error>, statuses: StatusLike[] = []) {
   const bodies: RunAnalysesBody[] = [];
   let s = 0;
-  const port: AnalysesPort = {
-    resolveProject: async (ref) => {
-      expect(ref).toBe('KRAS inhibitors');
-      return PROJECT;
-    },
-    runAnalyses: async (id, body) => {
+  const { client } = fakeClient({
+    listProjects: async () => ({ projects: [{ ...PROJECT, role: 'owner' }] }),
+    // No signals to match: `--select k:s` is sent as given, tables show ids alone.
+    listSignals: async () => ({ signals: [] }),
+    setupUrl: () => undefined,
+    runAnalyses: async (id: string, body: RunAnalysesBody) => {
       expect(id).toBe(PROJECT.id);
       bodies.push(structuredClone(body));
       const r = replies.shift();
@@ -63,8 +57,15 @@ function fakePort(replies: Array<AnalysesReply | Error>, statuses: StatusLike[] 
       return r;
     },
     getProjectStatus: async () => statuses[Math.min(s++, statuses.length - 1)]!,
-  };
-  return { port, bodies };
+  });
+  return { client, bodies };
+}
+
+/** The error the real client makes of an HTTP status from POST /projects/{id}/analyses. */
+function realError(status: number, error: string): Error {
+  const http = { apiBase: 'http://127.0.0.1:1/api/v1', request: async () => undefined as never, close: async () => undefined };
+  const res = { status, headers: {}, text: JSON.stringify({ error }), json: { error }, isJson: true };
+  return new ApiClient(http).errorFor(res, `POST /projects/${PROJECT.id}/analyses`, { projectId: PROJECT.id });
 }
 
 const TOP: Partial<AnalysesRunOptions> = { top: { type: 'target', limit: 3 } };
@@ -183,19 +184,20 @@ describe('analyses run: --selections JSON', () => {
 
   it('sends selections from stdin merged with --select, without duplicates', async () => {
     const io = fakeIo(false);
-    const { port, bodies } = fakePort([STARTED]);
-    await run(options({ select: [{ keyword_id: 'k1', signal_keyword_id: 's1' }], selectionsFrom: '-' }), fakeCtx(io, 'tsv'), {
-      port,
-      readSource: async () => JSON.stringify(signalList),
-    });
+    const { client, bodies } = fakePort([STARTED]);
+    io.stdinStream.end(JSON.stringify(signalList));
+    await run(
+      options({ select: [{ keyword_id: 'k1', signal_keyword_id: 's1' }], selectionsFrom: '-' }),
+      fakeCtx(io, { format: 'tsv', client }),
+    );
     expect(bodies).toEqual([{ selections: expected }]);
   });
 
   it('an empty list is a usage error and sends nothing', async () => {
-    const { port, bodies } = fakePort([]);
-    await expect(
-      run(options({ selectionsFrom: '-' }), fakeCtx(fakeIo(false), 'tsv'), { port, readSource: async () => '[]' }),
-    ).rejects.toThrow(/holds no selections/);
+    const { client, bodies } = fakePort([]);
+    const io = fakeIo(false);
+    io.stdinStream.end('[]');
+    await expect(run(options({ selectionsFrom: '-' }), fakeCtx(io, { format: 'tsv', client }))).rejects.toThrow(/holds no selections/);
     expect(bodies).toEqual([]);
   });
 });
@@ -203,9 +205,9 @@ describe('analyses run: --selections JSON', () => {
 describe('analyses run: confirmation', () => {
   it('on a terminal asks, and yes re-sends the same body with confirmed: true', async () => {
     const io = fakeIo(true);
-    const { port, bodies } = fakePort([CONFIRM, STARTED]);
+    const { client, bodies } = fakePort([CONFIRM, STARTED]);
     const prompter = new ScriptedPrompter([{ question: 'Run 3 analyses for "KRAS inhibitors"?', answer: true }]);
-    await run(options({ ...TOP, includeAnalysed: true }), fakeCtx(io, 'table'), { port, prompter });
+    await run(options({ ...TOP, includeAnalysed: true }), fakeCtx(io, { format: 'table', client, prompter }));
     prompter.assertDone();
     expect(bodies).toEqual([
       { top: { type: 'target', limit: 3, include_analysed: true }, include_analysed: true },
@@ -222,9 +224,9 @@ describe('analyses run: confirmation', () => {
 
   it('no sends nothing more and exits 0 with "Nothing was run."', async () => {
     const io = fakeIo(true);
-    const { port, bodies } = fakePort([CONFIRM]);
+    const { client, bodies } = fakePort([CONFIRM]);
     const prompter = new ScriptedPrompter([{ question: /^Run 3 analyses/, answer: false }]);
-    await run(options(TOP), fakeCtx(io, 'table'), { port, prompter });
+    await run(options(TOP), fakeCtx(io, { format: 'table', client, prompter }));
     prompter.assertDone();
     expect(bodies).toHaveLength(1);
     expect(io.err()).toContain('Nothing was run.');
@@ -233,16 +235,18 @@ describe('analyses run: confirmation', () => {
 
   it('--yes confirms without asking', async () => {
     const io = fakeIo(true);
-    const { port, bodies } = fakePort([CONFIRM, STARTED]);
-    await run(options({ ...TOP, yes: true }), fakeCtx(io, 'json'), { port, prompter: new ScriptedPrompter() });
+    const { client, bodies } = fakePort([CONFIRM, STARTED]);
+    await run(options({ ...TOP, yes: true }), fakeCtx(io, { format: 'json', client, prompter: new ScriptedPrompter() }));
     expect(bodies[1]).toEqual({ top: { type: 'target', limit: 3, confirmed: true }, confirmed: true });
     expect(JSON.parse(io.out())).toEqual(STARTED);
   });
 
   it('without a terminal and without --yes: exit 7, the reply on stdout with --json, nothing run', async () => {
     const io = fakeIo(false);
-    const { port, bodies } = fakePort([CONFIRM]);
-    const error = await run(options(TOP), fakeCtx(io, 'json'), { port, prompter: new ScriptedPrompter() }).catch((e: unknown) => e);
+    const { client, bodies } = fakePort([CONFIRM]);
+    const error = await run(options(TOP), fakeCtx(io, { format: 'json', client, prompter: new ScriptedPrompter() })).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ConfirmationRequiredError);
     expect((error as ConfirmationRequiredError).hint).toContain('--yes');
     expect(bodies).toHaveLength(1);
@@ -250,27 +254,32 @@ describe('analyses run: confirmation', () => {
   });
 
   it('does not prompt when stdin carried the selections, even on a terminal', async () => {
-    const io = fakeIo(true);
-    const { port } = fakePort([CONFIRM]);
-    const error = await run(options({ selectionsFrom: '-' }), fakeCtx(io, 'table'), {
-      port,
-      prompter: new ScriptedPrompter(),
-      readSource: async () => '[{"keyword_id":"k","signal_keyword_id":"s"}]',
-    }).catch((e: unknown) => e);
+    // stdout and stderr are the terminal; stdin is the pipe that carried the selections.
+    const io = fakeIo({ tty: true, stdinTTY: false });
+    const { client } = fakePort([CONFIRM]);
+    io.stdinStream.end('[{"keyword_id":"k","signal_keyword_id":"s"}]');
+    const error = await run(
+      options({ selectionsFrom: '-' }),
+      fakeCtx(io, { format: 'table', client, prompter: new ScriptedPrompter() }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfirmationRequiredError);
     expect((error as ConfirmationRequiredError).hint).toContain('stdin');
   });
 
   it('a second needs_confirmation after confirmed: true is an unexpected reply', async () => {
-    const { port } = fakePort([CONFIRM, CONFIRM]);
-    await expect(run(options({ ...TOP, yes: true }), fakeCtx(fakeIo(false), 'tsv'), { port })).rejects.toBeInstanceOf(UnexpectedReplyError);
+    const { client } = fakePort([CONFIRM, CONFIRM]);
+    await expect(run(options({ ...TOP, yes: true }), fakeCtx(fakeIo(false), { format: 'tsv', client }))).rejects.toBeInstanceOf(
+      UnexpectedReplyError,
+    );
   });
 });
 
 describe('analyses run: errors', () => {
   it('504: says no run was recorded and that running again is safe', async () => {
-    const { port, bodies } = fakePort([new ServiceUnavailableError('HTTP 504', 504)]);
-    const error = (await run(options(TOP), fakeCtx(fakeIo(false), 'tsv'), { port }).catch((e: unknown) => e)) as ServiceUnavailableError;
+    const { client, bodies } = fakePort([realError(504, 'gateway timeout')]);
+    const error = (await run(options(TOP), fakeCtx(fakeIo(false), { format: 'tsv', client })).catch(
+      (e: unknown) => e,
+    )) as ServiceUnavailableError;
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect(error.message).toContain('no run was recorded');
     expect(error.hint).toContain('again is safe');
@@ -278,17 +287,20 @@ describe('analyses run: errors', () => {
   });
 
   it('a network failure warns that the run may have been recorded', async () => {
-    const { port } = fakePort([new ServiceUnavailableError('request timed out')]);
-    const error = (await run(options(TOP), fakeCtx(fakeIo(false), 'tsv'), { port }).catch((e: unknown) => e)) as ServiceUnavailableError;
+    const { client } = fakePort([new ServiceUnavailableError('request timed out')]);
+    const error = (await run(options(TOP), fakeCtx(fakeIo(false), { format: 'tsv', client })).catch(
+      (e: unknown) => e,
+    )) as ServiceUnavailableError;
     expect(error.hint).toContain("rsi status 'KRAS inhibitors'");
   });
 
   it('409 carries the setup URL', async () => {
-    const url = 'http://127.0.0.1:1/projects/x/overview?setup=1';
-    const { port } = fakePort([new ConflictError('scoring setup is missing', url)]);
-    const error = (await run(options(TOP), fakeCtx(fakeIo(false), 'tsv'), { port }).catch((e: unknown) => e)) as ConflictError;
+    const url = `http://127.0.0.1:1/projects/${PROJECT.id}/overview?setup=1`;
+    const { client } = fakePort([realError(409, 'scoring setup is missing')]);
+    const error = (await run(options(TOP), fakeCtx(fakeIo(false), { format: 'tsv', client })).catch((e: unknown) => e)) as ConflictError;
     expect(error).toBeInstanceOf(ConflictError);
-    expect(error.message).toContain(url);
+    expect(error.setupUrl).toBe(url);
+    expect(error.hint).toContain(url);
   });
 });
 
@@ -313,11 +325,10 @@ describe('analyses run: --wait', () => {
 
   it('with --json prints NDJSON: the result, then status lines', async () => {
     const io = fakeIo(false);
-    const { port } = fakePort([STARTED], [running, done]);
+    const { client } = fakePort([STARTED], [running, done]);
     await run(
       options({ select: [{ keyword_id: 'k', signal_keyword_id: 's' }], wait: { intervalMs: 10, timeoutMs: 0 } }),
-      fakeCtx(io, 'json'),
-      { port },
+      fakeCtx(io, { format: 'json', client }),
     );
     const lines = io
       .out()
@@ -329,11 +340,10 @@ describe('analyses run: --wait', () => {
 
   it('exit 10 when scoring ends with a failed analysis', async () => {
     const io = fakeIo(false);
-    const { port } = fakePort([STARTED], [running, failed]);
+    const { client } = fakePort([STARTED], [running, failed]);
     const error = await run(
       options({ select: [{ keyword_id: 'k', signal_keyword_id: 's' }], wait: { intervalMs: 10, timeoutMs: 0 } }),
-      fakeCtx(io, 'tsv'),
-      { port, progress: createProgress(io) },
+      fakeCtx(io, { format: 'tsv', client }),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AnalysisFailedError);
     expect(io.err()).toContain('scoring running · 0/1 analyses done');
@@ -341,11 +351,10 @@ describe('analyses run: --wait', () => {
 
   it('a failed analysis this command did not start is a note, exit 0', async () => {
     const io = fakeIo(false);
-    const { port } = fakePort([STARTED], [running, othersFailed]);
+    const { client } = fakePort([STARTED], [running, othersFailed]);
     await run(
       options({ select: [{ keyword_id: 'k', signal_keyword_id: 's' }], wait: { intervalMs: 10, timeoutMs: 0 } }),
-      fakeCtx(io, 'tsv'),
-      { port, progress: createProgress(io) },
+      fakeCtx(io, { format: 'tsv', client }),
     );
     expect(io.err()).toMatch(/^note: 1 analysis .*had failed before.*: B$/m);
   });

@@ -11,7 +11,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The single executable's entry and its keychain loader (docs/install.md): only main.
   exe: ['main'],
   program: ['context', 'commands'],
-  context: ['auth', 'client', 'io', 'errors'],
+  context: ['auth', 'client', 'mcp', 'io', 'errors'],
   commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp'],
   client: ['http', 'errors'],
   mcp: ['client', 'http', 'errors'],
@@ -65,6 +65,82 @@ function check(files: Map<string, string>): { violations: string[]; used: Set<st
   return { violations, used };
 }
 
+/**
+ * The import circles among files (static, dynamic and type-only imports alike): each is a strongly
+ * connected set of two or more files, or a file importing itself. A circle makes two files one unit
+ * in all but name (the trampoline `run` that imported its own body was one), so the house has none.
+ */
+function circles(files: Map<string, string>): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const [file, text] of files) {
+    const targets = importsOf(text)
+      .filter((spec) => !spec.endsWith('package.json'))
+      .map((spec) => resolve(dirname(file), spec.replace(/\.js$/, '.ts')))
+      .filter((t) => files.has(t));
+    edges.set(file, [...new Set(targets)]);
+  }
+  // Tarjan's strongly connected components.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (edges.get(v) ?? []).includes(v))
+        found.push(component.map((f) => relative(SRC, f).replaceAll('\\', '/')).sort());
+    }
+  };
+  for (const file of edges.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
+// `rsi help` is built from the finished program tree (program.ts hands it the root), not from the
+// Context: the one command without an Options value or a run.
+const SHAPE_EXEMPT = ['commands/help/help.ts'];
+
+/**
+ * A command file (one exporting `build`) has gh's shape: `build(ctx, runF = run)` wires the flags
+ * into an exported Options type, and `run(opts, ctx)` does the work with nothing beside the Context
+ * (no per-command ports or deps: tests inject through the Context). Returns what breaks the shape.
+ */
+function shapeProblems(files: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [file, text] of files) {
+    const rel = relative(SRC, file).replaceAll('\\', '/');
+    if (!/^commands\/[^/]+\/[^/]+\.ts$/.test(rel) || rel.startsWith('commands/shared/') || SHAPE_EXEMPT.includes(rel)) continue;
+    if (!/^export function build\(/m.test(text)) continue;
+    if (!/^export function build\(ctx: Context, runF: typeof run = run\): Command \{/m.test(text))
+      problems.push(`${rel}: build must be \`build(ctx: Context, runF: typeof run = run): Command\``);
+    const run = text.match(/^export async function run\((\w+): (\w+), ctx: Context\): Promise<void> \{/m);
+    if (!run) problems.push(`${rel}: run must be \`run(opts: XOptions, ctx: Context): Promise<void>\` (nothing beside the Context)`);
+    else if (!/Options$/.test(run[2]!) || !new RegExp(`^export (interface|type) ${run[2]}\\b`, 'm').test(text))
+      problems.push(`${rel}: run's options must be an exported \`…Options\` type of the same file (got ${run[2]})`);
+    if (/\b\w+(Port|Deps)\b/.test(text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')))
+      problems.push(`${rel}: a per-command port or deps (inject through the Context instead)`);
+  }
+  return problems;
+}
+
 function sources(): Map<string, string> {
   return new Map([...walk(SRC)].map((f) => [f, readFileSync(f, 'utf8')]));
 }
@@ -91,5 +167,46 @@ describe('architecture', () => {
       [join(SRC, 'io/output.ts'), "import type { Context } from '../context.js';"],
     ]);
     expect(check(planted).violations).toHaveLength(4);
+  });
+  it('no file imports itself, directly or round a circle', () => {
+    expect(circles(sources())).toEqual([]);
+  });
+
+  it('catches a circle of two files and a longer one', () => {
+    const planted = new Map([
+      [join(SRC, 'commands/x/a.ts'), "import type { B } from './b.js';"],
+      [join(SRC, 'commands/x/b.ts'), "export async function run() { return (await import('./a.js')).run(); }"],
+      [join(SRC, 'io/p.ts'), "import { q } from './q.js';"],
+      [join(SRC, 'io/q.ts'), "import { r } from './r.js';"],
+      [join(SRC, 'io/r.ts'), "export { p } from './p.js';"],
+      [join(SRC, 'io/s.ts'), "import { p } from './p.js';"],
+    ]);
+    expect(circles(planted)).toEqual([
+      ['commands/x/a.ts', 'commands/x/b.ts'],
+      ['io/p.ts', 'io/q.ts', 'io/r.ts'],
+    ]);
+  });
+  it('every command file has one shape: build(ctx, runF), an Options type, run(opts, ctx)', () => {
+    expect(shapeProblems(sources())).toEqual([]);
+  });
+
+  it('catches a command with a trampoline, an inline options type or a port', () => {
+    const good =
+      'export interface XOptions { a: string }\nexport function build(ctx: Context, runF: typeof run = run): Command {\n}\nexport async function run(opts: XOptions, ctx: Context): Promise<void> {\n}\n';
+    const planted = new Map([
+      [join(SRC, 'commands/x/good.ts'), good],
+      [join(SRC, 'commands/x/inline.ts'), good.replace('opts: XOptions', 'opts: { a: string }')],
+      [join(SRC, 'commands/x/deps.ts'), good.replace('ctx: Context): Promise', 'ctx: Context, deps: XDeps = {}): Promise')],
+      [join(SRC, 'commands/x/port.ts'), `${good}export interface XPort { get(): Promise<void> }\n`],
+      [join(SRC, 'commands/x/runf.ts'), good.replace('runF: typeof run = run', 'runF = run')],
+      [join(SRC, 'commands/shared/helper.ts'), 'export function build(x: number) {}'],
+    ]);
+    expect(shapeProblems(planted).map((p) => p.split(':')[0])).toEqual([
+      'commands/x/inline.ts',
+      'commands/x/deps.ts',
+      'commands/x/deps.ts',
+      'commands/x/port.ts',
+      'commands/x/runf.ts',
+    ]);
   });
 });

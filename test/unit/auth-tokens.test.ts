@@ -11,8 +11,13 @@ import { StaticTokenProvider, StoredTokenProvider, refreshMargin } from '../../s
 import type { StoredTokens } from '../../src/storage/credentials.js';
 import { MemoryStore } from '../support/memory-store.js';
 import type { Clock } from '../../src/io/io.js';
-import { exitOutsideShield, resetShieldForTests } from '../../src/io/shield.js';
+import { exitOutsideShield } from '../../src/io/shield.js';
 import { acquireLock } from '../../src/storage/lock.js';
+import { Network } from '../../src/http/network.js';
+
+// The one network path OAuth calls take, as the Context's would be.
+const network = new Network({ env: {}, timeoutMs: 5000 });
+afterAll(() => network.close());
 
 const NOW = 1_700_000_000_000;
 const clock: Clock = { now: () => NOW, sleep: async () => undefined };
@@ -83,7 +88,7 @@ function provider(store: MemoryStore, warnings: string[] = []): StoredTokenProvi
     authServer: { issuer: 'http://127.0.0.1', token_endpoint: tokenEndpoint },
     configDir: dir,
     clock,
-    oauth: { userAgent: 'rsi/test', timeoutMs: 5000 },
+    oauth: { userAgent: 'rsi/test', timeoutMs: 5000, network },
     warn: (m) => warnings.push(m),
   });
 }
@@ -220,7 +225,7 @@ describe('discovery is checked before the browser opens', () => {
       close: () => new Promise((resolve) => srv.close(() => resolve())),
     };
   }
-  const env = { userAgent: 'rsi/test', timeoutMs: 5000 };
+  const env = { userAgent: 'rsi/test', timeoutMs: 5000, network };
 
   it('accepts https endpoints and loopback http ones', async () => {
     const s = await metadataServer(() => ({ revocation_endpoint: 'https://revoke.example/r' }));
@@ -265,8 +270,6 @@ describe('discovery is checked before the browser opens', () => {
 });
 
 describe('interrupts never lose a rotated token', () => {
-  beforeEach(() => resetShieldForTests());
-
   it('a second Ctrl-C during a refresh exits only after the rotated tokens are saved, and says so', async () => {
     const store = new MemoryStore();
     await store.save(key, tokens({ expiresAt: NOW - 1 }));
@@ -327,7 +330,7 @@ describe('interrupts never lose a rotated token', () => {
       authServer: { issuer: 'http://127.0.0.1', token_endpoint: tokenEndpoint },
       configDir: dir,
       clock,
-      oauth: { userAgent: 'rsi/test', timeoutMs: 5000 },
+      oauth: { userAgent: 'rsi/test', timeoutMs: 5000, network },
       warn: (m) => warnings.push(m),
       lockNoteAfterMs: 20,
     });

@@ -4,14 +4,16 @@ import type { ApiClient } from '../../src/client/client.js';
 import { AmbiguousNameError, UnexpectedReplyError, UsageError } from '../../src/errors.js';
 import { resolveKeyword, resolveProject } from '../../src/commands/shared/resolve.js';
 import { enumFlag, intFlag, parseJsonInput } from '../../src/commands/shared/flags.js';
+import { fakeClient } from '../support/commands.js';
 
 const P1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 const P2 = 'aaaaaaaa-0000-4000-8000-000000000002';
 const K1 = 'bbbbbbbb-0000-4000-8000-000000000001';
 const K2 = 'bbbbbbbb-0000-4000-8000-000000000002';
 
-function fakeClient(calls: string[] = []): ApiClient {
-  return {
+/** Three projects (two named Twin, one with a bad id) and a keyword search over four keywords. */
+function service(calls: string[] = []): ApiClient {
+  return fakeClient({
     async listProjects() {
       calls.push('listProjects');
       return {
@@ -36,36 +38,36 @@ function fakeClient(calls: string[] = []): ApiClient {
         meta: { page: 1, pageSize: 20 },
       };
     },
-  } as unknown as ApiClient;
+  }).client as ApiClient;
 }
 
 describe('resolveProject', () => {
   it('an exact name resolves', async () => {
-    expect((await resolveProject(fakeClient(), 'Oncology watchlist')).id).toBe(P1);
+    expect((await resolveProject(service(), 'Oncology watchlist')).id).toBe(P1);
   });
   it('a case-insensitive name resolves when unique', async () => {
-    expect((await resolveProject(fakeClient(), 'oncology WATCHLIST')).id).toBe(P1);
+    expect((await resolveProject(service(), 'oncology WATCHLIST')).id).toBe(P1);
   });
   it('a UUID needs no request: it goes to the server as is (a token with only the route scope works)', async () => {
     const calls: string[] = [];
-    expect(await resolveProject(fakeClient(calls), P1.toUpperCase())).toEqual({ id: P1, name: P1.toUpperCase() });
+    expect(await resolveProject(service(calls), P1.toUpperCase())).toEqual({ id: P1, name: P1.toUpperCase() });
     const other = 'cccccccc-0000-4000-8000-000000000009';
-    expect((await resolveProject(fakeClient(calls), other)).id).toBe(other);
+    expect((await resolveProject(service(calls), other)).id).toBe(other);
     expect(calls).toEqual([]);
   });
   it('a listed project whose id is not a UUID is refused before it reaches a path', async () => {
-    const err = await resolveProject(fakeClient(), 'Dots').catch((e: unknown) => e);
+    const err = await resolveProject(service(), 'Dots').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnexpectedReplyError);
     expect((err as Error).message).toContain('not a UUID');
   });
   it('two projects with one name: ambiguous, both ids listed', async () => {
-    const err = await resolveProject(fakeClient(), 'Twin').catch((e: unknown) => e);
+    const err = await resolveProject(service(), 'Twin').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AmbiguousNameError);
     expect((err as AmbiguousNameError).exitCode).toBe(2);
     expect((err as AmbiguousNameError).candidates).toHaveLength(2);
   });
   it('an unknown name lists the projects', async () => {
-    const err = (await resolveProject(fakeClient(), 'Nope').catch((e: unknown) => e)) as AmbiguousNameError;
+    const err = (await resolveProject(service(), 'Nope').catch((e: unknown) => e)) as AmbiguousNameError;
     expect(err).toBeInstanceOf(AmbiguousNameError);
     expect(err.candidates).toContain('Oncology watchlist');
     expect(err.hint).toContain('Oncology watchlist');
@@ -75,24 +77,24 @@ describe('resolveProject', () => {
 describe('resolveKeyword', () => {
   it('a UUID needs no request', async () => {
     const calls: string[] = [];
-    expect(await resolveKeyword(fakeClient(calls), K1)).toEqual({ id: K1, name: K1 });
+    expect(await resolveKeyword(service(calls), K1)).toEqual({ id: K1, name: K1 });
     expect(calls).toEqual([]);
   });
   it('a synonym matches exactly, case-insensitively; partial matches do not count', async () => {
-    expect(await resolveKeyword(fakeClient(), 'erbb1')).toEqual({ id: K1, name: 'EGFR' });
-    expect(await resolveKeyword(fakeClient(), 'egfr')).toEqual({ id: K1, name: 'EGFR' });
+    expect(await resolveKeyword(service(), 'erbb1')).toEqual({ id: K1, name: 'EGFR' });
+    expect(await resolveKeyword(service(), 'egfr')).toEqual({ id: K1, name: 'EGFR' });
   });
   it('a keyword id from the search that is not a UUID is refused before it reaches a path', async () => {
-    const err = await resolveKeyword(fakeClient(), 'sneaky').catch((e: unknown) => e);
+    const err = await resolveKeyword(service(), 'sneaky').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnexpectedReplyError);
   });
   it('several exact matches: ambiguous with candidates', async () => {
-    const err = (await resolveKeyword(fakeClient(), 'HER1').catch((e: unknown) => e)) as AmbiguousNameError;
+    const err = (await resolveKeyword(service(), 'HER1').catch((e: unknown) => e)) as AmbiguousNameError;
     expect(err).toBeInstanceOf(AmbiguousNameError);
     expect(err.candidates).toHaveLength(2);
   });
   it('no exact match: exit 2 naming near candidates', async () => {
-    const err = (await resolveKeyword(fakeClient(), 'EGF').catch((e: unknown) => e)) as AmbiguousNameError;
+    const err = (await resolveKeyword(service(), 'EGF').catch((e: unknown) => e)) as AmbiguousNameError;
     expect(err).toBeInstanceOf(AmbiguousNameError);
     expect(err.message).toContain('no keyword named "EGF"');
     expect(err.candidates.join(' ')).toContain('EGFR');

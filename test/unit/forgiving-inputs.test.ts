@@ -3,12 +3,14 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { normaliseBaseUrl } from '../../src/auth/base-url.js';
-import { resolveSelectNames, type AnalysesPort } from '../../src/commands/analyses/run.js';
+import type { ApiClient } from '../../src/client/client.js';
+import { resolveSelectNames } from '../../src/commands/analyses/run.js';
 import * as login from '../../src/commands/auth/login.js';
 import * as keywordsGet from '../../src/commands/keywords/get.js';
 import * as relations from '../../src/commands/keywords/relations.js';
 import * as create from '../../src/commands/projects/create.js';
 import { AmbiguousNameError, UsageError } from '../../src/errors.js';
+import { fakeClient } from '../support/commands.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 
 /** Parses argv through a command's real builder and returns what its action handed to runF. */
@@ -98,45 +100,48 @@ describe('--select by name', () => {
   const S2 = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
   const project = { id: 'p', name: 'KRAS inhibitors' };
   let listed = 0;
-  const port: AnalysesPort = {
-    resolveProject: async () => project,
-    runAnalyses: async () => ({}),
-    getProjectStatus: async () => ({}) as never,
+  const { client } = fakeClient({
     listSignals: async () => {
       listed++;
-      return [
-        { keyword_id: K, signal_keyword_id: S1, name: 'Kinase inhibitor' },
-        { keyword_id: K, signal_keyword_id: S2, name: 'CTLA-4' },
-        { keyword_id: K2, signal_keyword_id: S2, name: 'CTLA-4' },
-      ];
+      return {
+        signals: [
+          { keyword_id: K, signal_keyword_id: S1, name: 'Kinase inhibitor' },
+          { keyword_id: K, signal_keyword_id: S2, name: 'CTLA-4' },
+          { keyword_id: K2, signal_keyword_id: S2, name: 'CTLA-4' },
+        ],
+      };
     },
-  };
+  });
   const signal = new AbortController().signal;
 
   it('resolves an unambiguous name, case-insensitive', async () => {
-    expect(await resolveSelectNames([{ keyword_id: '', signal_keyword_id: 'kinase INHIBITOR' }], port, project, signal)).toEqual([
-      { keyword_id: K, signal_keyword_id: S1 },
-    ]);
+    expect(
+      await resolveSelectNames([{ keyword_id: '', signal_keyword_id: 'kinase INHIBITOR' }], client as ApiClient, project, signal),
+    ).toEqual([{ keyword_id: K, signal_keyword_id: S1 }]);
   });
 
   it('KEYWORD_ID:NAME picks among several keywords', async () => {
-    expect(await resolveSelectNames([{ keyword_id: K2, signal_keyword_id: 'ctla-4' }], port, project, signal)).toEqual([
+    expect(await resolveSelectNames([{ keyword_id: K2, signal_keyword_id: 'ctla-4' }], client as ApiClient, project, signal)).toEqual([
       { keyword_id: K2, signal_keyword_id: S2 },
     ]);
   });
 
   it('an ambiguous or unknown name is exit 2 listing the candidates', async () => {
-    const err = await resolveSelectNames([{ keyword_id: '', signal_keyword_id: 'CTLA-4' }], port, project, signal).catch((e) => e);
+    const err = await resolveSelectNames([{ keyword_id: '', signal_keyword_id: 'CTLA-4' }], client as ApiClient, project, signal).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(AmbiguousNameError);
     expect((err as AmbiguousNameError).candidates).toHaveLength(2);
-    const none = await resolveSelectNames([{ keyword_id: '', signal_keyword_id: 'nope' }], port, project, signal).catch((e) => e);
+    const none = await resolveSelectNames([{ keyword_id: '', signal_keyword_id: 'nope' }], client as ApiClient, project, signal).catch(
+      (e) => e,
+    );
     expect(none).toBeInstanceOf(AmbiguousNameError);
   });
 
   it('ids are sent as given, without listing signals', async () => {
     listed = 0;
     const ids = [{ keyword_id: K, signal_keyword_id: S1 }];
-    expect(await resolveSelectNames(ids, port, project, signal)).toBe(ids);
+    expect(await resolveSelectNames(ids, client as ApiClient, project, signal)).toBe(ids);
     expect(listed).toBe(0);
   });
 });

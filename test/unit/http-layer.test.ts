@@ -7,6 +7,7 @@ import { UndiciHttp, retryAfterMs } from '../../src/http/http.js';
 import { redactBody, redactHeaders, redactUrl } from '../../src/http/redact.js';
 import type { AuthProvider } from '../../src/http/types.js';
 import type { Clock } from '../../src/io/io.js';
+import { fakeClock } from '../support/fakes.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -36,18 +37,6 @@ afterEach(() => {
 });
 
 /** A clock whose sleeps return at once and are recorded. */
-function fakeClock(): Clock & { sleeps: number[] } {
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => 1_000_000,
-    sleep: async (ms: number, signal?: AbortSignal) => {
-      sleeps.push(ms);
-      if (signal?.aborted) throw new InterruptedError();
-    },
-  };
-}
-
 function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(value));
@@ -59,7 +48,7 @@ function makeHttp(opts: { auth?: AuthProvider; clock?: Clock; trace?: PassThroug
     auth: opts.auth,
     timeoutMs: opts.timeoutMs ?? 5000,
     userAgent: 'rsi/9.9.9',
-    clock: opts.clock ?? fakeClock(),
+    clock: opts.clock ?? fakeClock(1_000_000),
     trace: opts.trace,
     random: () => 0.5,
   });
@@ -84,7 +73,7 @@ describe('UndiciHttp', () => {
   it('retries a GET on 503, honouring Retry-After, then resolves the success', async () => {
     let calls = 0;
     handler = (_req, res) => (++calls < 3 ? json(res, 503, { error: 'busy' }, { 'retry-after': '2' }) : json(res, 200, { n: calls }));
-    const clock = fakeClock();
+    const clock = fakeClock(1_000_000);
     const http = makeHttp({ clock });
     try {
       const res = await http.request({ method: 'GET', path: '/x' });
@@ -99,7 +88,7 @@ describe('UndiciHttp', () => {
   it('tells the request each time it is about to retry, and never for a request it does not retry', async () => {
     let calls = 0;
     handler = (_req, res) => (++calls < 3 ? json(res, 503, { error: 'busy' }) : json(res, 200, { n: calls }));
-    const http = makeHttp({ clock: fakeClock() });
+    const http = makeHttp({ clock: fakeClock(1_000_000) });
     try {
       let retries = 0;
       expect((await http.request({ method: 'GET', path: '/x', onRetry: () => retries++ })).status).toBe(200);
@@ -117,7 +106,7 @@ describe('UndiciHttp', () => {
 
   it('stops after 3 retries and resolves the last 502', async () => {
     handler = (_req, res) => json(res, 502, { error: 'bad gateway' });
-    const clock = fakeClock();
+    const clock = fakeClock(1_000_000);
     const http = makeHttp({ clock });
     try {
       const res = await http.request({ method: 'GET', path: '/x' });
@@ -132,7 +121,7 @@ describe('UndiciHttp', () => {
 
   it('does not wait for a Retry-After beyond the cap', async () => {
     handler = (_req, res) => json(res, 429, { error: 'slow down' }, { 'retry-after': '3600' });
-    const clock = fakeClock();
+    const clock = fakeClock(1_000_000);
     const http = makeHttp({ clock });
     try {
       expect((await http.request({ method: 'GET', path: '/x' })).status).toBe(429);
@@ -222,7 +211,7 @@ describe('UndiciHttp', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
-    const clock = fakeClock();
+    const clock = fakeClock(1_000_000);
     const http = new UndiciHttp({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000, userAgent: 'rsi/t', clock, random: () => 0 });
     try {
       const error = await http.request({ method: 'GET', path: '/x' }).catch((e: unknown) => e);
@@ -240,7 +229,7 @@ describe('UndiciHttp', () => {
 
   it('times out a hung reply as ServiceUnavailableError and retries a timeout only once', async () => {
     handler = () => undefined; // never answers
-    const clock = fakeClock();
+    const clock = fakeClock(1_000_000);
     const http = makeHttp({ clock, timeoutMs: 300 });
     try {
       const error = await http.request({ method: 'GET', path: '/hang' }).catch((e: unknown) => e);

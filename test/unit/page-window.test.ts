@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/client.js';
 import { type AdaptiveInFlight, type InFlight, PageWindow, SLACK_MS } from '../../src/client/window.js';
-import { PAGES_IN_FLIGHT, pageWindow } from '../../src/commands/shared/flags.js';
+import { PAGES_IN_FLIGHT, pageWindow } from '../../src/client/paging.js';
 import type { Http, HttpRequest, HttpResponse } from '../../src/http/types.js';
 import { UsageError } from '../../src/errors.js';
 import { fakeClock } from '../support/fakes.js';
@@ -115,7 +115,7 @@ describe('pageWindow (RSI_PAGES_IN_FLIGHT)', () => {
   it('set: exactly that fixed window; a bad value is the usual usage error', async () => {
     expect(await pageWindow({ RSI_PAGES_IN_FLIGHT: '6' }, fakeClock())).toBe(6);
     expect(await pageWindow({ RSI_PAGES_IN_FLIGHT: '1' }, fakeClock())).toBe(1);
-    await expect(pageWindow({ RSI_PAGES_IN_FLIGHT: '9' }, fakeClock())).rejects.toBeInstanceOf(UsageError);
+    expect(() => pageWindow({ RSI_PAGES_IN_FLIGHT: '9' }, fakeClock())).toThrow(UsageError);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAGES_IN_FLIGHT, pagesInFlight } from '../../src/commands/shared/flags.js';
+import { PAGES_IN_FLIGHT, pagesInFlight } from '../../src/client/paging.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('RSI_PAGES_IN_FLIGHT', () => {
@@ -16,7 +16,9 @@ describe('RSI_PAGES_IN_FLIGHT', () => {
   });
 
   it.each(['0', '9', '100', 'many', '2.5', '-1'])('refuses %j with a usage error naming the variable and the range', async (raw) => {
-    const error = await pagesInFlight({ RSI_PAGES_IN_FLIGHT: raw }).catch((e: unknown) => e);
+    const error = await Promise.resolve()
+      .then(() => pagesInFlight({ RSI_PAGES_IN_FLIGHT: raw }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toBe(`RSI_PAGES_IN_FLIGHT must be an integer from 1 to 8 (got "${raw}")`);
   });

@@ -32,11 +32,11 @@ describe('projectOrPick', () => {
 
   it('offers the projects newest first; a name two projects share is picked by id', async () => {
     const prompter = new ScriptedPrompter([{ question: /^Project/, answer: 'Twin' }]);
-    const picked = await projectOrPick(fakeCtx(fakeIo(true), { client }), undefined, prompter);
+    const picked = await projectOrPick(fakeCtx(fakeIo(true), { client, prompter }), undefined);
     expect(prompter.offered[0]).toEqual(['Twin', 'Twin', 'Old']);
     expect(picked).toBe('22222222-2222-4222-8222-222222222222');
     const one = new ScriptedPrompter([{ question: /^Project/, answer: 'Old' }]);
-    expect(await projectOrPick(fakeCtx(fakeIo(true), { client }), undefined, one)).toBe('Old');
+    expect(await projectOrPick(fakeCtx(fakeIo(true), { client, prompter: one }), undefined)).toBe('Old');
   });
 });
 
@@ -47,14 +47,14 @@ describe('pickSignals', () => {
   ];
   it('offers the unanalysed signals by name, type and rank', async () => {
     const prompter = new ScriptedPrompter([{ question: /^Signals to analyse in "P"/, answer: ['NSCLC  (disease, rank 2)'] }]);
-    const chosen = await pickSignals(fakeCtx(fakeIo(true)), signals, { includeAnalysed: false, projectName: 'P' }, prompter);
+    const chosen = await pickSignals(fakeCtx(fakeIo(true), { prompter }), signals, { includeAnalysed: false, projectName: 'P' });
     expect(prompter.offered[0]).toEqual(['NSCLC  (disease, rank 2)']);
     expect(chosen).toEqual([{ keyword_id: 'k', signal_keyword_id: 's2' }]);
   });
 
   it('every signal with --include-analysed; none left: a usage error naming --include-analysed', async () => {
     const prompter = new ScriptedPrompter([{ question: /^Signals/, answer: [] }]);
-    await pickSignals(fakeCtx(fakeIo(true)), signals, { includeAnalysed: true, projectName: 'P' }, prompter);
+    await pickSignals(fakeCtx(fakeIo(true), { prompter }), signals, { includeAnalysed: true, projectName: 'P' });
     expect(prompter.offered[0]).toEqual(['EGFR  (target, rank 1, analysed)', 'NSCLC  (disease, rank 2)']);
     const error = await pickSignals(fakeCtx(fakeIo(true)), [signals[0]!], { includeAnalysed: false, projectName: 'P' }).catch((e) => e);
     expect(error).toBeInstanceOf(UsageError);
@@ -65,7 +65,7 @@ describe('pickSignals', () => {
 describe('nameOrAsk', () => {
   it('asks for a non-empty name at a terminal; elsewhere --name is required', async () => {
     const prompter = new ScriptedPrompter([{ question: 'Project name', answer: 'Fibrosis' }]);
-    expect(await nameOrAsk(fakeCtx(fakeIo(true)), undefined, prompter)).toBe('Fibrosis');
+    expect(await nameOrAsk(fakeCtx(fakeIo(true), { prompter }), undefined)).toBe('Fibrosis');
     await expect(nameOrAsk(fakeCtx(fakeIo(false)), undefined)).rejects.toThrow('--name is required');
   });
 });

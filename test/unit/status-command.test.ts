@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
-import { build, run, type StatusOptions, type StatusPort } from '../../src/commands/status/status.js';
+import { build, run, type StatusOptions } from '../../src/commands/status/status.js';
+import { fakeClient } from '../support/commands.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
-import type { StatusLike } from '../../src/commands/shared/watch.js';
+import type { StatusLike } from '../../src/commands/shared/status-view.js';
 import { AnalysisFailedError, UsageError, WatchTimeoutError } from '../../src/errors.js';
-import { createProgress } from '../../src/io/progress.js';
 
 const running: StatusLike = {
   signals_ready: true,
@@ -31,16 +31,21 @@ const done: StatusLike = {
 };
 const failed: StatusLike = { ...done, analyses: [done.analyses[0]!, { ...done.analyses[1]!, status: 'failed' }] };
 
-function port(statuses: StatusLike[]): StatusPort & { polls: () => number } {
+const PID = '0b6f3c1e-0001-4001-8001-000000000001';
+
+/** A client that knows the projects the tests name and answers the status polls from a script. */
+function service(statuses: StatusLike[]): { client: ReturnType<typeof fakeClient>['client']; polls: () => number } {
   let i = 0;
-  return {
-    resolveProject: async (ref) => ({ id: 'p1', name: ref }),
-    getProjectStatus: async (id) => {
-      expect(id).toBe('p1');
+  const { client } = fakeClient({
+    listProjects: async () => ({ projects: ['Oncology watchlist', 'P'].map((name) => ({ id: PID, name, role: 'owner' })) }),
+    getProjectStatus: async (id: string) => {
+      expect(id).toBe(PID);
       return statuses[Math.min(i++, statuses.length - 1)]!;
     },
-    polls: () => i,
-  };
+    // No setup page in these replies: the watch's hints stay as they were.
+    setupUrl: () => undefined,
+  });
+  return { client, polls: () => i };
 }
 
 const once = (project = 'Oncology watchlist'): StatusOptions => ({ project, watch: undefined });
@@ -70,7 +75,7 @@ describe('status: flags', () => {
 describe('status once', () => {
   it('prints summary, next step and the analyses table on a terminal', async () => {
     const io = fakeIo(true);
-    await run(once(), fakeCtx(io, 'table'), { port: port([running]) });
+    await run(once(), fakeCtx(io, { format: 'table', client: service([running]).client }));
     expect(io.out()).toContain('Project:  Oncology watchlist');
     expect(io.out()).toContain('Scoring:  running (1/2 analyses done)');
     expect(io.out()).toContain("Next:     wait: rsi status 'Oncology watchlist' --watch");
@@ -81,7 +86,7 @@ describe('status once', () => {
 
   it('prints tab-separated rows on stdout and the summary on stderr when piped', async () => {
     const io = fakeIo(false);
-    await run(once(), fakeCtx(io, 'tsv'), { port: port([running]) });
+    await run(once(), fakeCtx(io, { format: 'tsv', client: service([running]).client }));
     // One document: a `status` row, then one `analysis` row each, runs (with their ids) as JSON.
     expect(io.out()).toBe(
       'status\ttrue\trunning\twait\t1 of 2 analyses running\t\t\t\t\t\t\n' +
@@ -93,13 +98,13 @@ describe('status once', () => {
 
   it('--json prints the body', async () => {
     const io = fakeIo(false);
-    await run(once(), fakeCtx(io, 'json'), { port: port([failed]) });
+    await run(once(), fakeCtx(io, { format: 'json', client: service([failed]).client }));
     expect(JSON.parse(io.out())).toEqual(failed);
   });
 
   it('a failed analysis is reported but plain status exits 0', async () => {
     const io = fakeIo(true);
-    await run(once(), fakeCtx(io, 'table'), { port: port([failed]) });
+    await run(once(), fakeCtx(io, { format: 'table', client: service([failed]).client }));
     expect(io.out()).toContain('1 failed');
   });
 });
@@ -109,8 +114,8 @@ describe('status --watch', () => {
 
   it('--json prints a line per change and ends with the final state', async () => {
     const io = fakeIo(false);
-    const p = port([running, running, done]);
-    await run(watch(), fakeCtx(io, 'json'), { port: p });
+    const p = service([running, running, done]);
+    await run(watch(), fakeCtx(io, { format: 'json', client: p.client }));
     expect(p.polls()).toBe(3);
     expect(
       io
@@ -123,7 +128,7 @@ describe('status --watch', () => {
 
   it('human: progress lines on stderr, then the final status', async () => {
     const io = fakeIo(false);
-    await run(watch(), fakeCtx(io, 'tsv'), { port: port([running, done]), progress: createProgress(io) });
+    await run(watch(), fakeCtx(io, { format: 'tsv', client: service([running, done]).client }));
     expect(io.err()).toContain(
       'scoring running · 1/2 analyses done · 1 of 2 analyses running\nscoring done · 2/2 analyses done · signals ready · Scoring done\n',
     );
@@ -132,13 +137,15 @@ describe('status --watch', () => {
 
   it('exit 10 when scoring is done with a failed analysis', async () => {
     const io = fakeIo(false);
-    await expect(run(watch(), fakeCtx(io, 'json'), { port: port([running, failed]) })).rejects.toBeInstanceOf(AnalysisFailedError);
+    await expect(run(watch(), fakeCtx(io, { format: 'json', client: service([running, failed]).client }))).rejects.toBeInstanceOf(
+      AnalysisFailedError,
+    );
     expect(JSON.parse(io.out().trimEnd().split('\n').at(-1)!)).toEqual(failed);
   });
 
   it('a failure from before the watch began is a note, not exit 10 (the issue: exit 10 forever)', async () => {
     const io = fakeIo(false);
-    await run(watch(), fakeCtx(io, 'json'), { port: port([failed]) });
+    await run(watch(), fakeCtx(io, { format: 'json', client: service([failed]).client }));
     expect(io.err()).toMatch(/^note: 1 analysis of "P" had failed before.*SOS1/m);
     expect(JSON.parse(io.out().trimEnd().split('\n').at(-1)!)).toEqual(failed);
   });
@@ -152,7 +159,9 @@ describe('status --watch', () => {
       analyses: [...failed.analyses, { keyword_id: 'k3', keyword_name: 'SHP2', status: 'running' }],
     };
     const after: StatusLike = { ...failed, analyses: [...failed.analyses, { keyword_id: 'k3', keyword_name: 'SHP2', status: 'failed' }] };
-    const error = (await run(watch(), fakeCtx(io, 'json'), { port: port([before, after]) }).catch((e: unknown) => e)) as Error;
+    const error = (await run(watch(), fakeCtx(io, { format: 'json', client: service([before, after]).client })).catch(
+      (e: unknown) => e,
+    )) as Error;
     expect(error).toBeInstanceOf(AnalysisFailedError);
     expect(error.message).toMatch(/1 of 3 analyses failed: SHP2$/);
     expect(io.err()).toContain('SOS1');
@@ -160,6 +169,8 @@ describe('status --watch', () => {
 
   it('exit 9 on --timeout', async () => {
     const io = fakeIo(false);
-    await expect(run(watch(3000), fakeCtx(io, 'json'), { port: port([running]) })).rejects.toBeInstanceOf(WatchTimeoutError);
+    await expect(run(watch(3000), fakeCtx(io, { format: 'json', client: service([running]).client }))).rejects.toBeInstanceOf(
+      WatchTimeoutError,
+    );
   });
 });

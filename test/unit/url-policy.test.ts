@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkServiceUrl, openServiceUrl } from '../../src/io/browser.js';
-import { shellQuote } from '../../src/io/shell.js';
+import { shellQuote } from '../../src/io/text.js';
 
 const BASE = 'https://rsi.example.com';
 

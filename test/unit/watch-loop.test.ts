@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assertNoFailedAnalyses,
-  describeStatus,
-  elapsedSince,
-  failedDuringWatch,
-  startedByReply,
-  statusLine,
-  formatSeconds,
-  parseTiming,
-  watchStatus,
-  watchWithOutput,
-  type StatusLike,
-} from '../../src/commands/shared/watch.js';
+import { parseTiming, watchStatus, watchWithOutput } from '../../src/commands/shared/watch.js';
+import { describeStatus, elapsedSince, statusLine, type StatusLike } from '../../src/commands/shared/status-view.js';
+import { assertNoFailedAnalyses, failedDuringWatch, startedByReply } from '../../src/commands/shared/exit-policy.js';
+import { formatSeconds } from '../../src/io/text.js';
 import { AnalysisFailedError, NotSignedInError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../src/errors.js';
 import { createProgress } from '../../src/io/progress.js';
 import { fakeClock, fakeIo } from '../support/fakes.js';

@@ -1,32 +1,27 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { Prompter } from '../../io/prompter.js';
-import type { Progress } from '../../io/progress.js';
+import type { ApiClient } from '../../client/client.js';
 import type { OutputFormat } from '../../io/formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
-import { ConfirmationRequiredError, ConflictError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../../errors.js';
 import {
-  analysesPicture,
-  assertNoFailedAnalyses,
-  startedByReply,
-  parseTiming,
-  printStatus,
-  shellQuote,
-  elapsedSince,
-  watchWithOutput,
-  type StatusLike,
-  type WatchTiming,
-} from '../shared/watch.js';
-
-export const TOP_TYPES = ['target', 'disease', 'modality', 'mechanism'] as const;
-export const ANALYSIS_MODES = ['most_promising', 'novel_signal_scout', 'validated_opportunity'] as const;
+  AmbiguousNameError,
+  ConfirmationRequiredError,
+  ConflictError,
+  ServiceUnavailableError,
+  UnexpectedReplyError,
+  UsageError,
+} from '../../errors.js';
+import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
+import { analysesPicture, printStatus, elapsedSince } from '../shared/status-view.js';
+import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js';
+import { shellQuote } from '../../io/text.js';
+import { collect } from '../shared/flags.js';
+import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
 
 /** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
 type TopRequest = NonNullable<RunAnalysesBody['top']>;
 type AnalysesReply = AnalysesResult;
-
-type Status = StatusLike;
 
 export interface AnalysesRunOptions {
   project: string;
@@ -41,28 +36,6 @@ export interface AnalysesRunOptions {
   pick?: boolean;
   /** Undefined: do not wait. */
   wait: WatchTiming | undefined;
-}
-
-/** What `analyses run` needs from the service. */
-export interface AnalysesPort {
-  resolveProject(ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
-  runAnalyses(projectId: string, body: RunAnalysesBody, signal: AbortSignal): Promise<AnalysesReply>;
-  /** The project's signals, to turn `--select NAME` into ids; absent: names are not resolved. */
-  listSignals?(
-    projectId: string,
-    signal: AbortSignal,
-  ): Promise<ReadonlyArray<{ keyword_id: string; signal_keyword_id: string; name?: string | null | undefined }>>;
-  getProjectStatus(projectId: string, signal: AbortSignal): Promise<Status>;
-  /** Where the project's scoring setup is finished, for hints. */
-  setupUrl?(projectId: string): string;
-}
-
-export interface AnalysesDeps {
-  port?: AnalysesPort;
-  prompter?: Prompter;
-  progress?: Progress;
-  /** Reads the --selections source ("-" is stdin). */
-  readSource?: (from: string) => Promise<string>;
 }
 
 interface RawFlags {
@@ -80,7 +53,7 @@ interface RawFlags {
   timeout?: string;
 }
 
-export function build(ctx: Context, runF: (options: AnalysesRunOptions, ctx: Context) => Promise<void> = run): Command {
+export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('run')
     .description('start scoring analyses for chosen signals, or for the top N of a type')
     .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
@@ -122,10 +95,6 @@ command started failed (other failed analyses of the project are reported, not f
       const project = await projectOrPick(ctx, given);
       await runF(await parseRunFlags(project, flags, canAsk(ctx)), ctx);
     });
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 /** Validates the flags into options; every failure is a UsageError naming the flag. */
@@ -237,7 +206,7 @@ function dedupe(selections: Selection[]): Selection[] {
   });
 }
 
-export async function run(options: AnalysesRunOptions, ctx: Context, deps: AnalysesDeps = {}): Promise<void> {
+export async function run(options: AnalysesRunOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const { format } = ctx.globals();
   const machine = format === 'json' || format === 'ndjson';
@@ -245,8 +214,8 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
   // Read stdin/file before any request, so a bad file costs no round trip.
   let selections = [...options.select];
   if (options.selectionsFrom !== undefined) {
-    const read = deps.readSource ?? ((from: string) => readSource(from, io.stdin));
-    selections.push(...parseSelectionsJson(await read(options.selectionsFrom), options.selectionsFrom));
+    const { readInput } = await import('../shared/flags.js');
+    selections.push(...parseSelectionsJson(await readInput('--selections', options.selectionsFrom, ctx), options.selectionsFrom));
     if (selections.length === 0)
       throw new UsageError(`--selections: ${options.selectionsFrom === '-' ? 'stdin' : options.selectionsFrom} holds no selections`);
   }
@@ -262,24 +231,19 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
   }
   if (options.includeAnalysed) body.include_analysed = true;
 
-  const port = deps.port ?? (await defaultPort(ctx));
-  const project = await port.resolveProject(options.project, ctx.signal);
-  if (options.pick && port.listSignals) {
+  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
+  const project = await resolveProject(client, options.project, ctx.signal);
+  if (options.pick) {
     const { pickSignals } = await import('../shared/pick.js');
-    const signals = await port.listSignals(project.id, ctx.signal);
-    body.selections = await pickSignals(
-      ctx,
-      signals,
-      { includeAnalysed: options.includeAnalysed, projectName: project.name },
-      deps.prompter,
-    );
+    const signals = await listSignals(client, project.id, ctx.signal);
+    body.selections = await pickSignals(ctx, signals, { includeAnalysed: options.includeAnalysed, projectName: project.name });
     if (body.selections.length === 0) {
       io.stderr.write('Nothing selected; nothing was run.\n');
       return;
     }
   }
-  if (body.selections && port.listSignals) body.selections = await resolveSelectNames(body.selections, port, project, ctx.signal);
-  let result = await send(port, project, body, ctx.signal);
+  if (body.selections) body.selections = await resolveSelectNames(body.selections, client, project, ctx.signal);
+  let result = await send(client, project, body, ctx.signal);
 
   if (result.needs_confirmation) {
     await showConfirmation(io, result, project.name);
@@ -293,7 +257,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
             : 'run again with --yes to confirm (stdin carried --selections, so nobody can answer)',
         });
       }
-      const prompter = deps.prompter ?? (await import('../../io/prompter.js')).createPrompter(io, ctx.signal);
+      const prompter = await ctx.prompter();
       confirmed = await prompter.confirm(confirmQuestion(result, project.name), { default: false });
       if (!confirmed) {
         if (machine) await printReply(io, result);
@@ -302,22 +266,21 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
       }
     }
     const again: RunAnalysesBody = { ...body, confirmed: true, ...(body.top ? { top: { ...body.top, confirmed: true } } : {}) };
-    result = await send(port, project, again, ctx.signal);
+    result = await send(client, project, again, ctx.signal);
     if (result.needs_confirmation) {
       throw new UnexpectedReplyError('the service asked for confirmation again after confirmed: true; nothing was run');
     }
   }
 
-  await printResult(io, format, result, project.name, await signalNames(port, project.id, format, result, ctx.signal));
+  await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, ctx.signal));
   if (options.wait === undefined) return;
 
-  const progress =
-    deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock), signal: ctx.signal });
+  const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(
-    (signal) => port.getProjectStatus(project.id, signal),
+    (signal) => client.getProjectStatus(project.id, signal),
     options.wait,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
-    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: port.setupUrl?.(project.id) },
+    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );
   if (!machine) {
     if (format === 'table') await (await import('../../io/output.js')).printText(io, '\n');
@@ -335,15 +298,15 @@ export async function run(options: AnalysesRunOptions, ctx: Context, deps: Analy
  */
 export async function resolveSelectNames(
   selections: Selection[],
-  port: AnalysesPort,
+  client: ApiClient,
   project: { id: string; name: string },
   signal: AbortSignal,
 ): Promise<Selection[]> {
-  const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+  const { UUID_RE } = await import('../shared/resolve.js');
+  const isUuid = (v: string) => UUID_RE.test(v);
   const needs = selections.filter((s) => s.keyword_id === '' || !isUuid(s.signal_keyword_id));
-  if (needs.length === 0 || !port.listSignals) return selections;
-  const signals = await port.listSignals(project.id, signal);
-  const { AmbiguousNameError } = await import('../../errors.js');
+  if (needs.length === 0) return selections;
+  const signals = await listSignals(client, project.id, signal);
   return selections.map((s) => {
     if (s.keyword_id !== '' && isUuid(s.signal_keyword_id)) return s;
     const wanted = s.signal_keyword_id.toLowerCase();
@@ -371,21 +334,17 @@ export async function resolveSelectNames(
 
 /** One POST, never retried: the error says whether running again is safe. */
 async function send(
-  port: AnalysesPort,
+  client: ApiClient,
   project: { id: string; name: string },
   body: RunAnalysesBody,
   signal: AbortSignal,
 ): Promise<AnalysesReply> {
   try {
-    return await port.runAnalyses(project.id, body, signal);
+    return await client.runAnalyses(project.id, body, signal);
   } catch (error) {
     if (error instanceof ServiceUnavailableError) {
-      if (error.status === 504) {
-        throw new ServiceUnavailableError('the scoring service did not respond, and no run was recorded', 504, {
-          hint: 'running the same command again is safe',
-          cause: error,
-        });
-      }
+      // The client already says what a 504 from POST /analyses means: no run was recorded.
+      if (error.status === 504) throw error;
       throw new ServiceUnavailableError(error.message, error.status, {
         hint: `the request may or may not have been recorded: check \`rsi status ${shellQuote(project.name)}\` before running again`,
         cause: error,
@@ -395,12 +354,6 @@ async function send(
     if (error instanceof ConflictError && error.hint?.includes(`rsi signals ${project.id}`) && project.name !== project.id) {
       throw new ConflictError(error.message, error.setupUrl, {
         hint: error.hint.replaceAll(`rsi signals ${project.id}`, `rsi signals ${shellQuote(project.name)}`),
-        cause: error,
-      });
-    }
-    if (error instanceof ConflictError && error.setupUrl && !`${error.message} ${error.hint ?? ''}`.includes(error.setupUrl)) {
-      throw new ConflictError(`${error.message}: finish scoring setup at ${error.setupUrl}`, error.setupUrl, {
-        hint: `open ${error.setupUrl}, finish setup, then run this again`,
         cause: error,
       });
     }
@@ -498,16 +451,16 @@ async function printReply(io: Context['io'], result: AnalysesReply): Promise<voi
  * names, and the ids stay beside them. Best effort: without the list, the table shows ids alone.
  */
 async function signalNames(
-  port: AnalysesPort,
+  client: ApiClient,
   projectId: string,
   format: OutputFormat,
   result: AnalysesReply,
   signal: AbortSignal,
 ): Promise<Map<string, string>> {
   const names = new Map<string, string>();
-  if (format !== 'table' || !port.listSignals || (result.runs?.length ?? 0) + (result.skipped?.length ?? 0) === 0) return names;
+  if (format !== 'table' || (result.runs?.length ?? 0) + (result.skipped?.length ?? 0) === 0) return names;
   try {
-    for (const s of await port.listSignals(projectId, signal)) if (s.name) names.set(s.signal_keyword_id, s.name);
+    for (const s of await listSignals(client, projectId, signal)) if (s.name) names.set(s.signal_keyword_id, s.name);
   } catch (error) {
     if (signal.aborted) throw error;
   }
@@ -571,30 +524,7 @@ async function printResult(
   }
 }
 
-async function readSource(from: string, stdin: NodeJS.ReadableStream): Promise<string> {
-  if (from !== '-') {
-    const { readFile } = await import('node:fs/promises');
-    try {
-      return await readFile(from, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`--selections: cannot read ${from}${code ? ` (${code})` : ''}`);
-    }
-  }
-  let text = '';
-  stdin.setEncoding('utf8');
-  for await (const chunk of stdin) text += chunk as string;
-  return text;
-}
-
-/** The real client behind the port; loaded only when the command runs. */
-export async function defaultPort(ctx: Context): Promise<AnalysesPort> {
-  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
-  return {
-    resolveProject: (ref, signal) => resolveProject(client, ref, signal),
-    runAnalyses: (id, body, signal) => client.runAnalyses(id, body, signal),
-    listSignals: async (id, signal) => (await client.listSignals(id, { limit: 500 }, signal)).signals,
-    getProjectStatus: (id, signal) => client.getProjectStatus(id, signal),
-    setupUrl: (id) => client.setupUrl(id),
-  };
+/** The project's signals, to turn `--select NAME` into ids and to offer them in the picker. */
+async function listSignals(client: ApiClient, projectId: string, signal: AbortSignal) {
+  return (await client.listSignals(projectId, { limit: 500 }, signal)).signals;
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { HttpMethod } from '../../http/types.js';
+import { collect } from '../shared/flags.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -26,10 +27,6 @@ const RELATIONS_PATH = /^(?:\/api\/v1)?\/keywords\/[^/]+\/relations\/?$/;
 
 /** Headers rsi sets itself: a user's value would break the request or the sign-in. */
 const OWN_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding', 'connection']);
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return (

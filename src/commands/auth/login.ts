@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ForbiddenError, UsageError } from '../../errors.js';
+import { CredentialStoreError, ForbiddenError, UsageError } from '../../errors.js';
 
 export interface LoginCommandOptions {
   baseUrl: string | undefined;
@@ -16,15 +16,16 @@ export interface LoginCommandOptions {
 }
 
 /** Repeatable, and each value may be a comma or space separated list (`--scope a,b`). */
-function collect(value: string, previous: string[] = []): string[] {
+/** Scopes as OAuth writes them (space-separated) or as a list (`a,b`), repeatable. */
+function scopeList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(/[\s,]+/).filter(Boolean)];
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('login')
     .description('sign in through the browser (OAuth 2.0 with PKCE) and store the tokens in the OS keychain')
-    .option('--scope <scope>', 'a scope to request, repeatable (default: service:read projects:write analyses:run)', collect)
-    .option('--add-scope <scope>', 'add a scope to those this profile already has (repeatable, or a,b); the others are kept', collect)
+    .option('--scope <scope>', 'a scope to request, repeatable (default: service:read projects:write analyses:run)', scopeList)
+    .option('--add-scope <scope>', 'add a scope to those this profile already has (repeatable, or a,b); the others are kept', scopeList)
     .option('--no-browser', 'do not open a browser: print the URL, and accept the redirected URL pasted on stdin (SSH)')
     .option('--port <n>', 'loopback port for the redirect (fixed, for ssh -L); default: any free port')
     .option('--insecure-storage', 'store tokens in a 0600 file in the config folder instead of the keychain')
@@ -60,14 +61,12 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void> {
-  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { launchBrowser, checkServiceUrl }, { CredentialStoreError }] =
-    await Promise.all([
-      ctx.credentials(),
-      import('../../auth/base-url.js'),
-      import('../../auth/login.js'),
-      import('../../io/browser.js'),
-      import('../../errors.js'),
-    ]);
+  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { launchBrowser, checkServiceUrl }] = await Promise.all([
+    ctx.credentials(),
+    import('../../auth/base-url.js'),
+    import('../../auth/login.js'),
+    import('../../io/browser.js'),
+  ]);
   const globals = ctx.globals();
   const raw = opts.baseUrl ?? creds.profile?.baseUrl;
   if (!raw) throw new UsageError('no service to sign in to', { hint: 'pass --base-url <url> (or set RSI_BASE_URL)' });

@@ -1,13 +1,16 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 
+/** `rsi logout` takes no flags of its own (the profile is global). */
+export type LogoutOptions = Record<string, never>;
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('logout')
     .description('revoke the stored refresh token at the service and delete the stored credentials')
     .action(async () => runF({}, ctx));
 }
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+export async function run(_opts: LogoutOptions, ctx: Context): Promise<void> {
   const [creds, { revokeToken }] = await Promise.all([ctx.credentials(), import('../../auth/oauth.js')]);
   const globals = ctx.globals();
   const { profile, baseUrl } = creds;

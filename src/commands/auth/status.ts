@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Context, TokenSource } from '../../context.js';
+import { ForbiddenError, NotSignedInError } from '../../errors.js';
 
 export interface AuthStatusOptions {
   /** Only what is stored: no request to the service. */
@@ -82,17 +83,11 @@ export async function mcpStatus(ctx: Context): Promise<McpAuthStatus> {
   }
 }
 
-/** The token in use for this profile, refreshed first when `refresh` (for `auth token`). */
-export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{ token: string; status: AuthStatus }> {
-  const [creds, { notSignedIn }, { StoredTokenProvider }] = await Promise.all([
-    ctx.credentials(),
-    import('../../auth/credentials.js'),
-    import('../../auth/tokens.js'),
-  ]);
-  const { profile, baseUrl } = creds;
-  const status: AuthStatus = {
-    profile: creds.profileName,
-    baseUrl: baseUrl ?? null,
+/** A profile's status before anything is known of its sign-in. */
+function notSignedInStatus(profile: string, baseUrl: string | null): AuthStatus {
+  return {
+    profile,
+    baseUrl,
     signedIn: false,
     source: null,
     scopes: [],
@@ -102,6 +97,13 @@ export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{
     checked: false,
     problem: null,
   };
+}
+
+/** The token in use for this profile, refreshed first when `refresh` (for `auth token`). */
+export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{ token: string; status: AuthStatus }> {
+  const [creds, { notSignedIn }] = await Promise.all([ctx.credentials(), import('../../auth/credentials.js')]);
+  const { profile, baseUrl } = creds;
+  const status = notSignedInStatus(creds.profileName, baseUrl ?? null);
   const store = profile && baseUrl === profile.baseUrl ? creds.store() : undefined;
   const stored = store ? await store.load(creds.key()) : undefined;
   if (creds.envToken) {
@@ -109,18 +111,7 @@ export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{
   }
   if (!store || !stored || !profile?.authServer) throw notSignedIn(creds);
   let tokens = stored;
-  if (refresh) {
-    const provider = new StoredTokenProvider({
-      store,
-      key: creds.key(),
-      authServer: profile.authServer,
-      configDir: creds.configDir,
-      clock: ctx.clock,
-      oauth: creds.oauth,
-      warn: (m) => void ctx.io.stderr.write(`${m}\n`),
-    });
-    tokens = await provider.tokens(ctx.signal);
-  }
+  if (refresh) tokens = (await (await creds.tokenProvider('api')).tokens(ctx.signal)) ?? stored;
   return {
     token: tokens.accessToken,
     status: {
@@ -150,7 +141,6 @@ export async function run(opts: AuthStatusOptions, ctx: Context): Promise<void> 
   }
   // After the report (stdout holds the whole document with --json): the profile in use cannot work.
   if (!status.signedIn && status.problem !== null) {
-    const { NotSignedInError } = await import('../../errors.js');
     const { profileFlag } = await import('../../auth/credentials.js');
     throw new NotSignedInError(`not signed in (profile ${status.profile}): ${status.problem}`, {
       hint:
@@ -170,7 +160,6 @@ type Check = Pick<AuthStatus, 'signedIn' | 'checked' | 'problem'>;
  * a service that cannot be reached leaves the sign-in unverified, not failed.
  */
 async function checkWithService(ctx: Context, client: () => Promise<import('../../client/client.js').ApiClient>): Promise<Check> {
-  const { ForbiddenError, NotSignedInError } = await import('../../errors.js');
   try {
     await (await client()).listProjects(ctx.signal);
     return { signedIn: true, checked: true, problem: null };
@@ -191,13 +180,9 @@ function rejection(error: Error): string {
 
 /** The MCP sign-in checked the same way: an `initialize` POST to `<base>/mcp`, where a 401 means rejected. */
 async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 'checked' | 'problem'>> {
-  const [creds, { openMcpAuth }, { NotSignedInError }] = await Promise.all([
-    ctx.credentials(),
-    import('../../auth/mcp.js'),
-    import('../../errors.js'),
-  ]);
+  const creds = await ctx.credentials();
   try {
-    const mcp = await openMcpAuth(creds, { env: ctx.env, io: ctx.io, clock: ctx.clock });
+    const mcp = await creds.tokenProvider('mcp');
     const send = async (token: string) =>
       creds.oauth.network.send({
         method: 'POST',
@@ -217,10 +202,10 @@ async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 
         signal: ctx.signal,
         maxBytes: 1024 * 1024,
       });
-    const token = await mcp.auth.getAccessToken(ctx.signal);
+    const token = await mcp.getAccessToken(ctx.signal);
     let reply = await send(token);
     if (reply.status === 401 && mcp.source !== 'RSI_MCP_TOKEN') {
-      const fresh = await mcp.auth.refreshAfterUnauthorized(token, ctx.signal);
+      const fresh = await mcp.refreshAfterUnauthorized(token, ctx.signal);
       if (fresh) reply = await send(fresh);
     }
     if (reply.status === 401) return { signedIn: false, checked: true, problem: `the MCP server rejected the token (HTTP 401)` };
@@ -325,18 +310,7 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
   const out: AuthStatus[] = [current];
   for (const name of names) {
     if (name === current.profile) continue;
-    const status: AuthStatus = {
-      profile: name,
-      baseUrl: null,
-      signedIn: false,
-      source: null,
-      scopes: [],
-      expiresAt: null,
-      storedLoginHidden: false,
-      clientId: null,
-      checked: false,
-      problem: null,
-    };
+    const status = notSignedInStatus(name, null);
     try {
       const other = await resolveCredentials({
         globals: { ...ctx.globals(), profile: name, baseUrl: undefined },
@@ -345,6 +319,8 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
         clock: ctx.clock,
         signal: ctx.signal,
         version: ctx.version,
+        // The Context's one network path: every profile's check goes through it.
+        network: creds.oauth.network,
       });
       status.baseUrl = other.baseUrl ?? null;
       const stored = other.source ? await other.store().load(other.key()) : undefined;
@@ -357,7 +333,8 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
           clientId: stored.clientId,
         });
         if (check) {
-          // This profile's own session on its own network path, closed before the next profile.
+          // This profile's own session (its own tokens) on the one network path; its HTTP layer is
+          // closed before the next profile, the network stays the Context's.
           const [{ openSession }, { ApiClient }] = await Promise.all([import('../../auth/session.js'), import('../../client/client.js')]);
           const session = await openSession(other, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock });
           try {
@@ -370,7 +347,6 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
               });
           } finally {
             await session.http.close().catch(() => undefined);
-            await other.oauth.network.close().catch(() => undefined);
           }
         }
       }

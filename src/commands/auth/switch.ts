@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 
+export type SwitchOptions = { profile: string };
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('switch')
     .description('use another signed-in profile by default (the `profile` setting; --profile and RSI_PROFILE still win)')
@@ -9,7 +11,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .action(async (profile: string) => runF({ profile }, ctx));
 }
 
-export async function run(opts: { profile: string }, ctx: Context): Promise<void> {
+export async function run(opts: SwitchOptions, ctx: Context): Promise<void> {
   const [{ parseSetting }, { requireProfile, warnIfOverridden }] = await Promise.all([
     import('../../auth/credentials.js'),
     import('../config/config.js'),

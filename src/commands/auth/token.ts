@@ -1,6 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 
+/** `rsi auth token` takes no flags of its own. */
+export type TokenOptions = Record<string, never>;
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('token')
     .description('print a valid access token (refreshing it first if needed), e.g. for curl')
@@ -11,7 +14,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .action(async () => runF({}, ctx));
 }
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+export async function run(_opts: TokenOptions, ctx: Context): Promise<void> {
   const { tokenForProfile } = await import('./status.js');
   const { token } = await tokenForProfile(ctx, true);
   // The token comes from the service: exact to a pipe (`$(rsi auth token)`), sanitised on a

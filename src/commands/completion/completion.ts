@@ -1,9 +1,7 @@
 import { Command } from 'commander';
 import { OUTPUT_FORMATS, type Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { ANALYSIS_MODES, TOP_TYPES } from '../analyses/run.js';
-import { ACTIVITIES, RELATIONS } from '../keywords/relations.js';
-import { GOALS } from '../projects/create.js';
+import { ACTIVITIES, ANALYSIS_MODES, GOALS, RELATIONS, TOP_TYPES } from '../../client/enums.js';
 
 const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -26,6 +24,8 @@ export const DYNAMIC_VALUES: Record<string, 'profiles'> = { '--profile': 'profil
 export const PROJECT_CACHE_TTL_MS = 60_000;
 /** A completion that has to ask the service gives up after this long, silently. */
 const FETCH_BUDGET_MS = 2_000;
+
+export type CompletionOptions = { shell: Shell; program: Command };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('completion')
@@ -132,7 +132,7 @@ function walk(cmd: Command, path: string[], inherited: string[], out: Node[]): v
 }
 
 /** `program` is the root of the command tree this command was parsed from. */
-export async function run(opts: { shell: Shell; program: Command }, ctx: Context): Promise<void> {
+export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
   await (await import('../../io/output.js')).printVerbatim(ctx.io, script(opts.shell, opts.program));
 }
 

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Credentials } from '../../auth/credentials.js';
-import { CliError } from '../../errors.js';
+import { CliError, ConfigError } from '../../errors.js';
 
 export interface Check {
   name: string;
@@ -11,6 +11,9 @@ export interface Check {
   detail: string;
   hint?: string;
 }
+
+/** `rsi doctor` takes no flags of its own. */
+export type DoctorOptions = Record<string, never>;
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('doctor')
@@ -24,7 +27,7 @@ class DoctorFailedError extends CliError {
 
 const MAX_SKEW_MS = 60_000;
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+export async function run(_opts: DoctorOptions, ctx: Context): Promise<void> {
   const checks = await runChecks(ctx);
   const globals = ctx.globals();
   const { printJson, printChecklist } = await import('../../io/output.js');
@@ -41,11 +44,10 @@ export async function run(_opts: Record<string, never>, ctx: Context): Promise<v
 }
 
 export async function runChecks(ctx: Context): Promise<Check[]> {
-  const [{ discoverAuthorizationServer }, { registrationAccepted }, { startLoopbackReceiver }, { ConfigError }] = await Promise.all([
+  const [{ discoverAuthorizationServer }, { registrationAccepted }, { startLoopbackReceiver }] = await Promise.all([
     import('../../auth/oauth.js'),
     import('../../auth/login.js'),
     import('../../auth/loopback.js'),
-    import('../../errors.js'),
   ]);
   const globals = ctx.globals();
   const checks: Check[] = [];

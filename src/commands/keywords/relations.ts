@@ -1,9 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-
-export const RELATIONS = ['indications', 'assets', 'pipeline_targets', 'sponsors'] as const;
-export const ACTIVITIES = ['trials', 'papers', 'patents'] as const;
+import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
 
 /** `pipeline-targets`, `Pipeline_Targets`, `sponsor`: the intent is clear, so take it. */
 export function relationName(raw: string): string {
@@ -67,13 +65,14 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
-  const [{ note, printJson, printRows }, { target, pageWindow }, { resolveKeyword }] = await Promise.all([
+  const [{ note, printJson, printRows }, { target }, { resolveKeyword }, { pageWindow }] = await Promise.all([
     import('../../io/output.js'),
     import('../shared/flags.js'),
     import('../shared/resolve.js'),
+    import('../../client/paging.js'),
   ]);
   // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
-  const concurrency = opts.all ? await pageWindow(ctx.env, ctx.clock) : 1;
+  const concurrency = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const out = target(ctx);

@@ -34,11 +34,13 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
-  const [{ note, printJson, printRows }, { target, pageWindow }] = await Promise.all([
+  const [{ note, printJson, printRows }, { target }, { pageWindow }] = await Promise.all([
     import('../../io/output.js'),
     import('../shared/flags.js'),
+    import('../../client/paging.js'),
   ]);
-  const window = opts.all ? await pageWindow(ctx.env, ctx.clock) : 1;
+  // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
+  const window = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
   const client = await ctx.client();
   const out = target(ctx);
   const columns = [

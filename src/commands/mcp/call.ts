@@ -1,16 +1,13 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { collect } from '../shared/flags.js';
 
 export interface CallOptions {
   tool: string;
   args: string[];
   /** --input: a file or "-" holding a JSON object of arguments. */
   input: string | undefined;
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
@@ -29,7 +26,50 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     });
 }
 
-/** The body is loaded only when the command runs, so `rsi --help` and the other commands do not parse it. */
 export async function run(opts: CallOptions, ctx: Context): Promise<void> {
-  return (await import('./call-run.js')).run(opts, ctx);
+  const [
+    { withMcp },
+    { buildArguments, validateArguments },
+    { toolFailure, toolText },
+    { readInput, parseJsonInput },
+    { printJson, printServiceText },
+  ] = await Promise.all([
+    import('./connect.js'),
+    import('../../mcp/args.js'),
+    import('../../mcp/client.js'),
+    import('../shared/flags.js'),
+    import('../../io/output.js'),
+  ]);
+  // Read and parse --input before connecting: a bad file costs no round trip.
+  let input: Record<string, unknown> | undefined;
+  if (opts.input !== undefined) {
+    const source = opts.input === '-' ? 'stdin' : opts.input;
+    const data = parseJsonInput('--input', await readInput('--input', opts.input, ctx), source);
+    if (data === null || typeof data !== 'object' || Array.isArray(data))
+      throw new UsageError(`--input: ${source} must hold a JSON object of arguments`);
+    input = data as Record<string, unknown>;
+  }
+  const result = await withMcp(ctx, async (mcp) => {
+    const tools = await mcp.listTools();
+    const tool = tools.find((t) => t.name === opts.tool);
+    if (!tool) {
+      const names = tools.map((t) => t.name);
+      throw new UsageError(`the MCP server has no tool "${opts.tool}"`, {
+        hint: names.length ? `its tools: ${names.join(', ')}` : 'it offers no tools',
+      });
+    }
+    const args = buildArguments(tool as never, opts.args, input);
+    await validateArguments(tool as never, args);
+    return mcp.callTool(tool.name, args);
+  });
+  if (result.isError) {
+    if (ctx.globals().format === 'json') await printJson(ctx.io, result);
+    throw toolFailure(opts.tool, result);
+  }
+  if (result.structuredContent !== undefined) await printJson(ctx.io, result.structuredContent);
+  else if (ctx.globals().format === 'json') await printJson(ctx.io, result);
+  else {
+    const text = toolText(result);
+    if (text) await printServiceText(ctx.io, text);
+  }
 }

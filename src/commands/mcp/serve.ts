@@ -1,5 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { ApiClient } from '../../client/client.js';
+import type { McpConnection } from '../../mcp/client.js';
 
 export const CONFIG_CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
 export type ConfigClient = (typeof CONFIG_CLIENTS)[number];
@@ -30,7 +33,169 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     });
 }
 
-/** The body is loaded only when the command runs, so `rsi --help` and the other commands do not parse it. */
 export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
-  return (await import('./serve-run.js')).run(opts, ctx);
+  if (opts.printConfig) {
+    await printConfig(opts, ctx);
+    return;
+  }
+  const globals = ctx.globals();
+  if (globals.json || ctx.io.stdoutIsTTY) {
+    if (globals.json) throw new UsageError('--json does not apply to `rsi mcp serve` (stdout carries JSON-RPC)');
+    ctx.io.stderr.write(
+      'rsi mcp serve speaks MCP (JSON-RPC) on stdin/stdout: an assistant starts it, not a person.\n' +
+        'To set one up: `rsi mcp serve --print-config claude-desktop` (or claude-code, cursor, vscode). Waiting for a client on stdin… (Ctrl-C to stop)\n',
+    );
+  }
+  const [{ createServer, serveStdio }, { resolveProject, resolveKeyword }] = await Promise.all([
+    import('../../mcp/server.js'),
+    import('../shared/resolve.js'),
+  ]);
+  const clients = clientFactory(ctx);
+  const [apiScopes, remote] = await Promise.all([storedApiScopes(ctx), remoteFactory(ctx)]);
+  const server = await createServer({
+    version: ctx.version,
+    allowWrite: opts.allowWrite,
+    client: clients.get,
+    resolveProject,
+    resolveKeyword,
+    apiScopes,
+    remote,
+    log: (line) => void ctx.io.stderr.write(`${line}\n`),
+  });
+  try {
+    await serveStdio(server, ctx.io, ctx.signal);
+  } finally {
+    // Its keep-alive pool would hold the process open after the assistant went away.
+    await Promise.all([clients.close(), remote?.close()]);
+  }
+}
+
+/**
+ * The scopes of the stored API sign-in, so write tools whose scope the user was not granted are
+ * not offered. Unknown (undefined) for RSI_TOKEN or an unreadable store: then the service decides.
+ */
+async function storedApiScopes(ctx: Context): Promise<string[] | undefined> {
+  try {
+    const creds = await ctx.credentials();
+    if (creds.source === 'RSI_TOKEN' || !creds.baseUrl || creds.profile?.baseUrl !== creds.baseUrl) return undefined;
+    const stored = await creds.store().load(creds.key());
+    return stored ? stored.scope.split(/\s+/).filter(Boolean) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The service's own MCP server, when the user is signed in for it (`rsi login --resource mcp` or
+ * RSI_MCP_TOKEN): one session opened on first use, kept, and opened again after a failure.
+ */
+async function remoteFactory(
+  ctx: Context,
+): Promise<{ scopes: string[] | undefined; connection(): Promise<McpConnection>; reset(): void; close(): Promise<void> } | undefined> {
+  let status: Awaited<ReturnType<typeof import('../auth/status.js').mcpStatus>>;
+  try {
+    status = await (await import('../auth/status.js')).mcpStatus(ctx);
+  } catch {
+    return undefined;
+  }
+  if (!status.signedIn) return undefined;
+  let live: Promise<McpConnection> | undefined;
+  const drop = (): void => {
+    const gone = live;
+    live = undefined;
+    void gone?.then((c) => c.close()).catch(() => undefined);
+  };
+  return {
+    scopes: status.source === 'RSI_MCP_TOKEN' ? undefined : status.scopes,
+    connection: () => {
+      live ??= ctx.mcp();
+      const attempt = live;
+      attempt.catch(() => {
+        if (live === attempt) live = undefined;
+      });
+      return attempt;
+    },
+    reset: drop,
+    close: async () => {
+      const c = await live?.catch(() => undefined);
+      await c?.close();
+    },
+  };
+}
+
+/**
+ * The API client for the server's tools. A long-running server must pick up a sign-in made after
+ * it started, so a failed attempt is not cached (the Context caches its first answer); a working
+ * client is kept, and its token provider refreshes as the commands' does.
+ */
+function clientFactory(ctx: Context): { get: () => Promise<ApiClient>; close: () => Promise<void> } {
+  let live: Promise<ApiClient> | undefined;
+  const get = async (): Promise<ApiClient> => {
+    if (live) return live;
+    const attempt = (async () => {
+      const [{ resolveCredentials }, { openSession }, { ApiClient }] = await Promise.all([
+        import('../../auth/credentials.js'),
+        import('../../auth/session.js'),
+        import('../../client/client.js'),
+      ]);
+      const globals = ctx.globals();
+      const creds = await resolveCredentials({
+        globals,
+        env: ctx.env,
+        io: ctx.io,
+        clock: ctx.clock,
+        signal: ctx.signal,
+        version: ctx.version,
+        // Fresh credentials (a sign-in made since), on the Context's one network path.
+        network: (await ctx.credentials()).oauth.network,
+      });
+      const session = await openSession(creds, { globals, io: ctx.io, clock: ctx.clock });
+      return new ApiClient(session.http);
+    })();
+    live = attempt;
+    attempt.catch(() => {
+      if (live === attempt) live = undefined;
+    });
+    return attempt;
+  };
+  const close = async (): Promise<void> => {
+    const client = await live?.catch(() => undefined);
+    await client?.http.close();
+  };
+  return { get, close };
+}
+
+async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
+  const globals = ctx.globals();
+  // The server runs as the assistant's child, without this shell: pin what was chosen here.
+  const args = ['mcp', 'serve', ...(opts.allowWrite ? ['--allow-write'] : [])];
+  if (globals.profile !== 'default') args.unshift('--profile', globals.profile);
+  if (globals.baseUrl) args.unshift('--base-url', globals.baseUrl);
+  const server = { command: 'rsi', args };
+  const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+  const where: Record<ConfigClient, string> = {
+    'claude-desktop': 'Add this to claude_desktop_config.json (Settings → Developer → Edit Config), then restart Claude Desktop.',
+    'claude-code': 'Run this in your shell (add --scope user to have it in every project).',
+    cursor: 'Put this in .cursor/mcp.json in your project (or ~/.cursor/mcp.json for all projects).',
+    vscode: 'Put this in .vscode/mcp.json in your workspace.',
+  };
+  let text: string;
+  switch (opts.printConfig!) {
+    case 'claude-code':
+      text = `claude mcp add rsi -- rsi ${args.map(shellWord).join(' ')}\n`;
+      break;
+    case 'vscode':
+      text = json({ servers: { rsi: { type: 'stdio', ...server } } });
+      break;
+    default:
+      text = json({ mcpServers: { rsi: server } });
+  }
+  await (await import('../../io/output.js')).printVerbatim(ctx.io, text);
+  ctx.io.stderr.write(
+    `${where[opts.printConfig!]}\nSign in first with \`rsi login\` in a terminal; if the assistant cannot find \`rsi\`, use its absolute path (\`which rsi\`).\n`,
+  );
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }

@@ -1,6 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 
+/** `rsi mcp tools` takes no flags of its own. */
+export type ToolsOptions = Record<string, never>;
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('tools')
     .description("list the tools of the service's MCP server (sign in first: rsi login --resource mcp)")
@@ -8,7 +11,34 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .action(async () => runF({}, ctx));
 }
 
-/** The body is loaded only when the command runs, so `rsi --help` and the other commands do not parse it. */
-export async function run(opts: Record<string, never>, ctx: Context): Promise<void> {
-  return (await import('./tools-run.js')).run(opts, ctx);
+export async function run(_opts: ToolsOptions, ctx: Context): Promise<void> {
+  const [{ withMcp }, { note, printRows }, { target }] = await Promise.all([
+    import('./connect.js'),
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+  ]);
+  const tools = await withMcp(ctx, (mcp) => mcp.listTools());
+  const out = target(ctx);
+  const args = (t: (typeof tools)[number]): string => {
+    const required = new Set(t.inputSchema.required ?? []);
+    return Object.entries(t.inputSchema.properties ?? {})
+      .map(([k, v]) => `${k}${required.has(k) ? '*' : ''}:${typeLabel(v)}`)
+      .join(' ');
+  };
+  await printRows(
+    out,
+    tools,
+    [
+      { header: 'NAME', value: (t) => t.name, keep: true },
+      { header: 'ARGUMENTS', value: args },
+      { header: 'DESCRIPTION', value: (t) => t.title ?? t.description ?? '', flexible: true },
+    ],
+    (t) => t,
+  );
+  if (out.format === 'table' && tools.length > 0) note(ctx.io, '* required. Call one with `rsi mcp call <tool> --arg key=value`.');
+}
+
+function typeLabel(schema: unknown): string {
+  const type = (schema as { type?: unknown }).type;
+  return Array.isArray(type) ? type.join('|') : typeof type === 'string' ? type : 'any';
 }

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 
+export type OpportunitiesOptions = { project: string };
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('opportunities')
     .description("show a project's scored opportunities and analysis counts")
@@ -23,7 +25,7 @@ function memberKeys(rows: readonly Item[], preferred: readonly string[] = []): s
   return [...preferred.filter((k) => keys.has(k)), ...[...keys].filter((k) => !preferred.includes(k)).sort()];
 }
 
-export async function run(opts: { project: string }, ctx: Context): Promise<void> {
+export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<void> {
   const [{ printJson, printRows, printSections }, { target }, { resolveProject }] = await Promise.all([
     import('../../io/output.js'),
     import('../shared/flags.js'),

@@ -1,10 +1,9 @@
-import { shellQuote } from '../../io/shell.js';
+import { shellQuote } from '../../io/text.js';
 import { openSetupPage } from '../shared/open-setup.js';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-
-export const GOALS = ['target', 'indication', 'modality'] as const;
+import { NotFoundError, UsageError } from '../../errors.js';
+import { GOALS } from '../../client/enums.js';
 
 export interface CreateOptions {
   name: string;
@@ -17,7 +16,8 @@ export interface CreateOptions {
 }
 
 /** Repeatable, and each value may be a comma list: `--goal target,modality`. */
-function collect(value: string, previous: string[] = []): string[] {
+/** `--goal a,b` and `--goal a --goal b` alike, each lowercased (checked against GOALS later). */
+function goalList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((v) => v.trim().toLowerCase())];
 }
 
@@ -32,7 +32,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       'JSON array of scope items ({entity_id, entity_type, entity_name?, data?}) or keyword names; - for stdin',
     )
     .option('--operand <op>', 'combine watchlist items with "and" or "or"')
-    .option('--goal <goal>', `a goal, repeatable: ${GOALS.join(', ')}`, collect)
+    .option('--goal <goal>', `a goal, repeatable: ${GOALS.join(', ')}`, goalList)
     .option('--primary-filter-type <type>', 'primary filter type (default keyword)')
     .option('--open-setup', 'open the setup page in the browser')
     .option(
@@ -183,7 +183,7 @@ async function resolveWatchlist(
   client: Awaited<ReturnType<Context['client']>>,
   ctx: Context,
 ): Promise<Array<Record<string, unknown>>> {
-  const [{ resolveKeyword, UUID_RE }, { NotFoundError }] = await Promise.all([import('../shared/resolve.js'), import('../../errors.js')]);
+  const { resolveKeyword, UUID_RE } = await import('../shared/resolve.js');
   const out: Array<Record<string, unknown>> = [];
   for (const item of items) {
     if (typeof item === 'string') {

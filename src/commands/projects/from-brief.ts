@@ -4,11 +4,9 @@
  * shown; only after a yes (TTY prompt or --yes, exit 7 without either, as `analyses run` does) is
  * the same call sent again with `confirm: true`, which creates the project.
  */
-import { shellQuote } from '../../io/shell.js';
+import { shellQuote } from '../../io/text.js';
 import { openSetupPage } from '../shared/open-setup.js';
 import type { Context } from '../../context.js';
-import type { Prompter } from '../../io/prompter.js';
-import type { McpDeps } from '../mcp/connect.js';
 import { canPrompt } from '../../io/io.js';
 import { ConfirmationRequiredError, UnexpectedReplyError, UsageError } from '../../errors.js';
 
@@ -40,7 +38,7 @@ export async function parseFromBriefFlags(flags: Record<string, unknown>): Promi
   return { from, name, yes: flags.yes === true, openSetup: flags.openSetup === true };
 }
 
-export async function runFromBrief(opts: FromBriefOptions, ctx: Context, deps: { prompter?: Prompter } & McpDeps = {}): Promise<void> {
+export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promise<void> {
   const [
     { readInput, target },
     { withMcp, requireTool },
@@ -63,9 +61,7 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context, deps: {
   // stdin that carried the brief cannot also carry the answer to a question.
   const stdinFree = opts.from !== '-';
 
-  // The session's opener: openMcp, or a fake connection in unit tests.
-  const withSession = <T>(fn: Parameters<typeof withMcp<T>>[1]): Promise<T> => withMcp(ctx, fn, deps.open);
-  const created = await withSession(async (mcp) => {
+  const created = await withMcp(ctx, async (mcp) => {
     const tool = await requireTool(mcp, BRIEF_TOOLS, 'project-from-brief');
     const props = Object.keys(tool.inputSchema.properties ?? {});
     if (!props.includes('brief') || !props.includes('confirm')) {
@@ -111,7 +107,7 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context, deps: {
             : 'run again with --yes (stdin carried the brief, so nobody can answer)',
         });
       }
-      const prompter = deps.prompter ?? (await import('../../io/prompter.js')).createPrompter(io, ctx.signal);
+      const prompter = await ctx.prompter();
       if (!(await prompter.confirm(`Create the project "${name}" with this scope?`, { default: false }))) {
         if (machine) await printJson(io, dry.raw);
         io.stderr.write('Nothing was created.\n');

@@ -1,11 +1,14 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 
+/** `rsi projects list` takes no flags of its own. */
+export type ListOptions = Record<string, never>;
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('list').description('list the projects you belong to, with your role').action(async () => runF({}, ctx));
 }
 
-export async function run(_opts: Record<string, never>, ctx: Context): Promise<void> {
+export async function run(_opts: ListOptions, ctx: Context): Promise<void> {
   const [{ printJson, printRows }, { target }] = await Promise.all([import('../../io/output.js'), import('../shared/flags.js')]);
   const client = await ctx.client();
   const body = await client.listProjects(ctx.signal);

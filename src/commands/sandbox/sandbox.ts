@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { collect } from '../shared/flags.js';
 
 export interface SandboxCommandOptions {
   port: number;
@@ -58,10 +59,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .action(async (raw: Record<string, unknown>) => {
       await runF(parseOptions(raw, ctx.env), ctx);
     });
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 export function parseOptions(raw: Record<string, unknown>, env: Record<string, string | undefined> = {}): SandboxCommandOptions {

@@ -24,7 +24,92 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     });
 }
 
-/** The body is loaded only when the command runs, so `rsi --help` and the other commands do not parse it. */
 export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> {
-  return (await import('./scoreboard-run.js')).run(opts, ctx);
+  const [
+    { withMcp, requireTool },
+    { SCOREBOARD_TOOLS, ScoreboardReply, parseReply },
+    { toolFailure },
+    { printJson, printRows },
+    { target },
+    { UUID_RE },
+  ] = await Promise.all([
+    import('../mcp/connect.js'),
+    import('../../mcp/features.js'),
+    import('../../mcp/client.js'),
+    import('../../io/output.js'),
+    import('../shared/flags.js'),
+    import('../shared/resolve.js'),
+  ]);
+  // A UUID needs no API sign-in; a name is resolved through GET /projects like every command.
+  let project: { id: string; name: string };
+  if (UUID_RE.test(opts.project)) project = { id: opts.project.toLowerCase(), name: opts.project };
+  else {
+    const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
+    project = await resolveProject(client, opts.project, ctx.signal);
+  }
+  const reply = await withMcp(ctx, async (mcp) => {
+    const tool = await requireTool(mcp, SCOREBOARD_TOOLS, 'scoreboard');
+    const result = await mcp.callTool(tool.name, { project_id: project.id, ...(opts.limit !== undefined ? { limit: opts.limit } : {}) });
+    if (result.isError) throw toolFailure(tool.name, result);
+    return { tool: tool.name, content: result.structuredContent };
+  });
+  const board = parseReply(reply.tool, ScoreboardReply, reply.content);
+  const out = target(ctx);
+  if (out.format === 'json') {
+    await printJson(ctx.io, reply.content);
+    return;
+  }
+  // In a table, scores as every other table shows them (`54.4`, `7`); tsv and csv keep their fixed
+  // two decimals, which scripts already read.
+  const { formatNumber } = await import('../../io/pictures.js');
+  const figure = out.format === 'table' ? formatNumber : (n: number) => n.toFixed(2);
+  const fixed = (n: number | null | undefined): string => (typeof n === 'number' ? figure(n) : '');
+  type Row = (typeof board.scoreboard)[number];
+  const columns: Array<import('../../io/output.js').Column<Row>> = [
+    { header: 'RANK', value: (r) => r.rank, numeric: true },
+    { header: 'NAME', value: (r) => r.name, flexible: true },
+    { header: 'TYPE', value: (r) => r.type },
+    { header: 'SCORE', value: (r) => fixed(r.score), numeric: true },
+    { header: 'MOMENTUM', value: (r) => fixed(r.momentum), numeric: true },
+    { header: 'MATURITY', value: (r) => fixed(r.maturity), numeric: true },
+    { header: 'COMPETITION', value: (r) => fixed(r.competition), numeric: true },
+    { header: 'RISK', value: (r) => fixed(r.risk), numeric: true },
+    { header: 'TRANSLATION', value: (r) => fixed(r.translation), numeric: true },
+    { header: 'KEYWORD ID', value: (r) => r.keyword_id, id: true },
+  ];
+  // On a terminal, as in `rsi opportunities`: a bar of the score beside it (scores run 0–100),
+  // only where the table still fits.
+  const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
+  // On a terminal the names stay whole: where the table is too wide, the id goes first, then the
+  // lesser scores from the right, before a name would be cut (SCORE always stays).
+  const leftOut: string[] = [];
+  if (out.format === 'table' && !out.wide) {
+    for (const header of ['KEYWORD ID', 'TRANSLATION', 'RISK', 'COMPETITION', 'MATURITY', 'MOMENTUM']) {
+      if (tableWidth(board.scoreboard, columns) <= Math.max(20, ctx.io.columns)) break;
+      columns.splice(
+        columns.findIndex((c) => c.header === header),
+        1,
+      );
+      leftOut.push(header);
+    }
+  }
+  const style = pictureStyle(ctx.io, out.format, ctx.env);
+  if (style && board.scoreboard.some((r) => typeof r.score === 'number')) {
+    const max = Math.max(100, ...board.scoreboard.map((r) => r.score ?? 0));
+    const width = columnBarWidth(style, tableWidth(board.scoreboard, columns));
+    if (width > 0)
+      columns.splice(4, 0, { header: '', value: (r) => (typeof r.score === 'number' ? bar(r.score, max, width, style) : ''), keep: true });
+  }
+  const printed = await printRows<Row>(out, board.scoreboard, columns);
+  if (leftOut.length > 0)
+    (await import('../../io/output.js')).note(ctx.io, `left out: ${leftOut.join(', ')} (see all with --format tsv or --json)`);
+  if (out.format === 'table') {
+    const name = board.project?.name ?? project.name;
+    const total = board.total ?? printed;
+    ctx.io.stderr.write(
+      printed === 0
+        ? `No scored opportunities yet for "${name}": run analyses first (\`rsi analyses run\`).\n`
+        : `${printed} of ${total} scored ${total === 1 ? 'opportunity' : 'opportunities'} in "${name}"\n`,
+    );
+  }
 }

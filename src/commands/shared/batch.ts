@@ -1,14 +1,15 @@
 /**
  * Batches from stdin (`rsi keywords get -`, `rsi keywords relations - --relation R`): one process
- * fetches every item with the window `--all` uses (client/window.ts) and prints the results in
+ * fetches every item through the read-ahead walk `--all` uses (client/paging.ts) and prints the results in
  * input order as they become ready. A failed item is an error line on stderr and an error row,
  * and the batch goes on; the exit code is then 11 (BatchItemsFailedError).
  */
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../client/client.js';
 import { BatchItemsFailedError, CliError, InterruptedError, NotSignedInError, UsageError } from '../../errors.js';
-import { PageWindow } from '../../client/window.js';
-import { pageWindow, readInput } from './flags.js';
+import type { InFlight, PageWindow } from '../../client/window.js';
+import { pageWindow, readAhead } from '../../client/paging.js';
+import { readInput } from './flags.js';
 import { resolveKeyword, type ResolvedKeyword } from './resolve.js';
 
 /**
@@ -43,48 +44,35 @@ export function parseBatch(text: string): string[] {
 export type Outcome<R> = { input: string; ok: true; value: R } | { input: string; ok: false; error: CliError };
 
 /**
- * Runs `work` over `items` with at most the window's size in flight, yielding outcomes in input
- * order: an item is printed as soon as it and every item before it are done.
+ * Runs `work` over `items` through the read-ahead walk (client/paging.ts), one item a "page", at
+ * most the window's size in flight, yielding outcomes in input order: an item is printed as soon as
+ * it and every item before it are done. A failed item is an outcome, unless `fatal` says the error
+ * would fail every item (signed out, Ctrl-C): that ends the batch.
  */
-export async function* inInputOrder<R>(
+export function inInputOrder<R>(
   items: readonly string[],
   work: (input: string) => Promise<R>,
-  window: PageWindow,
+  window: PageWindow | InFlight,
   fatal: (error: unknown) => boolean,
 ): AsyncGenerator<Outcome<R>> {
-  const pending: Array<Promise<Outcome<R>>> = [];
-  let next = 0;
-  const launch = (): void => {
-    while (next < items.length && pending.length < window.size) {
-      const input = items[next++]!;
-      const ticket = window.sent();
-      pending.push(
-        work(input).then(
-          (value): Outcome<R> => {
-            window.settled(ticket);
-            return { input, ok: true, value };
-          },
-          (error: unknown): Outcome<R> => {
-            // Failures that would fail every item (signed out, Ctrl-C) end the batch instead.
-            if (fatal(error)) throw error;
-            window.settled(ticket);
-            return { input, ok: false, error: error instanceof CliError ? error : new CliError(String(error)) };
-          },
-        ),
-      );
-    }
-  };
-  launch();
-  try {
-    while (pending.length > 0) {
-      const outcome = await pending.shift()!;
-      launch();
-      yield outcome;
-    }
-  } finally {
-    // Settle what is still in flight when the walk ends early, so no rejection goes unhandled.
-    for (const p of pending) p.catch(() => undefined);
-  }
+  return readAhead<Outcome<R>>({
+    by: 'row',
+    start: 0,
+    window,
+    total: items.length,
+    // The items say nothing of each other: the window fills at once.
+    probe: false,
+    fetch: async (position) => {
+      const input = items[position];
+      if (input === undefined) return { rows: [] };
+      try {
+        return { rows: [{ input, ok: true, value: await work(input) }] };
+      } catch (error) {
+        if (fatal(error)) throw error;
+        return { rows: [{ input, ok: false, error: error instanceof CliError ? error : new CliError(String(error)) }] };
+      }
+    },
+  });
 }
 
 export interface BatchRun<R> {
@@ -104,7 +92,7 @@ export async function startBatch<R>(
   work: (client: ApiClient, keyword: ResolvedKeyword, input: string) => Promise<R>,
 ): Promise<BatchRun<R>> {
   const items = parseBatch(await readInput('the keyword', '-', ctx));
-  const window = new PageWindow(await pageWindow(ctx.env, ctx.clock));
+  const window = pageWindow(ctx.env, ctx.clock);
   const client = await ctx.client();
   const names = new Map<string, Promise<ResolvedKeyword>>();
   const resolve = (input: string): Promise<ResolvedKeyword> => {

@@ -5,8 +5,6 @@
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { OutputTarget } from '../../io/output.js';
-import type { Clock } from '../../io/io.js';
-import type { InFlight } from '../../client/window.js';
 
 /** An integer flag within [min, max]; undefined stays undefined. */
 export async function intFlag(flag: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): Promise<number | undefined> {
@@ -26,26 +24,9 @@ export async function enumFlag<T extends string>(flag: string, raw: unknown, all
   return parsed.data;
 }
 
-/**
- * Pages `--all` keeps in flight. Unset, the window adapts (src/client/window.ts): it starts at
- * what a browser opens to one host, grows to the hard cap while the server answers as fast as it
- * did alone, and halves when it slows down (docs/performance.md). RSI_PAGES_IN_FLIGHT fixes it
- * from 1 (one page at a time) up to the same cap, so no setting lets rsi hammer the service.
- */
-export const PAGES_IN_FLIGHT = { default: 6, max: 8 } as const;
-
-/** The fixed window RSI_PAGES_IN_FLIGHT asks for, or the adaptive window's start when it is unset. */
-export async function pagesInFlight(env: Readonly<Record<string, string | undefined>>): Promise<number> {
-  const raw = env.RSI_PAGES_IN_FLIGHT;
-  if (raw === undefined || raw === '') return PAGES_IN_FLIGHT.default;
-  return (await intFlag('RSI_PAGES_IN_FLIGHT', raw, 1, PAGES_IN_FLIGHT.max))!;
-}
-
-/** What `--all` hands the client's walks: the user's fixed window, else an adaptive one timed by `clock`. */
-export async function pageWindow(env: Readonly<Record<string, string | undefined>>, clock: Clock): Promise<InFlight> {
-  const raw = env.RSI_PAGES_IN_FLIGHT;
-  if (raw !== undefined && raw !== '') return pagesInFlight(env);
-  return { start: PAGES_IN_FLIGHT.default, max: PAGES_IN_FLIGHT.max, now: () => clock.now() };
+/** commander's parser for a repeatable option: every occurrence, in order. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 export function nonEmpty(flag: string, raw: unknown): string | undefined {

@@ -5,7 +5,7 @@
  * caller's usage error stands, exactly as before.
  */
 import type { Context } from '../../context.js';
-import type { Choice, Prompter } from '../../io/prompter.js';
+import type { Choice } from '../../io/prompter.js';
 import { canPrompt } from '../../io/io.js';
 import { UsageError } from '../../errors.js';
 
@@ -14,16 +14,12 @@ export function canAsk(ctx: Context): boolean {
   return canPrompt(ctx.io) && ctx.io.stdoutIsTTY && ctx.env.RSI_NO_PROMPT !== '1' && ctx.settings().prompts !== 'off';
 }
 
-async function prompterFor(ctx: Context, given?: Prompter): Promise<Prompter> {
-  return given ?? (await import('../../io/prompter.js')).createPrompter(ctx.io, ctx.signal);
-}
-
 /**
  * The project the person typed, else one picked from their projects, most recent first. The pick
  * is returned as its name (what the person would have typed, so messages and hints repeat it), or
  * as its id when another project has the same name.
  */
-export async function projectOrPick(ctx: Context, given: string | undefined, prompter?: Prompter): Promise<string> {
+export async function projectOrPick(ctx: Context, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
   if (!canAsk(ctx)) throw new UsageError("missing required argument 'project'");
   const { projects } = await (await ctx.client()).listProjects(ctx.signal);
@@ -39,7 +35,7 @@ export async function projectOrPick(ctx: Context, given: string | undefined, pro
     value: named.get(p.name) === 1 ? p.name : p.id,
     description: `${p.role}${p.created_at ? `, created ${p.created_at.slice(0, 10)}` : ''} · ${p.id}`,
   }));
-  return (await prompterFor(ctx, prompter)).search('Project (type to search)', choices);
+  return (await ctx.prompter()).search('Project (type to search)', choices);
 }
 
 export interface PickableSignal {
@@ -56,7 +52,6 @@ export async function pickSignals(
   ctx: Context,
   signals: readonly PickableSignal[],
   options: { includeAnalysed: boolean; projectName: string },
-  prompter?: Prompter,
 ): Promise<Array<{ keyword_id: string; signal_keyword_id: string }>> {
   const offered = signals.filter((s) => options.includeAnalysed || !s.analysed);
   if (offered.length === 0) {
@@ -70,14 +65,14 @@ export async function pickSignals(
     name: `${s.name ?? s.signal_keyword_id}  (${s.type ?? '?'}${typeof s.rank === 'number' ? `, rank ${s.rank}` : ''}${s.analysed ? ', analysed' : ''})`,
     value: { keyword_id: s.keyword_id, signal_keyword_id: s.signal_keyword_id },
   }));
-  return (await prompterFor(ctx, prompter)).checkbox(`Signals to analyse in "${options.projectName}" (space ticks, enter runs)`, choices);
+  return (await ctx.prompter()).checkbox(`Signals to analyse in "${options.projectName}" (space ticks, enter runs)`, choices);
 }
 
 /** The name for `projects create`, asked when --name was left out. */
-export async function nameOrAsk(ctx: Context, given: string | undefined, prompter?: Prompter): Promise<string> {
+export async function nameOrAsk(ctx: Context, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
   if (!canAsk(ctx)) throw new UsageError('--name is required');
-  return (await prompterFor(ctx, prompter)).input('Project name', {
+  return (await ctx.prompter()).input('Project name', {
     validate: (v) => (v.trim() === '' ? 'the name must not be empty' : undefined),
   });
 }

@@ -2,7 +2,7 @@
  * Turning what users type into ids: `<project>` is a UUID or an exact project name; `<keyword>` a
  * UUID or a name matched exactly (case-insensitive) on name or synonym through search.
  */
-import { shellQuote } from '../../io/shell.js';
+import { shellQuote } from '../../io/text.js';
 import type { ApiClient } from '../../client/client.js';
 import { AmbiguousNameError, UnexpectedReplyError, UsageError } from '../../errors.js';
 

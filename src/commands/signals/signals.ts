@@ -2,8 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Column } from '../../io/output.js';
 import type { Signal } from '../../client/schemas.js';
-
-export const ANALYSIS_MODES = ['most_promising', 'novel_signal_scout', 'validated_opportunity'] as const;
+import { ANALYSIS_MODES } from '../../client/enums.js';
 
 export interface SignalsOptions {
   project: string;

@@ -1,18 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { Progress } from '../../io/progress.js';
 import { UsageError } from '../../errors.js';
-import {
-  analysesPicture,
-  assertNoFailedAnalyses,
-  failedDuringWatch,
-  parseTiming,
-  printStatus,
-  elapsedSince,
-  watchWithOutput,
-  type StatusLike,
-  type WatchTiming,
-} from '../shared/watch.js';
+import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
+import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
+import { assertNoFailedAnalyses, failedDuringWatch } from '../shared/exit-policy.js';
 
 export interface StatusOptions {
   project: string;
@@ -22,20 +13,7 @@ export interface StatusOptions {
 
 type Status = StatusLike;
 
-/** What `status` needs from the service: the client and project resolution, behind one seam. */
-export interface StatusPort {
-  resolveProject(ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
-  getProjectStatus(projectId: string, signal: AbortSignal): Promise<Status>;
-  /** Where the project's scoring setup is finished, for hints. */
-  setupUrl?(projectId: string): string;
-}
-
-export interface StatusDeps {
-  port?: StatusPort;
-  progress?: Progress;
-}
-
-export function build(ctx: Context, runF: (options: StatusOptions, ctx: Context) => Promise<void> = run): Command {
+export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('status')
     .description("show a project's discovery and scoring status; --watch follows it until you can act")
     .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
@@ -69,15 +47,15 @@ export function parseStatusFlags(project: string, flags: { watch?: boolean; inte
   return { project, watch: flags.watch ? parseTiming(flags) : undefined };
 }
 
-export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps = {}): Promise<void> {
-  const port = deps.port ?? (await defaultPort(ctx));
+export async function run(options: StatusOptions, ctx: Context): Promise<void> {
+  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
   const { io } = ctx;
   const { format } = ctx.globals();
   const machine = format === 'json' || format === 'ndjson';
-  const project = await port.resolveProject(options.project, ctx.signal);
+  const project = await resolveProject(client, options.project, ctx.signal);
   let first: Status | undefined;
   const poll = async (signal: AbortSignal) => {
-    const status = await port.getProjectStatus(project.id, signal);
+    const status = await client.getProjectStatus(project.id, signal);
     first ??= status;
     return status;
   };
@@ -89,26 +67,15 @@ export async function run(options: StatusOptions, ctx: Context, deps: StatusDeps
     return;
   }
 
-  const progress =
-    deps.progress ?? (await import('../../io/progress.js')).createProgress(io, { suffix: elapsedSince(ctx.clock), signal: ctx.signal });
+  const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(
     poll,
     options.watch,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
-    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: port.setupUrl?.(project.id) },
+    { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );
   if (!machine) await printStatus(io, format, final, project.name, () => ctx.clock.now());
   // Exit 10 only for analyses that failed while this watch ran; older failures are history.
   const { note } = await import('../../io/output.js');
   assertNoFailedAnalyses(final, project.name, failedDuringWatch(first ?? final), (line) => note(io, `note: ${line}`));
-}
-
-/** The real client behind the port; loaded only when the command runs. */
-export async function defaultPort(ctx: Context): Promise<StatusPort> {
-  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
-  return {
-    resolveProject: (ref, signal) => resolveProject(client, ref, signal),
-    getProjectStatus: (id, signal) => client.getProjectStatus(id, signal),
-    setupUrl: (id) => client.setupUrl(id),
-  };
 }

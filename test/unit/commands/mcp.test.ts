@@ -6,13 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as call from '../../../src/commands/mcp/call.js';
-import { run as callRun } from '../../../src/commands/mcp/call-run.js';
 import * as serve from '../../../src/commands/mcp/serve.js';
-import { run as serveRun } from '../../../src/commands/mcp/serve-run.js';
 import * as tools from '../../../src/commands/mcp/tools.js';
-import { run as toolsRun } from '../../../src/commands/mcp/tools-run.js';
 import * as scoreboard from '../../../src/commands/scoreboard/scoreboard.js';
-import { run as scoreboardRun } from '../../../src/commands/scoreboard/scoreboard-run.js';
 import { ForbiddenError, UsageError } from '../../../src/errors.js';
 import type { Tool } from '../../../src/mcp/client.js';
 import { fakeClient, fakeMcp, parseFlags } from '../../support/commands.js';
@@ -32,7 +28,7 @@ const SEARCH_TOOL: Tool = {
     required: ['q'],
   },
 };
-const open = (mcp: ReturnType<typeof fakeMcp>) => ({ open: async () => mcp });
+const open = (mcp: ReturnType<typeof fakeMcp>) => async () => mcp;
 
 describe('mcp tools: flags', () => {
   it('takes nothing', async () => {
@@ -45,7 +41,7 @@ describe('mcp tools: run', () => {
   it('tsv: name, arguments (required starred, with types), description', async () => {
     const io = fakeIo(false);
     const mcp = fakeMcp([SCOREBOARD_TOOL, SEARCH_TOOL]);
-    await toolsRun({}, fakeCtx(io, 'tsv'), open(mcp));
+    await tools.run({}, fakeCtx(io, { format: 'tsv', mcp: open(mcp) }));
     expect(io.out()).toBe(
       'project_scoreboard\tproject_id*:string limit:integer\tRanked opportunities\n' +
         'search_keywords\tq*:string limit:integer tags:array\tSearch keywords\n',
@@ -56,17 +52,17 @@ describe('mcp tools: run', () => {
 
   it('json: the tools as listed; table: the footer on stderr', async () => {
     const io = fakeIo(false);
-    await toolsRun({}, fakeCtx(io, 'json'), open(fakeMcp([SEARCH_TOOL])));
+    await tools.run({}, fakeCtx(io, { format: 'json', mcp: open(fakeMcp([SEARCH_TOOL])) }));
     expect(JSON.parse(io.out())).toEqual([SEARCH_TOOL]);
     const tty = fakeIo(true);
-    await toolsRun({}, fakeCtx(tty, 'table'), open(fakeMcp([SEARCH_TOOL])));
+    await tools.run({}, fakeCtx(tty, { format: 'table', mcp: open(fakeMcp([SEARCH_TOOL])) }));
     expect(tty.err()).toBe('* required. Call one with `rsi mcp call <tool> --arg key=value`.\n');
   });
 
   it('a session that cannot open fails without output', async () => {
     const io = fakeIo(false);
     const refused = new ForbiddenError('not signed in to the MCP server');
-    await expect(toolsRun({}, fakeCtx(io, 'tsv'), { open: () => Promise.reject(refused) })).rejects.toBe(refused);
+    await expect(tools.run({}, fakeCtx(io, { format: 'tsv', mcp: () => Promise.reject(refused) }))).rejects.toBe(refused);
     expect(io.out()).toBe('');
   });
 });
@@ -98,10 +94,9 @@ describe('mcp call: run', () => {
   it('arguments are typed by the input schema; the structured result is printed as JSON', async () => {
     const io = fakeIo(false);
     const mcp = fakeMcp([SEARCH_TOOL], () => reply);
-    await callRun(
+    await call.run(
       { tool: 'search_keywords', args: ['q=egfr', 'limit=5', 'tags=a', 'tags=b'], input: undefined },
-      fakeCtx(io, 'tsv'),
-      open(mcp),
+      fakeCtx(io, { format: 'tsv', mcp: open(mcp) }),
     );
     expect(mcp.calls).toEqual([{ name: 'search_keywords', args: { q: 'egfr', limit: 5, tags: ['a', 'b'] } }]);
     expect(JSON.parse(io.out())).toEqual({ hits: ['EGFR', 'KRAS'] });
@@ -111,17 +106,15 @@ describe('mcp call: run', () => {
   it('a text-only result: its text in tsv, the whole result in json', async () => {
     const io = fakeIo(false);
     const text = { content: [{ type: 'text' as const, text: 'EGFR, KRAS' }] };
-    await callRun(
+    await call.run(
       { tool: 'search_keywords', args: ['q=x'], input: undefined },
-      fakeCtx(io, 'tsv'),
-      open(fakeMcp([SEARCH_TOOL], () => text)),
+      fakeCtx(io, { format: 'tsv', mcp: open(fakeMcp([SEARCH_TOOL], () => text)) }),
     );
     expect(io.out()).toBe('EGFR, KRAS\n');
     const json = fakeIo(false);
-    await callRun(
+    await call.run(
       { tool: 'search_keywords', args: ['q=x'], input: undefined },
-      fakeCtx(json, 'json'),
-      open(fakeMcp([SEARCH_TOOL], () => text)),
+      fakeCtx(json, { format: 'json', mcp: open(fakeMcp([SEARCH_TOOL], () => text)) }),
     );
     expect(JSON.parse(json.out())).toEqual(text);
   });
@@ -129,9 +122,9 @@ describe('mcp call: run', () => {
   it('a missing required argument is a usage error and no tool is called', async () => {
     const io = fakeIo(false);
     const mcp = fakeMcp([SEARCH_TOOL]);
-    const error = await callRun({ tool: 'search_keywords', args: ['limit=5'], input: undefined }, fakeCtx(io, 'tsv'), open(mcp)).catch(
-      (e: unknown) => e,
-    );
+    const error = await call
+      .run({ tool: 'search_keywords', args: ['limit=5'], input: undefined }, fakeCtx(io, { format: 'tsv', mcp: open(mcp) }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(/\bq\b/);
     expect(mcp.calls).toEqual([]);
@@ -140,9 +133,9 @@ describe('mcp call: run', () => {
 
   it('an unknown tool names the ones there are', async () => {
     const io = fakeIo(false);
-    const error = (await callRun({ tool: 'nope', args: [], input: undefined }, fakeCtx(io, 'tsv'), open(fakeMcp([SEARCH_TOOL]))).catch(
-      (e: unknown) => e,
-    )) as UsageError;
+    const error = (await call
+      .run({ tool: 'nope', args: [], input: undefined }, fakeCtx(io, { format: 'tsv', mcp: open(fakeMcp([SEARCH_TOOL])) }))
+      .catch((e: unknown) => e)) as UsageError;
     expect(error).toBeInstanceOf(UsageError);
     expect(error.hint).toBe('its tools: search_keywords');
   });
@@ -151,7 +144,10 @@ describe('mcp call: run', () => {
     const io = fakeIo(false);
     const denied = { isError: true, content: [{ type: 'text' as const, text: 'insufficient_scope: needs projects:write' }] };
     await expect(
-      callRun({ tool: 'search_keywords', args: ['q=x'], input: undefined }, fakeCtx(io, 'tsv'), open(fakeMcp([SEARCH_TOOL], () => denied))),
+      call.run(
+        { tool: 'search_keywords', args: ['q=x'], input: undefined },
+        fakeCtx(io, { format: 'tsv', mcp: open(fakeMcp([SEARCH_TOOL], () => denied)) }),
+      ),
     ).rejects.toThrow(ForbiddenError);
     expect(io.out()).toBe('');
   });
@@ -160,12 +156,18 @@ describe('mcp call: run', () => {
     const io = fakeIo(false);
     io.stdinStream.end('[1, 2]');
     let opened = false;
-    const error = await callRun({ tool: 't', args: [], input: '-' }, fakeCtx(io, 'tsv'), {
-      open: async () => {
-        opened = true;
-        return fakeMcp([]);
-      },
-    }).catch((e: unknown) => e);
+    const error = await call
+      .run(
+        { tool: 't', args: [], input: '-' },
+        fakeCtx(io, {
+          format: 'tsv',
+          mcp: async () => {
+            opened = true;
+            return fakeMcp([]);
+          },
+        }),
+      )
+      .catch((e: unknown) => e);
     expect((error as Error).message).toBe('--input: stdin must hold a JSON object of arguments');
     expect(opened).toBe(false);
   });
@@ -189,7 +191,7 @@ describe('mcp serve: run (the parts that need no stdio server)', () => {
   it('--print-config claude-desktop: the JSON snippet on stdout pins the profile and base URL; where to put it on stderr', async () => {
     const io = fakeIo(false);
     const ctx = fakeCtx(io, { globals: { profile: 'work', baseUrl: 'https://rsi.example' } });
-    await serveRun({ allowWrite: true, printConfig: 'claude-desktop' }, ctx);
+    await serve.run({ allowWrite: true, printConfig: 'claude-desktop' }, ctx);
     expect(JSON.parse(io.out())).toEqual({
       mcpServers: {
         rsi: { command: 'rsi', args: ['--base-url', 'https://rsi.example', '--profile', 'work', 'mcp', 'serve', '--allow-write'] },
@@ -200,13 +202,13 @@ describe('mcp serve: run (the parts that need no stdio server)', () => {
 
   it('--print-config claude-code: a shell command', async () => {
     const io = fakeIo(false);
-    await serveRun({ allowWrite: false, printConfig: 'claude-code' }, fakeCtx(io));
+    await serve.run({ allowWrite: false, printConfig: 'claude-code' }, fakeCtx(io));
     expect(io.out()).toBe('claude mcp add rsi -- rsi mcp serve\n');
   });
 
   it('--json is refused: stdout carries JSON-RPC', async () => {
     const io = fakeIo(false);
-    await expect(serveRun({ allowWrite: false, printConfig: undefined }, fakeCtx(io, 'json'))).rejects.toThrow(
+    await expect(serve.run({ allowWrite: false, printConfig: undefined }, fakeCtx(io, 'json'))).rejects.toThrow(
       /--json does not apply to `rsi mcp serve`/,
     );
     expect(io.out()).toBe('');
@@ -246,7 +248,7 @@ describe('scoreboard: run', () => {
   it('a UUID goes straight to the tool (no API client); tsv rows with fixed decimals', async () => {
     const io = fakeIo(false);
     const mcp = fakeMcp([SCOREBOARD_TOOL], answer);
-    await scoreboardRun({ project: PID, limit: 2 }, fakeCtx(io, 'tsv'), open(mcp));
+    await scoreboard.run({ project: PID, limit: 2 }, fakeCtx(io, { format: 'tsv', mcp: open(mcp) }));
     expect(mcp.calls).toEqual([{ name: 'project_scoreboard', args: { project_id: PID, limit: 2 } }]);
     expect(io.out()).toBe('1\tKRAS\ttarget\t82.46\t0.50\t\t\t\t\tk1\n2\tSOS1\ttarget\t40.00\t\t\t\t\t\tk2\n');
     expect(io.err()).toBe('');
@@ -257,23 +259,25 @@ describe('scoreboard: run', () => {
     const { client, calls } = fakeClient({
       listProjects: async () => ({ projects: [{ id: PID, name: 'KRAS inhibitors', role: 'owner' }] }),
     });
-    await scoreboardRun(
+    await scoreboard.run(
       { project: 'KRAS inhibitors', limit: undefined },
-      fakeCtx(io, { format: 'table', client }),
-      open(fakeMcp([SCOREBOARD_TOOL], answer)),
+      fakeCtx(io, { format: 'table', client, mcp: open(fakeMcp([SCOREBOARD_TOOL], answer)) }),
     );
     expect(calls.map((c) => c.method)).toEqual(['listProjects']);
     expect(io.err()).toBe('2 of 4 scored opportunities in "KRAS inhibitors"\n');
     const json = fakeIo(false);
-    await scoreboardRun({ project: PID, limit: undefined }, fakeCtx(json, 'json'), open(fakeMcp([SCOREBOARD_TOOL], answer)));
+    await scoreboard.run(
+      { project: PID, limit: undefined },
+      fakeCtx(json, { format: 'json', mcp: open(fakeMcp([SCOREBOARD_TOOL], answer)) }),
+    );
     expect(JSON.parse(json.out())).toEqual(board);
   });
 
   it('a server without a scoreboard tool: an error naming the tools it has', async () => {
     const io = fakeIo(false);
-    const error = (await scoreboardRun({ project: PID, limit: undefined }, fakeCtx(io, 'tsv'), open(fakeMcp([SEARCH_TOOL]))).catch(
-      (e: unknown) => e,
-    )) as Error & { hint?: string };
+    const error = (await scoreboard
+      .run({ project: PID, limit: undefined }, fakeCtx(io, { format: 'tsv', mcp: open(fakeMcp([SEARCH_TOOL])) }))
+      .catch((e: unknown) => e)) as Error & { hint?: string };
     expect(error.message).toMatch(/offers no scoreboard tool/);
     expect(error.hint).toMatch(/its tools: search_keywords/);
     expect(io.out()).toBe('');

@@ -256,7 +256,7 @@ describe('projects create --from-brief: run', () => {
   it('--yes: a dry run, the matched scope on stderr, then confirm: true; tsv row on stdout', async () => {
     const io = fakeIo(false);
     const mcp = fakeMcp([TOOL], answer);
-    await runFromBrief({ from: file, name: undefined, yes: true, openSetup: false }, fakeCtx(io, 'tsv'), { open: async () => mcp });
+    await runFromBrief({ from: file, name: undefined, yes: true, openSetup: false }, fakeCtx(io, { format: 'tsv', mcp: async () => mcp }));
     expect(mcp.calls).toEqual([
       { name: TOOL.name, args: { brief: 'KRAS G12C in NSCLC\n', confirm: false } },
       { name: TOOL.name, args: { brief: 'KRAS G12C in NSCLC\n', confirm: true } },
@@ -270,10 +270,10 @@ describe('projects create --from-brief: run', () => {
   it('on a terminal the question is asked; yes creates, json prints the tool reply', async () => {
     const io = fakeIo(true);
     const prompter = new ScriptedPrompter([{ question: 'Create the project "KRAS brief" with this scope?', answer: true }]);
-    await runFromBrief({ from: file, name: undefined, yes: false, openSetup: false }, fakeCtx(io, 'json'), {
-      open: async () => fakeMcp([TOOL], answer),
-      prompter,
-    });
+    await runFromBrief(
+      { from: file, name: undefined, yes: false, openSetup: false },
+      fakeCtx(io, { format: 'json', mcp: async () => fakeMcp([TOOL], answer), prompter }),
+    );
     prompter.assertDone();
     expect(JSON.parse(io.out())).toEqual({ name: 'KRAS brief', matched, created: true, project });
   });
@@ -281,10 +281,10 @@ describe('projects create --from-brief: run', () => {
   it('no terminal and no --yes: exit 7, only the dry run was sent', async () => {
     const io = fakeIo(false);
     const mcp = fakeMcp([TOOL], answer);
-    const error = await runFromBrief({ from: file, name: undefined, yes: false, openSetup: false }, fakeCtx(io, 'tsv'), {
-      open: async () => mcp,
-      prompter: new ScriptedPrompter(),
-    }).catch((e: unknown) => e);
+    const error = await runFromBrief(
+      { from: file, name: undefined, yes: false, openSetup: false },
+      fakeCtx(io, { format: 'tsv', mcp: async () => mcp, prompter: new ScriptedPrompter() }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfirmationRequiredError);
     expect(mcp.calls.map((c) => c.args.confirm)).toEqual([false]);
     expect(io.out()).toBe('');

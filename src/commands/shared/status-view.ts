@@ -1,0 +1,180 @@
+/**
+ * How a project's status reads to a person: the one-line description and live-line picture the
+ * watch shows, the next step to type, and the full status view of `rsi status` (and of `analyses
+ * run --wait` when it ends).
+ */
+import { formatSeconds, shellQuote } from '../../io/text.js';
+import type { ProjectStatus } from '../../client/schemas.js';
+import type { Clock, Io } from '../../io/io.js';
+import { sanitizeLine } from '../../io/sanitize.js';
+import type { OutputFormat } from '../../io/formats.js';
+
+/** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
+export type StatusLike = ProjectStatus;
+/** One item of a status's `analyses`. */
+export type StatusAnalysis = ProjectStatus['analyses'][number];
+
+/**
+ * The live line and the timeout message: our one-line reading of the state, then the server's
+ * own `summary`, which may say what we cannot infer (setup missing, a scan that stalled).
+ */
+export function statusLine(status: StatusLike): string {
+  const summary = summaryOf(status);
+  return summary ? `${describeStatus(status)} · ${summary}` : describeStatus(status);
+}
+
+/** The server's summary on one line, sanitised; empty when it sent none. */
+export function summaryOf(status: StatusLike): string {
+  return plain(status.summary ?? '');
+}
+
+/**
+ * Server text on one line: runs of white space (line breaks included) become one space, and the
+ * one terminal sanitiser makes every control or bidi character a visible escape, so a summary or a
+ * keyword name can neither redraw nor reorder the screen.
+ */
+export function plain(text: string): string {
+  return sanitizeLine(text.replace(/\s+/g, ' ').trim());
+}
+
+/** One short line for the live progress line: `scoring running · 3/5 analyses done · 1 failed`. */
+export function describeStatus(status: StatusLike): string {
+  const parts: string[] = [];
+  if (!status.signals_ready && status.scoring === 'not_started') parts.push('scanning for signals');
+  else parts.push(`scoring ${status.scoring.replaceAll('_', ' ')}`);
+  const counts = countAnalyses(status);
+  if (counts.total > 0) {
+    parts.push(`${counts.done}/${counts.total} analyses done`);
+    if (counts.failed > 0) parts.push(`${counts.failed} failed`);
+  }
+  if (status.next !== 'wait') parts.push(NEXT_LABEL[status.next] ?? `next: ${status.next}`);
+  return parts.join(' · ');
+}
+
+const NEXT_LABEL: Record<string, string> = {
+  run_analyses: 'ready to run analyses',
+  list_signals: 'signals ready',
+};
+
+export function countAnalyses(status: StatusLike): { total: number; done: number; failed: number; active: number } {
+  let done = 0;
+  let failed = 0;
+  let active = 0;
+  for (const a of status.analyses) {
+    if (a.status === 'done') done += 1;
+    else if (a.status === 'failed') failed += 1;
+    else active += 1;
+  }
+  return { total: status.analyses.length, done, failed, active };
+}
+
+/** The `next` value as something to type. */
+export function nextStep(status: StatusLike, projectRef: string): string {
+  const p = shellQuote(projectRef);
+  switch (status.next) {
+    case 'wait':
+      return `wait: rsi status ${p} --watch`;
+    case 'run_analyses':
+      return `run analyses: rsi signals ${p}, then rsi analyses run ${p} --top 5 --type target`;
+    case 'list_signals':
+      return `list signals: rsi signals ${p}`;
+    default:
+      return status.next;
+  }
+}
+
+/**
+ * Shows one status for a person, through the output module: on `table` the summary and next step,
+ * then the analyses; on `tsv`/`csv` one multi-part document on stdout (a `status` row, then one
+ * `analysis` row per analysis with its task id and runs, ids included) while the summary also goes
+ * to stderr, so a pipe gets data and the person still sees the state.
+ */
+export async function printStatus(
+  io: Io,
+  format: OutputFormat,
+  status: StatusLike,
+  projectName: string,
+  now: () => number = Date.now,
+): Promise<void> {
+  const { printSections, printText } = await import('../../io/output.js');
+  type Analysis = StatusLike['analyses'][number] & { task_id?: string | undefined };
+  const summary = [
+    `Project:  ${projectName}`,
+    `Summary:  ${status.summary}`,
+    `Signals:  ${status.signals_ready ? 'ready' : 'not ready'}`,
+    `Scoring:  ${status.scoring.replaceAll('_', ' ')}${describeCounts(status)}`,
+    `Next:     ${nextStep(status, projectName)}`,
+  ].join('\n');
+  const analyses = status.analyses as readonly Analysis[];
+  if (format === 'table') {
+    await printText(io, `${summary}\n${analyses.length > 0 ? '\n' : ''}`);
+    await printSections({ io, format, now }, [
+      {
+        name: 'analysis',
+        rows: analyses,
+        columns: [
+          { header: 'KEYWORD', value: (a: Analysis) => a.keyword_name },
+          { header: 'STATUS', value: (a: Analysis) => a.status },
+          { header: 'UPDATED', value: (a: Analysis) => a.updated_at, time: true },
+          { header: 'RUNS', value: (a: Analysis) => (a.runs ?? []).map((r) => `${r.type ?? '?'}:${r.status ?? '?'}`).join(' ') },
+          { header: 'KEYWORD ID', value: (a: Analysis) => a.keyword_id, id: true },
+        ],
+      },
+    ]);
+    return;
+  }
+  io.stderr.write(`${summary}\n`);
+  await printSections({ io, format }, [
+    {
+      name: 'status',
+      rows: [status],
+      columns: [
+        { header: 'signals_ready', value: (s: StatusLike) => s.signals_ready },
+        { header: 'scoring', value: (s: StatusLike) => s.scoring },
+        { header: 'next', value: (s: StatusLike) => s.next },
+        { header: 'summary', value: (s: StatusLike) => s.summary },
+      ],
+    },
+    {
+      name: 'analysis',
+      rows: analyses,
+      columns: [
+        { header: 'keyword_id', value: (a: Analysis) => a.keyword_id },
+        { header: 'keyword_name', value: (a: Analysis) => a.keyword_name },
+        { header: 'task_id', value: (a: Analysis) => a.task_id },
+        { header: 'status', value: (a: Analysis) => a.status },
+        { header: 'updated_at', value: (a: Analysis) => a.updated_at },
+        { header: 'runs', value: (a: Analysis) => a.runs },
+      ],
+    },
+  ]);
+}
+
+function describeCounts(status: StatusLike): string {
+  const c = countAnalyses(status);
+  if (c.total === 0) return '';
+  return ` (${c.done}/${c.total} analyses done${c.failed > 0 ? `, ${c.failed} failed` : ''})`;
+}
+
+/** For the live line: ` · 42 s` since the watch began (whole seconds, so it ticks calmly). */
+export function elapsedSince(clock: Clock): () => string {
+  const started = clock.now();
+  return () => ` · ${formatSeconds(Math.floor((clock.now() - started) / 1000) * 1000)}`;
+}
+
+/**
+ * On a terminal, the live line ends with a bar of analyses done/failed/total (the elapsed time
+ * follows it); elsewhere there is no picture.
+ */
+export async function analysesPicture(ctx: {
+  io: Io;
+  env: Readonly<Record<string, string | undefined>>;
+}): Promise<((status: StatusLike) => string) | undefined> {
+  const { progressStyle, progressBar } = await import('../../io/pictures.js');
+  const style = progressStyle(ctx.io, ctx.env);
+  if (!style) return undefined;
+  return (status) => {
+    const counts = countAnalyses(status);
+    return counts.total > 0 ? ` ${progressBar(counts, style)}` : '';
+  };
+}
