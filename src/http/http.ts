@@ -8,7 +8,7 @@ import { InterruptedError, ServiceUnavailableError } from '../errors.js';
 import type { Clock } from '../io/io.js';
 import { parseJson } from '../io/json.js';
 import type { AuthProvider, Http, HttpRequest, HttpResponse } from './types.js';
-import { API_MAX_BYTES, Network, isPermanentFailure } from './network.js';
+import { API_MAX_BYTES, type Network, isPermanentFailure } from './network.js';
 import { apiBaseOf, pathUnderApi } from './api-path.js';
 
 export interface HttpOptions {
@@ -31,17 +31,12 @@ const MAX_RETRY_AFTER_MS = 10_000;
 
 export class UndiciHttp implements Http {
   readonly apiBase: string;
-  private readonly network: Network;
-  private readonly ownsNetwork: boolean;
-
-  /** `network` is the process's one; without it (unit tests) a private one with no proxy is made. */
+  /** The process's one network, owned (and closed) by the Context. */
   constructor(
     private readonly options: HttpOptions,
-    network?: Network,
+    private readonly network: Network,
   ) {
     this.apiBase = apiBaseOf(options.baseUrl);
-    this.network = network ?? new Network({ env: {}, timeoutMs: options.timeoutMs, trace: options.trace });
-    this.ownsNetwork = network === undefined;
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
@@ -90,9 +85,8 @@ export class UndiciHttp implements Http {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.ownsNetwork) await this.network.close();
-  }
+  /** Nothing of its own to release: the network belongs to the Context. */
+  async close(): Promise<void> {}
 
   private url(req: HttpRequest): URL {
     const url = new URL(`${this.apiBase}${pathUnderApi(req.path)}`);

@@ -20,6 +20,7 @@ import type { Dispatcher } from 'undici';
 import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError } from '../errors.js';
 import { isLoopback, proxyFor, proxySettings, redactProxyUrl, type Env, type ProxySettings } from './proxy.js';
 import { Tracer, redactBody, redactHeaders, redactUrl } from './redact.js';
+import { formatSeconds } from '../io/text.js';
 
 /** OAuth, discovery and probe replies are small documents: a megabyte is generous. */
 export const OAUTH_MAX_BYTES = 1024 * 1024;
@@ -479,8 +480,4 @@ function truncate(text: string, max: number): string {
 
 function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
-}
-
-function formatSeconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
 }

@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError, NotSignedInError, ServiceUnavailableError } from '../../src/errors.js';
-import { UndiciHttp, retryAfterMs } from '../../src/http/http.js';
+import { type UndiciHttp, retryAfterMs } from '../../src/http/http.js';
 import { redactBody, redactHeaders, redactUrl } from '../../src/http/redact.js';
 import type { AuthProvider } from '../../src/http/types.js';
 import type { Clock } from '../../src/io/io.js';
 import { fakeClock } from '../support/fakes.js';
+import { TestHttp } from '../support/http.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -43,7 +44,7 @@ function json(res: ServerResponse, status: number, value: unknown, headers: Reco
 }
 
 function makeHttp(opts: { auth?: AuthProvider; clock?: Clock; trace?: PassThrough; timeoutMs?: number } = {}): UndiciHttp {
-  return new UndiciHttp({
+  return new TestHttp({
     baseUrl: base,
     auth: opts.auth,
     timeoutMs: opts.timeoutMs ?? 5000,
@@ -212,7 +213,7 @@ describe('UndiciHttp', () => {
     const port = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
     const clock = fakeClock(1_000_000);
-    const http = new UndiciHttp({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000, userAgent: 'rsi/t', clock, random: () => 0 });
+    const http = new TestHttp({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000, userAgent: 'rsi/t', clock, random: () => 0 });
     try {
       const error = await http.request({ method: 'GET', path: '/x' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceUnavailableError);

@@ -12,6 +12,7 @@ import { Network, OAUTH_MAX_BYTES, loadProxyAgent, loadUndici, tlsFailure } from
 import { proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
 import { redactBody } from '../../src/http/redact.js';
 import { fakeClock } from '../support/fakes.js';
+import { TestHttp } from '../support/http.js';
 import { startProxy, type TestProxy } from '../support/proxy.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -64,7 +65,7 @@ describe('the whole-request deadline', () => {
   it('ends a reply that drips one byte at a time: timed out (exit 8), the timeout retried once', async () => {
     // Each gap (100 ms) is far below the timeout (800 ms): only a deadline on the whole request ends it.
     handler = drip(100);
-    const http = new UndiciHttp({ baseUrl: base, timeoutMs: 800, userAgent: 'rsi/t', clock: fakeClock(), random: () => 0 });
+    const http = new TestHttp({ baseUrl: base, timeoutMs: 800, userAgent: 'rsi/t', clock: fakeClock(), random: () => 0 });
     try {
       const error = await http.request({ method: 'GET', path: '/drip' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceUnavailableError);
@@ -128,7 +129,7 @@ describe('bounded bodies', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(bomb);
     };
-    const http = new UndiciHttp({ baseUrl: base, timeoutMs: 10_000, userAgent: 'rsi/t', clock: fakeClock() });
+    const http = new TestHttp({ baseUrl: base, timeoutMs: 10_000, userAgent: 'rsi/t', clock: fakeClock() });
     try {
       const error = await http.request({ method: 'GET', path: '/big' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
