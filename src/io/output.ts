@@ -24,7 +24,7 @@ import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
 import { paint } from './colors.js';
 import { stringifyJson } from './json.js';
-import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate } from './sanitize.js';
+import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
 
 export interface Column<T> {
   /** The table header (people); upper case by convention. */
@@ -327,7 +327,7 @@ export async function printRows<T>(
     await out.flush();
     // After the table, so the note does not land between its lines on a terminal.
     // Wrapped at words to the width, so a narrow terminal does not break it mid-word.
-    if (table.dropped.length > 0) for (const l of wrapWords(droppedNote(table.dropped), table.width)) note(io, l);
+    if (table.dropped.length > 0) for (const l of wrap(droppedNote(table.dropped), table.width, { breakWords: false })) note(io, l);
     return count;
   }
   await out.flush();
@@ -604,34 +604,11 @@ export function pairsText(pairs: ReadonlyArray<readonly [string, unknown]>, colo
   let text = '';
   for (const [k, v] of pairs) {
     const key = sanitizeLine(k).padEnd(width);
-    const [first = '', ...rest] = room === Number.POSITIVE_INFINITY ? [tableField(v)] : wrapWords(tableField(v), room);
+    const [first = '', ...rest] = room === Number.POSITIVE_INFINITY ? [tableField(v)] : wrap(tableField(v), room, { breakWords: false });
     text += `${paint(color).dim(key)}  ${first}\n`;
     for (const more of rest) text += `${' '.repeat(width + 2)}${more}\n`;
   }
   return text;
-}
-
-/**
- * Lines of at most `width`, broken at spaces. A word longer than the line (a URL, a token-free
- * command, an id) stays whole and the terminal folds it: broken by us it could not be copied.
- */
-export function wrapWords(text: string, width: number): string[] {
-  if (width < 1 || displayWidth(text) <= width) return [text];
-  const lines: string[] = [];
-  let line = '';
-  let used = 0;
-  for (const word of text.split(' ')) {
-    const w = displayWidth(word);
-    if (used > 0 && used + 1 + w > width) {
-      lines.push(line);
-      line = '';
-      used = 0;
-    }
-    line += used > 0 || line !== '' ? ` ${word}` : word;
-    used += (used > 0 ? 1 : 0) + w;
-  }
-  lines.push(line);
-  return lines;
 }
 
 /**
@@ -644,7 +621,7 @@ export function hangLine(line: string, columns: number, indent?: number): string
   const gap = /^ +|^\S.*?\S( {2,})/.exec(line);
   let at = indent ?? (gap ? gap.index + gap[0].length : 0);
   if (at > columns / 2) at = 2;
-  const [first = '', ...rest] = wrapWords(line.slice(at), Math.max(20, columns - at));
+  const [first = '', ...rest] = wrap(line.slice(at), Math.max(20, columns - at), { breakWords: false });
   return [line.slice(0, at) + first, ...rest.map((r) => ' '.repeat(at) + r)].join('\n');
 }
 

@@ -160,11 +160,12 @@ export function truncate(text: string, width: number): string {
 }
 
 /**
- * Breaks sanitised text into lines of at most `width` columns, at spaces where it can and inside a
- * word only when the word alone is wider; never inside an escape. Used where a value must stay
- * whole but the terminal is narrow (a keyword card's description).
+ * Breaks sanitised text into lines of at most `width` columns, at spaces, never inside an escape.
+ * A word wider than the line is broken between display units where a value must stay whole on a
+ * narrow terminal (a keyword card's description); with `breakWords: false` it stays whole and the
+ * terminal folds it (a URL, a command or an id, which broken by us could not be copied).
  */
-export function wrap(text: string, width: number): string[] {
+export function wrap(text: string, width: number, { breakWords = true }: { breakWords?: boolean } = {}): string[] {
   if (width < 1 || displayWidth(text) <= width) return [text];
   const lines: string[] = [];
   let line = '';
@@ -179,6 +180,11 @@ export function wrap(text: string, width: number): string[] {
     if (used > 0) lines.push(line);
     line = '';
     used = 0;
+    if (!breakWords || w <= width) {
+      line = word;
+      used = w;
+      continue;
+    }
     for (const unit of displayUnits(word)) {
       const uw = unitWidth(unit);
       if (used + uw > width && used > 0) {

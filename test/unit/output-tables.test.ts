@@ -16,9 +16,8 @@ import {
   printText,
   relativeTime,
   shortId,
-  wrapWords,
 } from '../../src/io/output.js';
-import { displayWidth } from '../../src/io/sanitize.js';
+import { displayWidth, wrap } from '../../src/io/sanitize.js';
 import { fakeIo } from '../support/fakes.js';
 
 interface Row {
@@ -194,9 +193,9 @@ describe('lists of lines (doctor, auth status, the status summary)', () => {
   const long = 'the service at https://rsi.example.org answered 503 three times in a row, so the checks after it were skipped';
 
   it('continue under the value, broken at spaces, never inside a word', () => {
-    expect(wrapWords('aa bb cc', 5)).toEqual(['aa bb', 'cc']);
+    expect(wrap('aa bb cc', 5, { breakWords: false })).toEqual(['aa bb', 'cc']);
     const url = `https://example.org/${'x'.repeat(60)}`;
-    expect(wrapWords(`see ${url} now`, 40)).toEqual(['see', url, 'now']);
+    expect(wrap(`see ${url} now`, 40, { breakWords: false })).toEqual(['see', url, 'now']);
     expect(hangLine(`Summary:  ${long}`, 60).split('\n')).toEqual([
       'Summary:  the service at https://rsi.example.org answered',
       '          503 three times in a row, so the checks after it',

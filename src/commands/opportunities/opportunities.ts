@@ -100,8 +100,10 @@ export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<voi
     const mode = modes.size === 1 ? [...modes][0] : undefined;
     const footer = `${count} scored${typeof mode === 'string' && out.format === 'table' ? ` (${mode})` : ''} · analyses: ${pa.total ?? 0} total${by ? ` (${by})` : ''}`;
     // Broken at spaces to a terminal's width, like the tables above it.
-    const { wrapWords } = await import('../../io/output.js');
-    ctx.io.stderr.write(`${wrapWords(footer, ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY).join('\n')}\n`);
+    const { wrap } = await import('../../io/sanitize.js');
+    ctx.io.stderr.write(
+      `${wrap(footer, ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY, { breakWords: false }).join('\n')}\n`,
+    );
   } else if (count === 0) ctx.io.stderr.write('No scored opportunities yet\n');
   if (payload.error) ctx.io.stderr.write(`warning: the service reported: ${payload.error}\n`);
 }

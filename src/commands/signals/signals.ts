@@ -90,8 +90,10 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
   else if (out.format === 'table') {
     const kw = oneKeyword ? ` · keyword ${await keywordName(client, list.signals[0]!.keyword_id, ctx.signal)}` : '';
     // Broken at spaces to the terminal's width; the shared keyword id stays whole, to be copied.
-    const { wrapWords } = await import('../../io/output.js');
+    const { wrap } = await import('../../io/sanitize.js');
     const footer = `${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}`;
-    ctx.io.stderr.write(`${wrapWords(footer, ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY).join('\n')}\n`);
+    ctx.io.stderr.write(
+      `${wrap(footer, ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY, { breakWords: false }).join('\n')}\n`,
+    );
   }
 }
