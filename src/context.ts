@@ -11,6 +11,7 @@ import { OUTPUT_FORMATS, type OutputFormat } from './io/formats.js';
 import type { ApiClient } from './client/client.js';
 import type { AuthGlobals, Credentials, Env, Settings } from './auth/credentials.js';
 import type { Session } from './auth/session.js';
+import type { Browser } from './io/browser.js';
 import type { Prompter } from './io/prompter.js';
 import type { Progress, ProgressOptions } from './io/progress.js';
 import type { McpConnection } from './mcp/client.js';
@@ -71,6 +72,8 @@ export interface Context {
   prompter(): Promise<Prompter>;
   /** A progress line on stderr (a live line on a terminal); a new one per call. */
   progress(options?: ProgressOptions): Promise<Progress>;
+  /** Opens URLs in the person's browser, under the URL policy for what the service sent. */
+  browser(): Promise<Browser>;
   /**
    * Opens a session with the service's MCP server (`rsi mcp …`, `scoreboard`, `--from-brief`); a new
    * one per call, which the caller closes.
@@ -137,6 +140,7 @@ export function createContext(deps: ContextDeps): Context {
       return prompter;
     },
     progress: async (options = {}) => (await import('./io/progress.js')).createProgress(io, { signal, ...options }),
+    browser: async () => (await import('./io/browser.js')).createBrowser(env, (line) => void io.stderr.write(`${line}\n`)),
     mcp: () => openMcp(ctx),
     onClose: (fn) => void closers.push(fn),
     close: async () => {

@@ -105,6 +105,24 @@ export async function openServiceUrl(raw: string, opts: OpenServiceUrlOptions): 
   return (await (opts.open ?? openBrowser)(verdict.href, opts)) ? 'opened' : 'failed';
 }
 
+/**
+ * The browser as commands see it (`ctx.browser()`): the environment and the person's stderr are
+ * bound once, so a command says what to open and on which origin, and tests inject their own.
+ */
+export interface Browser {
+  /** Starts the browser on a URL rsi built or checked itself (the sign-in page). */
+  launch(url: string): Promise<BrowserLaunch>;
+  /** A URL from the service, opened only under `checkServiceUrl`; a refusal is said on stderr. */
+  openService(url: string, trustedOrigin: string, what: string): Promise<'opened' | 'failed' | 'refused'>;
+}
+
+export function createBrowser(env: Readonly<Record<string, string | undefined>>, say: (line: string) => void): Browser {
+  return {
+    launch: (url) => launchBrowser(url, { env }),
+    openService: (url, trustedOrigin, what) => openServiceUrl(url, { env, trustedOrigin, what, say }),
+  };
+}
+
 export async function openBrowser(url: string, opts: OpenBrowserOptions): Promise<boolean> {
   return (await launchBrowser(url, opts)).opened;
 }

@@ -8,6 +8,7 @@ import type { ApiClient } from '../../src/client/client.js';
 import type { Context, Env, GlobalOptions, OutputFormat, Session } from '../../src/context.js';
 import type { Clock, Io } from '../../src/io/io.js';
 import { createProgress, type Progress } from '../../src/io/progress.js';
+import type { Browser } from '../../src/io/browser.js';
 import type { Prompter } from '../../src/io/prompter.js';
 import type { McpConnection } from '../../src/mcp/client.js';
 
@@ -82,6 +83,8 @@ export interface FakeCtxOptions {
   prompter?: Prompter;
   /** What `ctx.progress()` resolves to; omitted, the real one on the fake streams. */
   progress?: Progress;
+  /** What `ctx.browser()` resolves to; omitted, opening one fails the test. */
+  browser?: Browser;
   /** What `ctx.mcp()` opens (a fakeMcp session); omitted, opening one fails the test. */
   mcp?: () => Promise<McpConnection>;
 }
@@ -116,6 +119,7 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     prompter: o.prompter ? () => Promise.resolve(o.prompter!) : missing('prompter'),
     progress: (options) => Promise.resolve(o.progress ?? createProgress(io, options)),
     mcp: o.mcp ?? missing('MCP session'),
+    browser: o.browser ? () => Promise.resolve(o.browser!) : missing('browser'),
     close: () => Promise.resolve(),
     onClose: () => undefined,
   };

@@ -61,7 +61,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void> {
-  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { launchBrowser, checkServiceUrl }] = await Promise.all([
+  const [creds, { normaliseBaseUrl }, { login, DEFAULT_SCOPES }, { checkServiceUrl }] = await Promise.all([
     ctx.credentials(),
     import('../../auth/base-url.js'),
     import('../../auth/login.js'),
@@ -134,7 +134,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
             err.write(`warning: not opening the sign-in page the service sent (${verdict.why}); open it yourself only if you trust it\n`);
             return cannotOpen("rsi opens only a sign-in page on the issuer's own origin", url);
           }
-          const launch = await launchBrowser(verdict.href, { env: ctx.env });
+          const launch = await (await ctx.browser()).launch(verdict.href);
           if (!launch.opened) return cannotOpen(launch.reason, url);
           err.write(
             `Opening your browser to sign in. If it does not open, visit:\n\n  ${url}\n\nWaiting for the sign-in… (Ctrl-C to cancel)\n`,

@@ -6,14 +6,9 @@
 import type { Context } from '../../context.js';
 
 export async function openSetupPage(ctx: Context, setupUrl: string): Promise<void> {
-  const [creds, { openServiceUrl }] = await Promise.all([ctx.credentials(), import('../../io/browser.js')]);
+  const [creds, browser] = await Promise.all([ctx.credentials(), ctx.browser()]);
   const err = ctx.io.stderr;
-  const result = await openServiceUrl(setupUrl, {
-    env: ctx.env,
-    trustedOrigin: creds.requireBaseUrl(),
-    what: 'the setup page',
-    say: (line) => void err.write(`${line}\n`),
-  });
+  const result = await browser.openService(setupUrl, creds.requireBaseUrl(), 'the setup page');
   if (result === 'opened') err.write(`Opening ${setupUrl}\n`);
   else if (result === 'failed') err.write(`Could not open a browser; open ${setupUrl} yourself.\n`);
 }

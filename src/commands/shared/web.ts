@@ -5,21 +5,15 @@
 import type { Context } from '../../context.js';
 
 export async function openProjectPage(ctx: Context, ref: string): Promise<void> {
-  const [client, creds, { resolveProject }, { openServiceUrl }] = await Promise.all([
+  const [client, creds, { resolveProject }, browser] = await Promise.all([
     ctx.client(),
     ctx.credentials(),
     import('./resolve.js'),
-    import('../../io/browser.js'),
+    ctx.browser(),
   ]);
   const project = await resolveProject(client, ref, ctx.signal);
   const url = `${creds.requireBaseUrl()}/projects/${encodeURIComponent(project.id)}/overview`;
   // Built by rsi on the base URL, so the policy passes it; checked all the same (one rule).
-  const opened =
-    (await openServiceUrl(url, {
-      env: ctx.env,
-      trustedOrigin: creds.requireBaseUrl(),
-      what: 'the project page',
-      say: (line) => void ctx.io.stderr.write(`${line}\n`),
-    })) === 'opened';
+  const opened = (await browser.openService(url, creds.requireBaseUrl(), 'the project page')) === 'opened';
   ctx.io.stderr.write(`${opened ? 'Opening' : 'Could not open a browser; open'} ${url}\n`);
 }
