@@ -122,6 +122,11 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
  * The person's settings (`rsi config`). A config that cannot be read gives none here: the command
  * that needs the config then fails with the reason, and one that does not (sandbox, completion) runs.
  */
+/** The config file's store without resolving a profile: `rsi config set|unset` repair a bad setting with it. */
+export function configStore(env: Env): ConfigStore {
+  return new ConfigStore(configDir(env));
+}
+
 export async function readSettings(env: Env): Promise<Settings> {
   try {
     return await new ConfigStore(configDir(env)).settings();
