@@ -92,7 +92,9 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
     throw new UsageError(`RSI_CREDENTIAL_STORE must be "keychain" or "file" (got "${storeName}")`);
   }
   const envToken = env.RSI_TOKEN?.trim() || undefined;
-  if (envToken && /\s/.test(envToken)) throw new UsageError('RSI_TOKEN must be a single token without spaces');
+  // Only visible ASCII can go in an Authorization header: anything else would fail every request
+  // as a network error (exit 8) instead of saying what is wrong.
+  if (envToken && /[^\x21-\x7e]/.test(envToken)) throw new UsageError('RSI_TOKEN must be a single token: visible ASCII, no spaces');
   const dir = configDir(env);
   const config = new ConfigStore(dir);
   // The config is read only when needed: RSI_TOKEN with RSI_BASE_URL works with no config at all.
@@ -226,6 +228,11 @@ function fromEnvironment(auth: AuthProvider, source: 'RSI_TOKEN' | 'RSI_MCP_TOKE
  * The person's settings (`rsi config`). A config that cannot be read gives none here: the command
  * that needs the config then fails with the reason, and one that does not (sandbox, completion) runs.
  */
+/** The config file's store without resolving a profile: `rsi config set|unset` repair a bad setting with it. */
+export function configStore(env: Env): ConfigStore {
+  return new ConfigStore(configDir(env));
+}
+
 export async function readSettings(env: Env): Promise<Settings> {
   try {
     return await new ConfigStore(configDir(env)).settings();

@@ -125,6 +125,25 @@ async function importProxyAgent(): Promise<typeof import('undici').ProxyAgent> {
   return proxyAgent.default;
 }
 
+let socksHushed: Promise<void> | undefined;
+/**
+ * undici's SOCKS5 agent prints an ExperimentalWarning (two lines on stderr, not in rsi's voice) the
+ * first time one is made, deep inside a request. socks5:// is a documented proxy here, so one
+ * agent is made up front with that warning held back; undici then never prints it.
+ */
+const hushSocksWarning = (): Promise<void> =>
+  (socksHushed ??= import('undici/lib/dispatcher/socks5-proxy-agent.js').then(async ({ default: Socks5ProxyAgent }) => {
+    const emit = process.emitWarning;
+    process.emitWarning = () => undefined;
+    let agent: { close(): Promise<void> };
+    try {
+      agent = new Socks5ProxyAgent('socks5://127.0.0.1:1080');
+    } finally {
+      process.emitWarning = emit;
+    }
+    await agent.close();
+  }));
+
 export class Network {
   readonly proxy: ProxySettings;
   readonly timeoutMs: number;
@@ -174,8 +193,8 @@ export class Network {
       found =
         proxy === undefined
           ? loadUndici().then(({ Agent }) => new Agent({ ...common, connect: { timeout: this.timeoutMs } }))
-          : loadProxyAgent().then(
-              (ProxyAgent) =>
+          : Promise.all([loadProxyAgent(), /^socks5?:/i.test(proxy) ? hushSocksWarning() : undefined]).then(
+              ([ProxyAgent]) =>
                 new ProxyAgent({
                   ...common,
                   // Credentials in the URL become Proxy-Authorization (undici decodes them).

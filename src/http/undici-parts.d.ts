@@ -13,6 +13,15 @@ declare module 'undici/lib/dispatcher/proxy-agent.js' {
   export default ProxyAgentClass;
 }
 
+declare module 'undici/lib/dispatcher/socks5-proxy-agent.js' {
+  /** Made once, only to spend undici's one-time ExperimentalWarning quietly (src/http/network.ts). */
+  class Socks5ProxyAgent {
+    constructor(proxyUrl: string);
+    close(): Promise<void>;
+  }
+  export default Socks5ProxyAgent;
+}
+
 declare module 'undici/lib/dispatcher/dispatcher.js' {
   import type { Dispatcher } from 'undici';
   const DispatcherClass: typeof Dispatcher;

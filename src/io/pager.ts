@@ -22,6 +22,9 @@ export function choosePager(env: Env, setting: string | undefined): string | und
   return command;
 }
 
+/** A command line the shell would only split at spaces: no quotes, variables, pipes or `VAR=`. */
+const PLAIN = /^[\w./+,:@%-]+(?:\s+[\w./+,:@%-]+)*\s*$/;
+
 function onPath(program: string, env: Env): boolean {
   return (env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
 }
@@ -47,7 +50,13 @@ export function lazyPager(command: string, env: Env, fallback: Writable, notes: 
   const start = (): void => {
     // less reads LESS when started without flags (PAGER=less): the same defaults gh sets.
     const childEnv = { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
-    child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: childEnv });
+    // A plain command line (`less -R`, `no-such-pager`) is started directly, so a missing program
+    // is an 'error' event and the output is printed past it; through the shell it was only
+    // `sh: not found` with every row lost. Anything else (quotes, `$`, `|`, `VAR=x`) needs the shell.
+    const words = PLAIN.test(command) ? command.trim().split(/\s+/) : undefined;
+    child = words
+      ? spawn(words[0]!, words.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], env: childEnv })
+      : spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: childEnv });
     exited = new Promise((resolve) => {
       child!.once('exit', () => resolve());
       child!.once('error', (error: NodeJS.ErrnoException) => {

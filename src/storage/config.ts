@@ -106,6 +106,10 @@ export class ConfigStore {
   }
 
   async read(): Promise<ConfigFile> {
+    return this.readAs(ConfigFile);
+  }
+
+  private async readAs<T>(schema: z.ZodType<T>): Promise<T> {
     // The token endpoint comes from here: a file others can change is not ours to trust.
     await assertTrusted(this.dir, 'folder', this.host);
     await assertTrusted(this.file, 'file', this.host);
@@ -113,7 +117,7 @@ export class ConfigStore {
     try {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: {} };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: {} } as T;
       throw new ConfigError(`cannot read ${this.file}: ${(error as Error).message}`, { cause: error });
     }
     let data: unknown;
@@ -122,12 +126,14 @@ export class ConfigStore {
     } catch {
       throw new ConfigError(`${this.file} is not valid JSON`, { hint: `fix or delete the file, then run \`rsi login\`` });
     }
-    const parsed = ConfigFile.safeParse(data);
+    const parsed = schema.safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.join('.') || '(top level)';
+      // A bad setting is one `rsi config unset` away (updateSettings reads past it), not a new login.
+      const setting = issue?.path[0] === 'settings' && typeof issue.path[1] === 'string' ? issue.path[1] : undefined;
       throw new ConfigError(`${this.file} is not a valid rsi config: ${where}: ${issue?.message ?? 'invalid'}`, {
-        hint: 'fix or delete the file, then run `rsi login`',
+        hint: setting ? `run \`rsi config unset ${setting}\`, or fix it in the file` : 'fix or delete the file, then run `rsi login`',
       });
     }
     return parsed.data;
@@ -145,7 +151,8 @@ export class ConfigStore {
   async updateSettings(update: (current: Settings) => Settings): Promise<void> {
     await ensureDir(this.dir);
     await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the config' }, async () => {
-      const config = await this.read();
+      // Settings as found, valid or not, so `rsi config unset` can repair a bad one.
+      const config = (await this.readAs(ConfigFile.extend({ settings: z.record(z.string(), z.unknown()).optional() }))) as ConfigFile;
       const next = update(config.settings ?? {});
       if (Object.keys(next).length === 0) delete config.settings;
       else config.settings = next;

@@ -35,6 +35,20 @@ describe('rsi config', () => {
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).settings).toBeUndefined();
   });
 
+  it('a bad setting written by hand: every command names `rsi config unset KEY`, and that repairs it', async () => {
+    const bad = mkdtempSync(join(tmpdir(), 'rsi-config-bad-'));
+    const profiles = { default: { baseUrl: 'http://127.0.0.1:9' } };
+    writeFileSync(join(bad, 'config.json'), JSON.stringify({ version: 1, profiles, settings: { format: 'yaml' } }), { mode: 0o600 });
+    const env = { RSI_CONFIG_DIR: bad, RSI_CREDENTIAL_STORE: 'file' };
+    const list = await runCli(['config', 'list'], { env });
+    expect(list.stderr).toMatch(/^rsi: .*settings\.format: .*\nhint: run `rsi config unset format`, or fix it in the file\n$/);
+    const unset = await runCli(['config', 'unset', 'format'], { env });
+    expect(unset.code, unset.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(bad, 'config.json'), 'utf8'))).toEqual({ version: 1, profiles });
+    expect((await runCli(['config', 'list'], { env })).code).toBe(0);
+    rmSync(bad, { recursive: true, force: true });
+  });
+
   it('an unknown key or a bad value is exit 2 naming what is allowed', async () => {
     const key = await rsi(['config', 'set', 'colour', 'on']);
     expect(key.code).toBe(2);

@@ -243,6 +243,25 @@ describe('proxy settings', () => {
   });
 });
 
+describe('a socks5:// proxy', () => {
+  // undici prints an ExperimentalWarning for it: two lines on stderr that are not rsi's.
+  it('sends through it without Node printing an ExperimentalWarning', async () => {
+    const warnings: unknown[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    const network = new Network({ env: { HTTPS_PROXY: 'socks5://127.0.0.1:1' }, timeoutMs: 2000 });
+    try {
+      const error = await network.fetch('https://rsi.example.org/.well-known/oauth-authorization-server').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await network.close();
+    }
+  });
+});
+
 describe('through a real forward proxy', () => {
   let proxy: TestProxy;
   /** The test server under a name only the proxy resolves: loopback itself is never proxied. */

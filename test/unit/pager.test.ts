@@ -53,4 +53,17 @@ describe('lazyPager', () => {
     expect(errors.find(Boolean)?.code).toBe('EPIPE');
     await pager.finish();
   });
+
+  // Through the shell a missing pager was `sh: not found` (exit 127) and the whole table was lost,
+  // exit 0; a plain command line is started directly, so "cannot start" is seen and printed past.
+  it('a pager that is not installed is skipped with a note: the output is printed directly', async () => {
+    const fallback = new PassThrough();
+    const notes = new PassThrough();
+    const pager = lazyPager('no-such-pager-rsi -R', { PATH: process.env.PATH }, fallback, notes);
+    await new Promise<void>((r) => pager.stream.write('row 1\n', () => r()));
+    await new Promise<void>((r) => pager.stream.write('row 2\n', () => r()));
+    await pager.finish();
+    expect(fallback.read()?.toString()).toBe('row 1\nrow 2\n');
+    expect(notes.read()?.toString()).toBe('note: could not start the pager "no-such-pager-rsi -R" (ENOENT); printing directly\n');
+  });
 });

@@ -99,6 +99,21 @@ describe('ConfigStore', () => {
     expect(error.hint).toContain('rsi login');
   });
 
+  // Every command read the file and failed, `rsi config unset` included: only deleting the file
+  // (and every sign-in with it) got out.
+  it('a bad setting names `rsi config unset KEY`, which repairs the file', async () => {
+    const config = new ConfigStore(dir);
+    await writeFile(
+      config.file,
+      JSON.stringify({ version: 1, profiles: { p: { baseUrl: 'https://x.example' } }, settings: { format: 'bogus', time: 'absolute' } }),
+    );
+    const error = (await config.read().catch((e: unknown) => e)) as ConfigError;
+    expect(error.message).toContain('settings.format');
+    expect(error.hint).toBe('run `rsi config unset format`, or fix it in the file');
+    await config.updateSettings(({ format: _, ...rest }) => rest);
+    expect(await config.read()).toEqual({ version: 1, profiles: { p: { baseUrl: 'https://x.example' } }, settings: { time: 'absolute' } });
+  });
+
   it('writes atomically: no temporary file is left behind', async () => {
     const file = join(dir, 'x.json');
     await writeAtomic(file, 'one', 0o600);

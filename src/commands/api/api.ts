@@ -79,7 +79,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           const colon = h.indexOf(':');
           const name = h.slice(0, colon).trim();
           if (colon <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-            throw new UsageError(`--header must be "Name: value" (got "${h}")`);
+            throw new UsageError(`--header must be "Name: value" (got ${JSON.stringify(h)})`);
           if (OWN_HEADERS.has(name.toLowerCase())) {
             throw new UsageError(`--header ${name} is set by rsi itself`, {
               hint:
@@ -88,7 +88,12 @@ export function build(ctx: Context, runF: typeof run = run): Command {
                   : undefined,
             });
           }
-          headers[name] = h.slice(colon + 1).trim();
+          const value = h.slice(colon + 1).trim();
+          // HTTP forbids control characters in a value (tab aside): refused here as usage, not
+          // later by undici as a network failure (exit 8).
+          if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value))
+            throw new UsageError(`--header ${name}: the value has a control character (got ${JSON.stringify(value)})`);
+          headers[name] = value;
         }
         const paginate = flags.paginate === true;
         if (paginate && (upper !== 'GET' || !(SEARCH_PATH.test(path.split('?')[0]!) || RELATIONS_PATH.test(path.split('?')[0]!)))) {

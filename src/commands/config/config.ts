@@ -53,8 +53,12 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: ConfigOptions, ctx: Context): Promise<void> {
-  const [{ SETTING_KEYS, parseSetting }, output] = await Promise.all([import('../../auth/credentials.js'), import('../../io/output.js')]);
-  const store = (await ctx.credentials()).config;
+  const [{ SETTING_KEYS, parseSetting, configStore }, output] = await Promise.all([
+    import('../../auth/credentials.js'),
+    import('../../io/output.js'),
+  ]);
+  // set/unset read no profile, so they still work when a setting in the file is bad (and fix it).
+  const store = opts.action === 'set' || opts.action === 'unset' ? configStore(ctx.env) : (await ctx.credentials()).config;
   const checkKey = (key: string): (typeof SETTING_KEYS)[number] => {
     if ((SETTING_KEYS as readonly string[]).includes(key)) return key as (typeof SETTING_KEYS)[number];
     throw new UsageError(`unknown setting "${key}": the settings are ${SETTING_KEYS.join(', ')}`);

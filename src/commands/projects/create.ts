@@ -165,7 +165,8 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
       ],
     );
   }
-  if (created.scan_error) err.write(`warning: the initial scan did not start: ${created.scan_error}\n`);
+  // Server text inside a message of rsi's: line breaks folded, so it stays one line.
+  if (created.scan_error) err.write(`warning: the initial scan did not start: ${created.scan_error.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
   if (out.format === 'table') {
     // The name as typed, unless another project shares it: then only the id picks this one.
     const ref = shellQuote(namesakes.length > 0 ? created.id : created.name);

@@ -142,7 +142,9 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promis
       );
     }
   }
-  if (project.scan_error) io.stderr.write(`warning: the initial scan did not start: ${project.scan_error}\n`);
+  // Server text inside a message of rsi's: line breaks folded, so it stays one line.
+  if (project.scan_error)
+    io.stderr.write(`warning: the initial scan did not start: ${project.scan_error.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
   if (out.format === 'table')
     io.stderr.write(`Next: finish scoring setup at ${project.setup_url}, then \`rsi status ${shellQuote(project.id)} --watch\`\n`);
   if (opts.openSetup) await openSetupPage(ctx, project.setup_url);

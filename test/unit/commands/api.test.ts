@@ -86,6 +86,10 @@ describe('api: flags', () => {
     [['POST', '/x', '--input', 'b.json', '--field', 'a=1'], /--input and --field cannot be used together/],
     [['/x', '-H', 'Authorization: Bearer x'], /--header Authorization is set by rsi itself/],
     [['/x', '-H', 'no colon'], /--header must be "Name: value"/],
+    // A value with a line break is refused here (exit 2), not by the HTTP stack as "cannot reach
+    // the service" (exit 8); the message quotes it on one line.
+    [['/x', '-H', 'X-A: 1\nX-B: 2'], /^--header X-A: the value has a control character \(got "1\\nX-B: 2"\)$/],
+    [['/x', '-H', 'X\nA: 1'], /^--header must be "Name: value" \(got "X\\nA: 1"\)$/],
     [['POST', '/keywords', '--paginate'], /--paginate follows GET \/keywords and GET \/keywords\/ID\/relations only/],
     [['/projects', '--paginate'], /--paginate follows/],
     [['GET', '/x', '-X', 'POST'], /give the method once/],

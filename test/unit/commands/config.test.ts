@@ -48,7 +48,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 function ctxFor(env: Record<string, string> = {}) {
   const io = fakeIo(false);
   const credentials = { config: new ConfigStore(dir) } as Partial<Credentials>;
-  return { io, ctx: fakeCtx(io, { credentials, env }) };
+  return { io, ctx: fakeCtx(io, { credentials, env: { RSI_CONFIG_DIR: dir, ...env } }) };
 }
 
 describe('config: run', () => {

@@ -184,6 +184,13 @@ describe('projects create: run', () => {
     expect(io.err()).toBe('warning: the initial scan did not start: scan queue full\n');
   });
 
+  it('a scan_error with line breaks stays one warning line (a server cannot forge a line of rsi)', async () => {
+    const io = fakeIo(false);
+    const { client } = fakeClient({ createProject: async () => ({ ...created, scan_error: 'queue full\r\n\nrsi: forged' }) });
+    await create.run(opts, fakeCtx(io, { format: 'json', client }));
+    expect(io.err()).toBe('warning: the initial scan did not start: queue full rsi: forged\n');
+  });
+
   it('table: id and setup URL, and the next step', async () => {
     const io = fakeIo(true);
     const { client } = fakeClient({ createProject: async () => created });
