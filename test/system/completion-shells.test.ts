@@ -2,8 +2,9 @@
 // and escape bytes are completed by bash, zsh (through bashcompinit) and fish as the scripts
 // `rsi completion <shell>` print. Nothing may be globbed, evaluated or run, and no raw control byte
 // may come back; a completed word, typed into the shell, must read back as exactly one argument.
-// The names come from the real `rsi __complete projects` (its 60 s cache file, so no service runs).
-import { spawnSync } from 'node:child_process';
+// The names come from the real `rsi __complete projects`, which asks a small foreign service (a
+// node:http child process: the shells are run with spawnSync, which would block a server in this one).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,6 @@ import { RSI_BIN } from '../support/cli.js';
 import { rawControls } from '../support/sandbox.js';
 import { shellPart, skipWithout } from '../support/system.js';
 
-const BASE = 'http://127.0.0.1:9';
 const NAMES = [
   '$(touch pwned-subst)',
   '`touch pwned-backtick`',
@@ -28,8 +28,31 @@ const SHOWN = NAMES.map((n) => n.replace('\u001b]52;c;ZXZpbA==\u0007\u001b[2J', 
 let work: string;
 let cwd: string;
 let env: NodeJS.ProcessEnv;
+let service: ChildProcess | undefined;
 
-beforeAll(() => {
+/** Answers GET /api/v1/projects with NAMES; prints its base URL on its first line. */
+const SERVICE = `
+const names = JSON.parse(process.argv[1]);
+const projects = names.map((name, i) => ({ id: '00000000-0000-4000-8000-00000000000' + i, name, role: 'owner' }));
+require('node:http')
+  .createServer((req, res) => {
+    res.writeHead(req.url.startsWith('/api/v1/projects') ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ projects }));
+  })
+  .listen(0, '127.0.0.1', function () { console.log('http://127.0.0.1:' + this.address().port); });
+`;
+
+async function startService(): Promise<string> {
+  const child = spawn(process.execPath, ['-e', SERVICE, JSON.stringify(NAMES)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  service = child;
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+  });
+}
+
+beforeAll(async () => {
+  const base = await startService();
   work = mkdtempSync(join(tmpdir(), 'rsi-completion-shells-'));
   cwd = join(work, 'cwd');
   const bin = join(work, 'bin');
@@ -38,15 +61,11 @@ beforeAll(() => {
   // `rsi` on PATH, as the scripts call it.
   writeFileSync(join(bin, 'rsi'), `#!/bin/sh\nexec '${process.execPath}' '${RSI_BIN}' "$@"\n`);
   chmodSync(join(bin, 'rsi'), 0o755);
-  writeFileSync(
-    join(config, 'completion-projects.json'),
-    JSON.stringify({ at: Date.now(), profile: 'default', baseUrl: BASE, names: NAMES }),
-  );
   env = {
     PATH: `${bin}:${process.env.PATH ?? ''}`,
     HOME: work,
     RSI_CONFIG_DIR: config,
-    RSI_BASE_URL: BASE,
+    RSI_BASE_URL: base,
     RSI_TOKEN: 'completion-test-token',
     ZDOTDIR: work,
     XDG_CONFIG_HOME: join(work, 'xdg'),
@@ -58,7 +77,10 @@ beforeAll(() => {
   }
 });
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  service?.kill();
+  rmSync(work, { recursive: true, force: true });
+});
 
 function sh(shell: string, script: string): { stdout: string; stderr: string; status: number | null } {
   const r = spawnSync(shell, ['-c', script], { cwd, env, encoding: 'utf8', timeout: 30_000 });

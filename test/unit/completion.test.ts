@@ -1,12 +1,12 @@
-// Completion: commands, flags, flag values, profiles and project names (from a 60 s cache, silent on
+// Completion: commands, flags, flag values, profiles and project names (from the service, silent on
 // failure), for bash (run for real in a bash child), zsh, fish and PowerShell.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
-import { PROJECT_CACHE_TTL_MS, projectNames, script } from '../../src/commands/completion/completion.js';
+import { projectNames, script } from '../../src/commands/completion/completion.js';
 import type { Context } from '../../src/context.js';
 import { buildProgram } from '../../src/program.js';
 import { ConfigStore } from '../../src/storage/config.js';
@@ -116,16 +116,13 @@ describe('project names for completion', () => {
   }
   const reply = async () => ({ projects: [{ id: '1', name: 'KRAS inhibitors', role: 'owner' }] });
 
-  it('asks the service once, then answers from the cache for 60 s', async () => {
+  it('asks the service on every completion and writes nothing to disk', async () => {
     const { ctx, clock, dir, calls } = setup(reply);
     expect(await projectNames(ctx)).toEqual(['KRAS inhibitors']);
-    expect(JSON.parse(readFileSync(join(dir, 'completion-projects.json'), 'utf8')).names).toEqual(['KRAS inhibitors']);
-    clock.t += PROJECT_CACHE_TTL_MS - 1;
+    clock.t += 1;
     expect(await projectNames(ctx)).toEqual(['KRAS inhibitors']);
-    expect(calls()).toBe(1);
-    clock.t += 2;
-    await projectNames(ctx);
     expect(calls()).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('`rsi __complete projects` prints nothing and succeeds when the service fails', async () => {
