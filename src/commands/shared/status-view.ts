@@ -99,8 +99,10 @@ export async function printStatus(
   const { printSections, printText } = await import('../../io/output.js');
   type Analysis = StatusLike['analyses'][number] & { task_id?: string | undefined };
   const summary = [
-    `Project:  ${projectName}`,
-    `Summary:  ${status.summary}`,
+    // Service text on its own line each: a line break in a name or summary cannot add lines that
+    // read as rsi's (issue 20).
+    `Project:  ${plain(projectName)}`,
+    `Summary:  ${summaryOf(status)}`,
     `Signals:  ${status.signals_ready ? 'ready' : 'not ready'}`,
     `Scoring:  ${status.scoring.replaceAll('_', ' ')}${describeCounts(status)}`,
     `Next:     ${nextStep(status, projectName)}`,
