@@ -238,7 +238,10 @@ async function authorize(
   try {
     receiver.expectState(state);
     await opts.events.authorizationUrl(url.href, as.issuer);
-    callback = await Promise.race([receiver.next(waitAbort.signal), fromPaste(opts.pasted, receiver.redirectUri, waitAbort.signal)]);
+    callback = await Promise.race([
+      receiver.next(waitAbort.signal),
+      fromPaste(opts.pasted, { redirectUri: receiver.redirectUri, state, say: opts.events.info }, waitAbort.signal),
+    ]);
   } catch (error) {
     throw waitAbort.signal.aborted && waitAbort.signal.reason instanceof Error ? waitAbort.signal.reason : error;
   } finally {
@@ -308,14 +311,24 @@ function callbackFailure(error: unknown): Error {
   return new NotSignedInError(`the sign-in response was not valid (${message}); nothing was stored`);
 }
 
-/** With --no-browser: the user may paste the URL the browser was redirected to. */
-async function fromPaste(lines: AsyncIterable<string> | undefined, redirectUri: string, signal: AbortSignal): Promise<Callback> {
+/**
+ * With --no-browser (or a browser that could not open): the person may paste the URL the browser
+ * was redirected to. What is not that address (no URL, another path, another sign-in's `state`) is
+ * said in one line and the wait goes on, as the loopback listener ignores what is not its own.
+ */
+async function fromPaste(
+  lines: AsyncIterable<string> | undefined,
+  expect: { redirectUri: string; state: string; say: (line: string) => void },
+  signal: AbortSignal,
+): Promise<Callback> {
   if (!lines) return new Promise<never>(() => undefined);
   const iterator = lines[Symbol.asyncIterator]();
   const aborted = new Promise<never>((_, reject) => {
     if (signal.aborted) reject(signal.reason);
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
+  const expected = new URL(expect.redirectUri);
+  const retry = `paste the address the browser ended on (starting with ${expected.origin}${expected.pathname})`;
   for (;;) {
     const next = await Promise.race([iterator.next(), aborted]);
     if (next.done) return new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
@@ -325,11 +338,17 @@ async function fromPaste(lines: AsyncIterable<string> | undefined, redirectUri: 
     try {
       url = new URL(text);
     } catch {
+      expect.say(`That is not an address; ${retry}.`);
       continue;
     }
-    const expected = new URL(redirectUri);
-    if (url.pathname === expected.pathname && (url.searchParams.has('code') || url.searchParams.has('error'))) {
-      return { url, respond: () => undefined };
+    if (url.pathname !== expected.pathname || !(url.searchParams.has('code') || url.searchParams.has('error'))) {
+      expect.say(`That is not the sign-in's return address; ${retry}.`);
+      continue;
     }
+    if (url.searchParams.get('state') !== expect.state) {
+      expect.say(`That address belongs to another sign-in (its state does not match); ${retry}.`);
+      continue;
+    }
+    return { url, respond: () => undefined };
   }
 }

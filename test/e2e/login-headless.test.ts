@@ -74,6 +74,24 @@ describe.concurrent('when no browser can open', () => {
     expect(existsSync(join(login.dir, 'credentials.json'))).toBe(true);
   });
 
+  it("a paste that is not this sign-in's address is said and ignored; the right one then signs in", async ({ expect }) => {
+    const login = startLogin({ BROWSER: 'false' });
+    const authorize = await login.url;
+    await expect.poll(login.stderr).toContain('Could not open a browser');
+    const redirect = await redirectOf(authorize);
+    const foreign = new URL(redirect);
+    foreign.searchParams.set('state', 'another-sign-in');
+    login.child.stdin.write('not an address\n');
+    await expect.poll(login.stderr).toContain('That is not an address; paste the address the browser ended on');
+    login.child.stdin.write(`${foreign.href}\n`);
+    await expect.poll(login.stderr).toContain('That address belongs to another sign-in (its state does not match)');
+    login.child.stdin.write(`${redirect}\n`);
+    const r = await login.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Signed in to');
+    expect(r.stderr).not.toContain('different issuer');
+  });
+
   const headless: [string, Record<string, string | undefined>, string][] = [
     [
       'no display on Linux',
