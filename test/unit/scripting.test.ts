@@ -229,9 +229,18 @@ describe('output shaping', () => {
 
 describe('batches', () => {
   it('parseBatch: lines, blank and # skipped, NDJSON id or name', () => {
-    expect(parseBatch('EGFR\n\n  # note\n{"name":"KRAS"}\n{"id":"abc","name":"x"}\r\n erbb1 \n')).toEqual(['EGFR', 'KRAS', 'abc', 'erbb1']);
-    expect(() => parseBatch('{"nom": 1}')).toThrow(/line 1: a JSON line needs a string "id" or "name"/);
-    expect(() => parseBatch('a\n{oops')).toThrow(/stdin line 2 is not valid JSON/);
+    expect(parseBatch('EGFR\n\n  # note\n{"name":"KRAS"}\n{"id":"abc","name":"x"}\r\n erbb1 \n')).toEqual({
+      items: ['EGFR', 'KRAS', 'abc', 'erbb1'],
+      problems: new Map(),
+    });
+  });
+
+  it('parseBatch: a line that is neither a name nor a usable JSON object is an item that fails, not the end of the batch', () => {
+    const { items, problems } = parseBatch('{"nom": 1}\na\n{oops\nnull\n');
+    expect(items).toEqual(['{"nom": 1}', 'a', '{oops', 'null']);
+    expect(problems.get('{"nom": 1}')).toMatch(/line 1: a JSON line needs a string "id" or "name"/);
+    expect(problems.get('{oops')).toMatch(/stdin line 3 is not valid JSON/);
+    expect(problems.has('a')).toBe(false);
   });
 
   it('inInputOrder: results in input order whatever order they finish in, never more in flight than the window', async () => {

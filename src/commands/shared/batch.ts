@@ -14,11 +14,13 @@ import { resolveKeyword, type ResolvedKeyword } from './resolve.js';
 
 /**
  * The items of a batch: one id or name a line (blank lines and `#` comments skipped), or NDJSON
- * objects carrying `id` or `name` (an `id` wins). A line that is neither is a usage error naming
- * its number, before any request.
+ * objects carrying `id` or `name` (an `id` wins). A line that is neither is an item too, the raw
+ * line, with the problem that makes it fail: it gets its error line and error row like any failed
+ * item, and the rest of the batch still runs.
  */
-export function parseBatch(text: string): string[] {
+export function parseBatch(text: string): { items: string[]; problems: ReadonlyMap<string, string> } {
   const items: string[] = [];
+  const problems = new Map<string, string>();
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
@@ -30,14 +32,20 @@ export function parseBatch(text: string): string[] {
     try {
       parsed = JSON.parse(line);
     } catch (error) {
-      throw new UsageError(`stdin line ${i + 1} is not valid JSON (${(error as Error).message})`);
+      items.push(line);
+      problems.set(line, `stdin line ${i + 1} is not valid JSON (${(error as Error).message})`);
+      continue;
     }
-    const { id, name } = parsed as { id?: unknown; name?: unknown };
+    const { id, name } = (parsed ?? {}) as { id?: unknown; name?: unknown };
     const value = typeof id === 'string' && id.trim() ? id : typeof name === 'string' && name.trim() ? name : undefined;
-    if (value === undefined) throw new UsageError(`stdin line ${i + 1}: a JSON line needs a string "id" or "name"`);
+    if (value === undefined) {
+      items.push(line);
+      problems.set(line, `stdin line ${i + 1}: a JSON line needs a string "id" or "name"`);
+      continue;
+    }
     items.push(value.trim());
   }
-  return items;
+  return { items, problems };
 }
 
 /** One item's outcome: its result, or the error it met. */
@@ -91,7 +99,7 @@ export async function startBatch<R>(
   ctx: Context,
   work: (client: ApiClient, keyword: ResolvedKeyword, input: string) => Promise<R>,
 ): Promise<BatchRun<R>> {
-  const items = parseBatch(await readInput('the keyword', '-', ctx));
+  const { items, problems } = parseBatch(await readInput('the keyword', '-', ctx));
   const window = pageWindow(ctx.env, ctx.clock);
   const client = await ctx.client();
   const names = new Map<string, Promise<ResolvedKeyword>>();
@@ -106,8 +114,13 @@ export async function startBatch<R>(
   };
   let failed = 0;
   const fatal = (error: unknown): boolean => ctx.signal.aborted || error instanceof NotSignedInError || error instanceof InterruptedError;
+  const itemWork = async (input: string): Promise<R> => {
+    const problem = problems.get(input);
+    if (problem !== undefined) throw new UsageError(problem);
+    return work(client, await resolve(input), input);
+  };
   async function* outcomes(): AsyncGenerator<Outcome<R>> {
-    for await (const outcome of inInputOrder(items, async (input) => work(client, await resolve(input), input), window, fatal)) {
+    for await (const outcome of inInputOrder(items, itemWork, window, fatal)) {
       if (!outcome.ok) {
         failed++;
         ctx.io.stderr.write(`rsi: ${outcome.input}: ${outcome.error.message.replace(/\s*\n\s*/g, ' ')}\n`);
