@@ -45,8 +45,10 @@ describe('hostile sign-ins', () => {
     // The same code, pasted into another login of the same client registration, must not work.
     const dir = mkdtempSync(join(tmpdir(), 'rsi-h-'));
     const second = startLogin(dir, auto.url);
-    await second.url;
+    // With the second login's own state, so the replayed code itself reaches the token endpoint (a
+    // foreign state alone is ignored as another sign-in's address before any exchange).
     const replay = new URL(callback);
+    replay.searchParams.set('state', new URL(await second.url).searchParams.get('state')!);
     second.child.stdin.write(`${replay}\n`);
     const r = await second.done;
     expect(r.code).toBe(3);
