@@ -80,6 +80,18 @@ const WaitOutput = z.object({
 });
 
 /** What a write's first, unconfirmed request told: whether the service asks, and about what. */
+/**
+ * The confirmation rule of confirm.ts around one write: `first` sends the request without any
+ * confirmation and says whether the service asks; `confirmed` sends it confirmed.
+ */
+type Gate = (
+  name: string,
+  request: unknown,
+  claimed: boolean | undefined,
+  extra: Extra,
+  steps: { first(): Promise<First>; confirmed(): Promise<Record<string, unknown>> },
+) => Promise<Reply>;
+
 interface First {
   asks: boolean;
   value: Record<string, unknown>;
@@ -170,20 +182,8 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
     }
   };
 
-  /**
-   * The confirmation rule of confirm.ts around one write: `first` sends the request without any
-   * confirmation and says whether the service asks; `confirmed` sends it confirmed.
-   */
-  const gate = async (
-    name: string,
-    request: unknown,
-    claimed: boolean | undefined,
-    extra: Extra,
-    steps: {
-      first(): Promise<First>;
-      confirmed(): Promise<Record<string, unknown>>;
-    },
-  ): Promise<Reply> => {
+  /** See Gate. */
+  const gate: Gate = async (name, request, claimed, extra, steps) => {
     const canAsk = Boolean(server.server.getClientCapabilities()?.elicitation);
     if (claimed && !canAsk) {
       const { verdict, fingerprint } = book.answer(name, request);
@@ -527,16 +527,7 @@ function registerRemoteTools(
       narrowWith: readonly string[],
       fn: (args: A, extra: Extra) => Promise<unknown>,
     ) => (args: A, extra: Extra) => Promise<CallToolResult>;
-    gate: (
-      name: string,
-      request: unknown,
-      claimed: boolean | undefined,
-      extra: Extra,
-      steps: {
-        first(): Promise<First>;
-        confirmed(): Promise<Record<string, unknown>>;
-      },
-    ) => Promise<Reply>;
+    gate: Gate;
     read: Record<string, boolean>;
     write: Record<string, boolean>;
     canBrief: boolean;
