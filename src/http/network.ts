@@ -1,20 +1,21 @@
 /**
  * The one network path of the process. Every request rsi makes — API calls, OAuth discovery,
- * registration and its probe, token, refresh, revoke, doctor's probes — goes through `send` on one
- * undici dispatcher, so these hold for all of them alike:
+ * registration and its probe, token, refresh, revoke, doctor's probes, MCP — goes through `send`,
+ * so these hold for all of them alike:
  *
  * - proxies: HTTP_PROXY / HTTPS_PROXY / NO_PROXY (either case) from the environment the composition
  *   root hands in, decided per URL by `proxyFor` (src/http/proxy.ts: loopback always direct,
- *   NO_PROXY as curl and Go read it), then an undici Agent (direct) or ProxyAgent (proxied);
+ *   NO_PROXY as curl and Go read it). A direct request goes out on Node's own `http`/`https`
+ *   client (already in Node's snapshot: nothing to load, docs/performance.md round 3); a proxied
+ *   one on undici's ProxyAgent (CONNECT for https://, absolute form for http://, socks5), loaded
+ *   only when a proxy is set;
  * - a whole-request deadline: `timeoutMs` bounds one attempt from connect to the last body byte
- *   (undici's own timeouts only bound idle gaps, so a server dripping a byte a second beat them);
+ *   (idle timeouts alone would let a server dripping a byte a second run forever);
  * - bounded bodies, counted after decompression (a small gzip bomb stops at the cap);
  * - errors that say what failed: timeout, refused, TLS (naming the CA fix), the proxy;
  * - the redacting `--debug` trace, and no redaction work at all without `--debug`.
- *
- * undici is imported on the first request, so commands that never touch the network (`auth
- * status`, `--help`) do not load it.
  */
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError } from '../errors.js';
@@ -70,6 +71,36 @@ export interface FetchInit {
   signal?: AbortSignal | null | undefined;
   /** Cap on the decompressed body; default OAUTH_MAX_BYTES (MCP replies use API_MAX_BYTES). */
   maxBytes?: number | undefined;
+}
+
+/**
+ * Node's builtins through `require`: in an ES module, `import 'node:http'` also evaluates the lazy
+ * exports of its ESM facade, which load Node's bundled undici on Node 22 and 24 (docs/performance.md).
+ */
+const nodeRequire = createRequire(import.meta.url) as {
+  (id: 'node:http'): typeof import('node:http');
+  (id: 'node:https'): typeof import('node:https');
+};
+
+/** A reply's status line and headers, its body still to read. */
+interface WireHead {
+  status: number;
+  headers: Record<string, string>;
+  rawHeaders: [string, string][];
+  body: Readable;
+}
+
+/** Headers from Node's flat rawHeaders: lower-case names, repeats joined with ", " (as undici did). */
+function fromRaw(raw: string[]): { headers: Record<string, string>; rawHeaders: [string, string][] } {
+  const headers: Record<string, string> = {};
+  const rawHeaders: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+    rawHeaders.push([name, value]);
+  }
+  return { headers, rawHeaders };
 }
 
 /** Failures that retrying cannot fix (TLS verification, proxy credentials): never retried. */
@@ -150,8 +181,10 @@ export class Network {
   /** Undefined without `--debug`. */
   readonly tracer: Tracer | undefined;
   private readonly nodeVersion: string;
-  /** Keyed by proxy URL ('' for direct), made on first use. */
+  /** undici's ProxyAgents, keyed by proxy URL, made on first use. */
   private readonly dispatchers = new Map<string, Promise<Dispatcher>>();
+  /** Node's keep-alive agents for direct requests, by scheme, made on first use. */
+  private readonly agents = new Map<string, import('node:http').Agent>();
   private closed = false;
 
   constructor(options: NetworkOptions) {
@@ -178,43 +211,33 @@ export class Network {
     return url.protocol === 'https:' ? this.proxy.source.https : this.proxy.source.http;
   }
 
-  /** The dispatcher for `url`: direct, or the proxy `proxyFor` names (decided here, not by undici). */
-  private dispatcher(url: URL): Promise<Dispatcher> {
-    const proxy = proxyFor(url, this.proxy);
-    const key = proxy ?? '';
-    let found = this.dispatchers.get(key);
+  /** undici's ProxyAgent for `proxy`, made on first use. */
+  private dispatcher(proxy: string): Promise<Dispatcher> {
+    let found = this.dispatchers.get(proxy);
     if (!found) {
-      const common = {
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        keepAliveTimeout: 10_000,
-        connections: 8,
-      };
-      found =
-        proxy === undefined
-          ? loadUndici().then(({ Agent }) => new Agent({ ...common, connect: { timeout: this.timeoutMs } }))
-          : Promise.all([loadProxyAgent(), /^socks5?:/i.test(proxy) ? hushSocksWarning() : undefined]).then(
-              ([ProxyAgent]) =>
-                new ProxyAgent({
-                  ...common,
-                  // Credentials in the URL become Proxy-Authorization (undici decodes them).
-                  uri: proxy,
-                  // http:// targets go to an http proxy in absolute form, as curl does: many
-                  // corporate proxies refuse CONNECT to ports other than 443. https:// always
-                  // tunnels (CONNECT).
-                  proxyTunnel: false,
-                  proxyTls: { timeout: this.timeoutMs },
-                  requestTls: { timeout: this.timeoutMs },
-                }),
-            );
-      this.dispatchers.set(key, found);
+      found = Promise.all([loadProxyAgent(), /^socks5?:/i.test(proxy) ? hushSocksWarning() : undefined]).then(
+        ([ProxyAgent]) =>
+          new ProxyAgent({
+            headersTimeout: this.timeoutMs,
+            bodyTimeout: this.timeoutMs,
+            keepAliveTimeout: 10_000,
+            connections: 8,
+            // Credentials in the URL become Proxy-Authorization (undici decodes them).
+            uri: proxy,
+            // http:// targets go to an http proxy in absolute form, as curl does: many corporate
+            // proxies refuse CONNECT to ports other than 443. https:// always tunnels (CONNECT).
+            proxyTunnel: false,
+            proxyTls: { timeout: this.timeoutMs },
+            requestTls: { timeout: this.timeoutMs },
+          }),
+      );
+      this.dispatchers.set(proxy, found);
     }
     return found;
   }
 
   async send(req: WireRequest): Promise<WireResponse> {
-    const { request } = await loadUndici();
-    const dispatcher = await this.dispatcher(req.url);
+    const proxy = proxyFor(req.url, this.proxy);
     const tracer = this.tracer;
     const started = Date.now();
     if (tracer) this.traceRequest(tracer, req);
@@ -222,36 +245,74 @@ export class Network {
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
     try {
-      const res = await request.call(dispatcher, {
-        origin: req.url.origin,
-        path: `${req.url.pathname}${req.url.search}`,
-        method: req.method as Dispatcher.HttpMethod,
-        headers: req.headers,
-        body: req.body ?? null,
-        signal,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      const headers: Record<string, string> = {};
-      const rawHeaders: [string, string][] = [];
-      for (const [k, v] of Object.entries(res.headers)) {
-        if (v === undefined) continue;
-        const name = k.toLowerCase();
-        headers[name] = Array.isArray(v) ? v.join(', ') : v;
-        for (const one of Array.isArray(v) ? v : [v]) rawHeaders.push([name, one]);
-      }
-      if (res.statusCode === 407 && this.proxyFor(req.url)) {
+      const res = proxy === undefined ? await this.direct(req, signal) : await this.proxied(req, proxy, signal);
+      if (res.status === 407 && proxy !== undefined) {
         res.body.destroy();
         throw this.proxyAuthError(req);
       }
-      const body = await readBody(res.body, headers, req.maxBytes, () => this.tooLarge(req));
-      if (tracer) this.traceResponse(tracer, req, res.statusCode, headers, body, Date.now() - started);
-      return { status: res.statusCode, headers, rawHeaders, body };
+      const body = await readBody(res.body, res.headers, req.maxBytes, () => this.tooLarge(req));
+      if (tracer) this.traceResponse(tracer, req, res.status, res.headers, body, Date.now() - started);
+      return { status: res.status, headers: res.headers, rawHeaders: res.rawHeaders, body };
     } catch (error) {
       throw this.classify(error, req, deadline.signal.aborted);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A request that goes straight to the host, on Node's own HTTP client (in Node's snapshot, so
+   * nothing to load or compile: docs/performance.md, round 3) and a keep-alive agent per scheme.
+   */
+  private direct(req: WireRequest, signal: AbortSignal): Promise<WireHead> {
+    const https = req.url.protocol === 'https:';
+    const agent = this.agent(https);
+    return new Promise<WireHead>((resolve, reject) => {
+      const headers: Record<string, string | number> = { ...req.headers };
+      if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+      const outgoing = (https ? nodeRequire('node:https') : nodeRequire('node:http'))
+        .request(req.url, { method: req.method, headers, agent, signal }, (res) => {
+          const { headers: joined, rawHeaders } = fromRaw(res.rawHeaders);
+          resolve({ status: res.statusCode ?? 0, headers: joined, rawHeaders, body: res });
+        })
+        .on('error', reject);
+      outgoing.end(req.body);
+    });
+  }
+
+  private agent(https: boolean): import('node:http').Agent {
+    const key = https ? 'https:' : 'http:';
+    let agent = this.agents.get(key);
+    if (!agent) {
+      const options = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 10_000 };
+      agent = https ? new (nodeRequire('node:https').Agent)(options) : new (nodeRequire('node:http').Agent)(options);
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  /** A request through the proxy `proxyFor` named: undici's ProxyAgent (CONNECT for https://). */
+  private async proxied(req: WireRequest, proxy: string, signal: AbortSignal): Promise<WireHead> {
+    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.dispatcher(proxy)]);
+    const res = await request.call(dispatcher, {
+      origin: req.url.origin,
+      path: `${req.url.pathname}${req.url.search}`,
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+    const headers: Record<string, string> = {};
+    const rawHeaders: [string, string][] = [];
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v === undefined) continue;
+      const name = k.toLowerCase();
+      headers[name] = Array.isArray(v) ? v.join(', ') : v;
+      for (const one of Array.isArray(v) ? v : [v]) rawHeaders.push([name, one]);
+    }
+    return { status: res.statusCode, headers, rawHeaders, body: res.body };
   }
 
   /**
@@ -284,6 +345,7 @@ export class Network {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const agent of this.agents.values()) agent.destroy();
     await Promise.all([...this.dispatchers.values()].map((d) => d.then((one) => one.destroy()).catch(() => undefined)));
   }
 

@@ -68,6 +68,42 @@ describe('start-up cost of one request', () => {
     expect(modules.filter((m) => /\bhttp2\b/.test(m))).toEqual([]);
   });
 
+  it("a direct request runs on Node's own HTTP client: no undici code is loaded (a proxy loads it)", async () => {
+    // The bundle keeps esbuild's `// node_modules/undici/…` marker above each module it carries.
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
+    const log = join(dir, 'loaded.txt');
+    writeFileSync(log, '');
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      [
+        `import { appendFileSync } from 'node:fs';`,
+        `export async function load(url, context, next) {`,
+        `  const r = await next(url, context);`,
+        `  if (url.includes('/dist/') && String(r.source).includes('// node_modules/undici/')) appendFileSync(${JSON.stringify(log)}, url + '\\n');`,
+        `  return r;`,
+        `}`,
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'probe.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+    );
+    const env = { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}` };
+    const r = await e2e.rsi(['keywords', 'search', 'egfr', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('EGFR');
+    expect(readFileSync(log, 'utf8')).toBe('');
+
+    // The probe does see undici when a proxy carries the request (a socks5 one nobody listens on:
+    // the request fails, after loading the proxy path).
+    const proxied = await e2e.rsi(['doctor', '--json'], {
+      env: { ...env, RSI_BASE_URL: 'https://rsi.invalid', HTTPS_PROXY: 'http://127.0.0.1:1' },
+    });
+    expect(proxied.code).not.toBe(0);
+    expect(readFileSync(log, 'utf8')).toMatch(/dist\/chunks\//);
+  });
+
   it('--version is answered without loading the bundle or opening the compile cache', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
     const log = join(dir, 'loaded.txt');

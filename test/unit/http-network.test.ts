@@ -142,6 +142,95 @@ describe('bounded bodies', () => {
   });
 });
 
+describe("direct requests on Node's own client", () => {
+  it('keeps repeated headers as sent (set-cookie one by one) and joins the rest, lower-case', async () => {
+    handler = (_req, res) => {
+      res.setHeader('Set-Cookie', ['a=1', 'b=2']);
+      res.setHeader('X-Many', ['one', 'two']);
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{}');
+    };
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      const res = await network.send({ method: 'GET', url: new URL(`${base}/h`), headers: {}, maxBytes: 1024 });
+      expect(res.headers['x-many']).toBe('one, two');
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.rawHeaders.filter(([k]) => k === 'set-cookie')).toEqual([
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+      ]);
+      const fetched = await network.fetch(`${base}/h`);
+      expect(fetched.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('sends a body with its length in bytes (not chunked), and the caller\'s headers as given', async () => {
+    let seen: { length?: string; chunked?: string; body: string; ua?: string } = { body: '' };
+    handler = (req, res) => {
+      let body = '';
+      req.removeAllListeners('data');
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => {
+        seen = { length: req.headers['content-length'], chunked: req.headers['transfer-encoding'], body, ua: req.headers['user-agent'] };
+        res.end('{}');
+      });
+    };
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      const body = JSON.stringify({ name: 'Ünïcode ✓' });
+      await network.send({ method: 'POST', url: new URL(`${base}/p`), headers: { 'user-agent': 'rsi/t' }, body, maxBytes: 1024 });
+      expect(seen).toEqual({ length: String(Buffer.byteLength(body)), chunked: undefined, body, ua: 'rsi/t' });
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('reuses one connection for requests in a row, and recovers when the server closed it meanwhile', async () => {
+    const sockets = new Set<unknown>();
+    handler = (req, res) => {
+      sockets.add(req.socket);
+      res.end('{}');
+    };
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      for (let i = 0; i < 3; i++) await network.send({ method: 'GET', url: new URL(`${base}/k`), headers: {}, maxBytes: 1024 });
+      expect(sockets.size).toBe(1);
+      // The server drops its idle connections (as one does after its keep-alive timeout).
+      server.closeIdleConnections();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const res = await network.send({ method: 'GET', url: new URL(`${base}/k`), headers: {}, maxBytes: 1024 });
+      expect(res.status).toBe(200);
+      expect(sockets.size).toBe(2);
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('says a refused connection in one line, and a reset mid-body as a closed connection', async () => {
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      const refused = await network
+        .send({ method: 'GET', url: new URL('http://127.0.0.1:1/x'), headers: {}, maxBytes: 1024 })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ServiceUnavailableError);
+      expect((refused as Error).message).toBe('cannot reach the service (GET http://127.0.0.1:1/x): connection refused');
+      handler = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"data":');
+        setTimeout(() => res.socket?.destroy(), 10);
+      };
+      const cut = await network.send({ method: 'GET', url: new URL(`${base}/cut`), headers: {}, maxBytes: 1024 }).catch((e: unknown) => e);
+      expect(cut).toBeInstanceOf(ServiceUnavailableError);
+      expect((cut as Error).message).toContain('the connection was closed unexpectedly');
+    } finally {
+      await network.close();
+    }
+  });
+});
+
 describe('the --debug trace fails closed', () => {
   it('shows a placeholder for JSON too deep to redact, and for bodies that are not JSON or a form', () => {
     let deep = '{"access_token":"DEEP-SECRET-1"}';
