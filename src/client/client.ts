@@ -64,7 +64,7 @@ export class ApiClient {
   }
 
   async searchKeywords(q: { q: string; page?: number; limit?: number }, signal?: AbortSignal): Promise<S.KeywordSearchPage> {
-    return this.get('/keywords', S.KeywordSearchPage, { q: q.q, page: q.page, limit: q.limit }, { signal });
+    return this.get('/keywords', S.KeywordSearchPage(), { q: q.q, page: q.page, limit: q.limit }, { signal });
   }
 
   /**
@@ -82,7 +82,7 @@ export class ApiClient {
       window: q.window ?? 3,
       signal,
       fetch: async (page, options) => {
-        const res = await this.get('/keywords', S.KeywordSearchPage, { q: q.q, page, limit }, options);
+        const res = await this.get('/keywords', S.KeywordSearchPage(), { q: q.q, page, limit }, options);
         const total = (res.meta as { total?: unknown }).total;
         return { rows: res.data, total: Number.isInteger(total) ? (total as number) : undefined, pageSize: res.meta.pageSize };
       },
@@ -97,7 +97,12 @@ export class ApiClient {
   }
 
   async getKeyword(id: string, q: { include?: readonly string[] } = {}, signal?: AbortSignal): Promise<S.KeywordCard> {
-    return this.get(`/keywords/${pathId(id)}`, S.KeywordCard, { include: q.include?.length ? q.include.join(',') : undefined }, { signal });
+    return this.get(
+      `/keywords/${pathId(id)}`,
+      S.KeywordCard(),
+      { include: q.include?.length ? q.include.join(',') : undefined },
+      { signal },
+    );
   }
 
   async listRelations(
@@ -105,7 +110,7 @@ export class ApiClient {
     q: { relation: string; activity?: string | undefined; limit?: number | undefined; offset?: number | undefined },
     signal?: AbortSignal,
   ): Promise<S.RelationPage> {
-    return this.get(`/keywords/${pathId(id)}/relations`, S.RelationPage, { ...q }, { signal });
+    return this.get(`/keywords/${pathId(id)}/relations`, S.RelationPage(), { ...q }, { signal });
   }
 
   /**
@@ -124,7 +129,7 @@ export class ApiClient {
       window: q.concurrency ?? 4,
       signal,
       fetch: async (offset, options) => {
-        const page = await this.get(path, S.RelationPage, { relation: q.relation, activity: q.activity, limit, offset }, options);
+        const page = await this.get(path, S.RelationPage(), { relation: q.relation, activity: q.activity, limit, offset }, options);
         return { rows: page.data, total: page.meta.total };
       },
       repeated: (offset, before) => repeatedPage(`offset ${offset}`, `offset ${before}`),
@@ -139,15 +144,15 @@ export class ApiClient {
   }
 
   async listProjects(signal?: AbortSignal): Promise<S.ProjectList> {
-    return this.get('/projects', S.ProjectList, {}, { signal });
+    return this.get('/projects', S.ProjectList(), {}, { signal });
   }
 
   async createProject(body: S.CreateProjectBody, signal?: AbortSignal): Promise<S.CreatedProject> {
-    return this.send({ method: 'POST', path: '/projects', body, signal }, S.CreatedProject);
+    return this.send({ method: 'POST', path: '/projects', body, signal }, S.CreatedProject());
   }
 
   async getProjectStatus(projectId: string, signal?: AbortSignal): Promise<S.ProjectStatus> {
-    return this.get(`/projects/${pathId(projectId)}/status`, S.ProjectStatus, {}, { signal });
+    return this.get(`/projects/${pathId(projectId)}/status`, S.ProjectStatus(), {}, { signal });
   }
 
   async listSignals(
@@ -155,18 +160,18 @@ export class ApiClient {
     q: { type?: string | undefined; analysis_mode?: string | undefined; limit?: number | undefined } = {},
     signal?: AbortSignal,
   ): Promise<S.SignalList> {
-    return this.get(`/projects/${pathId(projectId)}/signals`, S.SignalList, { ...q }, { signal });
+    return this.get(`/projects/${pathId(projectId)}/signals`, S.SignalList(), { ...q }, { signal });
   }
 
   async getOpportunities(projectId: string, signal?: AbortSignal): Promise<S.OpportunityPayload> {
-    return this.get(`/projects/${pathId(projectId)}/opportunities`, S.OpportunityPayload, {}, { signal });
+    return this.get(`/projects/${pathId(projectId)}/opportunities`, S.OpportunityPayload(), {}, { signal });
   }
 
   /** POST: never retried automatically, so a timeout cannot record the same run twice. */
   async runAnalyses(projectId: string, body: S.RunAnalysesBody, signal?: AbortSignal): Promise<S.AnalysesResult> {
     return this.send(
       { method: 'POST', path: `/projects/${pathId(projectId)}/analyses`, body, idempotent: false, signal },
-      S.AnalysesResult,
+      S.AnalysesResult(),
       { projectId },
     );
   }

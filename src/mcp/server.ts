@@ -75,7 +75,7 @@ const WaitOutput = z.object({
   exit_code: z.union([z.literal(0), z.literal(9), z.literal(10)]).describe('what `rsi status --watch` would exit with'),
   message: z.string(),
   waited_seconds: z.number(),
-  status: S.ProjectStatus.optional(),
+  status: S.ProjectStatus().optional(),
   failed_analyses: z.array(z.looseObject({ keyword_id: z.string().optional(), keyword_name: z.string().optional() })),
 });
 
@@ -240,7 +240,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
         page: z.number().int().min(1).optional().describe('page, from 1'),
         limit: z.number().int().min(1).max(20).optional().describe('hits per page, 1-20 (default 10)'),
       },
-      outputSchema: output(S.KeywordSearchPage),
+      outputSchema: output(S.KeywordSearchPage()),
       annotations: read,
     },
     tool<{ query: string; page?: number; limit?: number }>('search_keywords', ['limit'], async (a, x) =>
@@ -260,7 +260,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
           .optional()
           .describe('extra sections to include, e.g. indications, assets, pipeline_targets, sponsors (the service decides which exist)'),
       },
-      outputSchema: output(S.KeywordCard),
+      outputSchema: output(S.KeywordCard()),
       annotations: read,
     },
     tool<{ keyword: string; include?: string[] }>('get_keyword', ['include'], async (a, x) => {
@@ -281,7 +281,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
         limit: z.number().int().min(1).max(100).optional().describe('1-100 (default 20)'),
         offset: z.number().int().min(0).optional(),
       },
-      outputSchema: output(S.RelationPage),
+      outputSchema: output(S.RelationPage()),
       annotations: read,
     },
     tool<{ keyword: string; relation: string; activity?: string; limit?: number; offset?: number }>(
@@ -301,7 +301,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       title: 'Projects',
       description: 'The projects the user belongs to, with their role (owner, editor, viewer).',
       inputSchema: {},
-      outputSchema: output(S.ProjectList),
+      outputSchema: output(S.ProjectList()),
       annotations: read,
     },
     tool<Record<string, never>>('list_projects', [], async (_a, x) => (await api()).listProjects(x.signal)),
@@ -312,7 +312,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       title: 'Project status',
       description: "A project's discovery and scoring status: summary, next step (wait, run_analyses, list_signals) and analyses.",
       inputSchema: { project },
-      outputSchema: output(S.ProjectStatus),
+      outputSchema: output(S.ProjectStatus()),
       annotations: read,
     },
     tool<{ project: string }>('project_status', [], async (a, x) => {
@@ -379,7 +379,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
         analysis_mode: z.enum(ANALYSIS_MODES).optional(),
         limit: z.number().int().min(1).max(500).optional().describe('1-500 (default 100)'),
       },
-      outputSchema: output(S.SignalList),
+      outputSchema: output(S.SignalList()),
       annotations: read,
     },
     tool<{ project: string; type?: string; analysis_mode?: string; limit?: number }>('list_signals', ['limit', 'type'], async (a, x) => {
@@ -394,7 +394,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       title: 'Project opportunities',
       description: "A project's scored opportunities and analysis counts.",
       inputSchema: { project },
-      outputSchema: output(S.OpportunityPayload),
+      outputSchema: output(S.OpportunityPayload()),
       annotations: read,
     },
     tool<{ project: string }>('list_opportunities', [], async (a, x) => {
@@ -418,7 +418,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
           operand: z.enum(OPERANDS).optional(),
           goals: z.array(z.enum(GOALS)).optional(),
         },
-        outputSchema: output(S.CreatedProject),
+        outputSchema: output(S.CreatedProject()),
         annotations: write,
       },
       tool<{
@@ -457,7 +457,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
             .optional()
             .describe('true only when repeating, unchanged, a call whose question the user agreed to; a first call is always asked'),
         },
-        outputSchema: output(S.AnalysesResult.extend({ rsi_confirmation: Confirmation.optional() })),
+        outputSchema: output(S.AnalysesResult().extend({ rsi_confirmation: Confirmation.optional() })),
         annotations: write,
       },
       tool<{

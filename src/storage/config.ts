@@ -14,56 +14,68 @@ import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './tr
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const ClientRegistration = z.object({
-  clientId: z.string().min(1),
-  redirectUri: z.string().url(),
-  /** The issuer this registration belongs to: never replayed at another. */
-  issuer: z.string().min(1),
-  registeredAt: z.string(),
-});
-export type ClientRegistration = z.infer<typeof ClientRegistration>;
-
-const AuthServer = z.object({
-  issuer: z.string().min(1),
-  token_endpoint: z.string().url(),
-  authorization_endpoint: z.string().url().optional(),
-  revocation_endpoint: z.string().url().optional(),
-  registration_endpoint: z.string().url().optional(),
-});
-export type AuthServerInfo = z.infer<typeof AuthServer>;
-
-const Profile = z.object({
-  baseUrl: z.string().url(),
-  authServer: AuthServer.optional(),
-  client: ClientRegistration.optional(),
-  credentialStore: z.enum(['keychain', 'file']).optional(),
-});
-export type Profile = z.infer<typeof Profile>;
-
 /**
  * Defaults a person sets with `rsi config set` instead of retyping them. Flags and environment
  * still win over every one of them (docs/commands.md, "Settings").
  */
 export const SETTING_KEYS = ['format', 'pager', 'profile', 'prompts', 'time'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
-const Settings = z.object({
-  format: z.enum(['table', 'tsv', 'csv', 'json', 'ndjson']).optional(),
-  pager: z.string().min(1).optional(),
-  profile: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
-    .optional(),
-  prompts: z.enum(['on', 'off']).optional(),
-  time: z.enum(['relative', 'absolute']).optional(),
-});
-export type Settings = z.infer<typeof Settings>;
+/**
+ * The file's schemas, built on the first read of a config file rather than at import: most runs
+ * with RSI_TOKEN have no file to read, and building them cost ~5 ms (docs/performance.md, round 3).
+ */
+const schemas = (() => {
+  let built: ReturnType<typeof build> | undefined;
+  function build() {
+    const ClientRegistration = z.object({
+      clientId: z.string().min(1),
+      redirectUri: z.string().url(),
+      /** The issuer this registration belongs to: never replayed at another. */
+      issuer: z.string().min(1),
+      registeredAt: z.string(),
+    });
 
-const ConfigFile = z.object({
-  version: z.literal(1),
-  profiles: z.record(z.string(), Profile),
-  settings: Settings.optional(),
-});
-export type ConfigFile = z.infer<typeof ConfigFile>;
+    const AuthServer = z.object({
+      issuer: z.string().min(1),
+      token_endpoint: z.string().url(),
+      authorization_endpoint: z.string().url().optional(),
+      revocation_endpoint: z.string().url().optional(),
+      registration_endpoint: z.string().url().optional(),
+    });
+
+    const Profile = z.object({
+      baseUrl: z.string().url(),
+      authServer: AuthServer.optional(),
+      client: ClientRegistration.optional(),
+      credentialStore: z.enum(['keychain', 'file']).optional(),
+    });
+
+    const Settings = z.object({
+      format: z.enum(['table', 'tsv', 'csv', 'json', 'ndjson']).optional(),
+      pager: z.string().min(1).optional(),
+      profile: z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
+        .optional(),
+      prompts: z.enum(['on', 'off']).optional(),
+      time: z.enum(['relative', 'absolute']).optional(),
+    });
+
+    const ConfigFile = z.object({
+      version: z.literal(1),
+      profiles: z.record(z.string(), Profile),
+      settings: Settings.optional(),
+    });
+    return { ClientRegistration, AuthServer, Profile, Settings, ConfigFile };
+  }
+  return () => (built ??= build());
+})();
+type Schemas = ReturnType<typeof schemas>;
+export type ClientRegistration = z.infer<Schemas['ClientRegistration']>;
+export type AuthServerInfo = z.infer<Schemas['AuthServer']>;
+export type Profile = z.infer<Schemas['Profile']>;
+export type Settings = z.infer<Schemas['Settings']>;
+export type ConfigFile = z.infer<Schemas['ConfigFile']>;
 
 /** What choosing the config folder needs to know about the machine (injected by unit tests). */
 export interface ConfigHost {
@@ -106,10 +118,11 @@ export class ConfigStore {
   }
 
   async read(): Promise<ConfigFile> {
-    return this.readAs(ConfigFile);
+    return this.readAs(() => schemas().ConfigFile);
   }
 
-  private async readAs<T>(schema: z.ZodType<T>): Promise<T> {
+  /** `schema` is asked for only when there is a file to parse. */
+  private async readAs<T>(schema: () => z.ZodType<T>): Promise<T> {
     // The token endpoint comes from here: a file others can change is not ours to trust.
     await assertTrusted(this.dir, 'folder', this.host);
     await assertTrusted(this.file, 'file', this.host);
@@ -126,7 +139,7 @@ export class ConfigStore {
     } catch {
       throw new ConfigError(`${this.file} is not valid JSON`, { hint: `fix or delete the file, then run \`rsi login\`` });
     }
-    const parsed = schema.safeParse(data);
+    const parsed = schema().safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.join('.') || '(top level)';
@@ -152,7 +165,9 @@ export class ConfigStore {
     await ensureDir(this.dir);
     await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the config' }, async () => {
       // Settings as found, valid or not, so `rsi config unset` can repair a bad one.
-      const config = (await this.readAs(ConfigFile.extend({ settings: z.record(z.string(), z.unknown()).optional() }))) as ConfigFile;
+      const config = (await this.readAs(() =>
+        schemas().ConfigFile.extend({ settings: z.record(z.string(), z.unknown()).optional() }),
+      )) as ConfigFile;
       const next = update(config.settings ?? {});
       if (Object.keys(next).length === 0) delete config.settings;
       else config.settings = next;
@@ -178,7 +193,7 @@ export class ConfigStore {
 
 /** Checks one setting's value; the message names what is allowed. */
 export function parseSetting(key: SettingKey, value: string): string {
-  const parsed = Settings.shape[key].safeParse(value);
+  const parsed = schemas().Settings.shape[key].safeParse(value);
   if (parsed.success) return value;
   const allowed: Record<SettingKey, string> = {
     format: 'table, tsv, csv, json or ndjson',

@@ -45,14 +45,23 @@ export interface CredentialStore {
   probe(key: CredentialKey): Promise<void>;
 }
 
-const AccessPart = z.object({
-  accessToken: z.string().min(1),
-  expiresAt: z.number(),
-  obtainedAt: z.number().optional(),
-  scope: z.string(),
-  clientId: z.string(),
-});
-const RefreshPart = z.object({ refreshToken: z.string().min(1) });
+/** The stored shapes, built on first read rather than at import (docs/performance.md, round 3). */
+const schemas = (() => {
+  let built: ReturnType<typeof build> | undefined;
+  function build() {
+    const AccessPart = z.object({
+      accessToken: z.string().min(1),
+      expiresAt: z.number(),
+      obtainedAt: z.number().optional(),
+      scope: z.string(),
+      clientId: z.string(),
+    });
+    const RefreshPart = z.object({ refreshToken: z.string().min(1) });
+    const FileEntries = z.record(z.string(), AccessPart.extend({ refreshToken: z.string().optional() }));
+    return { AccessPart, RefreshPart, FileEntries };
+  }
+  return () => (built ??= build());
+})();
 
 /**
  * Windows Credential Manager caps one secret (CRED_MAX_CREDENTIAL_BLOB_SIZE) at 2,560 bytes, and
@@ -166,8 +175,8 @@ export class KeychainStore implements CredentialStore {
     const a = await this.call('read the keychain', (signal) => access.getPassword(signal));
     if (a === null || a === undefined) return undefined;
     const r = await this.call('read the keychain', (signal) => refresh.getPassword(signal));
-    const accessPart = parseSecret(AccessPart, a, 'keychain entry');
-    const refreshPart = r === null || r === undefined ? undefined : parseSecret(RefreshPart, r, 'keychain entry');
+    const accessPart = parseSecret(schemas().AccessPart, a, 'keychain entry');
+    const refreshPart = r === null || r === undefined ? undefined : parseSecret(schemas().RefreshPart, r, 'keychain entry');
     return { ...accessPart, refreshToken: refreshPart?.refreshToken };
   }
 
@@ -252,8 +261,6 @@ function parseSecret<T>(schema: z.ZodType<T>, text: string, where: string): T {
   }
 }
 
-const FileEntries = z.record(z.string(), AccessPart.extend({ refreshToken: z.string().optional() }));
-
 /** The explicit, visible fallback: `<config>/credentials.json`, mode 0600, replaced atomically. */
 export class FileStore implements CredentialStore {
   readonly kind = 'file';
@@ -266,7 +273,7 @@ export class FileStore implements CredentialStore {
     this.file = join(dir, 'credentials.json');
   }
 
-  private async readAll(): Promise<z.infer<typeof FileEntries>> {
+  private async readAll(): Promise<z.infer<ReturnType<typeof schemas>['FileEntries']>> {
     await assertTrusted(this.dir, 'folder', this.host);
     await assertTrusted(this.file, 'secret-file', this.host);
     let text: string;
@@ -277,7 +284,7 @@ export class FileStore implements CredentialStore {
       throw new CredentialStoreError(`cannot read ${this.file}: ${(error as Error).message}`);
     }
     try {
-      return FileEntries.parse(JSON.parse(text));
+      return schemas().FileEntries.parse(JSON.parse(text));
     } catch {
       throw new CredentialStoreError(`${this.file} is corrupt`, { hint: 'delete it and run `rsi login --insecure-storage` again' });
     }

@@ -24,7 +24,7 @@ describe('keywords', () => {
   it.concurrent('search --json prints the API page exactly (spec shape)', async ({ expect }) => {
     const r = await rsi(['keywords', 'search', 'egfr', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const page = S.KeywordSearchPage.parse(parse(r.stdout));
+    const page = S.KeywordSearchPage().parse(parse(r.stdout));
     expect(page.data.map((k) => k.name)).toContain('EGFR');
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
   });
@@ -41,13 +41,13 @@ describe('keywords', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/No keywords/);
     const j = await rsi(['keywords', 'search', 'zzzqqqxxx', '--json']);
-    expect(S.KeywordSearchPage.parse(parse(j.stdout)).data).toEqual([]);
+    expect(S.KeywordSearchPage().parse(parse(j.stdout)).data).toEqual([]);
   });
 
   it.concurrent('get resolves a synonym, case-insensitively', async ({ expect }) => {
     const r = await rsi(['keywords', 'get', 'erbb1', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(S.KeywordCard.parse(parse(r.stdout)).name).toBe('EGFR');
+    expect(S.KeywordCard().parse(parse(r.stdout)).name).toBe('EGFR');
   });
 
   it('an unknown name exits 2 before any keyword-card request', async () => {
@@ -67,11 +67,11 @@ describe('keywords', () => {
   it.concurrent('relations --all --json: one array, count equals meta.total, no duplicates', async ({ expect }) => {
     const first = await rsi(['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--limit', '1', '--json']);
     expect(first.code, first.stderr).toBe(0);
-    const total = S.RelationPage.parse(parse(first.stdout)).meta.total;
+    const total = S.RelationPage().parse(parse(first.stdout)).meta.total;
     expect(total).toBeGreaterThan(5000);
     const r = await rsi(['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--all', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const items = S.RelationItem.array().parse(parse(r.stdout));
+    const items = S.RelationItem().array().parse(parse(r.stdout));
     expect(items).toHaveLength(total);
     expect(new Set(items.map((i) => i.id)).size).toBe(total);
   });
@@ -83,14 +83,14 @@ describe('keywords', () => {
       const res = await fetch(`${e2e.url}/api/v1/keywords?q=a&limit=20&page=${page}`, {
         headers: { authorization: `Bearer ${e2e.token}` },
       });
-      const body = S.KeywordSearchPage.parse(await res.json());
+      const body = S.KeywordSearchPage().parse(await res.json());
       expected += body.data.length;
       if (body.data.length < 20) break;
     }
     expect(expected).toBeGreaterThan(20);
     const r = await rsi(['keywords', 'search', 'a', '--all', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const hits = S.KeywordHit.array().parse(parse(r.stdout));
+    const hits = S.KeywordHit().array().parse(parse(r.stdout));
     expect(hits).toHaveLength(expected);
     expect(new Set(hits.map((h) => h.id)).size).toBe(expected);
   });
@@ -109,7 +109,7 @@ describe('keywords', () => {
       '--json',
     ]);
     expect(first.code, first.stderr).toBe(0);
-    const total = S.RelationPage.parse(parse(first.stdout)).meta.total;
+    const total = S.RelationPage().parse(parse(first.stdout)).meta.total;
     const r = await rsi([
       'keywords',
       'relations',
@@ -126,7 +126,7 @@ describe('keywords', () => {
     const lines = r.stdout
       .trimEnd()
       .split('\n')
-      .map((l) => S.RelationItem.parse(parse(l)));
+      .map((l) => S.RelationItem().parse(parse(l)));
     expect(lines).toHaveLength(total);
     expect(new Set(lines.map((i) => i.id)).size).toBe(total);
   });
@@ -157,14 +157,14 @@ describe.concurrent('projects, signals, opportunities', () => {
   it('projects list --json is the API body', async ({ expect }) => {
     const r = await rsi(['projects', 'list', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const list = S.ProjectList.parse(parse(r.stdout));
+    const list = S.ProjectList().parse(parse(r.stdout));
     expect(list.projects.map((p) => p.name)).toEqual(
       expect.arrayContaining(['Oncology watchlist', 'KRAS inhibitors', 'Fibrosis landscape']),
     );
   });
 
   it('projects create with a watchlist from stdin prints id and setup URL; --json prints the body', async ({ expect }) => {
-    const card = S.KeywordSearchPage.parse(parse((await rsi(['keywords', 'search', 'EGFR', '--json'])).stdout)).data[0]!;
+    const card = S.KeywordSearchPage().parse(parse((await rsi(['keywords', 'search', 'EGFR', '--json'])).stdout)).data[0]!;
     const watchlist = JSON.stringify([{ entity_id: card.id, entity_type: 'keyword', entity_name: card.name }]);
     const r = await rsi(
       [
@@ -186,7 +186,7 @@ describe.concurrent('projects, signals, opportunities', () => {
       watchlist,
     );
     expect(r.code, r.stderr).toBe(0);
-    const created = S.CreatedProject.parse(parse(r.stdout));
+    const created = S.CreatedProject().parse(parse(r.stdout));
     expect(created.setup_url).toContain(created.id);
     const human = await rsi(['projects', 'create', '--name', 'E2E human']);
     expect(human.code, human.stderr).toBe(0);
@@ -211,14 +211,14 @@ describe.concurrent('projects, signals, opportunities', () => {
   it('signals --json validates; a project name resolves', async ({ expect }) => {
     const r = await rsi(['signals', 'KRAS inhibitors', '--limit', '5', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const list = S.SignalList.parse(parse(r.stdout));
+    const list = S.SignalList().parse(parse(r.stdout));
     expect(list.signals.length).toBeLessThanOrEqual(5);
   });
 
   it('opportunities --json validates and is non-empty for Oncology watchlist', async ({ expect }) => {
     const r = await rsi(['opportunities', 'Oncology watchlist', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    S.OpportunityPayload.parse(parse(r.stdout));
+    S.OpportunityPayload().parse(parse(r.stdout));
     expect(r.stdout.length).toBeGreaterThan(10);
   });
 
@@ -247,16 +247,16 @@ describe.concurrent('api', () => {
   it('GET with and without the /api/v1 prefix, fields as query', async ({ expect }) => {
     const a = await rsi(['api', 'GET', '/keywords', '--field', 'q=kras', '--field', 'limit=2']);
     expect(a.code, a.stderr).toBe(0);
-    expect(S.KeywordSearchPage.parse(parse(a.stdout)).meta.pageSize).toBe(2);
+    expect(S.KeywordSearchPage().parse(parse(a.stdout)).meta.pageSize).toBe(2);
     const b = await rsi(['api', 'GET', '/api/v1/projects']);
     expect(b.code, b.stderr).toBe(0);
-    S.ProjectList.parse(parse(b.stdout));
+    S.ProjectList().parse(parse(b.stdout));
   });
 
   it('POST with --input - sends the JSON body', async ({ expect }) => {
     const r = await rsi(['api', 'POST', '/projects', '--input', '-'], {}, JSON.stringify({ name: 'Via api' }));
     expect(r.code, r.stderr).toBe(0);
-    S.CreatedProject.parse(parse(r.stdout));
+    S.CreatedProject().parse(parse(r.stdout));
   });
 
   it('a 400 prints the body and exits 2; a 404 exits 5', async ({ expect }) => {
@@ -268,7 +268,7 @@ describe.concurrent('api', () => {
   });
 
   it('a 409 (scoring setup missing) exits 6 with the setup URL; the body is on stdout', async ({ expect }) => {
-    const list = S.ProjectList.parse(parse((await rsi(['projects', 'list', '--json'])).stdout));
+    const list = S.ProjectList().parse(parse((await rsi(['projects', 'list', '--json'])).stdout));
     const pending = list.projects.find((p) => p.name === 'Immunology pipeline');
     expect(pending, 'seed project with setup not finished').toBeDefined();
     const r = await rsi(

@@ -313,9 +313,9 @@ describe.skipIf(skip)('the single executable through a CONNECT proxy to sandbox 
     const reach = sandboxFetch(tls.url);
     const get = async (path: string) =>
       (await reach.fetch(`${reach.base}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<unknown>;
-    const keyword = S.KeywordSearchPage.parse(await get('/keywords?q=NSCLC&limit=1')).data[0]!.id;
-    const truth = S.RelationPage.parse(await get(`/keywords/${keyword}/relations?relation=assets&limit=1`)).meta.total;
-    const items = S.RelationItem.array().parse(JSON.parse(fromExe.stdout));
+    const keyword = S.KeywordSearchPage().parse(await get('/keywords?q=NSCLC&limit=1')).data[0]!.id;
+    const truth = S.RelationPage().parse(await get(`/keywords/${keyword}/relations?relation=assets&limit=1`)).meta.total;
+    const items = S.RelationItem().array().parse(JSON.parse(fromExe.stdout));
     expect(truth).toBeGreaterThan(100);
     expect(items).toHaveLength(truth);
     expect(new Set(items.map((i) => i.id)).size).toBe(truth);

@@ -91,7 +91,7 @@ describe('sandbox --tls through a CONNECT proxy', () => {
   it('every read command works', async () => {
     const list = await rsi(['projects', 'list', '--json']);
     expect(list.code, list.stderr).toBe(0);
-    expect(S.ProjectList.parse(json(list)).projects.length).toBeGreaterThan(0);
+    expect(S.ProjectList().parse(json(list)).projects.length).toBeGreaterThan(0);
     for (const args of [
       ['keywords', 'search', 'EGFR', '--json'],
       ['keywords', 'get', 'erbb1', '--json'],
@@ -109,9 +109,9 @@ describe('sandbox --tls through a CONNECT proxy', () => {
   it('keywords relations X --relation assets --all returns every row, through the tunnel to a host only the proxy resolves', async () => {
     const r = await rsi(['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--all', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const items = S.RelationItem.array().parse(json(r));
-    const keyword = S.KeywordSearchPage.parse(await apiDirect('/keywords?q=NSCLC&limit=1')).data[0]!.id;
-    const truth = S.RelationPage.parse(await apiDirect(`/keywords/${keyword}/relations?relation=assets&limit=1`)).meta.total;
+    const items = S.RelationItem().array().parse(json(r));
+    const keyword = S.KeywordSearchPage().parse(await apiDirect('/keywords?q=NSCLC&limit=1')).data[0]!.id;
+    const truth = S.RelationPage().parse(await apiDirect(`/keywords/${keyword}/relations?relation=assets&limit=1`)).meta.total;
     expect(truth).toBeGreaterThan(100);
     expect(items).toHaveLength(truth);
     expect(new Set(items.map((i) => i.id)).size).toBe(truth);
@@ -121,9 +121,9 @@ describe('sandbox --tls through a CONNECT proxy', () => {
   });
 
   it('analyses run --wait, then status', async () => {
-    const project = S.ProjectList.parse(json(await rsi(['projects', 'list', '--json']))).projects.find(
-      (p) => p.name === 'KRAS inhibitors',
-    )!;
+    const project = S.ProjectList()
+      .parse(json(await rsi(['projects', 'list', '--json'])))
+      .projects.find((p) => p.name === 'KRAS inhibitors')!;
     const run = await rsi([
       'analyses',
       'run',

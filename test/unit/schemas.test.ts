@@ -80,14 +80,14 @@ describe('PageMeta and KeywordHit (search)', () => {
   const page = { data: [hit], meta: { page: 1, pageSize: 10 } };
 
   it('requires exactly what the spec requires', () => {
-    expect(parses(S.KeywordSearchPage, page)).toBe(true);
-    expectRequired(S.KeywordHit, hit, ['id', 'name', 'type', 'synonyms']);
-    expectRequired(S.PageMeta, page.meta, ['page', 'pageSize']);
-    expectRequired(S.KeywordSearchPage, page, ['data', 'meta']);
+    expect(parses(S.KeywordSearchPage(), page)).toBe(true);
+    expectRequired(S.KeywordHit(), hit, ['id', 'name', 'type', 'synonyms']);
+    expectRequired(S.PageMeta(), page.meta, ['page', 'pageSize']);
+    expectRequired(S.KeywordSearchPage(), page, ['data', 'meta']);
   });
 
   it('keeps unknown members', () => {
-    const parsed = S.KeywordSearchPage.parse({ ...page, meta: { ...page.meta, total: 3 }, extra: true });
+    const parsed = S.KeywordSearchPage().parse({ ...page, meta: { ...page.meta, total: 3 }, extra: true });
     expect(parsed).toMatchObject({ extra: true, meta: { total: 3 } });
   });
 
@@ -113,17 +113,17 @@ describe('KeywordCard and KeywordScore', () => {
   const card = { id: K, name: 'EGFR', type: null, description: null, synonyms: [], activity: {}, scores: {} };
 
   it('requires exactly what the spec requires', () => {
-    expectRequired(S.KeywordCard, card, ['id', 'name', 'type', 'description', 'synonyms', 'activity', 'scores']);
-    expect(parses(S.KeywordCard, { ...card, type: undefined })).toBe(false);
-    expect(parses(S.KeywordScore, null)).toBe(true);
-    expect(parses(S.KeywordScore, {})).toBe(true);
-    expect(parses(S.KeywordScore, { raw: null })).toBe(true);
-    expect(parses(S.KeywordScore, { score: 'high' })).toBe(false);
-    expect(parses(S.KeywordCard, { ...card, activity: { papers: null }, scores: { as_of: null, composite: null, risk: {} } })).toBe(true);
+    expectRequired(S.KeywordCard(), card, ['id', 'name', 'type', 'description', 'synonyms', 'activity', 'scores']);
+    expect(parses(S.KeywordCard(), { ...card, type: undefined })).toBe(false);
+    expect(parses(S.KeywordScore(), null)).toBe(true);
+    expect(parses(S.KeywordScore(), {})).toBe(true);
+    expect(parses(S.KeywordScore(), { raw: null })).toBe(true);
+    expect(parses(S.KeywordScore(), { score: 'high' })).toBe(false);
+    expect(parses(S.KeywordCard(), { ...card, activity: { papers: null }, scores: { as_of: null, composite: null, risk: {} } })).toBe(true);
   });
 
   it('keeps unknown members and requested sections', () => {
-    const parsed = S.KeywordCard.parse({ ...card, indications: { data: [], total: 0 } });
+    const parsed = S.KeywordCard().parse({ ...card, indications: { data: [], total: 0 } });
     expect(parsed).toHaveProperty('indications');
   });
 
@@ -158,9 +158,9 @@ describe('RelationPage', () => {
   const page = { data: [item], meta };
 
   it('requires exactly what the spec requires', () => {
-    expectRequired(S.RelationItem, item, ['id', 'name']);
-    expectRequired(S.RelationPage.shape.meta, meta, ['relation', 'limit', 'offset', 'total']);
-    expect(parses(S.RelationItem, { ...item, stage: null, count: 3 })).toBe(true);
+    expectRequired(S.RelationItem(), item, ['id', 'name']);
+    expectRequired(S.RelationPage().shape.meta, meta, ['relation', 'limit', 'offset', 'total']);
+    expect(parses(S.RelationItem(), { ...item, stage: null, count: 3 })).toBe(true);
   });
 
   it('renders in every format', async () => {
@@ -184,9 +184,9 @@ describe('Project list', () => {
   const project = { id: P, name: 'KRAS', role: 'owner' };
 
   it('requires exactly what the spec requires', () => {
-    expectRequired(S.Project, project, ['id', 'name', 'role']);
-    expect(parses(S.Project, { ...project, brief: null })).toBe(true);
-    expectRequired(S.ProjectList, { projects: [] }, ['projects']);
+    expectRequired(S.Project(), project, ['id', 'name', 'role']);
+    expect(parses(S.Project(), { ...project, brief: null })).toBe(true);
+    expectRequired(S.ProjectList(), { projects: [] }, ['projects']);
   });
 
   it('renders in every format', async () => {
@@ -204,7 +204,7 @@ describe('CreatedProject', () => {
   const created = { id: P, name: 'KRAS', role: 'owner', setup_url: `https://rsi.example/projects/${P}/overview?setup=1` };
 
   it('requires exactly what the spec requires', () => {
-    expectRequired(S.CreatedProject, created, ['id', 'name', 'role', 'setup_url']);
+    expectRequired(S.CreatedProject(), created, ['id', 'name', 'role', 'setup_url']);
   });
 
   it('renders in every format', async () => {
@@ -232,9 +232,9 @@ describe('ProjectStatus', () => {
   const status = { signals_ready: true, scoring: 'done', summary: 'All done.', next: 'run_analyses', analyses: [{}] };
 
   it('requires exactly what the spec requires', () => {
-    expectRequired(S.ProjectStatus, status, ['signals_ready', 'scoring', 'summary', 'next', 'analyses']);
-    expect(parses(S.ProjectStatus, { ...status, analyses: [{ runs: [{}] }] })).toBe(true);
-    expect(parses(S.ProjectStatus, { ...status, next: 'later' })).toBe(false);
+    expectRequired(S.ProjectStatus(), status, ['signals_ready', 'scoring', 'summary', 'next', 'analyses']);
+    expect(parses(S.ProjectStatus(), { ...status, analyses: [{ runs: [{}] }] })).toBe(true);
+    expect(parses(S.ProjectStatus(), { ...status, next: 'later' })).toBe(false);
   });
 
   it('renders in every format', async () => {
@@ -260,9 +260,9 @@ describe('SignalList', () => {
   const list = { analysis_mode: 'most_promising', analysis_mode_label: 'Most promising', filter: 'all', total: 1, unanalysed_total: 1 };
 
   it('requires exactly what the spec requires', () => {
-    expectRequired(S.Signal, signal, ['keyword_id', 'signal_keyword_id', 'type', 'analysed']);
-    expectRequired(S.SignalList, { ...list, signals: [] }, [...Object.keys(list), 'signals']);
-    expect(parses(S.Signal, { ...signal, name: null, rank: null, position: 1 })).toBe(true);
+    expectRequired(S.Signal(), signal, ['keyword_id', 'signal_keyword_id', 'type', 'analysed']);
+    expectRequired(S.SignalList(), { ...list, signals: [] }, [...Object.keys(list), 'signals']);
+    expect(parses(S.Signal(), { ...signal, name: null, rank: null, position: 1 })).toBe(true);
   });
 
   it('renders in every format', async () => {
@@ -281,8 +281,8 @@ describe('OpportunityPayload', () => {
   const payload = { keywords: [{ keyword_id: K }], error: null };
 
   it('requires exactly what the spec requires', () => {
-    expectRequired(S.OpportunityPayload, payload, ['keywords', 'error']);
-    expect(parses(S.OpportunityPayload, { ...payload, project_analyses: {} })).toBe(true);
+    expectRequired(S.OpportunityPayload(), payload, ['keywords', 'error']);
+    expect(parses(S.OpportunityPayload(), { ...payload, project_analyses: {} })).toBe(true);
   });
 
   it('renders in every format', async () => {
@@ -302,10 +302,10 @@ describe('AnalysesResult', () => {
   const runItem = { id: 'run-1', keyword_id: K, kind: 'target' };
 
   it('requires exactly what the spec requires', () => {
-    expect(parses(S.AnalysesResult, {})).toBe(true);
-    expectRequired(S.AnalysesResult.shape.runs.unwrap().element, runItem, ['id', 'keyword_id', 'kind']);
-    expect(parses(S.AnalysesResult, { skipped: [{}] })).toBe(true);
-    expect(parses(S.AnalysesResult, { skipped: [{ reason: 3 }] })).toBe(false);
+    expect(parses(S.AnalysesResult(), {})).toBe(true);
+    expectRequired(S.AnalysesResult().shape.runs.unwrap().element, runItem, ['id', 'keyword_id', 'kind']);
+    expect(parses(S.AnalysesResult(), { skipped: [{}] })).toBe(true);
+    expect(parses(S.AnalysesResult(), { skipped: [{ reason: 3 }] })).toBe(false);
   });
 
   it('renders in every format', async () => {

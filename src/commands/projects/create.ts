@@ -78,7 +78,7 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
     const { watchlistSchema } = await import('../shared/flag-schemas.js');
     const { ScopeItem } = await import('../../client/schemas.js');
     // A plain string is a keyword name (or id), resolved to a scope item when the command runs.
-    const parsed = watchlistSchema(ScopeItem).safeParse(data);
+    const parsed = watchlistSchema(ScopeItem()).safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new UsageError(
