@@ -15,7 +15,6 @@
  * - errors that say what failed: timeout, refused, TLS (naming the CA fix), the proxy;
  * - the redacting `--debug` trace, and no redaction work at all without `--debug`.
  */
-import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError } from '../errors.js';
@@ -74,13 +73,13 @@ export interface FetchInit {
 }
 
 /**
- * Node's builtins through `require`: in an ES module, `import 'node:http'` also evaluates the lazy
- * exports of its ESM facade, which load Node's bundled undici on Node 22 and 24 (docs/performance.md).
+ * Node's own client, without an ES import: in an ES module, `import 'node:http'` also evaluates
+ * the lazy exports of its ESM facade, which load Node's bundled undici on Node 22 and 24
+ * (docs/performance.md). `process.getBuiltinModule` (Node ≥ 20.16) hands over the module itself,
+ * in the npm bundle, the tests and the single executable alike.
  */
-const nodeRequire = createRequire(import.meta.url) as {
-  (id: 'node:http'): typeof import('node:http');
-  (id: 'node:https'): typeof import('node:https');
-};
+const nodeHttp = () => process.getBuiltinModule('node:http');
+const nodeHttps = () => process.getBuiltinModule('node:https');
 
 /** A reply's status line and headers, its body still to read. */
 interface WireHead {
@@ -270,7 +269,7 @@ export class Network {
     return new Promise<WireHead>((resolve, reject) => {
       const headers: Record<string, string | number> = { ...req.headers };
       if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
-      const outgoing = (https ? nodeRequire('node:https') : nodeRequire('node:http'))
+      const outgoing = (https ? nodeHttps() : nodeHttp())
         .request(req.url, { method: req.method, headers, agent, signal }, (res) => {
           const { headers: joined, rawHeaders } = fromRaw(res.rawHeaders);
           resolve({ status: res.statusCode ?? 0, headers: joined, rawHeaders, body: res });
@@ -285,7 +284,7 @@ export class Network {
     let agent = this.agents.get(key);
     if (!agent) {
       const options = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 10_000 };
-      agent = https ? new (nodeRequire('node:https').Agent)(options) : new (nodeRequire('node:http').Agent)(options);
+      agent = https ? new (nodeHttps().Agent)(options) : new (nodeHttp().Agent)(options);
       this.agents.set(key, agent);
     }
     return agent;

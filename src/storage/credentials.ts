@@ -3,7 +3,6 @@
  * (`--insecure-storage` / RSI_CREDENTIAL_STORE=file); unit tests use an in-memory double
  * (test/support/memory-store.ts, kind 'memory'). Keyed by base URL and profile. Never a silent fallback from one to another.
  */
-import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
@@ -87,7 +86,10 @@ export function keychainService(baseUrl: string): string {
  * profile and base URL never share, overwrite or delete each other's keychain entries.
  */
 export function configFolderId(dir: string): string {
-  return createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
+  // node:crypto on first use: loading it costs ~3 ms of a start that may never need a hash.
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
 }
 
 /** The keychain account of one part of a profile's tokens in one config folder. */

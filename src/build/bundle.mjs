@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: src/main.ts → dist/ (ES modules, split so each command loads what it uses), and
+ * jq's WebAssembly beside it. docs/architecture.md ("The bundle") and docs/performance.md explain
+ * the choices; the ones that are not esbuild's defaults:
+ *
+ * - Node's built-ins are `require`d (through the banner's createRequire), never imported: an ES
+ *   import of a built-in builds its ESM facade, which reads every export, lazy ones included
+ *   (`import { createHash } from 'node:crypto'` loads WebCrypto, `node:http` loads Node's own
+ *   undici on 22 and 24): ~2 ms of one GET on Node 24.
+ * - `node:http2` is src/http/http2-on-demand.ts: undici's HTTP/2 client wants ten constants from it
+ *   at load, and rsi never speaks HTTP/2.
+ */
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+await build({
+  entryPoints: [join(ROOT, 'src/main.ts')],
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['@napi-rs/keyring', 'open'],
+  alias: { 'node:http2': join(ROOT, 'src/http/http2-on-demand.ts') },
+  outdir: join(ROOT, 'dist'),
+  chunkNames: 'chunks/[name]-[hash]',
+  logLevel: 'warning',
+  legalComments: 'external',
+  banner: { js: "import { createRequire as __rsiCreateRequire } from 'node:module'; const require = __rsiCreateRequire(import.meta.url);" },
+});
+requireBuiltins(join(ROOT, 'dist'));
+mkdirSync(join(ROOT, 'dist'), { recursive: true });
+copyFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'), join(ROOT, 'dist/jq.wasm'));
+
+/**
+ * Rewrites every import of a Node built-in in the output to a `require` (the banner's), so no ESM
+ * facade is built. Static forms: `import * as a`, `import a`, `import a, { b }`, `import { b, c as
+ * d }`; dynamic: `import("node:x")` becomes a promise of the required module (the same members).
+ * Fails the build if one is left, so a new form esbuild emits cannot slip through unseen.
+ */
+function requireBuiltins(dir) {
+  const STATIC = /^import\s+(?:\*\s+as\s+([\w$]+)|([\w$]+)(?:\s*,\s*\{([^}]*)\})?|\{([^}]*)\})\s+from\s+"(node:[^"]+)";$/gm;
+  const DYNAMIC = /\bimport\("(node:[^"]+)"\)/g;
+  for (const file of readdirSync(dir, { recursive: true })) {
+    if (!String(file).endsWith('.js')) continue;
+    const path = join(dir, String(file));
+    const text = readFileSync(path, 'utf8');
+    const out = text
+      .replace(STATIC, (_all, ns, def, defNamed, named, id) => {
+        const req = `require(${JSON.stringify(id)})`;
+        if (ns) return `const ${ns} = ${req};`;
+        if (def) return defNamed ? `const ${def} = ${req};\nconst ${destructure(defNamed, def)} = ${def};` : `const ${def} = ${req};`;
+        return `const ${destructure(named, req)} = ${req};`;
+      })
+      .replace(DYNAMIC, (_all, id) => `Promise.resolve().then(() => require(${JSON.stringify(id)}))`);
+    const left = out.split('\n').filter((line) => /^import\b.*from\s*"node:|\bimport\("node:/.test(line));
+    if (left.length) throw new Error(`${path}: built-in imports left after the rewrite:\n${left.join('\n')}`);
+    if (out !== text) writeFileSync(path, out);
+  }
+}
+
+/** `{ a, b as c, default as d }` → `{ a, b: c }` (a built-in's default is the module itself). */
+function destructure(list, source) {
+  const parts = list
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => {
+      const [name, as] = p.split(/\s+as\s+/);
+      if (name === 'default') throw new Error(`default import of a built-in by name (${p}) from ${source}: write it as a default import`);
+      return as ? `${name}: ${as}` : name;
+    });
+  return `{ ${parts.join(', ')} }`;
+}
