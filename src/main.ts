@@ -172,14 +172,22 @@ function processIo(argv: readonly string[], env: Env, sanitizingStream: Sanitize
   const wantsColor = !argv.includes('--no-color') && env.NO_COLOR === undefined && env.FORCE_COLOR !== '0';
   const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
   const terminalAllows = forced || env.TERM !== 'dumb';
+  // stdin is built on first use: making the stream (a socket, a tty or a file stream) costs ~1 ms
+  // of a start that, for most commands, never reads it (docs/performance.md, round 3).
+  let stdinIsTTY: boolean | undefined;
   return {
-    stdin: process.stdin,
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinIsTTY() {
+      stdinIsTTY ??= process.getBuiltinModule('node:tty').isatty(0);
+      return stdinIsTTY;
+    },
     stdout: process.stdout,
     // Everything written for a person on stderr (errors, hints, warnings, notes, the --debug trace)
     // passes the sanitiser; the live progress line and prompts draw on the raw stream themselves.
     stderr: sanitizingStream(process.stderr),
     stderrRaw: process.stderr,
-    stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY,
     stderrIsTTY,
     columns,

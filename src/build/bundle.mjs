@@ -25,7 +25,9 @@ const commanderChildProcess = {
   name: 'commander-child-process',
   setup(b) {
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: join(ROOT, 'src/build/commander-child-process.cjs') } : undefined,
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: join(ROOT, 'src/build/commander-child-process.cjs') }
+        : undefined,
     );
   },
 };

@@ -3,7 +3,7 @@
  * with zod; every non-2xx status becomes a typed CliError carrying the spec's detail. Knows
  * nothing of terminals or auth.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Http, HttpRequest, HttpResponse } from '../http/types.js';
 import { API_PREFIX } from '../http/api-path.js';
 import {
@@ -181,7 +181,7 @@ export class ApiClient {
     return this.http.request(req);
   }
 
-  private get<T extends z.ZodType>(
+  private get<T extends z.ZodMiniType>(
     path: string,
     schema: T,
     query: HttpRequest['query'],
@@ -191,7 +191,7 @@ export class ApiClient {
   }
 
   /** Any 2xx is success: the spec's 200/201/202 say nothing a caller acts on. */
-  private async send<T extends z.ZodType>(req: HttpRequest, schema: T, about: { projectId?: string } = {}): Promise<z.infer<T>> {
+  private async send<T extends z.ZodMiniType>(req: HttpRequest, schema: T, about: { projectId?: string } = {}): Promise<z.infer<T>> {
     const res = await this.http.request(req);
     const what = `${req.method} ${req.path}`;
     if (res.status < 200 || res.status >= 300) throw this.errorFor(res, what, about);

@@ -10,8 +10,14 @@
  * requires nothing. Enumerated values are checked where the spec lists the allowed values, because
  * the commands branch on them (the watch on `next`, exit 10 on an analysis `status`).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { ANALYSIS_MODES, OPERANDS, TOP_TYPES } from './enums.js';
+
+// zod/mini, not zod: its schemas carry no methods, so building one and parsing with it compile a
+// fraction of the code (one GET: ~5 ms of CPU less on Node 24, docs/performance.md round 3). mini
+// loads no messages by default; these are zod's English ones, as the full build has.
+z.config(en());
 
 /**
  * Each schema is built on first use and then kept: building all of them costs several ms at every
@@ -22,24 +28,24 @@ function lazy<T>(build: () => T): () => T {
   let built: T | undefined;
   return () => (built ??= build());
 }
-const nullableString = lazy(() => z.string().nullable());
+const nullableString = lazy(() => z.nullable(z.string()));
 
-export const PageMeta = lazy(() => z.looseObject({ page: z.number().int(), pageSize: z.number().int() }));
+export const PageMeta = lazy(() => z.looseObject({ page: z.int(), pageSize: z.int() }));
 export const KeywordHit = lazy(() => z.looseObject({ id: z.string(), name: z.string(), type: z.string(), synonyms: z.array(z.string()) }));
 export const KeywordSearchPage = lazy(() => z.looseObject({ data: z.array(KeywordHit()), meta: PageMeta() }));
 
 // "KeywordScore (nullable object)": no member is marked required.
 export const KeywordScore = lazy(() =>
-  z
-    .looseObject({
-      score: z.number().optional(),
-      raw: z.number().nullable().optional(),
-      label: z.string().optional(),
-      description: z.string().optional(),
-    })
-    .nullable(),
+  z.nullable(
+    z.looseObject({
+      score: z.optional(z.number()),
+      raw: z.optional(z.nullable(z.number())),
+      label: z.optional(z.string()),
+      description: z.optional(z.string()),
+    }),
+  ),
 );
-const nullableInt = lazy(() => z.number().int().nullable());
+const nullableInt = lazy(() => z.nullable(z.int()));
 export const KeywordCard = lazy(() =>
   z.looseObject({
     id: z.string(),
@@ -49,19 +55,19 @@ export const KeywordCard = lazy(() =>
     synonyms: z.array(z.string()),
     // The object is required; its members are described ("each integer or null"), not marked required.
     activity: z.looseObject({
-      papers: nullableInt().optional(),
-      patents: nullableInt().optional(),
-      trials: nullableInt().optional(),
-      assets: nullableInt().optional(),
+      papers: z.optional(nullableInt()),
+      patents: z.optional(nullableInt()),
+      trials: z.optional(nullableInt()),
+      assets: z.optional(nullableInt()),
     }),
     scores: z.looseObject({
-      as_of: nullableString().optional(),
-      composite: KeywordScore().optional(),
-      momentum: KeywordScore().optional(),
-      maturity: KeywordScore().optional(),
-      competition: KeywordScore().optional(),
-      risk: KeywordScore().optional(),
-      translation: KeywordScore().optional(),
+      as_of: z.optional(nullableString()),
+      composite: z.optional(KeywordScore()),
+      momentum: z.optional(KeywordScore()),
+      maturity: z.optional(KeywordScore()),
+      competition: z.optional(KeywordScore()),
+      risk: z.optional(KeywordScore()),
+      translation: z.optional(KeywordScore()),
     }),
   }),
 );
@@ -70,8 +76,8 @@ export const RelationItem = lazy(() =>
   z.looseObject({
     id: z.string(),
     name: z.string(),
-    count: z.number().int().optional(),
-    stage: nullableString().optional(),
+    count: z.optional(z.int()),
+    stage: z.optional(nullableString()),
   }),
 );
 export const RelationPage = lazy(() =>
@@ -79,10 +85,10 @@ export const RelationPage = lazy(() =>
     data: z.array(RelationItem()),
     meta: z.looseObject({
       relation: z.string(),
-      activity: z.string().optional(),
-      limit: z.number().int(),
-      offset: z.number().int(),
-      total: z.number().int(),
+      activity: z.optional(z.string()),
+      limit: z.int(),
+      offset: z.int(),
+      total: z.int(),
     }),
   }),
 );
@@ -91,40 +97,40 @@ export const Project = lazy(() =>
   z.looseObject({
     id: z.string(),
     name: z.string(),
-    created_at: z.string().optional(),
+    created_at: z.optional(z.string()),
     role: z.enum(['owner', 'editor', 'viewer']),
-    brief: nullableString().optional(),
+    brief: z.optional(nullableString()),
   }),
 );
 export const ProjectList = lazy(() => z.looseObject({ projects: z.array(Project()) }));
 
 export const ScopeItem = lazy(() =>
   z.looseObject({
-    entity_id: z.string().min(1),
-    entity_type: z.string().min(1),
-    entity_name: z.string().optional(),
-    data: z.record(z.string(), z.unknown()).optional(),
+    entity_id: z.string().check(z.minLength(1)),
+    entity_type: z.string().check(z.minLength(1)),
+    entity_name: z.optional(z.string()),
+    data: z.optional(z.record(z.string(), z.unknown())),
   }),
 );
 export const CreateProjectBody = lazy(() =>
   z.object({
     name: z.string(),
-    brief: z.string().optional(),
-    watchlist_items: z.array(ScopeItem()).optional(),
-    operand: z.enum(OPERANDS).optional(),
-    goals: z.array(z.string()).optional(),
-    primary_filter_type: z.string().optional(),
+    brief: z.optional(z.string()),
+    watchlist_items: z.optional(z.array(ScopeItem())),
+    operand: z.optional(z.enum(OPERANDS)),
+    goals: z.optional(z.array(z.string())),
+    primary_filter_type: z.optional(z.string()),
   }),
 );
 /** The spec's ids are UUIDs: an id that is not one never reaches a path or a suggested command. */
-const Uuid = lazy(() => z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'not a UUID'));
+const Uuid = lazy(() => z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'not a UUID')));
 export const CreatedProject = lazy(() =>
   z.looseObject({
     id: Uuid(),
     name: z.string(),
     role: z.string(),
     setup_url: z.string(),
-    scan_error: z.string().optional(),
+    scan_error: z.optional(z.string()),
   }),
 );
 
@@ -136,13 +142,15 @@ export const ProjectStatus = lazy(() =>
     next: z.enum(['wait', 'run_analyses', 'list_signals']),
     analyses: z.array(
       z.looseObject({
-        keyword_id: z.string().optional(),
-        keyword_name: z.string().optional(),
-        task_id: z.string().optional(),
-        status: z.enum(['pending', 'running', 'done', 'failed']).optional(),
-        updated_at: z.string().optional(),
+        keyword_id: z.optional(z.string()),
+        keyword_name: z.optional(z.string()),
+        task_id: z.optional(z.string()),
+        status: z.optional(z.enum(['pending', 'running', 'done', 'failed'])),
+        updated_at: z.optional(z.string()),
         // "items with id, type, status": described, not marked required.
-        runs: z.array(z.looseObject({ id: z.string().optional(), type: z.string().optional(), status: z.string().optional() })).optional(),
+        runs: z.optional(
+          z.array(z.looseObject({ id: z.optional(z.string()), type: z.optional(z.string()), status: z.optional(z.string()) })),
+        ),
       }),
     ),
   }),
@@ -152,10 +160,10 @@ export const Signal = lazy(() =>
   z.looseObject({
     keyword_id: z.string(),
     signal_keyword_id: z.string(),
-    name: nullableString().optional(),
+    name: z.optional(nullableString()),
     type: z.string(),
-    position: z.number().int().optional(),
-    rank: z.number().int().nullable().optional(),
+    position: z.optional(z.int()),
+    rank: z.optional(z.nullable(z.int())),
     analysed: z.boolean(),
   }),
 );
@@ -164,8 +172,8 @@ export const SignalList = lazy(() =>
     analysis_mode: z.string(),
     analysis_mode_label: z.string(),
     filter: z.string(),
-    total: z.number().int(),
-    unanalysed_total: z.number().int(),
+    total: z.int(),
+    unanalysed_total: z.int(),
     signals: z.array(Signal()),
   }),
 );
@@ -173,51 +181,55 @@ export const SignalList = lazy(() =>
 export const OpportunityPayload = lazy(() =>
   z.looseObject({
     keywords: z.array(z.record(z.string(), z.unknown())),
-    project_analyses: z
-      .looseObject({
-        total: z.number().int().optional(),
-        generating: z.number().int().optional(),
-        running: z.number().int().optional(),
-        completed: z.number().int().optional(),
-        by_status: z.record(z.string(), z.number().int()).optional(),
-        items: z.array(z.record(z.string(), z.unknown())).optional(),
-      })
-      .optional(),
+    project_analyses: z.optional(
+      z.looseObject({
+        total: z.optional(z.int()),
+        generating: z.optional(z.int()),
+        running: z.optional(z.int()),
+        completed: z.optional(z.int()),
+        by_status: z.optional(z.record(z.string(), z.int())),
+        items: z.optional(z.array(z.record(z.string(), z.unknown()))),
+      }),
+    ),
     error: nullableString(),
   }),
 );
 
-export const Selection = lazy(() => z.object({ keyword_id: z.string().min(1), signal_keyword_id: z.string().min(1) }));
+export const Selection = lazy(() =>
+  z.object({ keyword_id: z.string().check(z.minLength(1)), signal_keyword_id: z.string().check(z.minLength(1)) }),
+);
 export const RunAnalysesBody = lazy(() =>
   z.object({
-    selections: z.array(Selection()).optional(),
-    top: z
-      .object({
+    selections: z.optional(z.array(Selection())),
+    top: z.optional(
+      z.object({
         type: z.enum(TOP_TYPES),
-        limit: z.number().int().min(1).max(100),
-        analysis_mode: z.enum(ANALYSIS_MODES).optional(),
-        confirmed: z.boolean().optional(),
-        include_analysed: z.boolean().optional(),
-        readiness: z.string().optional(),
-        therapeutic_area: z.string().optional(),
-      })
-      .optional(),
-    include_analysed: z.boolean().optional(),
-    confirmed: z.boolean().optional(),
+        limit: z.int().check(z.gte(1), z.lte(100)),
+        analysis_mode: z.optional(z.enum(ANALYSIS_MODES)),
+        confirmed: z.optional(z.boolean()),
+        include_analysed: z.optional(z.boolean()),
+        readiness: z.optional(z.string()),
+        therapeutic_area: z.optional(z.string()),
+      }),
+    ),
+    include_analysed: z.optional(z.boolean()),
+    confirmed: z.optional(z.boolean()),
   }),
 );
 export const AnalysesResult = lazy(() =>
   z.looseObject({
-    needs_confirmation: z.boolean().optional(),
-    assumption: z.string().optional(),
-    available: z.number().int().optional(),
-    limit: z.number().int().optional(),
-    signals: z.array(z.record(z.string(), z.unknown())).optional(),
+    needs_confirmation: z.optional(z.boolean()),
+    assumption: z.optional(z.string()),
+    available: z.optional(z.int()),
+    limit: z.optional(z.int()),
+    signals: z.optional(z.array(z.record(z.string(), z.unknown()))),
     // runs items: "all required"; skipped items: "all strings", none marked required.
-    runs: z.array(z.looseObject({ id: z.string(), keyword_id: z.string(), kind: z.string() })).optional(),
-    skipped: z
-      .array(z.looseObject({ keyword_id: z.string().optional(), signal_keyword_id: z.string().optional(), reason: z.string().optional() }))
-      .optional(),
+    runs: z.optional(z.array(z.looseObject({ id: z.string(), keyword_id: z.string(), kind: z.string() }))),
+    skipped: z.optional(
+      z.array(
+        z.looseObject({ keyword_id: z.optional(z.string()), signal_keyword_id: z.optional(z.string()), reason: z.optional(z.string()) }),
+      ),
+    ),
   }),
 );
 

@@ -68,14 +68,19 @@ const Confirmation = z
     'asked: nothing ran, the question went back to the assistant; accepted: the user accepted it through the client and it ran; ' +
       'declined/cancelled: the user said no, nothing ran; confirmed: a repeated call with confirmed: true matched the question and it ran',
   );
-const output = <T extends z.ZodObject>(schema: T) => schema.extend({ rsi_truncated: Truncated.optional() });
+/**
+ * A tool's output: a reply schema of src/client/schemas.ts (zod/mini) with the same members, loose
+ * as it is, plus rsi_truncated.
+ */
+const output = <T extends z.core.$ZodLooseShape>(schema: { shape: T }) =>
+  z.looseObject({ ...schema.shape, rsi_truncated: Truncated.optional() });
 
 const WaitOutput = z.object({
   outcome: z.enum(['done', 'analyses_failed', 'timed_out']),
   exit_code: z.union([z.literal(0), z.literal(9), z.literal(10)]).describe('what `rsi status --watch` would exit with'),
   message: z.string(),
   waited_seconds: z.number(),
-  status: S.ProjectStatus().optional(),
+  status: z.optional(S.ProjectStatus()),
   failed_analyses: z.array(z.looseObject({ keyword_id: z.string().optional(), keyword_name: z.string().optional() })),
 });
 
@@ -457,7 +462,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
             .optional()
             .describe('true only when repeating, unchanged, a call whose question the user agreed to; a first call is always asked'),
         },
-        outputSchema: output(S.AnalysesResult().extend({ rsi_confirmation: Confirmation.optional() })),
+        outputSchema: output({ shape: { ...S.AnalysesResult().shape, rsi_confirmation: Confirmation.optional() } }),
         annotations: write,
       },
       tool<{

@@ -7,7 +7,8 @@ import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { ConfigError, UsageError } from '../errors.js';
 import { withLock } from './lock.js';
 import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './trust.js';
@@ -27,44 +28,43 @@ export type SettingKey = (typeof SETTING_KEYS)[number];
 const schemas = (() => {
   let built: ReturnType<typeof build> | undefined;
   function build() {
+    // zod/mini (methodless schemas, cheap to build) with zod's English messages.
+    z.config(en());
     const ClientRegistration = z.object({
-      clientId: z.string().min(1),
-      redirectUri: z.string().url(),
+      clientId: z.string().check(z.minLength(1)),
+      redirectUri: z.url(),
       /** The issuer this registration belongs to: never replayed at another. */
-      issuer: z.string().min(1),
+      issuer: z.string().check(z.minLength(1)),
       registeredAt: z.string(),
     });
 
     const AuthServer = z.object({
-      issuer: z.string().min(1),
-      token_endpoint: z.string().url(),
-      authorization_endpoint: z.string().url().optional(),
-      revocation_endpoint: z.string().url().optional(),
-      registration_endpoint: z.string().url().optional(),
+      issuer: z.string().check(z.minLength(1)),
+      token_endpoint: z.url(),
+      authorization_endpoint: z.optional(z.url()),
+      revocation_endpoint: z.optional(z.url()),
+      registration_endpoint: z.optional(z.url()),
     });
 
     const Profile = z.object({
-      baseUrl: z.string().url(),
-      authServer: AuthServer.optional(),
-      client: ClientRegistration.optional(),
-      credentialStore: z.enum(['keychain', 'file']).optional(),
+      baseUrl: z.url(),
+      authServer: z.optional(AuthServer),
+      client: z.optional(ClientRegistration),
+      credentialStore: z.optional(z.enum(['keychain', 'file'])),
     });
 
     const Settings = z.object({
-      format: z.enum(['table', 'tsv', 'csv', 'json', 'ndjson']).optional(),
-      pager: z.string().min(1).optional(),
-      profile: z
-        .string()
-        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
-        .optional(),
-      prompts: z.enum(['on', 'off']).optional(),
-      time: z.enum(['relative', 'absolute']).optional(),
+      format: z.optional(z.enum(['table', 'tsv', 'csv', 'json', 'ndjson'])),
+      pager: z.optional(z.string().check(z.minLength(1))),
+      profile: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/))),
+      prompts: z.optional(z.enum(['on', 'off'])),
+      time: z.optional(z.enum(['relative', 'absolute'])),
     });
 
     const ConfigFile = z.object({
       version: z.literal(1),
       profiles: z.record(z.string(), Profile),
-      settings: Settings.optional(),
+      settings: z.optional(Settings),
     });
     return { ClientRegistration, AuthServer, Profile, Settings, ConfigFile };
   }
@@ -122,7 +122,7 @@ export class ConfigStore {
   }
 
   /** `schema` is asked for only when there is a file to parse. */
-  private async readAs<T>(schema: () => z.ZodType<T>): Promise<T> {
+  private async readAs<T>(schema: () => z.ZodMiniType<T>): Promise<T> {
     // The token endpoint comes from here: a file others can change is not ours to trust.
     await assertTrusted(this.dir, 'folder', this.host);
     await assertTrusted(this.file, 'file', this.host);
@@ -166,7 +166,7 @@ export class ConfigStore {
     await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the config' }, async () => {
       // Settings as found, valid or not, so `rsi config unset` can repair a bad one.
       const config = (await this.readAs(() =>
-        schemas().ConfigFile.extend({ settings: z.record(z.string(), z.unknown()).optional() }),
+        z.extend(schemas().ConfigFile, { settings: z.optional(z.record(z.string(), z.unknown())) }),
       )) as ConfigFile;
       const next = update(config.settings ?? {});
       if (Object.keys(next).length === 0) delete config.settings;

@@ -5,7 +5,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CredentialStoreError } from '../errors.js';
 import { STORE_LOCK_STALE_MS, ensureDir, writeAtomic } from './config.js';
 import { withLock } from './lock.js';
@@ -49,14 +49,14 @@ const schemas = (() => {
   let built: ReturnType<typeof build> | undefined;
   function build() {
     const AccessPart = z.object({
-      accessToken: z.string().min(1),
+      accessToken: z.string().check(z.minLength(1)),
       expiresAt: z.number(),
-      obtainedAt: z.number().optional(),
+      obtainedAt: z.optional(z.number()),
       scope: z.string(),
       clientId: z.string(),
     });
-    const RefreshPart = z.object({ refreshToken: z.string().min(1) });
-    const FileEntries = z.record(z.string(), AccessPart.extend({ refreshToken: z.string().optional() }));
+    const RefreshPart = z.object({ refreshToken: z.string().check(z.minLength(1)) });
+    const FileEntries = z.record(z.string(), z.extend(AccessPart, { refreshToken: z.optional(z.string()) }));
     return { AccessPart, RefreshPart, FileEntries };
   }
   return () => (built ??= build());
@@ -87,9 +87,7 @@ export function keychainService(baseUrl: string): string {
  */
 export function configFolderId(dir: string): string {
   // node:crypto on first use: loading it costs ~3 ms of a start that may never need a hash.
-  return process
-    .getBuiltinModule('node:crypto')
-    .createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
 }
 
 /** The keychain account of one part of a profile's tokens in one config folder. */
@@ -255,7 +253,7 @@ function keychainError(what: string, error: unknown): CredentialStoreError {
   });
 }
 
-function parseSecret<T>(schema: z.ZodType<T>, text: string, where: string): T {
+function parseSecret<T>(schema: z.ZodMiniType<T>, text: string, where: string): T {
   try {
     return schema.parse(JSON.parse(text));
   } catch {

@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import * as S from '../../src/client/schemas.js';
 import { useSandbox } from '../support/e2e.js';
 import { sandboxStats } from '../support/sandbox.js';
@@ -71,7 +72,7 @@ describe('keywords', () => {
     expect(total).toBeGreaterThan(5000);
     const r = await rsi(['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--all', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const items = S.RelationItem().array().parse(parse(r.stdout));
+    const items = z.array(S.RelationItem()).parse(parse(r.stdout));
     expect(items).toHaveLength(total);
     expect(new Set(items.map((i) => i.id)).size).toBe(total);
   });
@@ -90,7 +91,7 @@ describe('keywords', () => {
     expect(expected).toBeGreaterThan(20);
     const r = await rsi(['keywords', 'search', 'a', '--all', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const hits = S.KeywordHit().array().parse(parse(r.stdout));
+    const hits = z.array(S.KeywordHit()).parse(parse(r.stdout));
     expect(hits).toHaveLength(expected);
     expect(new Set(hits.map((h) => h.id)).size).toBe(expected);
   });

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, cleanEnv, runCli } from '../support/cli.js';
 import { EXE, exePart, exePath, pathWithoutNode } from '../support/exe.js';
 import { startPrivateKeyring, type PrivateKeyring } from '../support/keyring.js';
+import * as z from 'zod/mini';
 import * as S from '../../src/client/schemas.js';
 import { obtainTokens } from '../support/oauth.js';
 import { startProxy, tracedRequests, type TestProxy } from '../support/proxy.js';
@@ -315,7 +316,7 @@ describe.skipIf(skip)('the single executable through a CONNECT proxy to sandbox 
       (await reach.fetch(`${reach.base}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<unknown>;
     const keyword = S.KeywordSearchPage().parse(await get('/keywords?q=NSCLC&limit=1')).data[0]!.id;
     const truth = S.RelationPage().parse(await get(`/keywords/${keyword}/relations?relation=assets&limit=1`)).meta.total;
-    const items = S.RelationItem().array().parse(JSON.parse(fromExe.stdout));
+    const items = z.array(S.RelationItem()).parse(JSON.parse(fromExe.stdout));
     expect(truth).toBeGreaterThan(100);
     expect(items).toHaveLength(truth);
     expect(new Set(items.map((i) => i.id)).size).toBe(truth);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import * as S from '../../src/client/schemas.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { startProxy, tracedRequests, type TestProxy } from '../support/proxy.js';
@@ -109,7 +110,7 @@ describe('sandbox --tls through a CONNECT proxy', () => {
   it('keywords relations X --relation assets --all returns every row, through the tunnel to a host only the proxy resolves', async () => {
     const r = await rsi(['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--all', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const items = S.RelationItem().array().parse(json(r));
+    const items = z.array(S.RelationItem()).parse(json(r));
     const keyword = S.KeywordSearchPage().parse(await apiDirect('/keywords?q=NSCLC&limit=1')).data[0]!.id;
     const truth = S.RelationPage().parse(await apiDirect(`/keywords/${keyword}/relations?relation=assets&limit=1`)).meta.total;
     expect(truth).toBeGreaterThan(100);

@@ -166,7 +166,7 @@ describe("direct requests on Node's own client", () => {
     }
   });
 
-  it('sends a body with its length in bytes (not chunked), and the caller\'s headers as given', async () => {
+  it("sends a body with its length in bytes (not chunked), and the caller's headers as given", async () => {
     let seen: { length?: string; chunked?: string; body: string; ua?: string } = { body: '' };
     handler = (req, res) => {
       let body = '';

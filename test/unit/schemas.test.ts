@@ -3,7 +3,7 @@
 // member fails; unknown members pass through; and the minimal reply, sent by a fake server through
 // the real client, renders in every output format of the command that prints it.
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import * as S from '../../src/client/schemas.js';
 import { ApiClient } from '../../src/client/client.js';
 import type { Http, HttpRequest, HttpResponse } from '../../src/http/types.js';
@@ -15,12 +15,12 @@ const P = '11111111-2222-4333-8444-555555555555';
 const K = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 const K2 = 'bbbbbbbb-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 
-function parses(schema: z.ZodType, value: unknown): boolean {
+function parses(schema: z.ZodMiniType, value: unknown): boolean {
   return schema.safeParse(value).success;
 }
 
 /** Each required member dropped in turn must make the reply invalid. */
-function expectRequired(schema: z.ZodType, minimal: Record<string, unknown>, required: readonly string[]): void {
+function expectRequired(schema: z.ZodMiniType, minimal: Record<string, unknown>, required: readonly string[]): void {
   expect(Object.keys(minimal).sort()).toEqual([...required].sort());
   for (const key of required) {
     const { [key]: _dropped, ...rest } = minimal;
@@ -303,7 +303,7 @@ describe('AnalysesResult', () => {
 
   it('requires exactly what the spec requires', () => {
     expect(parses(S.AnalysesResult(), {})).toBe(true);
-    expectRequired(S.AnalysesResult().shape.runs.unwrap().element, runItem, ['id', 'keyword_id', 'kind']);
+    expectRequired(S.AnalysesResult().shape.runs.def.innerType.def.element, runItem, ['id', 'keyword_id', 'kind']);
     expect(parses(S.AnalysesResult(), { skipped: [{}] })).toBe(true);
     expect(parses(S.AnalysesResult(), { skipped: [{ reason: 3 }] })).toBe(false);
   });

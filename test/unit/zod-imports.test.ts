@@ -19,7 +19,7 @@ function* walk(dir: string): Generator<string> {
 /** The imports of zod in `text` that keep its whole namespace. */
 function wholeZodImports(text: string): string[] {
   const found: string[] = [];
-  for (const m of text.matchAll(/^\s*import\s+(?!type\b)([^;]*?)\s+from\s+['"]zod(?:\/v4)?['"]/gm)) {
+  for (const m of text.matchAll(/^\s*import\s+(?!type\b)([^;]*?)\s+from\s+['"]zod(?:\/v4)?(?:\/mini)?['"]/gm)) {
     if (!/^\*\s+as\s+\w+$/.test(m[1]!.trim())) found.push(m[0].trim());
   }
   for (const m of text.matchAll(/import\(\s*['"]zod(?:\/[\w/]+)?['"]\s*\)/g)) found.push(m[0]);
@@ -30,6 +30,7 @@ describe('zod imports', () => {
   it('the rule catches a named import, a default import and a dynamic import', () => {
     expect(wholeZodImports("import { z } from 'zod';")).toHaveLength(1);
     expect(wholeZodImports("import z from 'zod';")).toHaveLength(1);
+    expect(wholeZodImports("import { z } from 'zod/mini';")).toHaveLength(1);
     expect(wholeZodImports("  const { z } = await import('zod');")).toHaveLength(1);
     expect(wholeZodImports("import * as z from 'zod';\nimport type { z as Z } from 'zod';")).toEqual([]);
   });
