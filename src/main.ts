@@ -61,7 +61,7 @@ export async function main(options: MainOptions = {}): Promise<number> {
 
   try {
     const { buildProgram, expandJsonFields } = await import('./program.js');
-    program = buildProgram(ctx);
+    program = buildProgram(ctx, argv);
     await program.parseAsync(expandJsonFields(argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {

@@ -32,7 +32,85 @@ import * as mcpServe from './commands/mcp/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
 import { FIELDS } from './commands/shared/fields.js';
 
-export function buildProgram(ctx: Context): Command {
+/**
+ * Every top-level command in the order help lists them. A run builds only the command it names
+ * (`commandWord`); help, completion and a word no command has get the whole tree. Building every
+ * command's options and help texts was ~4 ms of one GET on Node 24 (docs/performance.md, round 3);
+ * their code stays in this one chunk (a chunk per command cost more in loading than it saved).
+ */
+const COMMANDS: readonly { name: string; hidden?: boolean; build: (ctx: Context, program: Command) => Command }[] = [
+  { name: 'login', build: (ctx) => login.build(ctx) },
+  { name: 'logout', build: (ctx) => logout.build(ctx) },
+  {
+    name: 'auth',
+    build: (ctx) =>
+      group('auth', 'show and use the stored sign-in')
+        .addCommand(authStatus.build(ctx))
+        .addCommand(authToken.build(ctx))
+        .addCommand(authSwitch.build(ctx)),
+  },
+  { name: 'config', build: (ctx) => config.build(ctx) },
+  { name: 'doctor', build: (ctx) => doctor.build(ctx) },
+  {
+    name: 'keywords',
+    build: (ctx) =>
+      group('keywords', 'search keywords, read cards and relations')
+        .addCommand(keywordsSearch.build(ctx))
+        .addCommand(keywordsGet.build(ctx))
+        .addCommand(keywordsRelations.build(ctx)),
+  },
+  {
+    name: 'projects',
+    build: (ctx) => group('projects', 'list and create projects').addCommand(projectsList.build(ctx)).addCommand(projectsCreate.build(ctx)),
+  },
+  { name: 'status', build: (ctx) => status.build(ctx) },
+  { name: 'signals', build: (ctx) => signals.build(ctx) },
+  { name: 'opportunities', build: (ctx) => opportunities.build(ctx) },
+  { name: 'scoreboard', build: (ctx) => scoreboard.build(ctx) },
+  { name: 'analyses', build: (ctx) => group('analyses', 'start scoring analyses').addCommand(analysesRun.build(ctx)) },
+  { name: 'api', build: (ctx) => api.build(ctx) },
+  { name: 'sandbox', build: (ctx) => sandbox.build(ctx) },
+  { name: 'completion', build: (ctx) => completion.build(ctx) },
+  { name: '__complete', hidden: true, build: (ctx) => completion.buildValues(ctx) },
+  { name: 'help', build: (_ctx, program) => help.build(program) },
+  {
+    name: 'mcp',
+    build: (ctx) =>
+      group('mcp', "the service's MCP server from the terminal")
+        .addCommand(mcpTools.build(ctx))
+        .addCommand(mcpCall.build(ctx))
+        .addCommand(mcpServe.build(ctx)),
+  },
+];
+
+/** Words that need the whole tree: help renders it, completion walks it. */
+const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
+
+/**
+ * The command word of a command line, if it names one the tree can be built for alone: the first
+ * word that is neither a flag of `root` nor the value of one (`--profile work`). Anything else
+ * (none, `--`, an unknown word, help, completion) gets the whole tree, so commander's own errors
+ * and suggestions are unchanged.
+ */
+export function commandWord(argv: readonly string[], root: Command): string | undefined {
+  const takesValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return undefined;
+    if (arg.startsWith('-')) {
+      if (takesValue.has(arg)) i++;
+      continue;
+    }
+    return COMMANDS.some((c) => c.name === arg) && !WHOLE_TREE.has(arg) ? arg : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The commander tree for `argv`: only the command it names when `commandWord` finds one, else every
+ * command. Without `argv`, the whole tree (tests, docs, completion).
+ */
+export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
   const program = new Command('rsi')
     .description('Command-line client for the Research Intelligence Service')
     .version(ctx.version, '-V, --version', 'print the version')
@@ -53,36 +131,10 @@ export function buildProgram(ctx: Context): Command {
     .showSuggestionAfterError(true)
     // `rsi help analyses run` must reach the subcommand; commander's own help command stops at one word.
     .helpCommand(false);
-
-  program.addCommand(login.build(ctx));
-  program.addCommand(logout.build(ctx));
-  program.addCommand(
-    group('auth', 'show and use the stored sign-in')
-      .addCommand(authStatus.build(ctx))
-      .addCommand(authToken.build(ctx))
-      .addCommand(authSwitch.build(ctx)),
-  );
-  program.addCommand(config.build(ctx));
-  program.addCommand(doctor.build(ctx));
-  program.addCommand(
-    group('keywords', 'search keywords, read cards and relations')
-      .addCommand(keywordsSearch.build(ctx))
-      .addCommand(keywordsGet.build(ctx))
-      .addCommand(keywordsRelations.build(ctx)),
-  );
-  program.addCommand(
-    group('projects', 'list and create projects').addCommand(projectsList.build(ctx)).addCommand(projectsCreate.build(ctx)),
-  );
-  program.addCommand(status.build(ctx));
-  program.addCommand(signals.build(ctx));
-  program.addCommand(opportunities.build(ctx));
-  program.addCommand(scoreboard.build(ctx));
-  program.addCommand(group('analyses', 'start scoring analyses').addCommand(analysesRun.build(ctx)));
-  program.addCommand(api.build(ctx));
-  program.addCommand(sandbox.build(ctx));
-  program.addCommand(completion.build(ctx));
-  program.addCommand(completion.buildValues(ctx), { hidden: true });
-  program.addCommand(help.build(program));
+  const word = argv && commandWord(argv, program);
+  for (const c of word ? COMMANDS.filter((one) => one.name === word) : COMMANDS) {
+    program.addCommand(c.build(ctx, program), c.hidden ? { hidden: true } : {});
+  }
   // The person's settings (`rsi config`) are read once, before the action, never for --help; the
   // commands that use none (the sandbox, completion on every Tab) skip the read.
   program.hook('preAction', async (_program, action) => {
@@ -105,13 +157,6 @@ export function buildProgram(ctx: Context): Command {
     const { prepareOutput } = await import('./commands/shared/scripting.js');
     await prepareOutput(ctx, commandPath(action));
   });
-  program.addCommand(
-    group('mcp', "the service's MCP server from the terminal")
-      .addCommand(mcpTools.build(ctx))
-      .addCommand(mcpCall.build(ctx))
-      .addCommand(mcpServe.build(ctx)),
-  );
-
   applyToAll(program, (cmd) => {
     const examples = EXAMPLES[commandPath(cmd)];
     if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
