@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-import module from 'node:module';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+// Node's modules through process.getBuiltinModule, not `import`: an ES import of a built-in builds
+// its ESM facade, which reads every export (node:module's loads source-map support).
+const module = process.getBuiltinModule('node:module');
+const { homedir } = process.getBuiltinModule('node:os');
+const { join } = process.getBuiltinModule('node:path');
 
 // Node ≥ 22.1 can keep V8's compiled code on disk, which cuts start-up (docs/performance.md). It
 // must be on before the bundle loads, hence the dynamic import below. Node 20 has no such function;
