@@ -4,7 +4,7 @@
  * folder: after taking it, a process re-reads the store and refreshes only if nobody else already
  * did; it writes back only if the stored refresh token is still the one it refreshed.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir } from '../storage/fs.js';
 import { join } from 'node:path';
 import { CredentialStoreError, NotSignedInError } from '../errors.js';
 import type { AuthProvider } from '../http/types.js';

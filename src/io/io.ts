@@ -36,7 +36,7 @@ export function helpWidth(io: Pick<Io, 'stdoutIsTTY' | 'columns'>): number {
 
 /** A prompt can be shown only when a person can see it and answer. */
 export function canPrompt(io: Io): boolean {
-  return io.stdinIsTTY && io.stderrIsTTY;
+  return io.stderrIsTTY && io.stdinIsTTY;
 }
 
 /** Wall-clock time, injected so auth and client code never call Date.now() themselves. */

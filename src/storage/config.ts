@@ -3,7 +3,7 @@
  * the dynamic client registration. One JSON file, validated on read, written atomically.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile, chmod } from './fs.js';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';

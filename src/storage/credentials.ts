@@ -3,7 +3,7 @@
  * (`--insecure-storage` / RSI_CREDENTIAL_STORE=file); unit tests use an in-memory double
  * (test/support/memory-store.ts, kind 'memory'). Keyed by base URL and profile. Never a silent fallback from one to another.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from './fs.js';
 import { join, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { CredentialStoreError } from '../errors.js';

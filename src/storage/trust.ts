@@ -5,7 +5,7 @@
  * or file that others can write, that another user owns, or a credentials path that is a symbolic
  * link, is refused with the command that fixes it.
  */
-import { lstat, stat } from 'node:fs/promises';
+import { lstat, stat } from './fs.js';
 import { ConfigError } from '../errors.js';
 
 export interface TrustHost {
