@@ -3,11 +3,15 @@
  * builds the dependencies, runs the command tree, and maps errors to the contract's exit codes.
  */
 import pkg from '../package.json' with { type: 'json' };
-import type { Env } from './context.js';
+import { createContext, type Env } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
 import type { Io } from './io/io.js';
-// Everything else is imported after the quick answer (--version), which needs only the modules
-// above: it costs little more than starting Node (docs/performance.md).
+import { utf8Locale } from './io/pictures.js';
+import * as sanitize from './io/sanitize.js';
+import { exitOutsideShield } from './io/shield.js';
+import { buildProgram, explainError, expandJsonFields } from './program.js';
+// Imported statically: every run but `--version` needs them, and bin/rsi.js answers that before
+// loading this bundle. A dynamic import per module cost a file (and a loader round) each.
 
 export interface MainOptions {
   argv?: readonly string[];
@@ -26,11 +30,6 @@ export async function main(options: MainOptions = {}): Promise<number> {
     return ExitCode.ok;
   }
 
-  const [{ createContext }, { exitOutsideShield }, sanitize] = await Promise.all([
-    import('./context.js'),
-    import('./io/shield.js'),
-    import('./io/sanitize.js'),
-  ]);
   const io = options.io ?? (await asciiWhereNeeded(processIo(argv, env, sanitize.sanitizingStream), env, sanitize.sanitizingStream));
   const debug = argv.includes('--debug') || env.RSI_DEBUG === '1';
 
@@ -60,13 +59,12 @@ export async function main(options: MainOptions = {}): Promise<number> {
   const ctx = createContext({ io, env, signal: abort.signal, version: pkg.version, flags: () => program?.opts() ?? {} });
 
   try {
-    const { buildProgram, expandJsonFields } = await import('./program.js');
     program = buildProgram(ctx, argv);
     await program.parseAsync(expandJsonFields(argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     // A missing-scope error learns the profile and the scopes already granted, for its hint.
-    const explained = program ? await (await import('./program.js')).explainError(error, ctx) : error;
+    const explained = program ? await explainError(error, ctx) : error;
     const code = reportError(explained, io, debug, abort.signal, sanitize);
     // gh's `--json name` with one field reads as an argument (it cannot be told from `--json EGFR`).
     const word = (error as { code?: unknown }).code === 'commander.excessArguments' ? jsonFieldWord(argv) : undefined;
@@ -154,7 +152,6 @@ function terminal(): Pick<Io, 'stdoutIsTTY' | 'stderrIsTTY' | 'columns'> {
  * prompts, ✓ and …) is written as ASCII; piped output is never touched (io/ascii.ts).
  */
 async function asciiWhereNeeded(io: Io, env: Env, sanitizingStream: Sanitize['sanitizingStream']): Promise<Io> {
-  const { utf8Locale } = await import('./io/pictures.js');
   if (utf8Locale(env) || (!io.stdoutIsTTY && !io.stderrIsTTY)) return io;
   const { asciiStream } = await import('./io/ascii.js');
   if (!io.stderrIsTTY) return { ...io, stdout: io.stdoutIsTTY ? asciiStream(io.stdout) : io.stdout };
