@@ -117,22 +117,20 @@ export function createContext(deps: ContextDeps): Context {
     },
     settings: () => settings,
     loadSettings: async () => {
-      settings = await (await import('./auth/credentials.js')).readSettings(env);
+      settings = await (await services()).readSettings(env);
     },
     credentials: () => {
-      credentials ??= import('./auth/credentials.js').then((m) =>
-        m.resolveCredentials({ globals: ctx.globals(), env, io, clock, signal, version }),
-      );
+      credentials ??= services().then((m) => m.resolveCredentials({ globals: ctx.globals(), env, io, clock, signal, version }));
       return credentials;
     },
     session: () => {
-      session ??= Promise.all([ctx.credentials(), import('./auth/session.js')]).then(([creds, m]) =>
+      session ??= Promise.all([ctx.credentials(), services()]).then(([creds, m]) =>
         m.openSession(creds, { globals: ctx.globals(), io, clock }),
       );
       return session;
     },
     client: () => {
-      client ??= Promise.all([ctx.session(), import('./client/client.js')]).then(([s, m]) => new m.ApiClient(s.http));
+      client ??= Promise.all([ctx.session(), services()]).then(([s, m]) => new m.ApiClient(s.http));
       return client;
     },
     prompter: () => {
@@ -153,13 +151,12 @@ export function createContext(deps: ContextDeps): Context {
   return ctx;
 }
 
+let servicesModule: Promise<typeof import('./services.js')> | undefined;
+const services = () => (servicesModule ??= import('./services.js'));
+
 /** The MCP session behind `ctx.mcp()`: the MCP sign-in (or RSI_MCP_TOKEN) on the credentials' network. */
 async function openMcp(ctx: Context): Promise<McpConnection> {
-  const [creds, { connectMcp }, { profileFlag }] = await Promise.all([
-    ctx.credentials(),
-    import('./mcp/client.js'),
-    import('./auth/credentials.js'),
-  ]);
+  const [creds, { connectMcp }, { profileFlag }] = await Promise.all([ctx.credentials(), import('./mcp/client.js'), services()]);
   const mcp = await creds.tokenProvider('mcp');
   return connectMcp({
     url: mcp.url,

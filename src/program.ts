@@ -31,6 +31,7 @@ import * as mcpCall from './commands/mcp/call.js';
 import * as mcpServe from './commands/mcp/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
 import { FIELDS } from './commands/shared/fields.js';
+import { pageOutput } from './commands/shared/pager.js';
 
 /**
  * Every top-level command in the order help lists them. A run builds only the command it names
@@ -141,7 +142,7 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     const path = commandPath(action);
     if (NO_SETTINGS.has(path.split(' ')[0] ?? '')) return;
     await ctx.loadSettings();
-    await (await import('./commands/shared/pager.js')).pageOutput(ctx, path, action, program.opts().pager);
+    await pageOutput(ctx, path, action, program.opts().pager);
   });
   // A base URL ending in /api/v1 (the sandbox prints both) is taken as the base, with a note.
   program.hook('preAction', () => {

@@ -17,6 +17,7 @@ import type { AuthProvider } from '../http/types.js';
 import { normaliseBaseUrl } from './base-url.js';
 import type { OAuthEnv } from './oauth.js';
 import { credentialKeyFor, resourceUrl, type Resource } from './resources.js';
+import { StaticTokenProvider, StoredTokenProvider } from './tokens.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -143,7 +144,6 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
 
 async function apiTokenProvider(creds: Credentials, options: ResolveOptions): Promise<TokenProvider> {
   const url = resourceUrl(creds.requireBaseUrl(), 'api');
-  const { StaticTokenProvider, StoredTokenProvider } = await import('./tokens.js');
   if (creds.envToken) return fromEnvironment(new StaticTokenProvider(creds.envToken), 'RSI_TOKEN', url);
   const profile = creds.profile;
   if (!creds.source || !profile?.authServer) throw notSignedIn(creds);
@@ -175,7 +175,6 @@ async function apiTokenProvider(creds: Credentials, options: ResolveOptions): Pr
 async function mcpTokenProvider(creds: Credentials, options: ResolveOptions): Promise<TokenProvider> {
   const baseUrl = creds.requireBaseUrl();
   const url = resourceUrl(baseUrl, 'mcp');
-  const { StaticTokenProvider, StoredTokenProvider } = await import('./tokens.js');
   const envToken = options.env.RSI_MCP_TOKEN?.trim();
   if (envToken) return fromEnvironment(new StaticTokenProvider(envToken), 'RSI_MCP_TOKEN', url);
   const hint = `run \`rsi${profileFlag(creds.profileName)} login --resource mcp\` (or set RSI_MCP_TOKEN)`;

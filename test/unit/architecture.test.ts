@@ -11,7 +11,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The single executable's entry and its keychain loader (docs/install.md): only main.
   exe: ['main'],
   program: ['context', 'commands'],
-  context: ['auth', 'client', 'mcp', 'io', 'errors'],
+  context: ['auth', 'client', 'mcp', 'io', 'errors', 'services'],
+  // What the Context loads for a command's action, as one module (src/services.ts).
+  services: ['auth', 'client'],
   commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp'],
   client: ['http', 'errors'],
   mcp: ['client', 'http', 'errors'],

@@ -18,6 +18,8 @@ import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js
 import { shellQuote } from '../../io/text.js';
 import { collect } from '../shared/flags.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
+import { formatTable, note, printDocument, printJsonLine, printSections, printText } from '../../io/output.js';
+import { readInput } from '../shared/flags.js';
 
 /** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
 type TopRequest = NonNullable<RunAnalysesBody['top']>;
@@ -214,7 +216,6 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   // Read stdin/file before any request, so a bad file costs no round trip.
   let selections = [...options.select];
   if (options.selectionsFrom !== undefined) {
-    const { readInput } = await import('../shared/flags.js');
     selections.push(...parseSelectionsJson(await readInput('--selections', options.selectionsFrom, ctx), options.selectionsFrom));
     if (selections.length === 0)
       throw new UsageError(`--selections: ${options.selectionsFrom === '-' ? 'stdin' : options.selectionsFrom} holds no selections`);
@@ -283,11 +284,11 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );
   if (!machine) {
-    if (format === 'table') await (await import('../../io/output.js')).printText(io, '\n');
+    if (format === 'table') await printText(io, '\n');
     await printStatus(io, format, final, project.name, () => ctx.clock.now());
   }
   // Exit 10 only for the analyses this command started; others' failures are reported.
-  const { note } = await import('../../io/output.js');
+
   assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => note(io, `note: ${line}`));
 }
 
@@ -393,10 +394,7 @@ async function showConfirmation(io: Context['io'], result: AnalysesReply, projec
   // Every string here comes from the server or from other people (the project name): each line is
   // made one line (sanitizeLine) before it is written, so a crafted signal name, assumption or
   // project name cannot add a line or redraw the prompt.
-  const [{ formatTable, note }, { quoteServiceText, sanitizeLine }] = await Promise.all([
-    import('../../io/output.js'),
-    import('../../io/sanitize.js'),
-  ]);
+  const { quoteServiceText, sanitizeLine } = await import('../../io/sanitize.js');
   const lines = [`The service asks you to confirm before it runs analyses for "${sanitizeLine(projectName)}":`];
   if (result.assumption) lines.push(...quoteServiceText(result.assumption));
   const numbers = [
@@ -438,7 +436,7 @@ function str(value: unknown): string {
 
 /** The needs_confirmation reply on stdout for scripts (--json / ndjson): the API's body, exact. */
 async function printReply(io: Context['io'], result: AnalysesReply): Promise<void> {
-  await (await import('../../io/output.js')).printJsonLine(io, result);
+  await printJsonLine(io, result);
 }
 
 /**
@@ -474,7 +472,6 @@ async function printResult(
   projectName: string,
   names: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
-  const { printDocument, printSections } = await import('../../io/output.js');
   if (format === 'json' || format === 'ndjson') return printDocument({ io, format }, result);
   type Run = NonNullable<AnalysesReply['runs']>[number];
   type Skip = NonNullable<AnalysesReply['skipped']>[number];

@@ -3,6 +3,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { HttpMethod } from '../../http/types.js';
 import { collect } from '../shared/flags.js';
+import { printJson, printServiceText } from '../../io/output.js';
+import { parseJsonInput, readInput } from '../shared/flags.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -126,7 +128,6 @@ function typed(value: string): unknown {
 }
 
 export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
-  const { readInput, parseJsonInput } = await import('../shared/flags.js');
   let body: unknown;
   if (opts.input !== undefined)
     body = parseJsonInput('--input', await readInput('--input', opts.input, ctx), opts.input === '-' ? 'stdin' : opts.input);
@@ -155,7 +156,7 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
       return res.json;
     });
   }
-  const { printJson, printServiceText } = await import('../../io/output.js');
+
   if (!opts.silent) {
     if (res.isJson) await printJson(ctx.io, document);
     else if (res.text && res.status >= 200 && res.status < 300) await printServiceText(ctx.io, res.text);

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CredentialStoreError, ForbiddenError, UsageError } from '../../errors.js';
+import { enumFlag, intFlag } from '../shared/flags.js';
 
 export interface LoginCommandOptions {
   baseUrl: string | undefined;
@@ -36,7 +37,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765\n  rsi login --profile work --add-scope analyses:run   # keeps the scopes you have',
     )
     .action(async (flags: Record<string, unknown>) => {
-      const { intFlag, enumFlag } = await import('../shared/flags.js');
       const scopes = (flags.scope as string[] | undefined) ?? [];
       const addScopes = (flags.addScope as string[] | undefined) ?? [];
       for (const s of [...scopes, ...addScopes])

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context, TokenSource } from '../../context.js';
 import { ForbiddenError, NotSignedInError } from '../../errors.js';
+import { printJson, printPairsText, printText } from '../../io/output.js';
 
 export interface AuthStatusOptions {
   /** Only what is stored: no request to the service. */
@@ -220,7 +221,6 @@ async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 
 async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus, profiles: AuthStatus[], offline: boolean): Promise<void> {
   const globals = ctx.globals();
   if (globals.format === 'json') {
-    const { printJson } = await import('../../io/output.js');
     // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all;
     // `mcp` is the same profile's sign-in for the MCP server.
     return printJson(ctx.io, { ...status, mcp, profiles });
@@ -282,8 +282,7 @@ async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus,
     ['check', checkLine(status)],
     ...mcpLines,
   ];
-  const out = await import('../../io/output.js');
-  await out.printPairsText(ctx.io, lines as Array<[string, string]>);
+  await printPairsText(ctx.io, lines as Array<[string, string]>);
   if (profiles.length > 1) {
     const nameWidth = Math.max(...profiles.map((p) => p.profile.length));
     let text = '\nprofiles:\n';
@@ -294,7 +293,7 @@ async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus,
         : `not signed in${p.problem ? `: ${p.problem}` : ''}`;
       text += `${mark} ${p.profile.padEnd(nameWidth)}  ${p.baseUrl ?? '(no base URL)'}  ${what}\n`;
     }
-    await out.printText(ctx.io, text);
+    await printText(ctx.io, text);
   }
 }
 

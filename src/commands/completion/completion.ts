@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { OUTPUT_FORMATS, type Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ACTIVITIES, ANALYSIS_MODES, GOALS, RELATIONS, TOP_TYPES } from '../../client/enums.js';
+import { printVerbatim } from '../../io/output.js';
 
 const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -58,7 +59,7 @@ export function buildValues(ctx: Context): Command {
         // completes on (the scripts below also never glob, eval or run a value).
         const { sanitizeLine } = await import('../../io/sanitize.js');
         const values = [...new Set(found.map(sanitizeLine))].filter((v) => v !== '');
-        if (values.length) await (await import('../../io/output.js')).printVerbatim(ctx.io, `${values.join('\n')}\n`);
+        if (values.length) await printVerbatim(ctx.io, `${values.join('\n')}\n`);
       } catch {
         // Completion is a convenience: a broken config or an unreachable service completes nothing.
       }
@@ -109,7 +110,7 @@ function walk(cmd: Command, path: string[], inherited: string[], out: Node[]): v
 
 /** `program` is the root of the command tree this command was parsed from. */
 export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
-  await (await import('../../io/output.js')).printVerbatim(ctx.io, script(opts.shell, opts.program));
+  await printVerbatim(ctx.io, script(opts.shell, opts.program));
 }
 
 export function script(shell: Shell, program: Command): string {

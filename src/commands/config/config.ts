@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import * as output from '../../io/output.js';
 
 export type ConfigOptions =
   | { action: 'list' }
@@ -53,10 +54,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: ConfigOptions, ctx: Context): Promise<void> {
-  const [{ SETTING_KEYS, parseSetting, configStore }, output] = await Promise.all([
-    import('../../auth/credentials.js'),
-    import('../../io/output.js'),
-  ]);
+  const { SETTING_KEYS, parseSetting, configStore } = await import('../../auth/credentials.js');
   // set/unset read no profile, so they still work when a setting in the file is bad (and fix it).
   const store = opts.action === 'set' || opts.action === 'unset' ? configStore(ctx.env) : (await ctx.credentials()).config;
   const checkKey = (key: string): (typeof SETTING_KEYS)[number] => {

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Credentials } from '../../auth/credentials.js';
 import { CliError, ConfigError } from '../../errors.js';
+import { printChecklist, printJson } from '../../io/output.js';
 
 export interface Check {
   name: string;
@@ -30,7 +31,7 @@ const MAX_SKEW_MS = 60_000;
 export async function run(_opts: DoctorOptions, ctx: Context): Promise<void> {
   const checks = await runChecks(ctx);
   const globals = ctx.globals();
-  const { printJson, printChecklist } = await import('../../io/output.js');
+
   if (globals.format === 'json') await printJson(ctx.io, checks);
   else {
     await printChecklist(

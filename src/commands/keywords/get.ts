@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { KeywordScore } from '../../client/schemas.js';
+import { printDocument, printRows, printSections } from '../../io/output.js';
+import { target } from '../shared/flags.js';
 
 export interface GetOptions {
   keyword: string;
@@ -52,11 +54,7 @@ const ITEM_KEYS = ['id', 'name', 'count', 'stage'];
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
-  const [{ printDocument, printSections }, { target }, { resolveKeyword }] = await Promise.all([
-    import('../../io/output.js'),
-    import('../shared/flags.js'),
-    import('../shared/resolve.js'),
-  ]);
+  const { resolveKeyword } = await import('../shared/resolve.js');
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const card = await client.getKeyword(id, { include: opts.include }, ctx.signal);
@@ -134,11 +132,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
  * card as the API sent it, a failed item as `{"input": …, "error": …}`.
  */
 async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
-  const [{ printRows }, { target }, { startBatch }] = await Promise.all([
-    import('../../io/output.js'),
-    import('../shared/flags.js'),
-    import('../shared/batch.js'),
-  ]);
+  const { startBatch } = await import('../shared/batch.js');
   const out = target(ctx);
   const batch = await startBatch(ctx, (client, { id }) => client.getKeyword(id, { include: opts.include }, ctx.signal));
   type Row = Awaited<ReturnType<typeof batch.outcomes.next>>['value'] & object;

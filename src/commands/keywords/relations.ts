@@ -2,6 +2,9 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
+import { pageWindow } from '../../client/paging.js';
+import { note, printJson, printRows } from '../../io/output.js';
+import { enumFlag, intFlag, target } from '../shared/flags.js';
 
 /** `pipeline-targets`, `Pipeline_Targets`, `sponsor`: the intent is clear, so take it. */
 export function relationName(raw: string): string {
@@ -35,7 +38,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       '\nExamples:\n  rsi keywords relations EGFR --relation indications\n  rsi keywords relations NSCLC --relation sponsors --activity trials --all --format ndjson',
     )
     .action(async (keyword: string, flags: Record<string, unknown>) => {
-      const { intFlag, enumFlag } = await import('../shared/flags.js');
       if (flags.relation === undefined) throw new UsageError(`--relation is required: one of ${RELATIONS.join(', ')}`);
       const relation = (await enumFlag('--relation', relationName(String(flags.relation)), RELATIONS))!;
       const activity = await enumFlag(
@@ -65,12 +67,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
-  const [{ note, printJson, printRows }, { target }, { resolveKeyword }, { pageWindow }] = await Promise.all([
-    import('../../io/output.js'),
-    import('../shared/flags.js'),
-    import('../shared/resolve.js'),
-    import('../../client/paging.js'),
-  ]);
+  const { resolveKeyword } = await import('../shared/resolve.js');
   // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
   const concurrency = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
   const client = await ctx.client();
@@ -122,11 +119,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
  * keyword's page (or, with --all, its whole walk) is fetched before its rows print.
  */
 async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
-  const [{ printRows }, { target }, { startBatch }] = await Promise.all([
-    import('../../io/output.js'),
-    import('../shared/flags.js'),
-    import('../shared/batch.js'),
-  ]);
+  const { startBatch } = await import('../shared/batch.js');
   const out = target(ctx);
   const q = { relation: opts.relation, activity: opts.activity };
   const batch = await startBatch(ctx, async (client, { id }) => {

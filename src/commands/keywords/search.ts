@@ -1,6 +1,9 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { pageWindow } from '../../client/paging.js';
+import { note, printJson, printRows } from '../../io/output.js';
+import { intFlag, target } from '../shared/flags.js';
 
 export interface SearchOptions {
   query: string;
@@ -18,7 +21,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--all', 'every page, streamed')
     .addHelpText('after', '\nExamples:\n  rsi keywords search egfr\n  rsi keywords search kinase --all --format csv > kinases.csv')
     .action(async (query: string, flags: Record<string, unknown>) => {
-      const { intFlag } = await import('../shared/flags.js');
       if (!query.trim()) throw new UsageError('the search query must not be empty');
       if (flags.all && flags.page !== undefined) throw new UsageError('--all and --page cannot be used together');
       await runF(
@@ -34,11 +36,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
-  const [{ note, printJson, printRows }, { target }, { pageWindow }] = await Promise.all([
-    import('../../io/output.js'),
-    import('../shared/flags.js'),
-    import('../../client/paging.js'),
-  ]);
   // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
   const window = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
   const client = await ctx.client();

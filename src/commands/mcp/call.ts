@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { collect } from '../shared/flags.js';
+import { printJson, printServiceText } from '../../io/output.js';
+import { parseJsonInput, readInput } from '../shared/flags.js';
 
 export interface CallOptions {
   tool: string;
@@ -27,18 +29,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: CallOptions, ctx: Context): Promise<void> {
-  const [
-    { withMcp },
-    { buildArguments, validateArguments },
-    { toolFailure, toolText },
-    { readInput, parseJsonInput },
-    { printJson, printServiceText },
-  ] = await Promise.all([
+  const [{ withMcp }, { buildArguments, validateArguments }, { toolFailure, toolText }] = await Promise.all([
     import('./connect.js'),
     import('../../mcp/args.js'),
     import('../../mcp/client.js'),
-    import('../shared/flags.js'),
-    import('../../io/output.js'),
   ]);
   // Read and parse --input before connecting: a bad file costs no round trip.
   let input: Record<string, unknown> | undefined;

@@ -3,6 +3,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { ApiClient } from '../../client/client.js';
 import type { McpConnection } from '../../mcp/client.js';
+import { printVerbatim } from '../../io/output.js';
+import { enumFlag } from '../shared/flags.js';
 
 export const CONFIG_CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
 export type ConfigClient = (typeof CONFIG_CLIENTS)[number];
@@ -25,7 +27,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.\n\nExamples:\n  rsi mcp serve --print-config claude-desktop\n  rsi mcp serve --allow-write --print-config vscode > .vscode/mcp.json',
     )
     .action(async (flags: { allowWrite?: boolean; printConfig?: string }) => {
-      const { enumFlag } = await import('../shared/flags.js');
       await runF(
         { allowWrite: flags.allowWrite === true, printConfig: await enumFlag('--print-config', flags.printConfig, CONFIG_CLIENTS) },
         ctx,
@@ -190,7 +191,7 @@ async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
     default:
       text = json({ mcpServers: { rsi: server } });
   }
-  await (await import('../../io/output.js')).printVerbatim(ctx.io, text);
+  await printVerbatim(ctx.io, text);
   ctx.io.stderr.write(
     `${where[opts.printConfig!]}\nSign in first with \`rsi login\` in a terminal; if the assistant cannot find \`rsi\`, use its absolute path (\`which rsi\`).\n`,
   );

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { note, printRows } from '../../io/output.js';
+import { target } from '../shared/flags.js';
 
 /** `rsi mcp tools` takes no flags of its own. */
 export type ToolsOptions = Record<string, never>;
@@ -12,11 +14,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(_opts: ToolsOptions, ctx: Context): Promise<void> {
-  const [{ withMcp }, { note, printRows }, { target }] = await Promise.all([
-    import('./connect.js'),
-    import('../../io/output.js'),
-    import('../shared/flags.js'),
-  ]);
+  const { withMcp } = await import('./connect.js');
   const tools = await withMcp(ctx, (mcp) => mcp.listTools());
   const out = target(ctx);
   const args = (t: (typeof tools)[number]): string => {

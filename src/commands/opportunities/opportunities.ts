@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { printJson, printRows, printSections } from '../../io/output.js';
+import { target } from '../shared/flags.js';
 
 export type OpportunitiesOptions = { project: string };
 
@@ -26,11 +28,7 @@ function memberKeys(rows: readonly Item[], preferred: readonly string[] = []): s
 }
 
 export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<void> {
-  const [{ printJson, printRows, printSections }, { target }, { resolveProject }] = await Promise.all([
-    import('../../io/output.js'),
-    import('../shared/flags.js'),
-    import('../shared/resolve.js'),
-  ]);
+  const { resolveProject } = await import('../shared/resolve.js');
   const client = await ctx.client();
   const project = await resolveProject(client, opts.project, ctx.signal);
   const payload = await client.getOpportunities(project.id, ctx.signal);

@@ -4,6 +4,8 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { GOALS } from '../../client/enums.js';
+import { printJson, printPairsText, printRows } from '../../io/output.js';
+import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput, target } from '../shared/flags.js';
 
 export interface CreateOptions {
   name: string;
@@ -58,7 +60,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Context): Promise<CreateOptions> {
-  const { enumFlag, nonEmpty, conflicting, readInput, parseJsonInput } = await import('../shared/flags.js');
   if (flags.name === undefined) throw new UsageError('--name is required');
   const name = nonEmpty('--name', flags.name)!;
   if (name.length > 200) throw new UsageError('--name must be at most 200 characters');
@@ -119,10 +120,6 @@ async function sameName(client: import('../../client/client.js').ApiClient, name
 }
 
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
-  const [{ printJson, printPairsText, printRows }, { target }] = await Promise.all([
-    import('../../io/output.js'),
-    import('../shared/flags.js'),
-  ]);
   const client = await ctx.client();
   const watchlist = opts.watchlist === undefined ? undefined : await resolveWatchlist(opts.watchlist, client, ctx);
   const namesakes = await sameName(client, opts.name, ctx.signal);

@@ -9,6 +9,8 @@ import { openSetupPage } from '../shared/open-setup.js';
 import type { Context } from '../../context.js';
 import { canPrompt } from '../../io/io.js';
 import { ConfirmationRequiredError, UnexpectedReplyError, UsageError } from '../../errors.js';
+import { formatTable, note, printJson, printPairsText, printRows } from '../../io/output.js';
+import { nonEmpty, readInput, target } from '../shared/flags.js';
 
 export interface FromBriefOptions {
   /** A path, or "-" for stdin. */
@@ -20,7 +22,6 @@ export interface FromBriefOptions {
 
 /** --from-brief takes the brief and the scope from the service: the flags that set them do not apply. */
 export async function parseFromBriefFlags(flags: Record<string, unknown>): Promise<FromBriefOptions> {
-  const { nonEmpty } = await import('../shared/flags.js');
   const from = nonEmpty('--from-brief', flags.fromBrief)!;
   for (const [flag, key] of [
     ['--brief', 'brief'],
@@ -39,18 +40,10 @@ export async function parseFromBriefFlags(flags: Record<string, unknown>): Promi
 }
 
 export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promise<void> {
-  const [
-    { readInput, target },
-    { withMcp, requireTool },
-    { BRIEF_TOOLS, BriefReply, parseReply },
-    { toolFailure },
-    { printJson, printPairsText, printRows, formatTable, note },
-  ] = await Promise.all([
-    import('../shared/flags.js'),
+  const [{ withMcp, requireTool }, { BRIEF_TOOLS, BriefReply, parseReply }, { toolFailure }] = await Promise.all([
     import('../mcp/connect.js'),
     import('../../mcp/features.js'),
     import('../../mcp/client.js'),
-    import('../../io/output.js'),
   ]);
   const source = opts.from === '-' ? 'stdin' : opts.from;
   const brief = await readInput('--from-brief', opts.from, ctx, 1024 * 1024);

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { printJson, printRows } from '../../io/output.js';
+import { target } from '../shared/flags.js';
 
 /** `rsi projects list` takes no flags of its own. */
 export type ListOptions = Record<string, never>;
@@ -9,7 +11,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(_opts: ListOptions, ctx: Context): Promise<void> {
-  const [{ printJson, printRows }, { target }] = await Promise.all([import('../../io/output.js'), import('../shared/flags.js')]);
   const client = await ctx.client();
   const body = await client.listProjects(ctx.signal);
   const out = target(ctx);

@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { collect } from '../shared/flags.js';
+import { printVerbatim } from '../../io/output.js';
 
 export interface SandboxCommandOptions {
   port: number;
@@ -153,7 +154,7 @@ async function serve(
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}`);
     throw error;
   }
-  await (await import('../../io/output.js')).printVerbatim(ctx.io, `${sandbox.url}\n${tls ? `${tls.caFile}\n` : ''}`);
+  await printVerbatim(ctx.io, `${sandbox.url}\n${tls ? `${tls.caFile}\n` : ''}`);
   if (tls) err.write(`sandbox: trust its certificate with NODE_EXTRA_CA_CERTS=${tls.caFile}\n`);
   if (!LOOPBACK.includes(opts.host)) err.write(`sandbox: warning: listening on ${opts.host}, reachable from other machines\n`);
   err.write(

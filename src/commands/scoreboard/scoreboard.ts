@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { note, printJson, printRows } from '../../io/output.js';
+import { intFlag, target } from '../shared/flags.js';
 
 export interface ScoreboardOptions {
   project: string;
@@ -17,7 +19,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--limit <n>', 'how many ranks to show, 1-100 (default: the server decides, 20 on the sandbox)')
     .addHelpText('after', '\nExamples:\n  rsi scoreboard "Oncology watchlist"\n  rsi scoreboard 0b7c…-uuid --limit 5 --format csv')
     .action(async (given: string | undefined, flags: { limit?: string }) => {
-      const { intFlag } = await import('../shared/flags.js');
       const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
       if (!project.trim()) throw new UsageError('<project> must not be empty');
       await runF({ project: project.trim(), limit: await intFlag('--limit', flags.limit, 1, 100) }, ctx);
@@ -25,19 +26,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> {
-  const [
-    { withMcp, requireTool },
-    { SCOREBOARD_TOOLS, ScoreboardReply, parseReply },
-    { toolFailure },
-    { printJson, printRows },
-    { target },
-    { UUID_RE },
-  ] = await Promise.all([
+  const [{ withMcp, requireTool }, { SCOREBOARD_TOOLS, ScoreboardReply, parseReply }, { toolFailure }, { UUID_RE }] = await Promise.all([
     import('../mcp/connect.js'),
     import('../../mcp/features.js'),
     import('../../mcp/client.js'),
-    import('../../io/output.js'),
-    import('../shared/flags.js'),
     import('../shared/resolve.js'),
   ]);
   // A UUID needs no API sign-in; a name is resolved through GET /projects like every command.
@@ -101,8 +93,7 @@ export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> 
       columns.splice(4, 0, { header: '', value: (r) => (typeof r.score === 'number' ? bar(r.score, max, width, style) : ''), keep: true });
   }
   const printed = await printRows<Row>(out, board.scoreboard, columns);
-  if (leftOut.length > 0)
-    (await import('../../io/output.js')).note(ctx.io, `left out: ${leftOut.join(', ')} (see all with --format tsv or --json)`);
+  if (leftOut.length > 0) note(ctx.io, `left out: ${leftOut.join(', ')} (see all with --format tsv or --json)`);
   if (out.format === 'table') {
     const name = board.project?.name ?? project.name;
     const total = board.total ?? printed;

@@ -6,6 +6,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { FIELDS } from './fields.js';
+import { shapeOutput } from '../../io/output.js';
 
 /**
  * Checks `--fields` against the command's list and compiles `--jq` (loading the jq engine only
@@ -27,8 +28,7 @@ export async function prepareOutput(ctx: Context, commandPath: string): Promise<
       });
     }
   }
-  const [{ shapeOutput }, program] = await Promise.all([
-    import('../../io/output.js'),
+  const [program] = await Promise.all([
     jq === undefined ? undefined : import('../../io/jq.js').then((m) => m.compileJq(jq)),
     // jq's wasm compiles on background threads: load what the request needs meanwhile (modules
     // only; nothing is read or sent before the expression is known to compile).

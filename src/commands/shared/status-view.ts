@@ -8,6 +8,7 @@ import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import type { OutputFormat } from '../../io/formats.js';
+import { printSections, printText } from '../../io/output.js';
 
 /** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
 export type StatusLike = ProjectStatus;
@@ -96,7 +97,6 @@ export async function printStatus(
   projectName: string,
   now: () => number = Date.now,
 ): Promise<void> {
-  const { printSections, printText } = await import('../../io/output.js');
   type Analysis = StatusLike['analyses'][number] & { task_id?: string | undefined };
   const summary = [
     // Service text on its own line each: a line break in a name or summary cannot add lines that

@@ -8,6 +8,7 @@ import type { Clock, Io } from '../../io/io.js';
 import type { Progress } from '../../io/progress.js';
 import { ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
 import { describeStatus, statusLine, summaryOf, type StatusLike } from './status-view.js';
+import { writeJsonLine } from '../../io/output.js';
 
 export interface WatchTiming {
   /** Pause between polls, in ms. */
@@ -128,7 +129,7 @@ export async function watchWithOutput<S extends StatusLike>(
   output: WatchOutputOptions,
 ): Promise<S> {
   const { io, progress } = deps;
-  const { writeJsonLine } = await import('../../io/output.js');
+
   try {
     return await watchStatus(
       poll,

@@ -3,6 +3,8 @@ import type { Context } from '../../context.js';
 import type { Column } from '../../io/output.js';
 import type { Signal } from '../../client/schemas.js';
 import { ANALYSIS_MODES } from '../../client/enums.js';
+import { printJson, printRows } from '../../io/output.js';
+import { enumFlag, intFlag, nonEmpty, target } from '../shared/flags.js';
 
 export interface SignalsOptions {
   project: string;
@@ -26,7 +28,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .action(async (given: string | undefined, flags: Record<string, unknown>) => {
       const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
       if (flags.web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
-      const { intFlag, enumFlag, nonEmpty } = await import('../shared/flags.js');
+
       await runF(
         {
           project,
@@ -53,11 +55,7 @@ async function keywordName(client: import('../../client/client.js').ApiClient, i
 }
 
 export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
-  const [{ printJson, printRows }, { target }, { resolveProject }] = await Promise.all([
-    import('../../io/output.js'),
-    import('../shared/flags.js'),
-    import('../shared/resolve.js'),
-  ]);
+  const { resolveProject } = await import('../shared/resolve.js');
   const client = await ctx.client();
   const project = await resolveProject(client, opts.project, ctx.signal);
   const list = await client.listSignals(project.id, { type: opts.type, analysis_mode: opts.analysisMode, limit: opts.limit }, ctx.signal);

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
 import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
 import { assertNoFailedAnalyses, failedDuringWatch } from '../shared/exit-policy.js';
+import { note, printDocument } from '../../io/output.js';
 
 export interface StatusOptions {
   project: string;
@@ -62,7 +63,7 @@ export async function run(options: StatusOptions, ctx: Context): Promise<void> {
 
   if (options.watch === undefined) {
     const status = await poll(ctx.signal);
-    if (machine) await (await import('../../io/output.js')).printDocument({ io, format }, status);
+    if (machine) await printDocument({ io, format }, status);
     else await printStatus(io, format, status, project.name, () => ctx.clock.now());
     return;
   }
@@ -76,6 +77,6 @@ export async function run(options: StatusOptions, ctx: Context): Promise<void> {
   );
   if (!machine) await printStatus(io, format, final, project.name, () => ctx.clock.now());
   // Exit 10 only for analyses that failed while this watch ran; older failures are history.
-  const { note } = await import('../../io/output.js');
+
   assertNoFailedAnalyses(final, project.name, failedDuringWatch(first ?? final), (line) => note(io, `note: ${line}`));
 }
