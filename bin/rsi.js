@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-// Node's modules through process.getBuiltinModule, not `import`: an ES import of a built-in builds
-// its ESM facade, which reads every export (node:module's loads source-map support).
-const module = process.getBuiltinModule('node:module');
-const { homedir } = process.getBuiltinModule('node:os');
-const { join } = process.getBuiltinModule('node:path');
+// Node's modules come from process.getBuiltinModule, not `import`: an ES import of a built-in
+// builds its ESM facade, which reads every export (node:module's loads source-map support).
 
 // Node ≥ 22.1 can keep V8's compiled code on disk, which cuts start-up (docs/performance.md). It
 // must be on before the bundle loads, hence the dynamic import below. Node 20 has no such function;
@@ -12,12 +9,13 @@ const { join } = process.getBuiltinModule('node:path');
 // their Node meaning (Node honours them over the argument).
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  // Answered here, as src/main.ts would, before the compile cache is opened and the bundle loads:
-  // 0.89x the CPU of going through main on Node 24 (docs/performance.md, round 3).
-  process.stdout.write(`${module.createRequire(import.meta.url)('../package.json').version}\n`);
+  // Answered here, as src/main.ts would, before the compile cache is opened and the bundle loads,
+  // with nothing but node:fs, which Node has loaded already (docs/performance.md, round 3).
+  const { readFileSync } = process.getBuiltinModule('node:fs');
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
   try {
-    module.enableCompileCache?.(join(userCacheDir(), 'compile'));
+    process.getBuiltinModule('node:module').enableCompileCache?.(compileCacheDir());
   } catch {
     // No cache: same behaviour, slower start.
   }
@@ -26,9 +24,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 
 /** A per-user folder, not Node's default under the shared /tmp, which another user could own. */
-function userCacheDir() {
+function compileCacheDir() {
+  const { homedir } = process.getBuiltinModule('node:os');
+  const { join } = process.getBuiltinModule('node:path');
   const env = process.env;
-  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'rsi', 'Cache');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'rsi');
-  return join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'rsi');
+  if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'rsi', 'Cache', 'compile');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'rsi', 'compile');
+  return join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'rsi', 'compile');
 }

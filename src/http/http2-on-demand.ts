@@ -1,8 +1,8 @@
 /**
- * What the bundle gives undici for `node:http2` (package.json "build": `--alias:node:http2=…`).
- * undici's HTTP/2 client requires `node:http2` as it loads, for ten header-name constants; loading
- * Node's http2 costs 13–16 ms of CPU on Node 22 and 24 (7 ms on 20), a tenth of one GET, and rsi
- * never speaks HTTP/2 (undici negotiates it only with `allowH2`, which rsi leaves off). So the
+ * What the bundle gives undici for `node:http2` (src/build/bundle.mjs, its `alias`).
+ * undici (which carries only proxied requests) requires `node:http2` as it loads, for ten
+ * header-name constants; loading Node's http2 costs 13–16 ms of CPU on Node 22 and 24 (7 ms on 20),
+ * and rsi never speaks HTTP/2 (undici negotiates it only with `allowH2`, which rsi leaves off). So the
  * constants are given here as the plain values they are (test/unit/http2-on-demand.test.ts checks
  * them against Node's), and anything else is Node's own module, loaded on first use.
  */

@@ -2,7 +2,7 @@ import http2 from 'node:http2';
 import { describe, expect, it } from 'vitest';
 import * as onDemand from '../../src/http/http2-on-demand.js';
 
-// The bundle hands undici this module for `node:http2` (package.json "build", --alias), so that a
+// The bundle hands undici this module for `node:http2` (src/build/bundle.mjs, its alias), so that a
 // request does not load Node's http2 (docs/performance.md). It must read exactly as Node's does.
 describe('http2-on-demand', () => {
   it('gives the constants undici reads, with Node’s values', () => {
