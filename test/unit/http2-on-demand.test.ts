@@ -69,7 +69,8 @@ describe('chalk-supports-color', () => {
     expect(
       [...source.matchAll(/\bsupportsColor\.(\w+)|\{([^}]*)\} = supportsColor/g)].map((m) => (m[1] ?? m[2])!.replace(/\s+/g, ' ').trim()),
     ).toEqual(['stdout: stdoutColor, stderr: stderrColor', 'level']);
-    const standIn = (await import('../../src/build/chalk-supports-color.mjs')).default;
+    const standIn = ((await import(new URL('../../src/build/chalk-supports-color.mjs', import.meta.url).href)) as { default: unknown })
+      .default;
     expect(standIn).toEqual({ stdout: false, stderr: false });
     const colors = readFileSync(new URL('../../src/io/colors.ts', import.meta.url), 'utf8');
     expect(colors).toMatch(/new Chalk\(\{ level \}\)/);
