@@ -71,7 +71,7 @@ copyFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'), join(ROOT, '
  * Fails the build if one is left, so a new form esbuild emits cannot slip through unseen.
  */
 function requireBuiltins(dir) {
-  const STATIC = /^import\s+(?:\*\s+as\s+([\w$]+)|([\w$]+)(?:\s*,\s*\{([^}]*)\})?|\{([^}]*)\})\s+from\s+"(node:[^"]+)";$/gm;
+  const STATIC = /(?<![\w$.])import\s*(?:\*\s*as\s+([\w$]+)|([\w$]+)(?:\s*,\s*\{([^}]*)\})?|\{([^}]*)\})\s*from\s*"(node:[^"]+)";/g;
   const DYNAMIC = /\bimport\("(node:[^"]+)"\)/g;
   for (const file of readdirSync(dir, { recursive: true })) {
     if (!String(file).endsWith('.js')) continue;
@@ -85,7 +85,7 @@ function requireBuiltins(dir) {
         return `const ${destructure(named, req)} = ${req};`;
       })
       .replace(DYNAMIC, (_all, id) => `Promise.resolve().then(() => require(${JSON.stringify(id)}))`);
-    const left = out.split('\n').filter((line) => /^import\b.*from\s*"node:|\bimport\("node:/.test(line));
+    const left = [...out.matchAll(/(?<![\w$.])import\s*[^;()]*?from\s*"node:[^"]*"|(?<![\w$.])import\("node:[^"]*"\)/g)].map((m) => m[0]);
     if (left.length) throw new Error(`${path}: built-in imports left after the rewrite:\n${left.join('\n')}`);
     if (out !== text) writeFileSync(path, out);
   }
