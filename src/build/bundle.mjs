@@ -12,8 +12,6 @@
  *   at load, and rsi never speaks HTTP/2.
  * - commander's `node:child_process` is src/build/commander-child-process.cjs: commander loads it
  *   at start for executable subcommands, which rsi does not have.
- * - chalk's colour detection (`#supports-color`) is src/build/chalk-supports-color.mjs: rsi gives
- *   chalk a level itself, and the detection loads node:tty (and node:net) with chalk.
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,16 +32,6 @@ const commanderChildProcess = {
   },
 };
 
-/** chalk's `#supports-color` → a stand-in that detects nothing (rsi always passes a level). */
-const chalkSupportsColor = {
-  name: 'chalk-supports-color',
-  setup(b) {
-    b.onResolve({ filter: /^#supports-color$/ }, (args) =>
-      /[\\/]node_modules[\\/]chalk[\\/]/.test(args.importer) ? { path: join(ROOT, 'src/build/chalk-supports-color.mjs') } : undefined,
-    );
-  },
-};
-
 await build({
   entryPoints: [join(ROOT, 'src/main.ts')],
   bundle: true,
@@ -57,7 +45,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
   legalComments: 'external',
-  plugins: [commanderChildProcess, chalkSupportsColor],
+  plugins: [commanderChildProcess],
   banner: { js: "const require = globalThis.process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
 });
 requireBuiltins(join(ROOT, 'dist'));

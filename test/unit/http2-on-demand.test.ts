@@ -58,22 +58,3 @@ describe('commander-child-process', () => {
     expect([code, out]).toEqual([0, 'ok']);
   });
 });
-
-// The bundle hands chalk src/build/chalk-supports-color.mjs for its colour detection
-// (src/build/bundle.mjs): rsi always gives chalk a level, so detection is never needed.
-describe('chalk-supports-color', () => {
-  it('is all chalk reads of the detection, and rsi always builds chalk with a level', async () => {
-    const { readFileSync } = await import('node:fs');
-    const source = readFileSync(new URL('../../node_modules/chalk/source/index.js', import.meta.url), 'utf8');
-    expect(source).toMatch(/^import supportsColor from '#supports-color';$/m);
-    expect(
-      [...source.matchAll(/\bsupportsColor\.(\w+)|\{([^}]*)\} = supportsColor/g)].map((m) => (m[1] ?? m[2])!.replace(/\s+/g, ' ').trim()),
-    ).toEqual(['stdout: stdoutColor, stderr: stderrColor', 'level']);
-    const standIn = ((await import(new URL('../../src/build/chalk-supports-color.mjs', import.meta.url).href)) as { default: unknown })
-      .default;
-    expect(standIn).toEqual({ stdout: false, stderr: false });
-    const colors = readFileSync(new URL('../../src/io/colors.ts', import.meta.url), 'utf8');
-    expect(colors).toMatch(/new Chalk\(\{ level \}\)/);
-    expect(colors).not.toMatch(/\bchalk(Stderr)?\b[.(]/);
-  });
-});
