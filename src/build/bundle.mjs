@@ -10,8 +10,6 @@
  *   for require, `node:module` loads the source-map support, `node:http` Node's own undici).
  * - `node:http2` is src/http/http2-on-demand.ts: undici's HTTP/2 client wants ten constants from it
  *   at load, and rsi never speaks HTTP/2.
- * - commander's `node:child_process` is src/build/commander-child-process.cjs: commander loads it
- *   at start for executable subcommands, which rsi does not have.
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,18 +17,6 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** commander's `require('node:child_process')` → the on-demand stand-in (rsi's own code keeps Node's). */
-const commanderChildProcess = {
-  name: 'commander-child-process',
-  setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
-        ? { path: join(ROOT, 'src/build/commander-child-process.cjs') }
-        : undefined,
-    );
-  },
-};
 
 await build({
   entryPoints: [join(ROOT, 'src/main.ts')],
@@ -45,7 +31,6 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
   legalComments: 'external',
-  plugins: [commanderChildProcess],
   banner: { js: "const require = globalThis.process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
 });
 requireBuiltins(join(ROOT, 'dist'));

@@ -36,25 +36,3 @@ describe('http2-on-demand', () => {
     await closed;
   });
 });
-
-// The bundle hands commander src/build/commander-child-process.cjs for `node:child_process`
-// (src/build/bundle.mjs), so that a start does not load child_process, dgram and the socket list.
-describe('commander-child-process', () => {
-  it('covers every child_process member commander uses, and passes spawn through to Node', async () => {
-    const { readFileSync } = await import('node:fs');
-    const { createRequire } = await import('node:module');
-    const source = readFileSync(new URL('../../node_modules/commander/lib/command.js', import.meta.url), 'utf8');
-    expect(source, 'commander no longer requires child_process that way: recheck the stand-in').toMatch(
-      /const childProcess = require\('node:child_process'\);/,
-    );
-    const members = new Set([...source.matchAll(/\bchildProcess\.([A-Za-z_]+)/g)].map((m) => m[1]));
-    const standIn = createRequire(import.meta.url)('../../src/build/commander-child-process.cjs') as Record<string, unknown>;
-    expect([...members].sort()).toEqual(Object.keys(standIn).sort());
-
-    const child = (standIn.spawn as typeof import('node:child_process').spawn)(process.execPath, ['-e', 'process.stdout.write("ok")']);
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect([code, out]).toEqual([0, 'ok']);
-  });
-});
