@@ -364,8 +364,10 @@ async function main() {
       { label: 'rsi --all', run: [node, walkArgs(nsclc), slowEnv], check: lines(total) },
     );
     // The same table on a terminal and as CSV, both through a pty (`script`), so only the format differs.
+    // `--no-pager`: on a terminal a long table goes to the pager (issue 23), which would wait for a
+    // key; the figure is rsi drawing the table.
     const tableCmd = (extra) =>
-      [node, BIN, 'keywords', 'relations', nsclc, '--relation', 'assets', '--all', ...extra].map((a) => `'${a}'`).join(' ');
+      [node, BIN, 'keywords', 'relations', nsclc, '--relation', 'assets', '--all', '--no-pager', ...extra].map((a) => `'${a}'`).join(' ');
     const tty = pair(
       'tty',
       { label: 'CSV on the same terminal', run: ['script', ['-qec', tableCmd(['--format', 'csv']), '/dev/null'], env] },
