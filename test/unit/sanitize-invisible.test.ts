@@ -47,6 +47,13 @@ describe('invisible format characters', () => {
 });
 
 describe('display width (string-width)', () => {
+  it('takes the fast path only where string-width agrees: ASCII and the "…" of a cut', async () => {
+    const { default: stringWidth } = await import('string-width');
+    for (const text of ['', 'EGFR', '71e99bab…', '…', 'Competitive landscape of KR…', 'a…b…c']) {
+      expect(displayWidth(text), text).toBe(stringWidth(text));
+    }
+  });
+
   it('measures emoji, ZWJ families, CJK and combining marks right', () => {
     expect(displayWidth('🚀')).toBe(2);
     expect(displayWidth('👨\u200d👩\u200d👧')).toBe(2);
