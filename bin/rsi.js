@@ -1,26 +1,30 @@
 #!/usr/bin/env node
-// Node's modules come from process.getBuiltinModule, not `import`: an ES import of a built-in
-// builds its ESM facade, which reads every export (node:module's loads source-map support).
+// CommonJS (bin/package.json), not an ES module: Node starts a CommonJS main script for less than
+// an ES one, which is most of what `--version` costs above `node -e 0` (docs/performance.md).
+// Node's modules come from process.getBuiltinModule, which also spares the bundle's ES imports
+// their facades.
+'use strict';
 
-// Node ≥ 22.1 can keep V8's compiled code on disk, which cuts start-up (docs/performance.md). It
-// must be on before the bundle loads, hence the dynamic import below. Node 20 has no such function;
-// a cache that cannot be created (read-only home, full disk) only costs the gain, and the CLI
-// must never print or fail because of it. NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE keep
-// their Node meaning (Node honours them over the argument).
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // Answered here, as src/main.ts would, before the compile cache is opened and the bundle loads,
   // with nothing but node:fs, which Node has loaded already (docs/performance.md, round 3).
   const { readFileSync } = process.getBuiltinModule('node:fs');
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.stdout.write(`${JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`);
 } else {
+  // Node ≥ 22.1 can keep V8's compiled code on disk, which cuts start-up (docs/performance.md). It
+  // must be on before the bundle loads, hence the dynamic import below. Node 20 has no such
+  // function; a cache that cannot be created (read-only home, full disk) only costs the gain, and
+  // the CLI must never print or fail because of it. NODE_COMPILE_CACHE and
+  // NODE_DISABLE_COMPILE_CACHE keep their Node meaning (Node honours them over the argument).
   try {
     process.getBuiltinModule('node:module').enableCompileCache?.(compileCacheDir());
   } catch {
     // No cache: same behaviour, slower start.
   }
-  const { main } = await import('../dist/main.js');
-  process.exitCode = await main();
+  import('../dist/main.js').then(async ({ main }) => {
+    process.exitCode = await main();
+  });
 }
 
 /** A per-user folder, not Node's default under the shared /tmp, which another user could own. */

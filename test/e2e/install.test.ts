@@ -29,7 +29,7 @@ import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 /** What a published tarball may hold: npm always adds package.json, README and LICENSE. */
-const ALLOWED = /^(bin\/rsi\.js|dist\/.+|package\.json|README\.md|LICEN[CS]E(\.\w+)?)$/;
+const ALLOWED = /^(bin\/rsi\.js|bin\/package\.json|dist\/.+|package\.json|README\.md|LICEN[CS]E(\.\w+)?)$/;
 /** The test's own Node first on PATH, so npm and the installed `#!/usr/bin/env node` use it too. */
 const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
 
@@ -112,7 +112,7 @@ describe('the packed tarball', () => {
     for (const files of [dry.files, packed.files]) {
       const paths = files.map((f) => f.path);
       expect(paths.filter((p) => !ALLOWED.test(p))).toEqual([]);
-      expect(paths).toEqual(expect.arrayContaining(['bin/rsi.js', 'dist/main.js', 'package.json', 'README.md']));
+      expect(paths).toEqual(expect.arrayContaining(['bin/rsi.js', 'bin/package.json', 'dist/main.js', 'package.json', 'README.md']));
     }
   });
 
