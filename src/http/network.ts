@@ -403,7 +403,7 @@ export class Network {
       failure.timedOut = true;
       return failure;
     }
-    const tls = tlsFailure(code, req.url.host, this.nodeVersion);
+    const tls = tlsFailure(code, req.url.host, this.nodeVersion, error instanceof Error ? error.message : '');
     if (tls) {
       return markPermanent(
         new ServiceUnavailableError(`cannot reach the service (${where}): ${tls.reason}`, undefined, { hint: tls.hint, cause: error }),
@@ -481,8 +481,25 @@ const UNKNOWN_CA = new Set([
  * NODE_EXTRA_CA_CERTS everywhere; `--use-system-ca` from 22.15 / 23.9 (23.8 on macOS and Windows);
  * NODE_USE_SYSTEM_CA=1 from 22.19 / 24.6.
  */
-export function tlsFailure(code: string | undefined, host: string, nodeVersion: string): { reason: string; hint: string } | undefined {
+export function tlsFailure(
+  code: string | undefined,
+  host: string,
+  nodeVersion: string,
+  message = '',
+): { reason: string; hint: string } | undefined {
   if (!code) return undefined;
+  // OpenSSL's own text ("…:SSL routines:ssl3_get_record:wrong version number:../deps/…") is for
+  // its developers: the one case a person meets is an https:// address on a port that is not TLS.
+  if (code === 'EPROTO' || code.startsWith('ERR_SSL_')) {
+    const plain = /wrong version number|packet length too long|http request/i.test(message);
+    const what = /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1] ?? code;
+    return plain
+      ? {
+          reason: `${host} does not answer in TLS on that port (${what})`,
+          hint: 'check the port in --base-url; a service that speaks plain HTTP needs an http:// address, which rsi accepts for loopback only',
+        }
+      : { reason: `the TLS handshake with ${host} failed (${what})`, hint: 'check --base-url, and any proxy or gateway that handles TLS' };
+  }
   if (UNKNOWN_CA.has(code)) {
     const self = code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN';
     return {

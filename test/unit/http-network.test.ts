@@ -446,6 +446,23 @@ describe('a proxy that refuses CONNECT', () => {
 });
 
 describe('TLS failures name the fix', () => {
+  it('says in one line that an https:// address reached a port that is not TLS, and does not retry', async () => {
+    handler = (_req, res) => res.end('{}');
+    const http = new TestHttp({ baseUrl: base.replace('http:', 'https:'), timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() });
+    try {
+      const error = await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      const host = new URL(base).host;
+      expect((error as Error).message).toBe(
+        `cannot reach the service (GET https://${host}/api/v1/keywords): ${host} does not answer in TLS on that port (wrong version number)`,
+      );
+      expect((error as ServiceUnavailableError).hint).toContain('http:// address');
+      expect(hits).toBe(0);
+    } finally {
+      await http.close();
+    }
+  });
+
   it('points an unknown CA at NODE_EXTRA_CA_CERTS and the system store where this Node has it', () => {
     const on20 = tlsFailure('SELF_SIGNED_CERT_IN_CHAIN', 'svc:443', '20.19.0')!;
     expect(on20.hint).toContain('NODE_EXTRA_CA_CERTS=/path/ca.pem');
@@ -458,6 +475,14 @@ describe('TLS failures name the fix', () => {
     expect(tlsFailure('ERR_TLS_CERT_ALTNAME_INVALID', 'svc', '24.6.0')!.reason).toContain('another host name');
     expect(tlsFailure('CERT_HAS_EXPIRED', 'svc', '24.6.0')!.reason).toContain('expired');
     expect(tlsFailure('ECONNREFUSED', 'svc', '24.6.0')).toBeUndefined();
+    expect(
+      tlsFailure(
+        'EPROTO',
+        'svc',
+        '24.6.0',
+        'write EPROTO 80:error:0A00010B:SSL routines:ssl3_get_record:sslv3 alert bad record mac:x.c:1:',
+      )!.reason,
+    ).toBe('the TLS handshake with svc failed (sslv3 alert bad record mac)');
   });
 });
 
