@@ -42,46 +42,22 @@ import { pageOutput } from './commands/shared/pager.js';
 const COMMANDS: readonly { name: string; hidden?: boolean; build: (ctx: Context, program: Command) => Command }[] = [
   { name: 'login', build: (ctx) => login.build(ctx) },
   { name: 'logout', build: (ctx) => logout.build(ctx) },
-  {
-    name: 'auth',
-    build: (ctx) =>
-      group('auth', 'show and use the stored sign-in')
-        .addCommand(authStatus.build(ctx))
-        .addCommand(authToken.build(ctx))
-        .addCommand(authSwitch.build(ctx)),
-  },
+  group('auth', 'show and use the stored sign-in', [authStatus, authToken, authSwitch]),
   { name: 'config', build: (ctx) => config.build(ctx) },
   { name: 'doctor', build: (ctx) => doctor.build(ctx) },
-  {
-    name: 'keywords',
-    build: (ctx) =>
-      group('keywords', 'search keywords, read cards and relations')
-        .addCommand(keywordsSearch.build(ctx))
-        .addCommand(keywordsGet.build(ctx))
-        .addCommand(keywordsRelations.build(ctx)),
-  },
-  {
-    name: 'projects',
-    build: (ctx) => group('projects', 'list and create projects').addCommand(projectsList.build(ctx)).addCommand(projectsCreate.build(ctx)),
-  },
+  group('keywords', 'search keywords, read cards and relations', [keywordsSearch, keywordsGet, keywordsRelations]),
+  group('projects', 'list and create projects', [projectsList, projectsCreate]),
   { name: 'status', build: (ctx) => status.build(ctx) },
   { name: 'signals', build: (ctx) => signals.build(ctx) },
   { name: 'opportunities', build: (ctx) => opportunities.build(ctx) },
   { name: 'scoreboard', build: (ctx) => scoreboard.build(ctx) },
-  { name: 'analyses', build: (ctx) => group('analyses', 'start scoring analyses').addCommand(analysesRun.build(ctx)) },
+  group('analyses', 'start scoring analyses', [analysesRun]),
   { name: 'api', build: (ctx) => api.build(ctx) },
   { name: 'sandbox', build: (ctx) => sandbox.build(ctx) },
   { name: 'completion', build: (ctx) => completion.build(ctx) },
   { name: '__complete', hidden: true, build: (ctx) => completion.buildValues(ctx) },
   { name: 'help', build: (_ctx, program) => help.build(program) },
-  {
-    name: 'mcp',
-    build: (ctx) =>
-      group('mcp', "the service's MCP server from the terminal")
-        .addCommand(mcpTools.build(ctx))
-        .addCommand(mcpCall.build(ctx))
-        .addCommand(mcpServe.build(ctx)),
-  },
+  group('mcp', "the service's MCP server from the terminal", [mcpTools, mcpCall, mcpServe]),
 ];
 
 /** Words that need the whole tree: help renders it, completion walks it. */
@@ -238,8 +214,16 @@ const EXAMPLES: Record<string, readonly string[]> = {
   completion: ['source <(rsi completion bash)', 'rsi completion powershell >> $PROFILE'],
 };
 
-function group(name: string, description: string): Command {
-  return new Command(name).description(description);
+/** A group command (`rsi keywords …`) of the COMMANDS table, built with its subcommands in order. */
+function group(name: string, description: string, subcommands: readonly { build(ctx: Context): Command }[]) {
+  return {
+    name,
+    build: (ctx: Context) => {
+      const cmd = new Command(name).description(description);
+      for (const sub of subcommands) cmd.addCommand(sub.build(ctx));
+      return cmd;
+    },
+  };
 }
 
 /**

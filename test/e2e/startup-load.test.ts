@@ -38,6 +38,34 @@ function widthProbe(): { env: Record<string, string>; seen: () => string } {
   };
 }
 
+/**
+ * A loader hook preloaded into rsi that logs the URL of every module it loads for which `keep`, a
+ * JavaScript expression over `url` and `source` (the module's text), is true.
+ */
+function loadProbe(keep: string): { dir: string; env: { NODE_OPTIONS: string }; seen: () => string } {
+  const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
+  const log = join(dir, 'loaded.txt');
+  writeFileSync(log, '');
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    [
+      `import { appendFileSync } from 'node:fs';`,
+      `export async function load(url, context, next) {`,
+      `  const r = await next(url, context);`,
+      `  const source = String(r.source);`,
+      `  if (${keep}) appendFileSync(${JSON.stringify(log)}, url + '\\n');`,
+      `  return r;`,
+      `}`,
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'probe.mjs'),
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+  );
+  return { dir, env: { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}` }, seen: () => readFileSync(log, 'utf8') };
+}
+
 describe('start-up cost of one request', () => {
   it('a JSON request never loads string-width; a table with wide text does', async () => {
     const probe = widthProbe();
@@ -72,67 +100,39 @@ describe('start-up cost of one request', () => {
 
   it("a direct request runs on Node's own HTTP client: no undici code is loaded (a proxy loads it)", async () => {
     // The bundle keeps esbuild's `// node_modules/undici/…` marker above each module it carries.
-    const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
-    const log = join(dir, 'loaded.txt');
-    writeFileSync(log, '');
-    writeFileSync(
-      join(dir, 'hooks.mjs'),
-      [
-        `import { appendFileSync } from 'node:fs';`,
-        `export async function load(url, context, next) {`,
-        `  const r = await next(url, context);`,
-        `  if (url.includes('/dist/') && String(r.source).includes('// node_modules/undici/')) appendFileSync(${JSON.stringify(log)}, url + '\\n');`,
-        `  return r;`,
-        `}`,
-        '',
-      ].join('\n'),
-    );
-    writeFileSync(
-      join(dir, 'probe.mjs'),
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
-    );
-    const env = { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}` };
+    const probe = loadProbe(`url.includes('/dist/') && source.includes('// node_modules/undici/')`);
+    const env = probe.env;
     const r = await e2e.rsi(['keywords', 'search', 'egfr', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('EGFR');
-    expect(readFileSync(log, 'utf8')).toBe('');
+    expect(probe.seen()).toBe('');
 
-    // The probe does see undici when a proxy carries the request (a socks5 one nobody listens on:
-    // the request fails, after loading the proxy path).
+    // The probe does see undici when a proxy carries the request (one nobody listens on: the
+    // request fails, after loading the proxy path).
     const proxied = await e2e.rsi(['doctor', '--json'], {
       env: { ...env, RSI_BASE_URL: 'https://rsi.invalid', HTTPS_PROXY: 'http://127.0.0.1:1' },
     });
     expect(proxied.code).not.toBe(0);
-    expect(readFileSync(log, 'utf8')).toMatch(/dist\/chunks\//);
+    expect(probe.seen()).toMatch(/dist\/chunks\//);
   });
 
   it('--version is answered without loading the bundle or opening the compile cache', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
-    const log = join(dir, 'loaded.txt');
-    writeFileSync(log, '');
-    writeFileSync(
-      join(dir, 'hooks.mjs'),
-      `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
-    );
-    writeFileSync(
-      join(dir, 'probe.mjs'),
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
-    );
-    const cache = join(dir, 'cache');
-    const env = { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}`, XDG_CACHE_HOME: cache };
+    const probe = loadProbe('true');
+    const cache = join(probe.dir, 'cache');
+    const env = { ...probe.env, XDG_CACHE_HOME: cache };
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     for (const flag of ['--version', '-V']) {
       const r = await e2e.rsi([flag], { env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe(`${version}\n`);
     }
-    expect(readFileSync(log, 'utf8')).toMatch(/bin\/rsi\.js/);
-    expect(readFileSync(log, 'utf8')).not.toMatch(/dist\//);
+    expect(probe.seen()).toMatch(/bin\/rsi\.js/);
+    expect(probe.seen()).not.toMatch(/dist\//);
     expect(existsSync(join(cache, 'rsi'))).toBe(false);
 
     // Anything else still goes through main (and its own --version answer is unchanged).
     const other = await e2e.rsi(['--version', '--json'], { env });
-    expect(readFileSync(log, 'utf8')).toMatch(/dist\/main\.js/);
+    expect(probe.seen()).toMatch(/dist\/main\.js/);
     expect(other.code === 0 || other.code === 2).toBe(true);
   });
 });
