@@ -59,8 +59,10 @@ export async function main(options: MainOptions = {}): Promise<number> {
   const ctx = createContext({ io, env, signal: abort.signal, version: pkg.version, flags: () => program?.opts() ?? {} });
 
   try {
-    program = buildProgram(ctx, argv);
-    await program.parseAsync(expandJsonFields(argv), { from: 'user' });
+    // The tree is built for the words commander will parse (gh's `--json a,b` already expanded).
+    const words = expandJsonFields(argv);
+    program = buildProgram(ctx, words);
+    await program.parseAsync(words, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     // A missing-scope error learns the profile and the scopes already granted, for its hint.
