@@ -75,3 +75,18 @@ export async function launchChromium(profile: string, options: { javaScriptEnabl
     ],
   });
 }
+
+/**
+ * A suite another project wrote (jq's tests, curl's and Go's proxy tables), unpacked by
+ * test/outside/fetch.sh into test/outside/vendor/NAME. Returns its folder, or a part that is
+ * missing with the command that fetches it.
+ */
+export function outsideSuitePart(name: string): SystemPart & { dir: string } {
+  const dir = new URL(`../outside/vendor/${name}/`, import.meta.url).pathname;
+  return {
+    name: `outside suite ${name}`,
+    dir,
+    available: existsSync(`${dir}.complete`),
+    reason: `${dir} not found (run test/outside/fetch.sh, which downloads it from Debian's source archive)`,
+  };
+}
