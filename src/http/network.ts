@@ -5,10 +5,10 @@
  *
  * - proxies: http_proxy for http://, HTTPS_PROXY for https://, ALL_PROXY for both, NO_PROXY, from
  *   the environment the composition root hands in, decided per URL by `proxyDecision`
- *   (src/http/proxy.ts: as curl reads them; loopback always direct). A direct request goes out on Node's own `http`/`https`
- *   client (already in Node's snapshot: nothing to load, docs/performance.md round 3); a proxied
- *   one on undici's ProxyAgent (CONNECT for https://, absolute form for http://, socks5), loaded
- *   only when a proxy is set;
+ *   (src/http/proxy.ts: as curl reads them; loopback always direct). A direct request goes out on
+ *   Node's own `http`/`https` client (already in Node's snapshot: nothing to load,
+ *   docs/performance.md round 3); a proxied one on undici's ProxyAgent (CONNECT for https://,
+ *   absolute form for http://, socks5), loaded only when a proxy is set;
  * - a whole-request deadline: `timeoutMs` bounds one attempt from connect to the last body byte
  *   (idle timeouts alone would let a server dripping a byte a second run forever);
  * - bounded bodies, counted after decompression (a small gzip bomb stops at the cap);

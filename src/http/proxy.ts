@@ -1,8 +1,8 @@
 /**
  * Proxy settings from the environment, read as curl reads them (lib/proxy.c), and the one place
  * that decides whether a URL goes through a proxy, so `doctor` says what the dispatcher actually
- * does. docs/auth.md ("Proxies") has the rules and, row by row, where curl and Go's
- * golang.org/x/net/http/httpproxy disagree and which one rsi follows.
+ * does. docs/auth.md ("Proxy variables, as curl and Go read them") has the rules and, row by row,
+ * where curl and Go's golang.org/x/net/http/httpproxy disagree and which one rsi follows.
  */
 // A namespace, not `{ BlockList }`: net's BlockList is a lazy export that loads its own modules
 // when read, and most runs never need one.
