@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ProjectStatus } from '../../src/client/schemas.js';
 import { ServiceUnavailableError } from '../../src/errors.js';
 import { canonical, QUESTION_TTL_MS, QuestionBook } from '../../src/mcp/confirm.js';
-import { bound, escapeInvisible, fencedText, okResult } from '../../src/mcp/results.js';
+import { escapeInvisible } from '../../src/mcp/fence.js';
+import { bound, fencedText, okResult } from '../../src/mcp/results.js';
 import { waitForScoring } from '../../src/mcp/wait.js';
 
 describe('results: budget', () => {
