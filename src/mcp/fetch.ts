@@ -8,6 +8,7 @@
  * refreshes once under rsi's lock, and the request is sent again. A second 401 becomes
  * NotSignedInError. So the SDK never sees a 401 and never starts an OAuth flow of its own.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { NotSignedInError } from '../errors.js';
 import { API_MAX_BYTES, type Network } from '../http/network.js';
 import type { AuthProvider } from '../http/types.js';
@@ -27,6 +28,27 @@ export interface McpFetch {
   close(): Promise<void>;
 }
 
+/**
+ * The signal of the MCP call being made (client.ts sets it around each call). The SDK sends a
+ * call's POST with its transport-wide signal only; the fetch adds this one, so cancelling the call
+ * aborts its HTTP request. Carried through the call's async work, not kept anywhere.
+ */
+export const callSignal = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * A request (it has a method and an id) is the call's own and goes with the call's signal; a
+ * notification (notifications/cancelled after the call was aborted, initialized) must not.
+ */
+function isRequest(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    const message = JSON.parse(body) as { method?: unknown; id?: unknown };
+    return typeof message.method === 'string' && message.id !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 export function createMcpFetch(options: McpFetchOptions, network: Network): McpFetch {
   const once = (url: string, init: RequestInit, headers: Headers): Promise<Response> =>
     network.fetch(url, {
@@ -37,7 +59,10 @@ export function createMcpFetch(options: McpFetchOptions, network: Network): McpF
       maxBytes: API_MAX_BYTES,
     });
   return {
-    fetch: async (input, init = {}) => {
+    fetch: async (input, given = {}) => {
+      const call = callSignal.getStore();
+      const init: RequestInit =
+        call && isRequest(given.body) ? { ...given, signal: given.signal ? AbortSignal.any([given.signal, call]) : call } : given;
       const url = String(input);
       const headers = new Headers(init.headers);
       headers.set('user-agent', options.userAgent);
