@@ -294,5 +294,14 @@ export function expandJsonFields(argv: readonly string[]): string[] {
   return out;
 }
 
-/** main asks this to improve an error's hint with what only the commands know. */
-export { explainError } from './commands/auth/login.js';
+/**
+ * main asks this to improve an error's hint with what only the commands know: the scopes already
+ * granted (a 403), and the profile and base URL in force (every hint).
+ */
+export async function explainError(error: unknown, ctx: Context): Promise<unknown> {
+  const [{ explainError: explainScope }, { withGlobals }] = await Promise.all([
+    import('./commands/auth/login.js'),
+    import('./commands/shared/hints.js'),
+  ]);
+  return withGlobals(await explainScope(error, ctx), ctx);
+}
