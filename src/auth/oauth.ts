@@ -73,14 +73,43 @@ export async function discoverAuthorizationServer(baseUrl: string, env: OAuthEnv
     );
   } catch (error) {
     if (error instanceof ServiceUnavailableError) throw error;
-    throw new UnexpectedReplyError(`the service's OAuth metadata at ${issuer.origin} is not usable: ${(error as Error).message}`, {
-      hint: 'check --base-url; `rsi doctor` tests discovery',
-    });
+    throw (
+      issuerMismatch(error, issuer, baseUrl) ??
+      new UnexpectedReplyError(`the service's OAuth metadata at ${issuer.origin} is not usable: ${(error as Error).message}`, {
+        hint: 'check --base-url; `rsi doctor` tests discovery',
+      })
+    );
   }
   // Checked before anything is opened or sent: the browser gets the authorization endpoint, and
   // the token, registration and revocation endpoints receive codes and tokens.
   checkEndpoints(as);
   return as;
+}
+
+/**
+ * The metadata names another issuer than the address asked (`--base-url http://localhost:8765`
+ * where the service calls itself http://127.0.0.1:8765): said in rsi's words, and where both are
+ * this machine, with the base URL to use instead. Another host is named but never suggested: a
+ * service cannot send a person elsewhere by claiming a name.
+ */
+function issuerMismatch(error: unknown, asked: URL, baseUrl: string): CliError | undefined {
+  if (!(error instanceof oauth.OperationProcessingError) || error.code !== oauth.JSON_ATTRIBUTE_COMPARISON) return undefined;
+  const cause = error.cause as { attribute?: unknown; body?: { issuer?: unknown } } | undefined;
+  if (cause?.attribute !== 'issuer' || typeof cause.body?.issuer !== 'string') return undefined;
+  let named: URL;
+  try {
+    named = new URL(cause.body.issuer);
+  } catch {
+    return undefined;
+  }
+  const said = `the service at ${asked.origin} calls itself ${named.href.replace(/\/$/, '')} (its OAuth issuer), and the two must be the same address`;
+  const sameMachine = isLoopbackHost(asked.hostname) && isLoopbackHost(named.hostname) && asked.protocol === named.protocol;
+  if (!sameMachine || asked.href !== new URL(baseUrl).href) {
+    return new UnexpectedReplyError(said, { hint: "check --base-url: it must be the service's own address; `rsi doctor` tests discovery" });
+  }
+  const instead = new URL(baseUrl);
+  instead.host = named.host;
+  return new UnexpectedReplyError(said, { hint: `use --base-url ${instead.href.replace(/\/$/, '')} instead` });
 }
 
 const ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'] as const;
