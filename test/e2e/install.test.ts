@@ -105,14 +105,18 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 describe('the packed tarball', () => {
-  it('holds bin/rsi.js, dist/, package.json and README.md, and nothing from src/ or test/', async () => {
+  it('holds bin/rsi.js, dist/ with its third-party notices, package.json, README.md and LICENSE, and nothing from src/ or test/', async () => {
     // The real checkout, as `npm publish` would see it (scripts skipped: dist/ is already built and
     // other tests run from it).
     const [dry] = jsonOf(await npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT)) as [typeof packed];
     for (const files of [dry.files, packed.files]) {
       const paths = files.map((f) => f.path);
       expect(paths.filter((p) => !ALLOWED.test(p))).toEqual([]);
-      expect(paths).toEqual(expect.arrayContaining(['bin/rsi.js', 'bin/package.json', 'dist/main.js', 'package.json', 'README.md']));
+      expect(paths).toEqual(
+        expect.arrayContaining(['bin/rsi.js', 'bin/package.json', 'dist/main.js', 'package.json', 'README.md', 'LICENSE']),
+      );
+      // The licences of what the bundle holds travel with it (test/unit/notices.test.ts checks the text).
+      expect(paths).toContain('dist/THIRD-PARTY-NOTICES.txt');
     }
   });
 
