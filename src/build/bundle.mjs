@@ -26,7 +26,7 @@ export const options = {
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   external: ['@napi-rs/keyring', 'open'],
   alias: { 'node:http2': join(ROOT, 'src/http/http2-on-demand.ts') },
   outdir: join(ROOT, 'dist'),
