@@ -15,16 +15,18 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundledPackages, jqWasmNotices, renderNotices } from './notices.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-await build({
+/** esbuild's options for dist/ (exported for the test that checks the notice file against them). */
+export const options = {
   entryPoints: [join(ROOT, 'src/main.ts')],
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   external: ['@napi-rs/keyring', 'open'],
   alias: { 'node:http2': join(ROOT, 'src/http/http2-on-demand.ts') },
   outdir: join(ROOT, 'dist'),
@@ -32,10 +34,21 @@ await build({
   logLevel: 'warning',
   legalComments: 'external',
   banner: { js: "const require = globalThis.process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
-});
-requireBuiltins(join(ROOT, 'dist'));
-mkdirSync(join(ROOT, 'dist'), { recursive: true });
-copyFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'), join(ROOT, 'dist/jq.wasm'));
+  metafile: true,
+};
+
+/** The notice file's name in dist/ (it ships in the tarball with the rest of dist/). */
+export const NOTICES = 'THIRD-PARTY-NOTICES.txt';
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { metafile } = await build(options);
+  requireBuiltins(join(ROOT, 'dist'));
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  copyFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'), join(ROOT, 'dist/jq.wasm'));
+  // Every package esbuild put in dist/, with its licence text, and jq's and Oniguruma's for jq.wasm.
+  const notices = [...bundledPackages(metafile, ROOT), ...jqWasmNotices()];
+  writeFileSync(join(ROOT, 'dist', NOTICES), renderNotices('Third-party notices for rsi (dist/)', notices));
+}
 
 /**
  * Rewrites every import of a Node built-in in the output to a `require` (the banner's), so no ESM
