@@ -276,8 +276,25 @@ export async function printRows<T>(
   allColumns: readonly Column<T>[],
   rowJson: (row: T) => unknown = (row) => row,
 ): Promise<number> {
+  const out = new Batch(target.io.stdout);
+  try {
+    return await printRowsTo(out, target, rows, allColumns, rowJson);
+  } catch (error) {
+    // A walk that fails part way (a page cap, a dropped connection): the rows it gave are printed,
+    // then the error, so what stdout holds is every row received, never a cut batch.
+    await out.flush().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function printRowsTo<T>(
+  out: Batch,
+  target: OutputTarget,
+  rows: AsyncIterable<T> | Iterable<T>,
+  allColumns: readonly Column<T>[],
+  rowJson: (row: T) => unknown,
+): Promise<number> {
   const { io, format } = target;
-  const out = new Batch(io.stdout);
   let count = 0;
   const shape = shapes.get(io);
   const fields = shape?.fields;
