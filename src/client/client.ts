@@ -17,6 +17,7 @@ import {
 } from '../errors.js';
 import * as S from './schemas.js';
 import type { InFlight } from './window.js';
+import { carryLiterals } from '../http/literals.js';
 import { notJsonError } from './not-json.js';
 import { pageCapError, readAhead, type RequestOptions } from './paging.js';
 
@@ -213,6 +214,8 @@ export class ApiClient {
         hint: 'the service answered something its specification does not allow; run with --debug to see it',
       });
     }
+    // The schema rebuilt the reply's objects: its number literals go with them (`1.10` stays `1.10`).
+    carryLiterals(res.json, parsed.data);
     return parsed.data;
   }
 
