@@ -17,7 +17,9 @@ import {
 } from '../errors.js';
 import * as S from './schemas.js';
 import type { InFlight } from './window.js';
-import { readAhead, type RequestOptions } from './paging.js';
+import { carryLiterals } from '../http/literals.js';
+import { notJsonError } from './not-json.js';
+import { pageCapError, readAhead, type RequestOptions } from './paging.js';
 
 export type * from './schemas.js';
 
@@ -35,6 +37,8 @@ export interface SearchWalk {
   limit?: number;
   /** Pages requested ahead while earlier ones print: fixed, or adaptive (default 3, fixed). */
   window?: InFlight;
+  /** The page cap (paging.ts `maxPages`); default `MAX_PAGES.default`. */
+  maxPages?: number;
   onWarning?: (message: string) => void;
 }
 
@@ -46,6 +50,8 @@ export interface RelationsWalk {
   /** Pages in flight at once: fixed, or adaptive (default 4, fixed). */
   concurrency?: InFlight;
   offset?: number | undefined;
+  /** The page cap (paging.ts `maxPages`); default `MAX_PAGES.default`. */
+  maxPages?: number;
   onWarning?: (message: string) => void;
 }
 
@@ -87,6 +93,8 @@ export class ApiClient {
         return { rows: res.data, total: Number.isInteger(total) ? (total as number) : undefined, pageSize: res.meta.pageSize };
       },
       repeated: (page, before) => repeatedPage(`GET /keywords page ${page}`, `page ${before}`),
+      maxPages: q.maxPages,
+      capped: (cap) => pageCapError('GET /keywords', cap),
     });
     const wrong = [...totals].filter((t) => t !== received);
     if (wrong.length > 0) {
@@ -133,6 +141,8 @@ export class ApiClient {
         return { rows: page.data, total: page.meta.total };
       },
       repeated: (offset, before) => repeatedPage(`offset ${offset}`, `offset ${before}`),
+      maxPages: q.maxPages,
+      capped: (cap) => pageCapError(`GET ${path}`, cap),
     });
     // An offset at or past the total that finds nothing agrees with it.
     const wrong = [...totals].filter((t) => t !== end && !(end === start && t <= start));
@@ -195,9 +205,7 @@ export class ApiClient {
     const res = await this.http.request(req);
     const what = `${req.method} ${req.path}`;
     if (res.status < 200 || res.status >= 300) throw this.errorFor(res, what, about);
-    if (!res.isJson) {
-      throw new UnexpectedReplyError(`unexpected reply from ${what}: ${res.status} with a ${res.text ? 'non-JSON' : 'empty'} body`);
-    }
+    if (!res.isJson) throw notJsonError(res, what);
     const parsed = schema.safeParse(res.json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
@@ -206,6 +214,8 @@ export class ApiClient {
         hint: 'the service answered something its specification does not allow; run with --debug to see it',
       });
     }
+    // The schema rebuilt the reply's objects: its number literals go with them (`1.10` stays `1.10`).
+    carryLiterals(res.json, parsed.data);
     return parsed.data;
   }
 

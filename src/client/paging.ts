@@ -3,11 +3,11 @@
  * --all` (offsets) and the batches from stdin (one item a "page") all fetch ahead through it, with
  * the window of window.ts and the policy below (how many pages, from RSI_PAGES_IN_FLIGHT).
  *
- * Only an empty page ends a walk: a page shorter than the others is followed, not taken for the
+ * Only an empty page ends a walk (or the page cap, `MAX_PAGES`, with an error): a page shorter than the others is followed, not taken for the
  * end (servers that filter rows after paging send short pages mid-walk). A `total` the server sends
  * only bounds the read-ahead, never ends it; the caller compares it with what came (`WalkEnd`).
  */
-import { UsageError } from '../errors.js';
+import { UnexpectedReplyError, UsageError } from '../errors.js';
 import { type InFlight, PageWindow } from './window.js';
 
 /**
@@ -27,6 +27,31 @@ export function pagesInFlight(env: Readonly<Record<string, string | undefined>>)
   if (!Number.isInteger(n) || n < 1 || n > PAGES_IN_FLIGHT.max)
     throw new UsageError(`RSI_PAGES_IN_FLIGHT must be an integer from 1 to ${PAGES_IN_FLIGHT.max} (got "${raw}")`);
   return n;
+}
+
+/**
+ * The most pages one walk reads (`--all`, `rsi api --paginate`) and the most items one batch
+ * holds: a server whose pages never end (a new "next page" every time) stops here with exit 1
+ * instead of walking forever. RSI_MAX_PAGES sets another cap, from 1 to `max`.
+ */
+export const MAX_PAGES = { default: 10_000, max: 1_000_000 } as const;
+
+/** The page cap RSI_MAX_PAGES asks for, or the default; a bad value is a usage error before any request. */
+export function maxPages(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.RSI_MAX_PAGES;
+  if (raw === undefined || raw === '') return MAX_PAGES.default;
+  const text = raw.trim();
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_PAGES.max)
+    throw new UsageError(`RSI_MAX_PAGES must be an integer from 1 to ${MAX_PAGES.max} (got "${raw}")`);
+  return n;
+}
+
+/** The error for a walk that reached the page cap with pages still coming. */
+export function pageCapError(what: string, cap: number): UnexpectedReplyError {
+  return new UnexpectedReplyError(`${what}: stopped after ${cap} pages, and the service was still sending rows`, {
+    hint: `the walk has a cap of ${cap} pages (RSI_MAX_PAGES, default ${MAX_PAGES.default}); narrow the query, or raise the cap if the data really is that long`,
+  });
 }
 
 /** What a walk is given: the user's fixed window, else an adaptive one timed by `now`. */
@@ -70,6 +95,13 @@ export interface Walk<T> {
    * paging parameters would make the walk loop forever). Left out: repeats are not checked.
    */
   repeated?: (position: number, previous: number) => Error;
+  /**
+   * The most non-empty pages the walk reads (default `MAX_PAGES.default`): one page more is
+   * fetched to see whether the walk ends there, and a page with rows at that point is `capped`'s
+   * error (default: a generic one), so a server whose pages never end cannot make it run forever.
+   */
+  maxPages?: number | undefined;
+  capped?: (cap: number) => Error;
 }
 
 /** How a walk ended: rows received, the position after the last row, and the totals the server sent. */
@@ -99,6 +131,9 @@ export async function* readAhead<T>(walk: Walk<T>): AsyncGenerator<T, WalkEnd> {
   let stride = 0;
   let pageSize = 0;
   let previous: { position: number; key: string } | undefined;
+  const cap = walk.maxPages ?? MAX_PAGES.default;
+  // Pages with rows consumed so far; the pages in flight never reach past the cap and the one after it.
+  let pages = 0;
   const rowsBefore = (position: number): number => (walk.by === 'page' ? (position - walk.start) * pageSize : position);
   const launch = (): void => {
     const ticket = window.sent();
@@ -117,7 +152,7 @@ export async function* readAhead<T>(walk: Walk<T>): AsyncGenerator<T, WalkEnd> {
     const promised = Math.max(...totals);
     const ahead = walk.by === 'page' ? received : cursor;
     const bound = totals.size === 0 || ahead > promised ? Number.POSITIVE_INFINITY : promised;
-    while (queue.length < window.size && (queue.length === 0 || rowsBefore(next) <= bound)) launch();
+    while (queue.length < window.size && pages + queue.length <= cap && (queue.length === 0 || rowsBefore(next) <= bound)) launch();
   };
   try {
     if (walk.probe === false) fill();
@@ -128,6 +163,7 @@ export async function* readAhead<T>(walk: Walk<T>): AsyncGenerator<T, WalkEnd> {
       const n = page.rows.length;
       if (Number.isInteger(page.total)) totals.add(page.total!);
       if (n === 0) break;
+      if (++pages > cap) throw walk.capped ? walk.capped(cap) : pageCapError('the walk', cap);
       if (walk.repeated) {
         const key = JSON.stringify(page.rows);
         if (previous && previous.key === key) throw walk.repeated(position, previous.position);

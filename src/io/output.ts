@@ -23,7 +23,7 @@ import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
 import { paint } from './colors.js';
-import { stringifyJson } from './json.js';
+import { keepLiterals, numberText, stringifyJson } from './json.js';
 import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
 
 export interface Column<T> {
@@ -143,6 +143,7 @@ export function pickFields(value: unknown, fields: readonly string[]): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const out: Record<string, unknown> = {};
   for (const f of fields) if (Object.hasOwn(value, f)) out[f] = (value as Record<string, unknown>)[f];
+  keepLiterals(value, out);
   return out;
 }
 
@@ -153,7 +154,11 @@ function shapeDocument(value: unknown, shape: OutputShape | undefined): unknown 
   if (Array.isArray(value)) return value.map((r) => pickFields(r, fields));
   if (shape.rows !== undefined && value !== null && typeof value === 'object') {
     const rows = (value as Record<string, unknown>)[shape.rows];
-    if (Array.isArray(rows)) return { ...value, [shape.rows]: rows.map((r) => pickFields(r, fields)) };
+    if (Array.isArray(rows)) {
+      const copy = { ...value, [shape.rows]: rows.map((r) => pickFields(r, fields)) };
+      keepLiterals(value, copy);
+      return copy;
+    }
   }
   return pickFields(value, fields);
 }
@@ -212,7 +217,9 @@ export async function printDocument(target: OutputTarget, value: unknown): Promi
 export function cell(value: unknown, format: OutputFormat = 'tsv'): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  // A number as the service spelled it (`1.10`, `1e2`, all the digits of a big integer).
+  if (typeof value === 'number') return numberText(value);
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value) && format === 'table' && value.every((v) => v === null || typeof v !== 'object')) {
     return value.map((v) => cell(v, format)).join(', ');
   }
@@ -276,8 +283,25 @@ export async function printRows<T>(
   allColumns: readonly Column<T>[],
   rowJson: (row: T) => unknown = (row) => row,
 ): Promise<number> {
+  const out = new Batch(target.io.stdout);
+  try {
+    return await printRowsTo(out, target, rows, allColumns, rowJson);
+  } catch (error) {
+    // A walk that fails part way (a page cap, a dropped connection): the rows it gave are printed,
+    // then the error, so what stdout holds is every row received, never a cut batch.
+    await out.flush().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function printRowsTo<T>(
+  out: Batch,
+  target: OutputTarget,
+  rows: AsyncIterable<T> | Iterable<T>,
+  allColumns: readonly Column<T>[],
+  rowJson: (row: T) => unknown,
+): Promise<number> {
   const { io, format } = target;
-  const out = new Batch(io.stdout);
   let count = 0;
   const shape = shapes.get(io);
   const fields = shape?.fields;

@@ -1,7 +1,8 @@
-// src/io/json.ts: integers beyond 2^53 come out as the service sent them, and the characters a
-// terminal hides or obeys are written as \u escapes, the JSON staying valid and its value the same.
+// src/io/json.ts: every number comes out as the service spelled it (issue 30), any depth prints,
+// and the characters a terminal hides or obeys are written as \u escapes, the JSON staying valid
+// and its value the same.
 import { describe, expect, it } from 'vitest';
-import { parseJson, stringifyJson } from '../../src/io/json.js';
+import { keepLiterals, numberText, parseJson, stringifyJson, writeDeep } from '../../src/io/json.js';
 
 describe('parseJson + stringifyJson', () => {
   it('prints integers beyond 2^53 exactly as sent, and leaves digits in strings and fractions alone', () => {
@@ -10,7 +11,7 @@ describe('parseJson + stringifyJson', () => {
     const value = parseJson(text) as { a: number };
     expect(typeof value.a).toBe('number');
     expect(stringifyJson(value)).toBe(
-      '{"a":12345678901234567891,"b":"12345678901234567891","c":1.1234567890123457,"d":-98765432109876543210,"n":[9007199254740993,1]}',
+      '{"a":12345678901234567891,"b":"12345678901234567891","c":1.12345678901234567891,"d":-98765432109876543210,"n":[9007199254740993,1]}',
     );
     expect(stringifyJson(value, 2)).toContain('"a": 12345678901234567891,');
   });
@@ -18,7 +19,39 @@ describe('parseJson + stringifyJson', () => {
   it('never prints one literal for another that rounds to the same double', () => {
     parseJson('[11111111111111111111]');
     const v = parseJson('[11111111111111111112]');
-    expect(stringifyJson(v)).toBe(JSON.stringify(v));
+    // By position each is exact; a copy (which has lost the position) falls back to JavaScript's.
+    expect(stringifyJson(v)).toBe('[11111111111111111112]');
+    expect(stringifyJson([...(v as number[])])).toBe(JSON.stringify(v));
+  });
+
+  it('keeps every spelling: trailing zeros, exponents, negative zero, tiny and long fractions, 17 digits', () => {
+    const text =
+      '{"a":1.10,"b":1e2,"c":-0,"d":0.0000001,"e":0.10000000000000000555,"f":13911860366432393,"g":[1.0, 2.50E-3 ,-0.0],"h":9E999,"i":"1.10","j":1.5}';
+    const value = parseJson(text) as Record<string, unknown>;
+    expect(value.a).toBe(1.1);
+    expect(value.b).toBe(100);
+    expect(stringifyJson(value)).toBe(
+      '{"a":1.10,"b":1e2,"c":-0,"d":0.0000001,"e":0.10000000000000000555,"f":13911860366432393,"g":[1.0,2.50E-3,-0.0],"h":9E999,"i":"1.10","j":1.5}',
+    );
+    expect(stringifyJson(value, 2)).toContain('"a": 1.10,\n');
+    expect(JSON.parse(stringifyJson(value))).toEqual(JSON.parse(text));
+  });
+
+  it("a double spelled two ways in one reply keeps each at its place; cells and copies get JavaScript's spelling", () => {
+    const value = parseJson('{"a":3.30,"b":3.3,"c":[4.40]}') as { a: number; b: number; c: number[] };
+    expect(stringifyJson(value)).toBe('{"a":3.30,"b":3.3,"c":[4.40]}');
+    expect(numberText(value.a)).toBe('3.3');
+    // Spelled one way only: a cell or a rebuilt object still gets it.
+    expect(numberText(value.c[0]!)).toBe('4.40');
+    expect(stringifyJson({ x: value.c[0] })).toBe('{"x":4.40}');
+    const picked = { a: value.a };
+    keepLiterals(value, picked);
+    expect(stringifyJson(picked)).toBe('{"a":3.30}');
+  });
+
+  it('a reply without such a literal is parsed as JSON.parse parses it', () => {
+    const text = '{"id":"6b107f5c-3e45-4c1e-8e00-0123456789ab","t":"2026-01-01T00:00:00.000Z","n":[1,2.5,-3,1e-7]}';
+    expect(parseJson(text)).toEqual(JSON.parse(text));
   });
 
   it('a string that looks like the marker stays a string', () => {
@@ -36,6 +69,31 @@ describe('parseJson + stringifyJson', () => {
 
   it('keeps ordinary non-ASCII text as it is', () => {
     expect(stringifyJson({ s: 'café 漢字 🚀 👨‍👩‍👧'.replace(/\u200d/g, '') })).toBe('{"s":"café 漢字 🚀 👨👩👧"}');
+  });
+});
+
+describe('any depth (issue 30, item 5)', () => {
+  const DEPTH = 100_000;
+  it('a 100,000-deep array and object print exactly (compact, even when indented), literals kept', () => {
+    const text = `${'['.repeat(DEPTH)}1.10${']'.repeat(DEPTH)}`;
+    const value = parseJson(text);
+    expect(stringifyJson(value)).toBe(text);
+    expect(stringifyJson(value, 2)).toBe(text);
+    const objects = `${'{"a":'.repeat(DEPTH)}[1,2.0,"x\\u202e",{}]${'}'.repeat(DEPTH)}`;
+    expect(stringifyJson(parseJson(objects))).toBe(objects);
+  });
+
+  it('the iterative writer writes what JSON.stringify writes (undefined, functions, toJSON, empty containers, indent)', () => {
+    const sample = {
+      a: [1, undefined, () => 1, null, { b: undefined, c: 'é', d: [] }, {}, [[[{ e: [] }]]]],
+      t: new Date(0),
+      n: Number.NaN,
+      s: 'line\nbreak "quoted"',
+      '': true,
+      f: () => 1,
+    };
+    for (const indent of [0, 2, 4]) expect(writeDeep(sample, indent, false)).toBe(JSON.stringify(sample, null, indent));
+    expect(writeDeep([], 2, false)).toBe('[]');
   });
 });
 

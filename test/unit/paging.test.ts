@@ -63,3 +63,37 @@ describe('readAhead', () => {
     expect(Math.max(...got.asked)).toBe(5);
   });
 });
+
+describe('readAhead: the page cap (issue 30)', () => {
+  it('a walk whose pages never end stops at the default cap of 10,000 pages with an error, never asking past cap + 1', async () => {
+    const walk = drive({ by: 'page', start: 1, window: 8 }, (n) => ({ rows: [n], pageSize: 1 }));
+    await expect(walk).rejects.toThrow(/stopped after 10000 pages/);
+    await expect(walk).rejects.toBeInstanceOf(UnexpectedReplyError);
+  });
+
+  it('row walks too, and the caller names the error; a walk that ends exactly at the cap is not an error', async () => {
+    const asked: number[] = [];
+    const capped = readAhead<number>({
+      by: 'row',
+      start: 0,
+      window: 4,
+      maxPages: 50,
+      capped: (cap) => new Error(`cap ${cap}`),
+      fetch: async (offset) => {
+        asked.push(offset);
+        return { rows: [offset, offset + 1] };
+      },
+    });
+    const rows: number[] = [];
+    await expect(
+      (async () => {
+        for await (const r of capped) rows.push(r);
+      })(),
+    ).rejects.toThrow('cap 50');
+    expect(rows).toHaveLength(100);
+    expect(Math.max(...asked)).toBe(100);
+    const exact = await drive({ by: 'page', start: 1, window: 8, maxPages: 5 }, (n) => ({ rows: n <= 5 ? [n] : [], pageSize: 1 }));
+    expect(exact.rows).toEqual([1, 2, 3, 4, 5]);
+    expect(Math.max(...exact.asked)).toBe(6);
+  });
+});

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { notJsonError } from '../../client/not-json.js';
 import type { HttpMethod } from '../../http/types.js';
 import { collect } from '../shared/flags.js';
 import { printJson, printServiceText } from '../../io/output.js';
@@ -145,14 +146,21 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
       idempotent: opts.method === 'GET',
       signal: ctx.signal,
     });
+  const { maxPages } = await import('../../client/paging.js');
+  const cap = maxPages(ctx.env);
+  // JSON is expected when a flag works on it: a text reply then is an error, not the output.
+  const { fields, jq, format } = ctx.globals();
+  const wantsJson = opts.paginate || fields !== undefined || jq !== undefined || format === 'json' || format === 'ndjson';
   let res = await send();
   if (opts.include) showHead(ctx, res);
+  if (wantsJson) requireJson(res, `${opts.method} ${opts.path}`);
   let document = res.json;
   if (opts.paginate && res.isJson && res.status >= 200 && res.status < 300) {
-    document = await walkPages(opts, query ?? {}, res.json, async (extra) => {
+    document = await walkPages(opts, query ?? {}, res.json, cap, async (extra) => {
       res = await send(extra);
       if (opts.include) showHead(ctx, res);
       if (res.status < 200 || res.status >= 300) throw client.errorFor(res, `${opts.method} ${opts.path}`);
+      requireJson(res, `${opts.method} ${opts.path}`);
       return res.json;
     });
   }
@@ -182,27 +190,45 @@ async function walkPages(
   opts: ApiOptions,
   query: Record<string, string>,
   first: unknown,
+  cap: number,
   next: (extra: Record<string, string>) => Promise<unknown>,
 ): Promise<unknown> {
   const page0 = first as Page;
   if (!Array.isArray(page0?.data)) return first;
+  const { createHash } = await import('node:crypto');
+  const { pageCapError } = await import('../../client/paging.js');
   const items = [...page0.data];
   const relations = RELATIONS_PATH.test(opts.path.split('?')[0]!);
   let page = page0;
   let number = Number(query.page ?? page0.meta?.page ?? 1);
   let offset = Number(query.offset ?? 0);
+  // Digests, not the pages' text: what the walk keeps beside the items stays small.
   const seen = new Set<string>();
+  let pages = page0.data.length > 0 ? 1 : 0;
   for (;;) {
     const rows = page.data ?? [];
     if (rows.length === 0) break;
     const extra: Record<string, string> = relations ? { offset: String((offset += rows.length)) } : { page: String(++number) };
     page = (await next(extra)) as Page;
     if (!Array.isArray(page?.data)) break;
-    // A service that repeats a page would walk forever: stop at the first repeat.
-    const key = JSON.stringify(page.data);
-    if (page.data.length > 0 && seen.has(key)) break;
+    if (page.data.length === 0) break;
+    // A service whose pages never end would walk forever: the cap stops it, with nothing printed.
+    if (++pages > cap) throw pageCapError(`${opts.method} ${opts.path.split('?')[0]} --paginate`, cap);
+    // A service that repeats a page would walk forever too: stop at the first repeat.
+    const key = createHash('sha256').update(JSON.stringify(page.data)).digest('base64');
+    if (seen.has(key)) break;
     seen.add(key);
     items.push(...page.data);
   }
   return { ...page0, data: items };
+}
+
+/**
+ * A reply that must be JSON (a flag works on it): anything else is exit 1 naming its content type
+ * and the start of the body, sanitised, and nothing reaches stdout or the jq engine.
+ */
+function requireJson(res: { status: number; isJson: boolean; text: string; headers: Record<string, string> }, what: string): void {
+  // An error status has its own exit code; a 204 has no body by definition.
+  if (res.isJson || res.status < 200 || res.status >= 300 || (res.status === 204 && res.text === '')) return;
+  throw notJsonError(res, what);
 }

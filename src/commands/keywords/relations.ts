@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
-import { pageWindow } from '../../client/paging.js';
+import { maxPages, pageWindow } from '../../client/paging.js';
 import { note, printJson, printRows } from '../../io/output.js';
 import { enumFlag, intFlag, target } from '../shared/flags.js';
 
@@ -70,6 +70,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   const { resolveKeyword } = await import('../shared/resolve.js');
   // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
   const concurrency = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
+  const cap = maxPages(ctx.env);
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const out = target(ctx);
@@ -85,7 +86,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
       out,
       client.iterateRelations(
         id,
-        { ...q, pageSize: 100, concurrency, offset: opts.offset, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
+        { ...q, pageSize: 100, concurrency, offset: opts.offset, maxPages: cap, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
         ctx.signal,
       ),
       columns,
@@ -122,11 +123,16 @@ async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
   const { startBatch } = await import('../shared/batch.js');
   const out = target(ctx);
   const q = { relation: opts.relation, activity: opts.activity };
+  const cap = maxPages(ctx.env);
   const batch = await startBatch(ctx, async (client, { id }) => {
     if (!opts.all) return (await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal)).data;
     const links = [];
     // The batch already keeps a window of keywords in flight: one page at a time within each.
-    for await (const link of client.iterateRelations(id, { ...q, pageSize: 100, concurrency: 1, offset: opts.offset }, ctx.signal)) {
+    for await (const link of client.iterateRelations(
+      id,
+      { ...q, pageSize: 100, concurrency: 1, offset: opts.offset, maxPages: cap },
+      ctx.signal,
+    )) {
       links.push(link);
     }
     return links;

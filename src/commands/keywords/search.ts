@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { pageWindow } from '../../client/paging.js';
+import { maxPages, pageWindow } from '../../client/paging.js';
 import { note, printJson, printRows } from '../../io/output.js';
 import { intFlag, target } from '../shared/flags.js';
 
@@ -38,6 +38,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
   const window = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
+  const cap = maxPages(ctx.env);
   const client = await ctx.client();
   const out = target(ctx);
   const columns = [
@@ -51,7 +52,7 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
     count = await printRows(
       out,
       client.iterateKeywordSearch(
-        { q: opts.query, limit: opts.limit ?? 20, window, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
+        { q: opts.query, limit: opts.limit ?? 20, window, maxPages: cap, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
         ctx.signal,
       ),
       columns,

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import type { ApiClient } from '../../client/client.js';
 import { BatchItemsFailedError, CliError, InterruptedError, NotSignedInError, UsageError } from '../../errors.js';
 import type { InFlight, PageWindow } from '../../client/window.js';
-import { pageWindow, readAhead } from '../../client/paging.js';
+import { maxPages, pageWindow, readAhead } from '../../client/paging.js';
 import { readInput } from './flags.js';
 import { resolveKeyword, type ResolvedKeyword } from './resolve.js';
 
@@ -68,6 +68,7 @@ export function inInputOrder<R>(
     start: 0,
     window,
     total: items.length,
+    maxPages: items.length,
     // The items say nothing of each other: the window fills at once.
     probe: false,
     fetch: async (position) => {
@@ -101,6 +102,12 @@ export async function startBatch<R>(
 ): Promise<BatchRun<R>> {
   const { items, problems } = parseBatch(await readInput('the keyword', '-', ctx));
   const window = pageWindow(ctx.env, ctx.clock);
+  // The page cap bounds a batch too: each item is a request, and all are checked before the first.
+  const cap = maxPages(ctx.env);
+  if (items.length > cap)
+    throw new UsageError(`stdin holds ${items.length} items, more than the cap of ${cap} a batch takes`, {
+      hint: 'split the input, or raise the cap with RSI_MAX_PAGES',
+    });
   const client = await ctx.client();
   const names = new Map<string, Promise<ResolvedKeyword>>();
   const resolve = (input: string): Promise<ResolvedKeyword> => {

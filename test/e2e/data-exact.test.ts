@@ -1,0 +1,76 @@
+// Numbers and depth as the service sent them (issue 30, items 3 and 5), through real `bin/rsi.js`
+// processes against a foreign node:http server on loopback: `1.10` stays `1.10`, big integers and
+// long fractions keep their digits in --json, NDJSON, CSV and TSV, and a 100,000-deep reply prints.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+let server: Server;
+let base: string;
+const KEYWORD = '00000000-0000-4000-8000-000000000001';
+const DEPTH = 100_000;
+const DEEP = `{"data":${'['.repeat(DEPTH)}1.10${']'.repeat(DEPTH)}}`;
+// Relations whose numbers JavaScript would spell otherwise; the second row repeats none of them.
+const RELATIONS =
+  `{"data":[{"id":"00000000-0000-4000-8000-0000000000a1","name":"Alpha","count":7,"big":12345678901234567891,"weight":1.10,"ratio":0.10000000000000000555},` +
+  `{"id":"00000000-0000-4000-8000-0000000000a2","name":"Beta","count":2,"weight":1e2,"ratio":-0}],` +
+  `"meta":{"relation":"indications","limit":100,"offset":0,"total":2.0}}`;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname.replace(/^\/api\/v1/, '');
+    const send = (text: string): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+    if (path === '/deep') return send(DEEP);
+    if (path === `/keywords/${KEYWORD}/relations`)
+      return send(
+        Number(url.searchParams.get('offset') ?? '0') === 0
+          ? RELATIONS
+          : '{"data":[],"meta":{"relation":"indications","limit":100,"offset":2,"total":2}}',
+      );
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const env = () => ({ RSI_TOKEN: 'data-exact-token', RSI_BASE_URL: base, RSI_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'rsi-exact-')) });
+const relations = (...more: string[]) => runCli(['keywords', 'relations', KEYWORD, '--relation', 'indications', ...more], { env: env() });
+
+describe('every number as the service sent it (issue 30, item 3)', () => {
+  it('rsi api prints the reply with every literal as sent', async () => {
+    const r = await runCli(['api', `/keywords/${KEYWORD}/relations`], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${RELATIONS}\n`);
+  });
+
+  it('--json (a typed command, its reply checked by the schema) and ndjson keep every literal', async () => {
+    const json = await relations('--json');
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toBe(`${RELATIONS}\n`);
+    const nd = await relations('--all', '--format', 'ndjson');
+    expect(nd.code, nd.stderr).toBe(0);
+    expect(nd.stdout).toBe(
+      '{"id":"00000000-0000-4000-8000-0000000000a1","name":"Alpha","count":7,"big":12345678901234567891,"weight":1.10,"ratio":0.10000000000000000555}\n' +
+        '{"id":"00000000-0000-4000-8000-0000000000a2","name":"Beta","count":2,"weight":1e2,"ratio":-0}\n',
+    );
+  });
+});
+
+describe('any depth prints (issue 30, item 5)', () => {
+  it('a 100,000-deep reply through rsi api --json and --debug: exact on stdout, the trace says it was not walked', async () => {
+    const r = await runCli(['api', '/deep', '--json', '--debug'], { env: env() });
+    expect(r.code, r.stderr.slice(0, 500)).toBe(0);
+    expect(r.stdout).toBe(`${DEEP}\n`);
+    expect(r.stderr).not.toContain('Maximum call stack');
+    expect(r.stderr).toMatch(/\[\d+ bytes of application\/json could not be redacted\]/);
+  });
+});
