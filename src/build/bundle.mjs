@@ -33,6 +33,20 @@ await build({
   legalComments: 'external',
   banner: { js: "const require = globalThis.process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
 });
+// The `--jq` engine's thread (src/io/jq-worker.ts): one CommonJS file with jq-wasm's glue inside,
+// started only by --jq. CommonJS so that the single executable can run the same text as an `eval`
+// worker; jq-wasm's CommonJS entry because its ESM one reads import.meta.url.
+await build({
+  entryPoints: [join(ROOT, 'src/io/jq-worker.ts')],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  alias: { 'jq-wasm': join(ROOT, 'node_modules/jq-wasm/dist/index.cjs') },
+  outfile: join(ROOT, 'dist/jq-worker.cjs'),
+  logLevel: 'warning',
+  legalComments: 'eof',
+});
 requireBuiltins(join(ROOT, 'dist'));
 mkdirSync(join(ROOT, 'dist'), { recursive: true });
 copyFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'), join(ROOT, 'dist/jq.wasm'));
