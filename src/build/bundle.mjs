@@ -37,16 +37,37 @@ export const options = {
   metafile: true,
 };
 
+/**
+ * The `--jq` engine's thread (src/io/jq-worker.ts): one CommonJS file with jq-wasm's glue inside,
+ * started only by --jq. CommonJS so that the single executable can run the same text as an `eval`
+ * worker; jq-wasm's CommonJS entry because its ESM one reads import.meta.url.
+ */
+export const workerOptions = {
+  entryPoints: [join(ROOT, 'src/io/jq-worker.ts')],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  alias: { 'jq-wasm': join(ROOT, 'node_modules/jq-wasm/dist/index.cjs') },
+  outfile: join(ROOT, 'dist/jq-worker.cjs'),
+  logLevel: 'warning',
+  legalComments: 'eof',
+  metafile: true,
+};
+
 /** The notice file's name in dist/ (it ships in the tarball with the rest of dist/). */
 export const NOTICES = 'THIRD-PARTY-NOTICES.txt';
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { metafile } = await build(options);
+  const worker = await build(workerOptions);
   requireBuiltins(join(ROOT, 'dist'));
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
   copyFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'), join(ROOT, 'dist/jq.wasm'));
-  // Every package esbuild put in dist/, with its licence text, and jq's and Oniguruma's for jq.wasm.
-  const notices = [...bundledPackages(metafile, ROOT), ...jqWasmNotices()];
+  // Every package esbuild put in dist/ (the main bundle and the jq worker), with its licence text,
+  // and jq's and Oniguruma's for jq.wasm.
+  const inputs = { inputs: { ...metafile.inputs, ...worker.metafile.inputs } };
+  const notices = [...bundledPackages(inputs, ROOT), ...jqWasmNotices()];
   writeFileSync(join(ROOT, 'dist', NOTICES), renderNotices('Third-party notices for rsi (dist/)', notices));
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NOTICES, options } from '../../src/build/bundle.mjs';
+import { NOTICES, options, workerOptions } from '../../src/build/bundle.mjs';
 import { bundledPackages, renderNotices } from '../../src/build/notices.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,8 +35,9 @@ describe('LICENSE', () => {
 
 describe('dist/THIRD-PARTY-NOTICES.txt', () => {
   it('has a section with licence text for every package in the bundle, and for jq and Oniguruma', async () => {
-    const { metafile } = await build({ ...options, write: false, logLevel: 'silent' });
-    const bundled = bundledPackages(metafile, ROOT);
+    const main = await build({ ...options, write: false, logLevel: 'silent' });
+    const worker = await build({ ...workerOptions, write: false, logLevel: 'silent' });
+    const bundled = bundledPackages({ inputs: { ...main.metafile.inputs, ...worker.metafile.inputs } }, ROOT);
     // What the bundle is known to hold today; more is fine, fewer means the metafile walk broke.
     expect(bundled.map((p) => p.name)).toEqual(
       expect.arrayContaining(['commander', 'undici', 'zod', 'oauth4webapi', 'jq-wasm', 'signal-exit']),

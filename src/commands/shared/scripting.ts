@@ -29,7 +29,12 @@ export async function prepareOutput(ctx: Context, commandPath: string): Promise<
     }
   }
   const [program] = await Promise.all([
-    jq === undefined ? undefined : import('../../io/jq.js').then((m) => m.compileJq(jq)),
+    jq === undefined
+      ? undefined
+      : import('../../io/jq.js').then((m) =>
+          // $ENV is the process environment, as in jq; debug/stderr/halt_error text goes to stderr.
+          m.compileJq(jq, { env: ctx.env, signal: ctx.signal, stderr: (text) => void ctx.io.stderr.write(text) }),
+        ),
     // jq's wasm compiles on background threads: load what the request needs meanwhile (modules
     // only; nothing is read or sent before the expression is known to compile).
     jq === undefined ? undefined : Promise.all([import('../../auth/session.js'), import('../../client/client.js')]).catch(() => undefined),

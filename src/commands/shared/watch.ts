@@ -22,7 +22,7 @@ export interface WatchTiming {
 
 export interface WatchEvents<S> {
   /** Called after every successful poll; `changed` is false when the reply equals the previous one. */
-  onStatus?(status: S, changed: boolean): void;
+  onStatus?(status: S, changed: boolean): void | Promise<void>;
   /** Called when a poll failed with a transient error and the loop will try again after `delayMs`. */
   onRetry?(error: ServiceUnavailableError, delayMs: number): void;
 }
@@ -72,7 +72,7 @@ export async function watchStatus<S extends StatusLike>(
       last = status;
       lastError = undefined;
       failures = 0;
-      events.onStatus?.(status, changed);
+      await events.onStatus?.(status, changed);
       if (!isWaiting(status)) return status;
     } catch (error) {
       if (!(error instanceof ServiceUnavailableError) || signal.aborted) throw error;
@@ -142,7 +142,8 @@ export async function watchWithOutput<S extends StatusLike>(
       {
         onStatus(status, changed) {
           if (!changed) return;
-          if (output.ndjson) writeJsonLine(io, status);
+          // With --jq the line is written by the engine's thread: wait for it (and its errors).
+          if (output.ndjson) return writeJsonLine(io, status);
           // The picture and the elapsed time stay in view; the server's summary comes last.
           else progress.update(`${describeStatus(status)}${output.picture?.(status) ?? ''}`, summaryOf(status));
         },
