@@ -399,11 +399,32 @@ export async function registerClient(opts: LoginOptions, as: oauth.Authorization
       continue;
     }
     try {
-      return (await oauth.processDynamicClientRegistrationResponse(res)) as oauth.Client;
+      return (await oauth.processDynamicClientRegistrationResponse(await lenientRegistration(res))) as oauth.Client;
     } catch (error) {
       throw oauthFailure(error, 'client registration');
     }
   }
+}
+
+/**
+ * RFC 7591 §3.2.1 makes `client_secret_expires_at` required beside a `client_secret`, and
+ * oauth4webapi refuses a reply without it; servers that leave it out exist (the MCP SDK's own
+ * accepts them). Its absence is read as its documented "0: never expires", the only field so
+ * forgiven: everything else is still checked.
+ */
+async function lenientRegistration(res: Response): Promise<Response> {
+  if (res.status !== 201) return res;
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return new Response(text, { status: res.status, headers: res.headers });
+  }
+  if (json && typeof json === 'object' && 'client_secret' in json && !('client_secret_expires_at' in json)) {
+    return new Response(JSON.stringify({ ...json, client_secret_expires_at: 0 }), { status: res.status, headers: res.headers });
+  }
+  return new Response(text, { status: res.status, headers: res.headers });
 }
 
 async function authorize(

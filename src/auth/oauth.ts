@@ -135,7 +135,20 @@ export function clientAuth(credentials: ClientCredentials | undefined): oauth.Cl
     throw new UsageError(`the client authenticates with ${method} but no client secret is known`, {
       hint: 'set RSI_CLIENT_SECRET to the secret of the pre-registered client',
     });
-  return method === 'client_secret_basic' ? oauth.ClientSecretBasic(credentials.secret) : oauth.ClientSecretPost(credentials.secret);
+  return method === 'client_secret_basic' ? clientSecretBasic(credentials.secret) : oauth.ClientSecretPost(credentials.secret);
+}
+
+/**
+ * HTTP Basic with the client id and secret form-urlencoded first (RFC 6749 §2.3.1), by the WHATWG
+ * algorithm (URLSearchParams): unlike oauth4webapi's own, which escapes every non-alphanumeric
+ * (`-` as `%2D`), it leaves `-._*` as they are, so a server that compares without decoding (as
+ * many do) still recognises `my-client`, while one that decodes reads the same value.
+ */
+function clientSecretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string): string => new URLSearchParams([['', value]]).toString().slice(1);
+  return (_as, client, _body, headers) => {
+    headers.set('authorization', `Basic ${btoa(`${encode(client.client_id)}:${encode(secret)}`)}`);
+  };
 }
 
 /**
