@@ -2,4 +2,5 @@
 import type { BuildOptions } from 'esbuild';
 
 export const options: BuildOptions & { metafile: true };
+export const workerOptions: BuildOptions & { metafile: true };
 export const NOTICES: string;

@@ -202,10 +202,14 @@ export function toolFailure(name: string, result: CallToolResult): CliError {
   const text = toolText(result) || 'no details';
   // The scope convention of the service's tools (docs/sandbox.md, "MCP"): a named missing scope.
   const scope = /^insufficient_scope\b.*?\b(service:read|projects:write|analyses:run)\b/.exec(text)?.[1];
+  // --add-scope keeps the scopes the MCP sign-in has; the CLI's explainError spells out the union.
   if (scope)
-    return new ForbiddenError(`the tool ${name} needs the ${scope} scope`, scope, {
-      hint: `run \`rsi login --resource mcp --scope ${scope}\` (with the other scopes you need)`,
-    });
+    return new ForbiddenError(
+      `the tool ${name} needs the ${scope} scope`,
+      scope,
+      { hint: `run \`rsi login --resource mcp --add-scope ${scope}\`` },
+      'mcp',
+    );
   if (/not a member/i.test(text)) return new ForbiddenError(`the tool ${name} failed: ${text}`);
   return new ToolError(`the tool ${name} failed: ${text}`);
 }

@@ -9,7 +9,8 @@
  * NotSignedInError. So the SDK never sees a 401 and never starts an OAuth flow of its own.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { NotSignedInError } from '../errors.js';
+import { ForbiddenError, NotSignedInError } from '../errors.js';
+import { parseBearerChallenge } from '../http/challenge.js';
 import { API_MAX_BYTES, type Network } from '../http/network.js';
 import type { AuthProvider } from '../http/types.js';
 
@@ -68,6 +69,7 @@ export function createMcpFetch(options: McpFetchOptions, network: Network): McpF
       headers.set('user-agent', options.userAgent);
       let res = await once(url, init, headers);
       const sent = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1];
+      if (res.status === 403) await refuseForScope(res);
       if (res.status !== 401 || sent === undefined) return res;
       await res.body?.cancel();
       const next = await options.auth.refreshAfterUnauthorized(sent, init.signal ?? undefined);
@@ -82,4 +84,24 @@ export function createMcpFetch(options: McpFetchOptions, network: Network): McpF
     // The network belongs to the process (ctx.close() releases it).
     close: async () => undefined,
   };
+}
+
+/**
+ * A 403 whose challenge says `insufficient_scope` (MCP authorization spec, "Scope Challenge
+ * Handling") becomes ForbiddenError for the MCP sign-in, naming the scopes the server asks for,
+ * so the hint is a sign-in for the MCP resource with them (not the API's, which would loop).
+ */
+async function refuseForScope(res: Response): Promise<void> {
+  const challenge = parseBearerChallenge(res.headers.get('www-authenticate'));
+  if (challenge?.error !== 'insufficient_scope') return;
+  await res.body?.cancel();
+  const scopes = (challenge.scope ?? '').split(/\s+/).filter(Boolean);
+  throw new ForbiddenError(
+    scopes.length
+      ? `the MCP server needs the scope ${scopes.join(' ')} for this (403 insufficient_scope)`
+      : 'the MCP server refused this for lack of a scope (403 insufficient_scope)',
+    scopes.length ? scopes.join(' ') : undefined,
+    { hint: scopes.length ? `run \`rsi login --resource mcp --add-scope ${scopes.join(',')}\`` : 'run `rsi login --resource mcp`' },
+    'mcp',
+  );
 }
