@@ -288,4 +288,19 @@ describe('which variable carries which request (as curl and Go read them)', () =
     },
     SLOW,
   );
+
+  it(
+    'an ALL_PROXY rsi cannot speak (socks4://) is a usage error only where it would carry a request',
+    async () => {
+      proxy.hits.length = 0;
+      const overridden = await cli(['projects', 'list', '--json'], { HTTPS_PROXY: proxyUrl, ALL_PROXY: 'socks4://gw.test:1080' });
+      expect(overridden.code, overridden.stderr).toBe(0);
+      expect(proxy.hits.map((h) => h.method)).toEqual(['CONNECT']);
+      const used = await cli(['projects', 'list', '--json'], { ALL_PROXY: 'socks4://gw.test:1080' });
+      expect(used.code).toBe(2);
+      expect(used.stderr).toBe('rsi: ALL_PROXY uses an unsupported scheme (socks4:); use http://, https:// or socks5://\n');
+      expect(used.stdout).toBe('');
+    },
+    SLOW,
+  );
 });
