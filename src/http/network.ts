@@ -17,7 +17,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError } from '../errors.js';
+import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../errors.js';
 import {
   httpOnlyNote,
   isLoopback,
@@ -226,10 +226,18 @@ export class Network {
     return note ? `; ${note}` : '';
   }
 
-  /** Why `url` goes direct or which proxy carries it (credentials redacted), for doctor. */
-  proxyDecision(url: URL): ProxyDecision {
-    const decision = proxyDecision(url, this.proxy);
-    return decision.proxy === undefined ? decision : { ...decision, proxy: redactProxyUrl(decision.proxy) };
+  /**
+   * Why `url` goes direct or which proxy carries it (credentials redacted), or the usage error of
+   * the variable that would, for doctor (which reports it as a failed check).
+   */
+  proxyDecision(url: URL): ProxyDecision | { proxy: undefined; why: 'invalid'; error: UsageError } {
+    try {
+      const decision = proxyDecision(url, this.proxy);
+      return decision.proxy === undefined ? decision : { ...decision, proxy: redactProxyUrl(decision.proxy) };
+    } catch (error) {
+      if (error instanceof UsageError) return { proxy: undefined, why: 'invalid', error };
+      throw error;
+    }
   }
 
   /** undici's ProxyAgent for `proxy`, made on first use. */

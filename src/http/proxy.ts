@@ -25,6 +25,12 @@ export interface ProxySettings {
    * that went direct and failed names them (rsi once sent https through HTTP_PROXY, as undici does).
    */
   httpOnly: string[];
+  /**
+   * A scheme whose variable holds no usable proxy URL: the usage error naming it, raised when a
+   * request of that scheme would use it (an ALL_PROXY=socks4://… that HTTPS_PROXY overrides for
+   * https:// must not stop every command).
+   */
+  invalid: { http?: UsageError; https?: UsageError };
 }
 
 /**
@@ -44,22 +50,24 @@ const PROXY_VARIABLES = {
 } as const;
 
 export function proxySettings(env: Env): ProxySettings {
-  const pick = (names: readonly string[]): [string, string] | undefined => {
-    for (const name of names) {
-      const value = env[name]?.trim();
-      if (value) return [normaliseProxyUrl(value, name), name];
+  const settings: ProxySettings = { http: undefined, https: undefined, noProxy: '', source: {}, httpOnly: [], invalid: {} };
+  for (const scheme of ['http', 'https'] as const) {
+    const name = PROXY_VARIABLES[scheme].find((one) => env[one]?.trim());
+    if (!name) continue;
+    try {
+      settings[scheme] = normaliseProxyUrl(env[name]?.trim() ?? '', name);
+      settings.source[scheme] = name;
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      settings.invalid[scheme] = error;
     }
-    return undefined;
-  };
-  const http = pick(PROXY_VARIABLES.http);
-  const https = pick(PROXY_VARIABLES.https);
-  const source: ProxySettings['source'] = {};
-  if (http) source.http = http[1];
-  if (https) source.https = https[1];
+  }
   // Set, yet carrying no https:// request: named in the hint when such a request goes direct and fails.
-  const httpOnly = https ? [] : ['http_proxy', 'HTTP_PROXY'].filter((name) => env[name]?.trim());
-  const noProxy = (env.no_proxy?.trim() || env.NO_PROXY?.trim()) ?? '';
-  return { http: http?.[0], https: https?.[0], noProxy, source, httpOnly };
+  if (!settings.https && !settings.invalid.https) {
+    settings.httpOnly = ['http_proxy', 'HTTP_PROXY'].filter((name) => env[name]?.trim());
+  }
+  settings.noProxy = (env.no_proxy?.trim() || env.NO_PROXY?.trim()) ?? '';
+  return settings;
 }
 
 /**
@@ -115,9 +123,11 @@ export type ProxyDecision = { proxy: string; source: string } | { proxy: undefin
 export function proxyDecision(url: URL, settings: ProxySettings): ProxyDecision {
   const scheme = url.protocol === 'https:' ? 'https' : url.protocol === 'http:' ? 'http' : undefined;
   const proxy = scheme && settings[scheme];
-  if (!scheme || !proxy) return { proxy: undefined, why: 'unset' };
+  const invalid = scheme && settings.invalid[scheme];
+  if (!scheme || (!proxy && !invalid)) return { proxy: undefined, why: 'unset' };
   if (isLoopback(url.hostname)) return { proxy: undefined, why: 'loopback' };
   if (bypassed(url, settings.noProxy)) return { proxy: undefined, why: 'no_proxy' };
+  if (!proxy) throw invalid;
   return { proxy, source: settings.source[scheme] ?? scheme };
 }
 

@@ -189,7 +189,7 @@ describe('behind a CONNECT proxy (HTTPS_PROXY with credentials)', () => {
     } finally {
       await refusing.stop();
     }
-  });
+  }, 120_000);
 
   it('--http-timeout bounds the whole request: a reply dripping a byte at a time through the tunnel ends with exit 8', async () => {
     const ca = createTestCa();
@@ -231,28 +231,31 @@ describe('behind a CONNECT proxy (HTTPS_PROXY with credentials)', () => {
 });
 
 describe('which variable carries which request (as curl and Go read them)', () => {
+  // Each test runs two or three rsi processes: room for a machine busy with other work.
+  const SLOW = 120_000;
+  const cli = (args: string[], extra: Record<string, string>) => runCli(args, { env: env(signedIn, extra), timeoutMs: 100_000 });
   let signedIn: string;
   beforeAll(async () => {
     // Signed in once, through ALL_PROXY alone: curl's fallback carries the whole sign-in.
     signedIn = mkdtempSync(join(tmpdir(), 'rsi-proxy-'));
     proxy.hits.length = 0;
-    const login = await runCli(['login', '--base-url', sandbox.url], { env: env(signedIn, { ALL_PROXY: proxyUrl }) });
+    const login = await cli(['login', '--base-url', sandbox.url], { ALL_PROXY: proxyUrl });
     expect(login.code, login.stderr).toBe(0);
     expect(proxy.hits.length).toBeGreaterThan(0);
     expect(proxy.hits.every((h) => h.method === 'CONNECT' && h.authorization === BASIC)).toBe(true);
-  });
+  }, SLOW);
 
   it.each([['HTTP_PROXY'], ['http_proxy']])(
     '%s alone does not carry an https:// request: rsi goes direct, and the hint names HTTPS_PROXY',
     async (name) => {
-      const r = await runCli(['projects', 'list', '--json'], { env: env(signedIn, { [name]: proxyUrl }) });
+      const r = await cli(['projects', 'list', '--json'], { [name]: proxyUrl });
       // rsi.test resolves only through the proxy: direct, it is not found.
       expect(r.code).toBe(8);
       expect(r.stderr).toMatch(/^rsi: cannot reach the service \(GET https:\/\/rsi\.test:\d+\/api\/v1\/projects\): host not found$/m);
       expect(r.stderr).toContain('hint: set HTTPS_PROXY (or ALL_PROXY) if https:// needs the proxy: ');
       expect(r.stderr).not.toContain(PROXY_PASSWORD);
       expect(proxy.hits).toHaveLength(0);
-      const doctor = await runCli(['doctor'], { env: env(signedIn, { [name]: proxyUrl }) });
+      const doctor = await cli(['doctor'], { [name]: proxyUrl });
       expect(doctor.stdout).toContain(
         name === 'HTTP_PROXY'
           ? 'proxy: none (HTTPS_PROXY, ALL_PROXY not set; upper-case HTTP_PROXY is not read, as in curl)'
@@ -260,22 +263,44 @@ describe('which variable carries which request (as curl and Go read them)', () =
       );
       expect(proxy.hits).toHaveLength(0);
     },
+    SLOW,
   );
 
-  it('HTTPS_PROXY carries it, and wins over ALL_PROXY; ALL_PROXY alone carries it too', async () => {
-    // ALL_PROXY names a port nothing listens on: were it used, the request would fail.
-    const both = await runCli(['--debug', 'projects', 'list', '--json'], {
-      env: env(signedIn, { HTTPS_PROXY: proxyUrl, HTTP_PROXY: 'http://127.0.0.1:9', ALL_PROXY: 'http://127.0.0.1:9' }),
-    });
-    expect(both.code, both.stderr).toBe(0);
-    expect(tracedRequests(both.stderr).filter(([, proxied]) => !proxied)).toEqual([]);
-    expect(proxy.hits.map((h) => h.method)).toEqual(['CONNECT']);
+  it(
+    'HTTPS_PROXY carries it, and wins over ALL_PROXY; ALL_PROXY alone carries it too',
+    async () => {
+      // ALL_PROXY names a port nothing listens on: were it used, the request would fail.
+      const both = await cli(['--debug', 'projects', 'list', '--json'], {
+        HTTPS_PROXY: proxyUrl,
+        HTTP_PROXY: 'http://127.0.0.1:9',
+        ALL_PROXY: 'http://127.0.0.1:9',
+      });
+      expect(both.code, both.stderr).toBe(0);
+      expect(tracedRequests(both.stderr).filter(([, proxied]) => !proxied)).toEqual([]);
+      expect(proxy.hits.map((h) => h.method)).toEqual(['CONNECT']);
 
-    proxy.hits.length = 0;
-    const all = await runCli(['projects', 'list', '--json'], { env: env(signedIn, { all_proxy: proxyUrl }) });
-    expect(all.code, all.stderr).toBe(0);
-    expect(proxy.hits.map((h) => h.method)).toEqual(['CONNECT']);
-    const doctor = await runCli(['doctor'], { env: env(signedIn, { all_proxy: proxyUrl }) });
-    expect(doctor.stdout).toContain(`proxy: http://[redacted]@127.0.0.1:${proxy.port} (from all_proxy)`);
-  });
+      proxy.hits.length = 0;
+      const all = await cli(['projects', 'list', '--json'], { all_proxy: proxyUrl });
+      expect(all.code, all.stderr).toBe(0);
+      expect(proxy.hits.map((h) => h.method)).toEqual(['CONNECT']);
+      const doctor = await cli(['doctor'], { all_proxy: proxyUrl });
+      expect(doctor.stdout).toContain(`proxy: http://[redacted]@127.0.0.1:${proxy.port} (from all_proxy)`);
+    },
+    SLOW,
+  );
+
+  it(
+    'an ALL_PROXY rsi cannot speak (socks4://) is a usage error only where it would carry a request',
+    async () => {
+      proxy.hits.length = 0;
+      const overridden = await cli(['projects', 'list', '--json'], { HTTPS_PROXY: proxyUrl, ALL_PROXY: 'socks4://gw.test:1080' });
+      expect(overridden.code, overridden.stderr).toBe(0);
+      expect(proxy.hits.map((h) => h.method)).toEqual(['CONNECT']);
+      const used = await cli(['projects', 'list', '--json'], { ALL_PROXY: 'socks4://gw.test:1080' });
+      expect(used.code).toBe(2);
+      expect(used.stderr).toBe('rsi: ALL_PROXY uses an unsupported scheme (socks4:); use http://, https:// or socks5://\n');
+      expect(used.stdout).toBe('');
+    },
+    SLOW,
+  );
 });

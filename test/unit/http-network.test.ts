@@ -279,8 +279,23 @@ describe('proxy settings', () => {
     expect(s.source).toEqual({ http: 'http_proxy', https: 'https_proxy' });
     expect(redactProxyUrl(s.https!)).toBe('http://[redacted]@proxy.corp:3128');
     expect(redactProxyUrl('not a url user:pw@x')).not.toContain('pw');
-    expect(() => proxySettings({ HTTPS_PROXY: 'ftp://u:secretpw@h' })).toThrow(UsageError);
-    expect(() => proxySettings({ HTTPS_PROXY: 'http://u:secretpw@h:99999' })).toThrow(/\[redacted\]/);
+    const https = new URL('https://svc.test/');
+    expect(() => proxyFor(https, proxySettings({ HTTPS_PROXY: 'ftp://u:secretpw@h' }))).toThrow(UsageError);
+    expect(() => proxyFor(https, proxySettings({ HTTPS_PROXY: 'http://u:secretpw@h:99999' }))).toThrow(/\[redacted\]/);
+  });
+
+  it('a variable rsi cannot use is a usage error only where it applies', () => {
+    // ALL_PROXY=socks4://… (curl speaks SOCKS4; rsi does not) under an HTTPS_PROXY that overrides it.
+    const s = proxySettings({ ALL_PROXY: 'socks4://gw.test:1080', HTTPS_PROXY: 'http://s.test:3128' });
+    expect(proxyFor(new URL('https://svc.test/'), s)).toBe('http://s.test:3128/');
+    expect(() => proxyFor(new URL('http://svc.test/'), s)).toThrow(
+      'ALL_PROXY uses an unsupported scheme (socks4:); use http://, https:// or socks5://',
+    );
+    // Where it would apply but the host goes direct anyway, it does not matter.
+    expect(proxyFor(new URL('http://127.0.0.1:5/'), s)).toBeUndefined();
+    expect(
+      proxyFor(new URL('http://svc.test/'), proxySettings({ ALL_PROXY: 'socks4://gw.test:1080', NO_PROXY: 'svc.test' })),
+    ).toBeUndefined();
   });
 
   it('uses http_proxy for http:// only and https_proxy for https:// only, as curl and Go do', () => {

@@ -90,16 +90,20 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
     const probeUrl = new URL(`${baseUrl}/.well-known/oauth-authorization-server`);
     const decision = network.proxyDecision(probeUrl);
     const proxy = decision.proxy;
+    const invalid = decision.proxy === undefined && decision.why === 'invalid' ? decision.error : undefined;
     add({
       name: 'proxy',
-      ok: true,
-      ...(proxy ? {} : { skipped: true }),
+      ok: !invalid,
+      ...(proxy || invalid ? {} : { skipped: true }),
       detail:
         decision.proxy !== undefined
           ? `${decision.proxy} (from ${decision.source})`
-          : decision.why === 'unset'
-            ? `none (${probeUrl.protocol === 'https:' ? 'HTTPS_PROXY' : 'http_proxy'}, ALL_PROXY not set${network.httpOnlyNoteFor(probeUrl)})`
-            : `none for ${probeUrl.host} (${decision.why === 'loopback' ? 'loopback is never proxied' : 'NO_PROXY'})`,
+          : decision.why === 'invalid'
+            ? decision.error.message
+            : decision.why === 'unset'
+              ? `none (${probeUrl.protocol === 'https:' ? 'HTTPS_PROXY' : 'http_proxy'}, ALL_PROXY not set${network.httpOnlyNoteFor(probeUrl)})`
+              : `none for ${probeUrl.host} (${decision.why === 'loopback' ? 'loopback is never proxied' : 'NO_PROXY'})`,
+      ...(invalid?.hint ? { hint: invalid.hint } : {}),
     });
     const via = proxy ? ` through the proxy ${proxy}` : ' directly';
     try {
