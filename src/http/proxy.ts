@@ -38,21 +38,21 @@ export interface ProxySettings {
  * variable, its upper-case twin, then all_proxy and ALL_PROXY as the fallback for both. An empty
  * value counts as unset (curl and Go alike).
  *
- * Upper-case HTTP_PROXY is never read, as curl never reads it ("httpoxy"): a CGI server turns a
- * request's `Proxy:` header into HTTP_PROXY, so a program it starts would send its http requests
- * wherever a stranger says. Go reads HTTP_PROXY but refuses any http proxy when REQUEST_METHOD is
- * set; curl's rule needs no guess about who started rsi, and costs nothing here: rsi sends http://
- * only to loopback, which is never proxied.
+ * Upper-case HTTP_PROXY is read for http:// URLs, as the contract and Go read it, except when
+ * REQUEST_METHOD is set: a CGI server turns a request's `Proxy:` header into HTTP_PROXY
+ * ("httpoxy"), so under CGI a stranger would choose the proxy. Go refuses it there too; curl never
+ * reads upper-case HTTP_PROXY at all. It matters little here: rsi sends http:// only to loopback,
+ * which is never proxied.
  */
 const PROXY_VARIABLES = {
-  http: ['http_proxy', 'all_proxy', 'ALL_PROXY'],
+  http: ['http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'],
   https: ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'],
 } as const;
 
 export function proxySettings(env: Env): ProxySettings {
   const settings: ProxySettings = { http: undefined, https: undefined, noProxy: '', source: {}, httpOnly: [], invalid: {} };
   for (const scheme of ['http', 'https'] as const) {
-    const name = PROXY_VARIABLES[scheme].find((one) => env[one]?.trim());
+    const name = PROXY_VARIABLES[scheme].find((one) => env[one]?.trim() && !(one === 'HTTP_PROXY' && env.REQUEST_METHOD));
     if (!name) continue;
     try {
       settings[scheme] = normaliseProxyUrl(env[name]?.trim() ?? '', name);
@@ -75,10 +75,7 @@ export function proxySettings(env: Env): ProxySettings {
  * https proxy is (for doctor and the hint of a failed direct request), else undefined.
  */
 export function httpOnlyNote(settings: ProxySettings): string | undefined {
-  const parts = settings.httpOnly.map((name) =>
-    name === 'http_proxy' ? 'http_proxy is for http:// URLs only' : 'upper-case HTTP_PROXY is not read',
-  );
-  return parts.length > 0 ? `${parts.join(' and ')}, as in curl` : undefined;
+  return settings.httpOnly.length > 0 ? `${settings.httpOnly.join(' and ')} ${settings.httpOnly.length > 1 ? 'carry' : 'carries'} http:// URLs only, as in curl and Go` : undefined;
 }
 
 /** `proxy.corp:3128` means `http://proxy.corp:3128`, as it does to curl. */

@@ -257,9 +257,7 @@ describe('which variable carries which request (as curl and Go read them)', () =
       expect(proxy.hits).toHaveLength(0);
       const doctor = await cli(['doctor'], { [name]: proxyUrl });
       expect(doctor.stdout).toContain(
-        name === 'HTTP_PROXY'
-          ? 'proxy: none (HTTPS_PROXY, ALL_PROXY not set; upper-case HTTP_PROXY is not read, as in curl)'
-          : 'proxy: none (HTTPS_PROXY, ALL_PROXY not set; http_proxy is for http:// URLs only, as in curl)',
+        `proxy: none (HTTPS_PROXY, ALL_PROXY not set; ${name} carries http:// URLs only, as in curl and Go)`,
       );
       expect(proxy.hits).toHaveLength(0);
     },

@@ -166,7 +166,7 @@ const GO_DIFFERENCES: Record<string, { rsi: string; why: string }> = {
   },
   'http_proxy="http://10.1.2.3:8080" req="http://example.com" CGI': {
     rsi: 'http://10.1.2.3:8080/',
-    why: "Go refuses every http proxy when REQUEST_METHOD is set; rsi, like curl, never reads upper-case HTTP_PROXY (the one a CGI server fills from a request's Proxy: header) and reads lower-case http_proxy, which no request can set, everywhere",
+    why: "Go refuses every http proxy when REQUEST_METHOD is set; rsi refuses only upper-case HTTP_PROXY there (the one a CGI server fills from a request's Proxy: header) and reads lower-case http_proxy, which no request can set, everywhere",
   },
   'http_proxy="proxy" no_proxy=".example.com" req="http://example.com/"': {
     rsi: '<nil>',

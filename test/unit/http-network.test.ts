@@ -302,7 +302,7 @@ describe('proxy settings', () => {
     const httpOnly = proxySettings({ http_proxy: 'http://h:2' });
     expect(proxyFor(new URL('http://svc.test/'), httpOnly)).toBe('http://h:2/');
     expect(proxyFor(new URL('https://svc.test/'), httpOnly)).toBeUndefined();
-    expect(httpOnlyNote(httpOnly)).toBe('http_proxy is for http:// URLs only, as in curl');
+    expect(httpOnlyNote(httpOnly)).toBe('http_proxy carries http:// URLs only, as in curl and Go');
     const httpsOnly = proxySettings({ HTTPS_PROXY: 'http://s:3' });
     expect(proxyFor(new URL('https://svc.test/'), httpsOnly)).toBe('http://s:3/');
     expect(proxyFor(new URL('http://svc.test/'), httpsOnly)).toBeUndefined();
@@ -310,13 +310,16 @@ describe('proxy settings', () => {
     expect(proxyFor(new URL('ftp://svc.test/'), proxySettings({ http_proxy: 'h:2', https_proxy: 's:3' }))).toBeUndefined();
   });
 
-  it('never reads upper-case HTTP_PROXY (curl: a CGI server fills it from a request header)', () => {
-    const s = proxySettings({ HTTP_PROXY: 'http://attacker.test:1', REQUEST_METHOD: 'GET' });
-    expect(s.http).toBeUndefined();
-    expect(proxyFor(new URL('http://svc.test/'), s)).toBeUndefined();
+  it('reads upper-case HTTP_PROXY for http:// (the contract, Go), but not under CGI (httpoxy)', () => {
+    const s = proxySettings({ HTTP_PROXY: 'http://p.test:1' });
+    expect(proxyFor(new URL('http://svc.test/'), s)).toBe('http://p.test:1/');
     expect(proxyFor(new URL('https://svc.test/'), s)).toBeUndefined();
-    expect(httpOnlyNote(s)).toBe('upper-case HTTP_PROXY is not read, as in curl');
-    // Not even an invalid one stops a run: it is not read at all.
+    expect(httpOnlyNote(s)).toBe('HTTP_PROXY carries http:// URLs only, as in curl and Go');
+    // A CGI server fills HTTP_PROXY from a request's Proxy: header: there it names nothing.
+    const cgi = proxySettings({ HTTP_PROXY: 'http://attacker.test:1', REQUEST_METHOD: 'GET' });
+    expect(cgi.http).toBeUndefined();
+    expect(proxyFor(new URL('http://svc.test/'), cgi)).toBeUndefined();
+    // An invalid one stops nothing until a request would use it.
     expect(() => proxySettings({ HTTP_PROXY: 'ftp://x' })).not.toThrow();
     expect(httpOnlyNote(proxySettings({ HTTP_PROXY: 'h:1', HTTPS_PROXY: 's:1' }))).toBeUndefined();
   });
@@ -490,15 +493,11 @@ describe('through a real forward proxy', () => {
     }
   });
 
-  it('does not send http:// through upper-case HTTP_PROXY, and says why when the direct attempt fails', async () => {
+  it('sends http:// through upper-case HTTP_PROXY too, as the contract and Go read it', async () => {
     proxy.hits.length = 0;
     const network = new Network({ env: { HTTP_PROXY: proxy.url }, timeoutMs: 5000 });
     try {
-      // svc.test resolves only through the proxy: going direct, it is not found.
-      const error = (await network.fetch(`${named}/x`).catch((e: unknown) => e)) as ServiceUnavailableError;
-      expect(error).toBeInstanceOf(ServiceUnavailableError);
-      expect(error.message).toMatch(/^cannot reach the service \(GET http:\/\/svc\.test:\d+\/x\): host not found$/);
-      expect(proxy.hits).toHaveLength(0);
+      expect(network.proxyFor(new URL(`${named}/x`))).toBe(proxy.url);
     } finally {
       await network.close();
     }
@@ -513,7 +512,7 @@ describe('an https:// request with only an http proxy set', () => {
       const error = (await network.fetch('https://svc.test:8443/x').catch((e: unknown) => e)) as ServiceUnavailableError;
       expect(error.message).toBe('cannot reach the service (GET https://svc.test:8443/x): host not found');
       expect(error.hint).toBe(
-        'set HTTPS_PROXY (or ALL_PROXY) if https:// needs the proxy: http_proxy is for http:// URLs only and upper-case HTTP_PROXY is not read, as in curl',
+        'set HTTPS_PROXY (or ALL_PROXY) if https:// needs the proxy: http_proxy and HTTP_PROXY carry http:// URLs only, as in curl and Go',
       );
     } finally {
       await network.close();
