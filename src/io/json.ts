@@ -54,6 +54,14 @@ function escapeHidden(ch: string): string {
   return out;
 }
 
+/**
+ * JSON text written by something else (jq's output for `--jq`) with the same escapes stringifyJson
+ * writes: those characters only occur inside strings there, so the value is unchanged.
+ */
+export function escapeHiddenJson(json: string): string {
+  return json.replace(HIDDEN, escapeHidden);
+}
+
 /** A marker no reply can forge: it holds a random part chosen per process. */
 let marker: string | undefined;
 

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHiddenJson } from '../../src/io/json.js';
 import { main } from '../../src/main.js';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { fakeIo } from '../support/fakes.js';
@@ -139,9 +140,12 @@ function verdict(c: JqCase, outputs: unknown[], errored: boolean): boolean {
   return expected.every((e, i) => equal(e, outputs[i]));
 }
 
-/** What rsi prints for jq's outputs: a string raw, anything else as jq wrote it; one a line. */
+/**
+ * What rsi prints for jq's outputs: a string raw, anything else as jq wrote it (with rsi's escapes
+ * for characters a terminal hides, the same value); one a line.
+ */
 function render(outputs: string[]): string {
-  return outputs.map((o) => `${o.startsWith('"') ? (JSON.parse(o) as string) : o}\n`).join('');
+  return outputs.map((o) => `${o.startsWith('"') ? (JSON.parse(o) as string) : escapeHiddenJson(o)}\n`).join('');
 }
 
 /**
