@@ -300,11 +300,3 @@ export function jqMessage(line: string): string {
     .replace(/:$/, '')
     .trim();
 }
-
-/**
- * How an output is printed: a string raw (like `jq -r`), anything else as jq wrote it. `display`
- * makes a raw string safe for a terminal (rsi's sanitiser), identity to a pipe.
- */
-export function jqText(output: string, display: (text: string) => string): string {
-  return output.startsWith('"') ? display(JSON.parse(output) as string) : output;
-}
