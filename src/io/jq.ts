@@ -43,7 +43,7 @@ export class JqEngineError extends CliError {
 }
 
 /** The worker's memory for JavaScript (the wasm heap has its own 256 MB ceiling, set by jq-wasm). */
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
 
 /**
  * Compiles `expression` exactly as given, before any request: jq compiles it and then finds no
@@ -220,8 +220,11 @@ async function startEngine(env: Record<string, string>, forget: () => void): Pro
   };
 }
 
-/** jq's words for a trap, with what most likely caused it. */
-function engineWords(message: string): string {
+/** jq's words for a trap (its own error line if it wrote one), with what most likely caused it. */
+function engineWords(raw: string): string {
+  const message = raw.startsWith('jq: error')
+    ? jqMessage(raw.split('\n')[0]!)
+    : raw.replace(/\s*Build with -sASSERTIONS for more info\.?$/, '');
   if (/out of bounds|call stack|stack overflow|Maximum call stack/i.test(message))
     return `${message} (the data or the program nests deeper than the engine's stack allows)`;
   if (/memory/i.test(message)) return `${message} (out of memory)`;

@@ -200,6 +200,12 @@ describe('--jq engine', () => {
     expect(await outputsOf('. + 1', 1)).toEqual([2]);
   });
 
+  it("a program that wants more memory than the engine's ceiling is one --jq line, exit 2", async () => {
+    const error = await (await compile('. * 300000000 | length')).run('"x"', false, async () => {}).catch((e: unknown) => e);
+    expect((error as CliError).exitCode).toBe(2);
+    expect((error as Error).message).toBe('--jq: the jq engine failed: cannot allocate memory (out of memory)');
+  });
+
   it('jqMessage keeps the first line without the prefix; compile positions are kept', () => {
     expect(jqMessage('jq: error: foo/0 is not defined at <top-level>, line 2, column 1:')).toBe(
       'foo/0 is not defined at <top-level>, line 2, column 1',
