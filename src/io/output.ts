@@ -201,8 +201,10 @@ export async function printJson(io: Io, value: unknown, text?: string): Promise<
   await write(io.stdout, `${jsonText(shaped, io)}\n`);
 }
 
-/** Prints one compact JSON document on its own line (ndjson, or a document in a stream of them). */
-/** One document of a stream of them: `--fields` and `--jq` apply to each (compact, one a line). */
+/**
+ * Prints one compact JSON document on its own line (ndjson, or a document in a stream of them):
+ * `--fields` and `--jq` apply to each.
+ */
 export async function printJsonLine(io: Io, value: unknown): Promise<void> {
   const shape = shapes.get(io);
   const shaped = shapeDocument(value, shape);
