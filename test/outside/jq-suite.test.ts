@@ -376,9 +376,17 @@ describe.skipIf(skipWithout(part))("jq 1.8.2's test suite through rsi api --jq",
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    // Once output flows the program is running: then the signal.
-    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    child.stdout.resume();
+    // Once a megabyte of output has flowed the program is well under way: its memory is flat (the
+    // output waits for stdout; nothing gathers), then the signal.
+    await new Promise<void>((resolve) => {
+      let read = 0;
+      child.stdout.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read >= 1024 * 1024) resolve();
+      });
+    });
+    const rss = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) * 1024;
+    expect(rss).toBeLessThan(400 * 1024 * 1024);
     child.kill(signal);
     const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     expect(code).toBe(130);
