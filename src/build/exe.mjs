@@ -164,6 +164,19 @@ async function bundle(target, keyringSha256) {
     logLevel: 'warning',
     metafile: true,
   });
+  // The `--jq` engine's thread (src/io/jq-worker.ts): the same CommonJS file npm run build makes,
+  // an asset here, started as an `eval` worker (a SEA has no file to point a Worker at).
+  await build({
+    entryPoints: [join(ROOT, 'src/io/jq-worker.ts')],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    alias: { 'jq-wasm': join(ROOT, 'node_modules/jq-wasm/dist/index.cjs') },
+    outfile: join(OUT, target, 'jq-worker.cjs'),
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
   const text = readFileSync(outfile, 'utf8');
   // useCodeCache makes a real import() fail at run time: everything must be inside the script.
   const code = text
@@ -202,8 +215,13 @@ async function buildTarget(target, options) {
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: !cross,
-        // jq's engine for --jq: dist/jq.wasm beside bin/rsi.js, an asset here (read only with --jq).
-        assets: { 'keyring.node': addon, 'jq.wasm': join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm') },
+        // jq's engine for --jq: dist/jq.wasm and dist/jq-worker.cjs beside bin/rsi.js, assets here
+        // (read only with --jq).
+        assets: {
+          'keyring.node': addon,
+          'jq.wasm': join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'),
+          'jq-worker.cjs': join(OUT, target, 'jq-worker.cjs'),
+        },
       },
       null,
       2,

@@ -222,7 +222,13 @@ function runJob(jq: Awaited<typeof engine>, next: JqJob): void {
   } catch (error) {
     // A trap (stack or heap exhausted) leaves the Emscripten runtime aborted: the main thread ends
     // this thread and says so.
-    port.postMessage({ id: next.id, type: 'fatal', message: (error as Error).message } satisfies JqWorkerMessage);
+    // jq's last words before the trap, if it had any ("jq: error: cannot allocate memory").
+    const said = (errText + err.decode()).trim();
+    port.postMessage({
+      id: next.id,
+      type: 'fatal',
+      message: said.startsWith('jq: error') ? said : (error as Error).message,
+    } satisfies JqWorkerMessage);
     return;
   }
   onStdout(out.decode());

@@ -43,7 +43,7 @@ export class JqEngineError extends CliError {
 }
 
 /** The worker's memory for JavaScript (the wasm heap has its own 256 MB ceiling, set by jq-wasm). */
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
 
 /**
  * Compiles `expression` exactly as given, before any request: jq compiles it and then finds no
@@ -51,8 +51,7 @@ const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb:
  */
 export async function compileJq(expression: string, options: JqOptions): Promise<JqProgram> {
   if (expression.trim() === '') throw new JqExpressionError('--jq needs an expression, e.g. --jq .name');
-  const engine = await engineFor(options.env);
-  const check = await engine.job({ expression, input: null, pretty: false }, options, async () => {});
+  const check = await (await engineFor(options.env)).job({ expression, input: null, pretty: false }, options, async () => {});
   if (check.compileErrors) {
     const [first = 'jq: error: the expression does not compile', ...more] = check.compileErrors;
     throw new JqExpressionError(`--jq: ${jqMessage(first)}${more.length ? ` (and ${more.length} more)` : ''}`, {
@@ -62,7 +61,8 @@ export async function compileJq(expression: string, options: JqOptions): Promise
   return {
     expression,
     async run(json, pretty, emit) {
-      const done = await engine.job({ expression, input: json, pretty }, options, emit);
+      // The thread of the moment: one that trapped on another program has been replaced.
+      const done = await (await engineFor(options.env)).job({ expression, input: json, pretty }, options, emit);
       if (done.error !== undefined) throw new JqExpressionError(`--jq: ${jqMessage(done.error)}`);
       // halt_error with a status: the program asked for it; rsi's one code for a jq failure.
       if (done.exitCode !== 0) throw new JqHaltError(done.exitCode);
@@ -119,12 +119,17 @@ async function startEngine(env: Record<string, string>, forget: () => void): Pro
   worker.unref();
 
   interface Pending {
+    job: Omit<JqJob, 'id'>;
     emit: (outputs: string[]) => Promise<void>;
     options: JqOptions;
     resolve: (done: Done) => void;
     reject: (error: unknown) => void;
     /** Outputs are written one batch after another, in order. */
     chain: Promise<void>;
+    /** Whether the thread has said anything about this job yet (it runs one job at a time). */
+    started: boolean;
+    /** Whether the thread has finished it (its outputs may still be on the way out). */
+    ended: boolean;
   }
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -135,13 +140,15 @@ async function startEngine(env: Record<string, string>, forget: () => void): Pro
     dead = error;
     forget();
     void worker.terminate();
-    for (const p of pending.values()) p.reject(error);
+    // A job whose end has come is left to finish writing; every other one fails with the cause.
+    for (const p of pending.values()) if (!p.ended) p.reject(error);
     pending.clear();
   };
 
   worker.on('message', (m: JqWorkerMessage) => {
     const p = pending.get(m.id);
     if (!p) return;
+    p.started = true;
     if (m.type === 'out') {
       p.chain = p.chain.then(async () => {
         await p.emit(m.values);
@@ -153,13 +160,26 @@ async function startEngine(env: Record<string, string>, forget: () => void): Pro
     } else if (m.type === 'stderr') {
       p.chain = p.chain.then(() => p.options.stderr(m.text));
     } else if (m.type === 'done') {
+      p.ended = true;
       p.chain.then(() => {
         pending.delete(m.id);
         if (pending.size === 0) worker.unref();
         p.resolve(m);
       }, p.reject);
     } else {
+      // The trap ends this thread. Jobs queued behind the one that trapped have not started (the
+      // thread runs one at a time, and has said nothing of them): they run on a fresh thread.
+      const queued: Pending[] = [];
+      for (const [id, q] of pending)
+        if (!q.started) {
+          queued.push(q);
+          pending.delete(id);
+        }
       stop(new JqEngineError(`--jq: the jq engine failed: ${engineWords(m.message)}`));
+      for (const q of queued)
+        engineFor(env)
+          .then((fresh) => fresh.job(q.job, q.options, q.emit))
+          .then(q.resolve, q.reject);
     }
   });
   worker.on('error', (error: Error & { code?: string }) =>
@@ -183,11 +203,14 @@ async function startEngine(env: Record<string, string>, forget: () => void): Pro
         const onAbort = () => stop(signal!.reason);
         const settle = () => signal?.removeEventListener('abort', onAbort);
         pending.set(id, {
+          job,
           emit,
           options,
           resolve: (d) => (settle(), resolve(d)),
           reject: (e) => (settle(), reject(e)),
           chain: Promise.resolve(),
+          started: false,
+          ended: false,
         });
         signal?.addEventListener('abort', onAbort, { once: true });
         worker.ref();
@@ -197,8 +220,11 @@ async function startEngine(env: Record<string, string>, forget: () => void): Pro
   };
 }
 
-/** jq's words for a trap, with what most likely caused it. */
-function engineWords(message: string): string {
+/** jq's words for a trap (its own error line if it wrote one), with what most likely caused it. */
+function engineWords(raw: string): string {
+  const message = raw.startsWith('jq: error')
+    ? jqMessage(raw.split('\n')[0]!)
+    : raw.replace(/\s*Build with -sASSERTIONS for more info\.?$/, '');
   if (/out of bounds|call stack|stack overflow|Maximum call stack/i.test(message))
     return `${message} (the data or the program nests deeper than the engine's stack allows)`;
   if (/memory/i.test(message)) return `${message} (out of memory)`;
@@ -276,12 +302,4 @@ export function jqMessage(line: string): string {
     .replace(/^ /, '')
     .replace(/:$/, '')
     .trim();
-}
-
-/**
- * How an output is printed: a string raw (like `jq -r`), anything else as jq wrote it. `display`
- * makes a raw string safe for a terminal (rsi's sanitiser), identity to a pipe.
- */
-export function jqText(output: string, display: (text: string) => string): string {
-  return output.startsWith('"') ? display(JSON.parse(output) as string) : output;
 }

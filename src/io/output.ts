@@ -23,7 +23,7 @@ import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
 import { paint } from './colors.js';
-import { keepLiterals, numberText, stringifyJson } from './json.js';
+import { escapeHiddenJson, keepLiterals, numberText, stringifyJson } from './json.js';
 import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
 
 export interface Column<T> {
@@ -165,9 +165,9 @@ function shapeDocument(value: unknown, shape: OutputShape | undefined): unknown 
 
 /**
  * Runs `--jq` on one document's JSON text and writes its results through `out`, one a line:
- * strings raw (like `jq -r`), everything else as jq wrote it (indented on a terminal, like jq),
- * so numbers print as jq prints them. Results written before a jq error are printed before the
- * error is thrown.
+ * strings raw (like `jq -r`), everything else as jq wrote it (indented on a terminal, like jq), so
+ * numbers print as jq prints them; hidden characters in JSON escaped as everywhere in rsi's JSON.
+ * Results written before a jq error are printed before the error is thrown.
  */
 async function writeJq(io: Io, jq: NonNullable<OutputShape['jq']>, json: string, pretty: boolean, out: Batch): Promise<void> {
   try {
@@ -175,7 +175,7 @@ async function writeJq(io: Io, jq: NonNullable<OutputShape['jq']>, json: string,
       let text = '';
       // A raw string is text from the service: exact to a pipe, made safe on a terminal (issue 20).
       for (const o of outputs)
-        text += `${o.startsWith('"') ? (io.stdoutIsTTY ? sanitizeText(JSON.parse(o) as string) : (JSON.parse(o) as string)) : o}\n`;
+        text += `${o.startsWith('"') ? (io.stdoutIsTTY ? sanitizeText(JSON.parse(o) as string) : (JSON.parse(o) as string)) : escapeHiddenJson(o)}\n`;
       await out.add(text);
     });
   } catch (error) {
@@ -206,8 +206,10 @@ export async function printJson(io: Io, value: unknown, text?: string): Promise<
   await write(io.stdout, `${jsonText(shaped, io)}\n`);
 }
 
-/** Prints one compact JSON document on its own line (ndjson, or a document in a stream of them). */
-/** One document of a stream of them: `--fields` and `--jq` apply to each (compact, one a line). */
+/**
+ * Prints one compact JSON document on its own line (ndjson, or a document in a stream of them):
+ * `--fields` and `--jq` apply to each.
+ */
 export async function printJsonLine(io: Io, value: unknown): Promise<void> {
   const shape = shapes.get(io);
   const shaped = shapeDocument(value, shape);

@@ -168,6 +168,16 @@ describe('--jq engine', () => {
     expect(outputs).toEqual(['"héllo=1"', '"someone"']);
   });
 
+  it('debug, stderr and halt_error write to stderr as jq writes them; halt_error is exit 2', async () => {
+    let stderr = '';
+    const jq = await compile('debug | ., ("bye\\n" | halt_error(1))', { stderr: (t) => void (stderr += t) });
+    const outputs: string[] = [];
+    const error = await jq.run('{"a":1}', false, async (o) => void outputs.push(...o)).catch((e: unknown) => e);
+    expect(outputs).toEqual(['{"a":1}']);
+    expect(stderr).toBe('["DEBUG:",{"a":1}]\nbye\n');
+    expect((error as CliError).exitCode).toBe(2);
+  });
+
   it('an aborted run stops an endless program at once, with the abort reason', async () => {
     const abort = new AbortController();
     const jq = await compile('repeat(1)', { signal: abort.signal });
@@ -188,6 +198,12 @@ describe('--jq engine', () => {
     expect((error as Error).message).toMatch(/^--jq: /);
     // The engine is started afresh for the next program.
     expect(await outputsOf('. + 1', 1)).toEqual([2]);
+  });
+
+  it("a program that wants more memory than the engine's ceiling is one --jq line, exit 2", async () => {
+    const error = await (await compile('. * 300000000 | length')).run('"x"', false, async () => {}).catch((e: unknown) => e);
+    expect((error as CliError).exitCode).toBe(2);
+    expect((error as Error).message).toBe('--jq: the jq engine failed: cannot allocate memory (out of memory)');
   });
 
   it('jqMessage keeps the first line without the prefix; compile positions are kept', () => {
