@@ -11,7 +11,7 @@
  * - `node:http2` is src/http/http2-on-demand.ts: undici's HTTP/2 client wants ten constants from it
  *   at load, and rsi never speaks HTTP/2.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -59,6 +59,9 @@ export const workerOptions = {
 export const NOTICES = 'THIRD-PARTY-NOTICES.txt';
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // Chunk names carry a content hash: without this, every rebuild would leave the last build's
+  // chunks beside the new ones (and the tests that read dist/chunks would read stale code).
+  rmSync(join(ROOT, 'dist/chunks'), { recursive: true, force: true });
   const { metafile } = await build(options);
   const worker = await build(workerOptions);
   requireBuiltins(join(ROOT, 'dist'));
