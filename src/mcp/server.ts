@@ -241,8 +241,9 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
           });
         },
       });
-      // The message is rsi's own words (counts and the status' enums), never the service's text.
-      return new Reply(result, result.message, undefined, projectPage(c, p.id));
+      // The message may quote a failed poll's error (the service's text): it stays in the fenced data.
+      const note = `The wait ended: ${result.outcome} (exit_code ${result.exit_code}) after ${result.waited_seconds} s; the message is in the data.`;
+      return new Reply(result, note, undefined, projectPage(c, p.id));
     }),
   );
   server.registerTool(
