@@ -15,7 +15,6 @@ import type { ApiClient } from '../client/client.js';
 import * as S from '../client/schemas.js';
 import { CliError, ConflictError, UsageError } from '../errors.js';
 import { analysesFingerprint, analysesQuestion, createGate, type Extra, offerPage, OwnWordsError, Reply } from './ask.js';
-import type { McpConnection } from './client.js';
 import { QuestionBook } from './confirm.js';
 import { fence } from './fence.js';
 import { registerRemoteTools } from './remote-tools.js';
