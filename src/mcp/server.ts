@@ -2,10 +2,12 @@
  * `rsi mcp serve`: rsi's own commands as typed MCP tools for an AI assistant, over stdio, calling
  * the in-process API client (the same HTTP layer, sign-in and refresh as the commands). Read-only
  * unless the user starts it with --allow-write, and then a write the service asks about runs only
- * when a person said yes (confirm.ts). Every tool declares an outputSchema made from the client's
- * zod schemas; results are fenced as third-party data and bounded (results.ts). It never signs in:
- * without credentials every tool answers with a tool error naming `rsi login`. Nothing but
- * JSON-RPC is written to stdout.
+ * when a person said yes (confirm.ts, ask.ts). Every tool declares an outputSchema made from the
+ * client's zod schemas; results are bounded (results.ts) and every piece of service text the model
+ * sees, in results, notes, questions, errors and hints, is fenced (fence.ts). Each call has its own
+ * abort signal. It never signs in: without credentials every tool answers with a tool error naming
+ * `rsi login`; the tool list follows the sign-ins made meanwhile (SignInWatch, listChanged).
+ * Nothing but JSON-RPC is written to stdout.
  */
 import type { Readable, Writable } from 'node:stream';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -452,6 +454,7 @@ class SignInWatch {
   /** The sign-ins as last read. */
   current: SignIns | undefined;
   private last: string | undefined;
+  private failure: string | undefined;
   private pending: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   constructor(private readonly deps: Pick<ServeDeps, 'signIns' | 'log'>) {}
@@ -461,13 +464,17 @@ class SignInWatch {
       try {
         const now = await this.deps.signIns();
         this.current = now;
+        this.failure = undefined;
         const key = JSON.stringify([now.api ?? null, now.mcp ? (now.mcp.scopes ?? null) : false]);
         if (key !== this.last) {
           this.last = key;
           this.onChange?.(now);
         }
       } catch (error) {
-        this.deps.log?.(`rsi mcp serve: could not read the sign-ins: ${error instanceof Error ? error.message : String(error)}`);
+        // Said once per new reason, not every few seconds.
+        const line = `rsi mcp serve: could not read the sign-ins: ${error instanceof Error ? error.message : String(error)}`;
+        if (line !== this.failure) this.deps.log?.(line);
+        this.failure = line;
       } finally {
         this.pending = undefined;
       }
