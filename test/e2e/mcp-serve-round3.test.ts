@@ -91,14 +91,16 @@ describe('elicitation by mode', () => {
     expect(await runs()).toBe(before + 1);
   });
 
-  it('a form-mode client is asked with a form', async () => {
-    const { client, asked } = await serve({ elicitation: { form: {}, url: {} }, answer: () => 'decline' });
-    const r = structured(
-      await client.callTool({ name: 'run_analyses', arguments: { project: 'KRAS inhibitors', top: { type: 'target', limit: 1 } } }),
-    );
-    expect(r.rsi_confirmation).toBe('declined');
-    expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ mode: 'form', requestedSchema: { type: 'object', properties: {} } });
+  it('a form-mode client is asked with a form (an empty elicitation capability means form)', async () => {
+    for (const elicitation of [{ form: {}, url: {} }, {}]) {
+      const { client, asked } = await serve({ elicitation, answer: () => 'decline' });
+      const r = structured(
+        await client.callTool({ name: 'run_analyses', arguments: { project: 'KRAS inhibitors', top: { type: 'target', limit: 1 } } }),
+      );
+      expect(r.rsi_confirmation, JSON.stringify(elicitation)).toBe('declined');
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ mode: 'form', requestedSchema: { type: 'object', properties: {} } });
+    }
   });
 
   it('a 409 "finish scoring setup": a URL-mode client is offered the setup page; every client gets it as a link', async () => {
