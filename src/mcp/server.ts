@@ -419,10 +419,14 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       project_scoreboard: now.mcp !== undefined,
       create_project_from_brief: now.mcp !== undefined && may(now.mcp.scopes, 'projects:write'),
     };
+    let changed = false;
     for (const [name, t] of Object.entries({ ...writeTools, ...remoteTools })) {
-      if (wanted[name] && !t.enabled) t.enable();
-      else if (!wanted[name] && t.enabled) t.disable();
+      if (t.enabled === Boolean(wanted[name])) continue;
+      // Set directly, not with enable()/disable(), which would notify once per tool: one change, one notification.
+      t.enabled = Boolean(wanted[name]);
+      changed = true;
     }
+    if (changed) server.sendToolListChanged();
   };
   await signIns.sync();
   const onClose = server.server.onclose;

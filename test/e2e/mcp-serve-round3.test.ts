@@ -152,7 +152,11 @@ describe('a tool list that follows the sign-ins', () => {
     expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     let changed = () => {};
     let notified = new Promise<void>((resolve) => (changed = resolve));
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => changed());
+    let notifications = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      notifications += 1;
+      changed();
+    });
     const names = async () => (await client.listTools()).tools.map((t) => t.name);
     expect(await names()).not.toContain('project_scoreboard');
 
@@ -164,6 +168,8 @@ describe('a tool list that follows the sign-ins', () => {
     expect(await names()).toEqual(expect.arrayContaining(['project_scoreboard', 'create_project_from_brief']));
     const board = structured(await client.callTool({ name: 'project_scoreboard', arguments: { project: 'Oncology watchlist', limit: 1 } }));
     expect(board.scoreboard).toHaveLength(1);
+    // Two tools came: one change, one notification.
+    expect(notifications).toBe(1);
 
     notified = new Promise<void>((resolve) => (changed = resolve));
     const logout = await runCli(['logout'], { env });
@@ -171,5 +177,6 @@ describe('a tool list that follows the sign-ins', () => {
     await client.callTool({ name: 'list_projects', arguments: {} });
     await notified;
     expect(await names()).not.toContain('project_scoreboard');
+    expect(notifications).toBe(2);
   }, 60_000);
 });
