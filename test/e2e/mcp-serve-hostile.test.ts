@@ -145,6 +145,8 @@ describe('a service whose every string tries to close the fence', () => {
     const calls: Array<[string, Record<string, unknown>, boolean]> = [
       ['list_projects', {}, false],
       ['project_status', { project: PROJECT_NAME }, false],
+      // The service keeps saying wait: timed out, its summary only in the data.
+      ['wait_for_scoring', { project: P1, interval_seconds: 0.1, timeout_seconds: 0.3 }, false],
       // A project that is not there: the service's error text.
       ['project_status', { project: MISSING }, true],
       // A name that is not the project's: the hint lists the service's project names.
