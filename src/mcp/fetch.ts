@@ -50,6 +50,15 @@ function isRequest(body: unknown): boolean {
   }
 }
 
+/** `fetch` with the signal of the MCP call being made (callSignal) added to a request's own. */
+function withCallSignal(fetch: FetchLike): FetchLike {
+  return (input, init = {}) => {
+    const call = callSignal.getStore();
+    if (!call || !isRequest(init.body)) return fetch(input, init);
+    return fetch(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, call]) : call });
+  };
+}
+
 export function createMcpFetch(options: McpFetchOptions, network: Network): McpFetch {
   const once = (url: string, init: RequestInit, headers: Headers): Promise<Response> =>
     network.fetch(url, {
@@ -60,10 +69,7 @@ export function createMcpFetch(options: McpFetchOptions, network: Network): McpF
       maxBytes: API_MAX_BYTES,
     });
   return {
-    fetch: async (input, given = {}) => {
-      const call = callSignal.getStore();
-      const init: RequestInit =
-        call && isRequest(given.body) ? { ...given, signal: given.signal ? AbortSignal.any([given.signal, call]) : call } : given;
+    fetch: withCallSignal(async (input, init = {}) => {
       const url = String(input);
       const headers = new Headers(init.headers);
       headers.set('user-agent', options.userAgent);
@@ -80,7 +86,7 @@ export function createMcpFetch(options: McpFetchOptions, network: Network): McpF
         await res.body?.cancel();
       }
       throw new NotSignedInError('the MCP server refused the sign-in (401)', { hint: options.notSignedInHint });
-    },
+    }),
     // The network belongs to the process (ctx.close() releases it).
     close: async () => undefined,
   };

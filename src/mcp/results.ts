@@ -115,22 +115,22 @@ export function bound(value: unknown, budget: number, narrowWith: readonly strin
   const leftOut: string[] = [];
   let copy = cutStrings(structuredClone(value), LONG_STRING, leftOut);
 
-  // The largest array keeps the most leading items that fit (binary search), then the next.
+  // The largest array keeps the most leading items that fit, then the next. With the array
+  // emptied, the whole is `rest` bytes; each kept item adds its own bytes and a comma.
   for (;;) {
     if (size(copy) <= target) break;
     const arrays = arraysOf(copy).filter((a) => a.array.length > 0);
     if (arrays.length === 0) break;
     const biggest = arrays.reduce((a, b) => (size(b.array) > size(a.array) ? b : a));
     const all = biggest.array.splice(0);
+    const rest = size(copy);
     let lo = 0;
-    let hi = all.length - 1;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      biggest.array.splice(0, biggest.array.length, ...all.slice(0, mid));
-      if (size(copy) <= target) lo = mid;
-      else hi = mid - 1;
+    for (let used = rest; lo < all.length; lo++) {
+      used += size(all[lo]) + (lo > 0 ? 1 : 0);
+      if (used > target) break;
     }
-    biggest.array.splice(0, biggest.array.length, ...all.slice(0, lo));
+    // One by one: a spread of a very long list would exceed the call's argument limit.
+    for (let i = 0; i < lo; i++) biggest.array.push(all[i]);
     const total = biggest.original ?? all.length;
     originals.set(biggest.array, total);
     const label = biggest.path || '(top level)';

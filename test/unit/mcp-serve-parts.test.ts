@@ -62,7 +62,7 @@ describe('results: budget lands just under it', () => {
   });
 
   it('a long list of items of very different sizes', () => {
-    const signals = Array.from({ length: 3000 }, (_, i) => ({ name: `signal ${i}`, pad: 'p'.repeat(i % 7 === 0 ? 2000 : 20) }));
+    const signals = Array.from({ length: 20_000 }, (_, i) => ({ name: `signal ${i}`, pad: 'p'.repeat(i % 7 === 0 ? 2000 : 20) }));
     const r = okResult('list_signals', { signals }, { budget, narrowWith: ['limit'] });
     copies(r);
     expect((r.structuredContent as { signals: unknown[] }).signals[0]).toEqual(signals[0]);

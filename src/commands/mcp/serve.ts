@@ -129,22 +129,10 @@ async function readSignIns(ctx: Context): Promise<SignIns> {
  * opened again after a failure.
  */
 function remoteFactory(ctx: Context): { connection(): Promise<McpConnection>; reset(): void; close(): Promise<void> } {
+  // The Context's session-opening, with credentials read now rather than at start.
   const open = async (): Promise<McpConnection> => {
-    const [creds, { connectMcp }] = await Promise.all([freshCredentials(ctx), import('../../mcp/client.js')]);
-    const { profileFlag } = await import('../../auth/credentials.js');
-    const mcp = await creds.tokenProvider('mcp');
-    return connectMcp({
-      url: mcp.url,
-      auth: mcp,
-      network: creds.oauth.network,
-      userAgent: creds.userAgent,
-      version: ctx.version,
-      signal: ctx.signal,
-      notSignedInHint:
-        mcp.source === 'RSI_MCP_TOKEN'
-          ? 'RSI_MCP_TOKEN was refused: set a valid MCP token, or unset it and run `rsi login --resource mcp`'
-          : `run \`rsi${profileFlag(creds.profileName)} login --resource mcp\``,
-    });
+    const [creds, { openMcp }] = await Promise.all([freshCredentials(ctx), import('../../context.js')]);
+    return openMcp(ctx, creds);
   };
   let live: Promise<McpConnection> | undefined;
   const drop = (): void => {
