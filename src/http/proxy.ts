@@ -75,7 +75,9 @@ export function proxySettings(env: Env): ProxySettings {
  * https proxy is (for doctor and the hint of a failed direct request), else undefined.
  */
 export function httpOnlyNote(settings: ProxySettings): string | undefined {
-  return settings.httpOnly.length > 0 ? `${settings.httpOnly.join(' and ')} ${settings.httpOnly.length > 1 ? 'carry' : 'carries'} http:// URLs only, as in curl and Go` : undefined;
+  return settings.httpOnly.length > 0
+    ? `${settings.httpOnly.join(' and ')} ${settings.httpOnly.length > 1 ? 'carry' : 'carries'} http:// URLs only, as in curl and Go`
+    : undefined;
 }
 
 /** `proxy.corp:3128` means `http://proxy.corp:3128`, as it does to curl. */

@@ -256,9 +256,7 @@ describe('which variable carries which request (as curl and Go read them)', () =
       expect(r.stderr).not.toContain(PROXY_PASSWORD);
       expect(proxy.hits).toHaveLength(0);
       const doctor = await cli(['doctor'], { [name]: proxyUrl });
-      expect(doctor.stdout).toContain(
-        `proxy: none (HTTPS_PROXY, ALL_PROXY not set; ${name} carries http:// URLs only, as in curl and Go)`,
-      );
+      expect(doctor.stdout).toContain(`proxy: none (HTTPS_PROXY, ALL_PROXY not set; ${name} carries http:// URLs only, as in curl and Go)`);
       expect(proxy.hits).toHaveLength(0);
     },
     SLOW,
