@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../../src/errors.js';
 import { UndiciHttp } from '../../src/http/http.js';
@@ -104,6 +104,36 @@ describe('bounded bodies', () => {
       const error = await network.fetch(`${base}/.well-known/oauth-authorization-server`).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
       expect((error as Error).message).toContain('larger than 1 MiB');
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('reads an empty body labelled with an encoding as empty, as curl does', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end();
+    };
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      const res = await network.fetch(`${base}/doc`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('');
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('stops a raw-deflate bomb at the cap too (raw deflate is read as curl reads it)', async () => {
+    const bomb = deflateRawSync(Buffer.alloc(OAUTH_MAX_BYTES * 8, 0x20));
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
+      res.end(bomb);
+    };
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      const error = await network.fetch(`${base}/doc`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
     } finally {
       await network.close();
     }
