@@ -210,11 +210,6 @@ export class Network {
     this.store = systemStoreOff(options.env) ? { state: 'off' } : { state: 'unread' };
   }
 
-  /** The system store as this process stands with it (for `doctor` and tests). */
-  get systemStore(): SystemStore['state'] {
-    return this.store.state;
-  }
-
   /** TLS options every new connection takes: the system store's context once it is in use. */
   private tlsOptions(): { secureContext?: import('node:tls').SecureContext } {
     return this.store.state === 'added' ? { secureContext: this.store.context } : {};
