@@ -550,6 +550,20 @@ const UNKNOWN_CA = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
+/** OpenSSL's other certificate verdicts (X509_V_ERR_*, as Node names them). */
+const REJECTED_CERT = new Set([
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_REVOKED',
+  'INVALID_CA',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+  'CERT_REJECTED',
+]);
+
 /**
  * A TLS verification failure, with the fix named. For an unknown CA the fix depends on where the
  * system store stands (src/http/system-ca.ts): already trusted and the CA not in it, turned off,
@@ -592,6 +606,14 @@ export function tlsFailure(
     return {
       reason: `the TLS certificate of ${host} ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'} (${code})`,
       hint: "check your computer's clock (NTP); if it is right, the service must renew its certificate",
+    };
+  }
+  // Every other verdict of OpenSSL's certificate check: the network delivered the certificate
+  // faithfully, and asking again gets the same one.
+  if (REJECTED_CERT.has(code)) {
+    return {
+      reason: `the TLS certificate of ${host} was rejected (${code})`,
+      hint: 'the certificate the service (or a proxy or gateway in front of it) presents cannot be used for TLS; its owner must replace it',
     };
   }
   return undefined;

@@ -511,6 +511,9 @@ describe('TLS failures name the fix', () => {
     expect(tlsFailure('ERR_TLS_CERT_ALTNAME_INVALID', 'svc', unread)!.reason).toContain('another host name');
     expect(tlsFailure('CERT_HAS_EXPIRED', 'svc', unread)!.reason).toContain('expired');
     expect(tlsFailure('ECONNREFUSED', 'svc', unread)).toBeUndefined();
+    // A certificate OpenSSL rejects for another reason is named as such, not "check your network".
+    expect(tlsFailure('INVALID_PURPOSE', 'svc', unread)!.reason).toBe('the TLS certificate of svc was rejected (INVALID_PURPOSE)');
+    expect(tlsFailure('CERT_REVOKED', 'svc', unread)!.hint).toContain('its owner must replace it');
     expect(
       tlsFailure('EPROTO', 'svc', unread, 'write EPROTO 80:error:0A00010B:SSL routines:ssl3_get_record:sslv3 alert bad record mac:x.c:1:')!
         .reason,
