@@ -11,6 +11,7 @@ import type { AuthProvider, Http, HttpRequest, HttpResponse } from './types.js';
 import { API_MAX_BYTES, type Network, isPermanentFailure } from './network.js';
 import { apiBaseOf, pathUnderApi } from './api-path.js';
 import { MAX_REDIRECTS, followableRedirect } from './redirect.js';
+import { redactUrl } from './redact.js';
 
 export interface HttpOptions {
   /** Service base URL; the API lives at `<baseUrl>/api/v1`. */
@@ -28,7 +29,6 @@ export interface HttpOptions {
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-
 const MAX_RETRY_AFTER_MS = 10_000;
 
 export class UndiciHttp implements Http {
@@ -80,7 +80,7 @@ export class UndiciHttp implements Http {
       if (next) {
         // Same origin, so the Authorization header stays where it was meant to go; method and
         // body go again unchanged, as 307 and 308 require. Not counted as a retry.
-        this.trace(`* ${res.status} to ${next.pathname}${next.search}: following (same origin)`);
+        this.trace(`* ${res.status} to ${redactUrl(next.href)}: following (same origin)`);
         redirects.push({ url: url.href, status: res.status, headers: res.headers });
         url = next;
         attempt--;
