@@ -8,6 +8,10 @@
  * hashed links, 400+ certificates: 40-140 ms on these machines, docs/performance.md), so it is
  * read only when a certificate fails to verify against Node's own roots, once per process. A
  * service with a public certificate never pays for it.
+ *
+ * The roots go into a TLS context of rsi's own, handed to its agents, rather than through
+ * `tls.setDefaultCACertificates`: that arrived later (22.19, 24.5), so 22.15-22.18 could not use
+ * it, and it would change every other TLS client in the process too.
  */
 import type { SecureContext } from 'node:tls';
 
