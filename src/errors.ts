@@ -48,6 +48,14 @@ export class ResponseTooLargeError extends CliError {
   override readonly code = 'response_too_large';
 }
 
+/**
+ * A body that does not decode as its Content-Encoding says (a mislabelled page, gzip cut short), or
+ * an encoding rsi cannot undo: the bytes arrived, so not a network failure; never retried. Exit 1.
+ */
+export class UndecodableReplyError extends CliError {
+  override readonly code = 'undecodable_reply';
+}
+
 /** Bad or missing flag or argument, value out of range, ambiguous name. Exit 2. */
 export class UsageError extends CliError {
   override readonly code: string = 'usage';

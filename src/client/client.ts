@@ -6,6 +6,7 @@
 import type * as z from 'zod/mini';
 import type { Http, HttpRequest, HttpResponse } from '../http/types.js';
 import { API_PREFIX } from '../http/api-path.js';
+import { unfollowedRedirect } from '../http/redirect.js';
 import {
   ConflictError,
   ForbiddenError,
@@ -259,6 +260,7 @@ export class ApiClient {
             hint: 'running the same command again is safe',
           });
         }
+        if (res.status >= 300 && res.status < 400) return unfollowedRedirect(what, res, res.redirects?.length ?? 0);
         const status = `${res.status}${STATUS_TEXT[res.status] ? ` (${STATUS_TEXT[res.status]})` : ''}`;
         if (res.status === 429 || res.status >= 500) {
           const detail = res.isJson ? (text ? `: ${text}` : '') : ' with a non-JSON page';

@@ -10,6 +10,8 @@ import { parseJson } from '../io/json.js';
 import type { AuthProvider, Http, HttpRequest, HttpResponse } from './types.js';
 import { API_MAX_BYTES, type Network, isPermanentFailure } from './network.js';
 import { apiBaseOf, pathUnderApi } from './api-path.js';
+import { MAX_REDIRECTS, followableRedirect } from './redirect.js';
+import { redactUrl } from './redact.js';
 
 export interface HttpOptions {
   /** Service base URL; the API lives at `<baseUrl>/api/v1`. */
@@ -40,7 +42,8 @@ export class UndiciHttp implements Http {
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
-    const url = this.url(req);
+    let url = this.url(req);
+    const redirects: NonNullable<HttpResponse['redirects']>[number][] = [];
     // As the port documents: only a GET is retried unless the caller vouches for the request.
     const idempotent = req.idempotent ?? req.method === 'GET';
     const maxRetries = idempotent ? (this.options.maxRetries ?? 3) : 0;
@@ -73,6 +76,16 @@ export class UndiciHttp implements Http {
           continue;
         }
       }
+      const next = redirects.length < MAX_REDIRECTS ? followableRedirect(req.method, url, res) : undefined;
+      if (next) {
+        // Same origin, so the Authorization header stays where it was meant to go; method and
+        // body go again unchanged, as 307 and 308 require. Not counted as a retry.
+        this.trace(`* ${res.status} to ${redactUrl(next.href)}: following (same origin)`);
+        redirects.push({ url: url.href, status: res.status, headers: res.headers });
+        url = next;
+        attempt--;
+        continue;
+      }
       if (RETRY_STATUSES.has(res.status) && attempt < maxRetries) {
         const wait = retryAfterMs(res.headers['retry-after'], this.options.clock.now()) ?? this.backoff(attempt);
         if (wait <= MAX_RETRY_AFTER_MS) {
@@ -81,7 +94,7 @@ export class UndiciHttp implements Http {
           continue;
         }
       }
-      return res;
+      return redirects.length > 0 ? { ...res, redirects } : res;
     }
   }
 
@@ -129,7 +142,7 @@ export class UndiciHttp implements Http {
         isJson = false;
       }
     }
-    return { status: res.status, headers: res.headers, text, json, isJson };
+    return { status: res.status, headers: res.headers, text, json, isJson, url: url.href };
   }
 
   private backoff(attempt: number): number {

@@ -12,12 +12,23 @@
  * - a whole-request deadline: `timeoutMs` bounds one attempt from connect to the last body byte
  *   (idle timeouts alone would let a server dripping a byte a second run forever);
  * - bounded bodies, counted after decompression (a small gzip bomb stops at the cap);
+ * - trust: Node's bundled roots and NODE_EXTRA_CA_CERTS, and the operating system's store once a
+ *   certificate fails without it (src/http/system-ca.ts; RSI_NO_SYSTEM_CA=1 turns that off);
  * - errors that say what failed: timeout, refused, TLS (naming the CA fix), the proxy;
  * - the redacting `--debug` trace, and no redaction work at all without `--debug`.
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../errors.js';
+import {
+  CliError,
+  InterruptedError,
+  ResponseTooLargeError,
+  ServiceUnavailableError,
+  UndecodableReplyError,
+  UnexpectedReplyError,
+  UsageError,
+} from '../errors.js';
+import { readBody } from './decode.js';
 import {
   httpOnlyNote,
   isLoopback,
@@ -31,12 +42,16 @@ import {
 } from './proxy.js';
 import { Tracer, redactBody, redactHeaders, redactUrl } from './redact.js';
 import { formatSeconds } from '../io/text.js';
+import { readSystemStore, systemStoreOff, NO_SYSTEM_CA, type SystemStore } from './system-ca.js';
 
 /** OAuth, discovery and probe replies are small documents: a megabyte is generous. */
 export const OAUTH_MAX_BYTES = 1024 * 1024;
 /** API replies: the largest page the spec allows is far below this. */
 export const API_MAX_BYTES = 64 * 1024 * 1024;
 const TRACE_BODY_CHARS = 2000;
+/** The hint of a body that cannot be decoded: the bytes arrived, they are just not what they claim. */
+const NOT_THE_NETWORK =
+  'the service, or a proxy in front of it, sent a body its Content-Encoding header does not describe; this is not a network failure and retrying will not help';
 
 export interface NetworkOptions {
   /** The process environment, for the proxy variables (read nowhere else). */
@@ -45,8 +60,6 @@ export interface NetworkOptions {
   timeoutMs: number;
   /** Where the `--debug` trace goes; undefined means no trace and no redaction work. */
   trace?: { write(chunk: string): unknown } | undefined;
-  /** The running Node version, for naming the CA options it has; defaults to this process's. */
-  nodeVersion?: string;
 }
 
 export interface WireRequest {
@@ -189,18 +202,28 @@ export class Network {
   readonly timeoutMs: number;
   /** Undefined without `--debug`. */
   readonly tracer: Tracer | undefined;
-  private readonly nodeVersion: string;
   /** undici's ProxyAgents, keyed by proxy URL, made on first use. */
   private readonly dispatchers = new Map<string, Promise<Dispatcher>>();
   /** Node's keep-alive agents for direct requests, by scheme, made on first use. */
   private readonly agents = new Map<string, import('node:http').Agent>();
+  /** Agents replaced when the system store was added, still carrying requests; closed at the end. */
+  private readonly retired: (import('node:http').Agent | Promise<Dispatcher>)[] = [];
+  /** The operating system's trust store: not read until a certificate needs it. */
+  private store: SystemStore;
+  /** Counts the changes of roots, so a request that started before one can try again after it. */
+  private trustEpoch = 0;
   private closed = false;
 
   constructor(options: NetworkOptions) {
     this.proxy = proxySettings(options.env);
     this.timeoutMs = options.timeoutMs;
     this.tracer = options.trace ? new Tracer(options.trace) : undefined;
-    this.nodeVersion = options.nodeVersion ?? process.versions.node;
+    this.store = systemStoreOff(options.env) ? { state: 'off' } : { state: 'unread' };
+  }
+
+  /** TLS options every new connection takes: the system store's context once it is in use. */
+  private tlsOptions(): { secureContext?: import('node:tls').SecureContext } {
+    return this.store.state === 'added' ? { secureContext: this.store.context } : {};
   }
 
   /** The proxy that carries `url`, credentials redacted, or undefined when it goes direct. */
@@ -256,8 +279,8 @@ export class Network {
             // http:// targets go to an http proxy in absolute form, as curl does: many corporate
             // proxies refuse CONNECT to ports other than 443. https:// always tunnels (CONNECT).
             proxyTunnel: false,
-            proxyTls: { timeout: this.timeoutMs },
-            requestTls: { timeout: this.timeoutMs },
+            proxyTls: { timeout: this.timeoutMs, ...this.tlsOptions() },
+            requestTls: { timeout: this.timeoutMs, ...this.tlsOptions() },
           }),
       );
       this.dispatchers.set(proxy, found);
@@ -273,13 +296,32 @@ export class Network {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
+    const open = () => (proxy === undefined ? this.direct(req, signal) : this.proxied(req, proxy, signal));
     try {
-      const res = proxy === undefined ? await this.direct(req, signal) : await this.proxied(req, proxy, signal);
+      const epoch = this.trustEpoch;
+      let res: WireHead;
+      try {
+        res = await open();
+      } catch (error) {
+        // A failed handshake sent nothing, so any method may go again, once, with the new roots.
+        if (signal.aborted || !this.trustSystemStore(error, epoch)) throw error;
+        res = await open();
+      }
       if (res.status === 407 && proxy !== undefined) {
         res.body.destroy();
         throw this.proxyAuthError(req);
       }
-      const body = await readBody(res.body, res.headers, req.maxBytes, () => this.tooLarge(req));
+      const body = await readBody(res.body, res.headers, req.maxBytes, {
+        tooLarge: () => this.tooLarge(req),
+        undecodable: (encoding, detail) =>
+          new UndecodableReplyError(`the reply to ${this.where(req)} is not valid ${encoding}, as its Content-Encoding says (${detail})`, {
+            hint: NOT_THE_NETWORK,
+          }),
+        unsupported: (encoding) =>
+          new UndecodableReplyError(`the reply to ${this.where(req)} uses a content encoding rsi cannot read (${encoding})`, {
+            hint: encoding === 'zstd' ? `Node ${process.version} cannot read zstd; Node 22.15 or later can` : NOT_THE_NETWORK,
+          }),
+      });
       if (tracer) this.traceResponse(tracer, req, res.status, res.headers, body, Date.now() - started);
       return { status: res.status, headers: res.headers, rawHeaders: res.rawHeaders, body };
     } catch (error) {
@@ -309,12 +351,34 @@ export class Network {
     });
   }
 
+  /**
+   * After a certificate Node's roots cannot vouch for: reads the system store (once) and, when it
+   * is in use, makes new connections verify against both. True when the request should go again:
+   * the roots changed since it started.
+   */
+  private trustSystemStore(error: unknown, epoch: number): boolean {
+    if (!UNKNOWN_CA.has(errorCode(error) ?? '')) return false;
+    if (this.store.state === 'unread') {
+      this.store = readSystemStore();
+      this.tracer?.line(`* ${describeStore(this.store)}`);
+      if (this.store.state !== 'added') return false;
+      this.trustEpoch++;
+      // Connections already open keep their roots; these agents finish their requests and close at the end.
+      const https = this.agents.get('https:');
+      if (https) this.retired.push(https);
+      this.agents.delete('https:');
+      this.retired.push(...this.dispatchers.values());
+      this.dispatchers.clear();
+    }
+    return this.store.state === 'added' && epoch !== this.trustEpoch;
+  }
+
   private agent(https: boolean): import('node:http').Agent {
     const key = https ? 'https:' : 'http:';
     let agent = this.agents.get(key);
     if (!agent) {
       const options = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 10_000 };
-      agent = https ? new (nodeHttps().Agent)(options) : new (nodeHttp().Agent)(options);
+      agent = https ? new (nodeHttps().Agent)({ ...options, ...this.tlsOptions() }) : new (nodeHttp().Agent)(options);
       this.agents.set(key, agent);
     }
     return agent;
@@ -374,8 +438,10 @@ export class Network {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const agent of this.agents.values()) agent.destroy();
-    await Promise.all([...this.dispatchers.values()].map((d) => d.then((one) => one.destroy()).catch(() => undefined)));
+    const retired = this.retired.filter((one): one is import('node:http').Agent => !(one instanceof Promise));
+    for (const agent of [...this.agents.values(), ...retired]) agent.destroy();
+    const dispatchers = [...this.dispatchers.values(), ...this.retired.filter((one) => one instanceof Promise)];
+    await Promise.all(dispatchers.map((d) => d.then((one) => one.destroy()).catch(() => undefined)));
   }
 
   private traceRequest(tracer: Tracer, req: WireRequest): void {
@@ -433,7 +499,16 @@ export class Network {
       failure.timedOut = true;
       return failure;
     }
-    const tls = tlsFailure(code, req.url.host, this.nodeVersion, error instanceof Error ? error.message : '');
+    // A reply that is not HTTP at all arrived whole: the network carried it faithfully, and asking
+    // again gets the same bytes. Usually another program on that port.
+    if (code?.startsWith('HPE_')) {
+      const detail = (error instanceof Error ? error.message : code).replace(/^Parse Error: /, '');
+      return new UnexpectedReplyError(`the reply to ${where} is not valid HTTP (${detail})`, {
+        hint: 'check that --base-url names the service, its port and scheme (a TLS port needs https://); a proxy or gateway in front of it may also garble replies',
+        cause: error,
+      });
+    }
+    const tls = tlsFailure(code, req.url.host, this.store, error instanceof Error ? error.message : '');
     if (tls) {
       return markPermanent(
         new ServiceUnavailableError(`cannot reach the service (${where}): ${tls.reason}`, undefined, { hint: tls.hint, cause: error }),
@@ -529,15 +604,29 @@ const UNKNOWN_CA = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
+/** OpenSSL's other certificate verdicts (X509_V_ERR_*, as Node names them). */
+const REJECTED_CERT = new Set([
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_REVOKED',
+  'INVALID_CA',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+  'CERT_REJECTED',
+]);
+
 /**
- * A TLS verification failure, with the fix named. The CA options depend on the Node version:
- * NODE_EXTRA_CA_CERTS everywhere; `--use-system-ca` from 22.15 / 23.9 (23.8 on macOS and Windows);
- * NODE_USE_SYSTEM_CA=1 from 22.19 / 24.6.
+ * A TLS verification failure, with the fix named. For an unknown CA the fix depends on where the
+ * system store stands (src/http/system-ca.ts): already trusted and the CA not in it, turned off,
+ * or out of this Node's reach (before 22.15).
  */
 export function tlsFailure(
   code: string | undefined,
   host: string,
-  nodeVersion: string,
+  store: SystemStore,
   message = '',
 ): { reason: string; hint: string } | undefined {
   if (!code) return undefined;
@@ -555,9 +644,10 @@ export function tlsFailure(
   }
   if (UNKNOWN_CA.has(code)) {
     const self = code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN';
+    const who = store.state === 'added' ? "Node and this system's trust store do not trust" : 'Node does not trust';
     return {
-      reason: `the TLS certificate of ${host} is ${self ? 'self-signed or signed by an unknown authority' : 'signed by an authority Node does not trust'} (${code})`,
-      hint: `if your network uses its own certificate authority (a corporate proxy or gateway), trust it: NODE_EXTRA_CA_CERTS=/path/ca.pem${systemCaHint(nodeVersion)}`,
+      reason: `the TLS certificate of ${host} is ${self ? 'self-signed or signed by an unknown authority' : `signed by an authority ${who}`} (${code})`,
+      hint: `if your network uses its own certificate authority (a corporate proxy or gateway), trust it: ${caFix(store)}`,
     };
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
@@ -572,56 +662,45 @@ export function tlsFailure(
       hint: "check your computer's clock (NTP); if it is right, the service must renew its certificate",
     };
   }
+  // Every other verdict of OpenSSL's certificate check: the network delivered the certificate
+  // faithfully, and asking again gets the same one.
+  if (REJECTED_CERT.has(code)) {
+    return {
+      reason: `the TLS certificate of ${host} was rejected (${code})`,
+      hint: 'the certificate the service (or a proxy or gateway in front of it) presents cannot be used for TLS; its owner must replace it',
+    };
+  }
   return undefined;
 }
 
-function systemCaHint(nodeVersion: string): string {
-  const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);
-  const at = (m: number, n: number) => major > m || (major === m && minor >= n);
-  const envVar = (major === 22 && at(22, 19)) || at(24, 6);
-  const flag = (major === 22 && at(22, 15)) || at(23, 9);
-  if (envVar) return `, or use the system's store: NODE_USE_SYSTEM_CA=1 (or NODE_OPTIONS=--use-system-ca)`;
-  if (flag) return `, or use the system's store: NODE_OPTIONS=--use-system-ca`;
-  return ` (Node ${nodeVersion} cannot read the system's store; Node 22.15+ can, with --use-system-ca)`;
+/** The ways to trust a CA that are open, given where the system store stands. */
+function caFix(store: SystemStore): string {
+  const file = 'NODE_EXTRA_CA_CERTS=/path/ca.pem';
+  switch (store.state) {
+    case 'added':
+    case 'unread':
+      return `install it in the system's trust store (where IT installs it; update-ca-certificates on Debian), or ${file}`;
+    case 'off':
+      return `${file}, or let rsi read the system's trust store: unset ${NO_SYSTEM_CA}`;
+    case 'unavailable':
+      return `${file} (Node ${store.nodeVersion} cannot read the system's trust store; on Node 22.15 or later rsi trusts it too)`;
+    case 'unreadable':
+      return `${file} (the system's trust store could not be read: ${store.reason})`;
+  }
 }
 
-/** Reads the whole body, decompressing what the server compressed, and stops at the cap. */
-async function readBody(body: Readable, headers: Record<string, string>, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
-  const encodings = (headers['content-encoding'] ?? '')
-    .split(',')
-    .map((e) => e.trim().toLowerCase())
-    .filter((e) => e && e !== 'identity');
-  const declared = Number(headers['content-length']);
-  if (encodings.length === 0 && Number.isFinite(declared) && declared > maxBytes) {
-    body.destroy();
-    throw tooLarge();
+/** The `--debug` trace line for the moment the system store was looked at. */
+function describeStore(store: SystemStore): string {
+  switch (store.state) {
+    case 'added':
+      return `certificate not trusted by Node's roots: trying again with the system's trust store (${store.count} more certificates)`;
+    case 'unavailable':
+      return `certificate not trusted by Node's roots; Node ${store.nodeVersion} cannot read the system's trust store`;
+    case 'unreadable':
+      return `certificate not trusted by Node's roots; the system's trust store could not be read: ${store.reason}`;
+    default:
+      return `certificate not trusted by Node's roots (system trust store: ${store.state})`;
   }
-  let stream: Readable = body;
-  if (encodings.length > 0) {
-    const zlib = await import('node:zlib');
-    const { pipeline } = await import('node:stream');
-    // Applied in the reverse of the order the server applied them.
-    const decoders = encodings.reverse().map((e) => {
-      if (e === 'gzip' || e === 'x-gzip') return zlib.createGunzip();
-      if (e === 'deflate') return zlib.createInflate();
-      if (e === 'br') return zlib.createBrotliDecompress();
-      body.destroy();
-      throw new ServiceUnavailableError(`the reply uses a content encoding rsi cannot read (${e})`);
-    });
-    stream = pipeline([body, ...decoders], () => undefined) as unknown as Readable;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      stream.destroy();
-      body.destroy();
-      throw tooLarge();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 function truncate(text: string, max: number): string {

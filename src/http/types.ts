@@ -39,6 +39,10 @@ export interface HttpResponse {
   json: unknown;
   /** True when the content type is JSON and the body parsed. */
   isJson: boolean;
+  /** The address that answered: the request's, or the last one a redirect led to. */
+  url?: string;
+  /** Same-origin 307/308 redirects followed on the way, in order (for `rsi api -i`). */
+  redirects?: readonly { url: string; status: number; headers: Record<string, string> }[];
 }
 
 /**

@@ -4,13 +4,27 @@
  * forwards to a sandbox, rewriting the sandbox's own http origin to the front's https one in both
  * directions, so discovery, issuer checks and resource indicators all see one https service.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SystemPart } from './system.js';
 
 export interface TestCa {
   dir: string;
@@ -24,10 +38,24 @@ function openssl(args: string[], cwd: string): void {
   execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-export function createTestCa(): TestCa {
+/**
+ * `loopbackOnly`: the CA may vouch for 127.0.0.0/8, localhost and names under .test, nothing else (X.509 name
+ * constraints), so while one sits in the machine's trust store it cannot vouch for any real host.
+ */
+export function createTestCa(options: { loopbackOnly?: boolean } = {}): TestCa {
   const dir = mkdtempSync(join(tmpdir(), 'rsi-ca-'));
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=rsi test CA'], dir);
+  const constrained = options.loopbackOnly
+    ? [
+        '-addext',
+        'basicConstraints=critical,CA:true',
+        '-addext',
+        'keyUsage=critical,keyCertSign,cRLSign',
+        '-addext',
+        'nameConstraints=critical,permitted;IP:127.0.0.0/255.0.0.0,permitted;DNS:localhost,permitted;DNS:test',
+      ]
+    : [];
+  openssl(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=rsi test CA', ...constrained], dir);
   return {
     dir,
     caFile: join(dir, 'ca.pem'),
@@ -116,5 +144,55 @@ export async function startHttpsFront(upstream: string, tls: { key: string; cert
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** Debian's trust store folder for local CAs, which `update-ca-certificates` adds to the store. */
+const LOCAL_CA_DIR = '/usr/local/share/ca-certificates';
+/** Where update-ca-certificates links them, and OpenSSL (and Node's 'system' source) reads them. */
+const ETC_CERTS = '/etc/ssl/certs';
+
+/**
+ * Installing a CA in this machine's trust store needs root and Debian's `update-ca-certificates`
+ * (package ca-certificates; .ci/run installs it and runs as root).
+ */
+export function systemTrustStorePart(): SystemPart {
+  const name = "the system's trust store (update-ca-certificates, as root)";
+  const tool = spawnSync('sh', ['-c', 'command -v update-ca-certificates'], { stdio: 'ignore' }).status === 0;
+  if (!tool) return { name, available: false, reason: 'update-ca-certificates not found (apt-get install ca-certificates)' };
+  if (process.getuid?.() !== 0) return { name, available: false, reason: 'installing a CA in the system store needs root' };
+  try {
+    accessSync(LOCAL_CA_DIR, constants.W_OK);
+  } catch {
+    return { name, available: false, reason: `${LOCAL_CA_DIR} is not writable` };
+  }
+  return { name, available: true, reason: '' };
+}
+
+/**
+ * Puts `caFile` in the system's trust store as an administrator does (a .crt in
+ * /usr/local/share/ca-certificates, then update-ca-certificates) under a random name; the function
+ * it returns takes it out again, safe to call twice. Nothing is left in the repository or the store.
+ * The hooks (Java's keystore) are not run: a test has no business changing other programs' stores.
+ */
+export function installInSystemStore(caFile: string): () => void {
+  const name = `rsi-test-${randomBytes(6).toString('hex')}`;
+  const installed = join(LOCAL_CA_DIR, `${name}.crt`);
+  const hooks = mkdtempSync(join(tmpdir(), 'rsi-no-hooks-'));
+  const update = () => execFileSync('update-ca-certificates', ['--hooksdir', hooks], { stdio: ['ignore', 'ignore', 'pipe'] });
+  copyFileSync(caFile, installed);
+  update();
+  return () => {
+    if (!existsSync(installed)) return;
+    rmSync(installed, { force: true });
+    update();
+    // A plain run rebuilds the bundle file but leaves the links to a removed local CA (only
+    // --fresh, which relinks every certificate, clears them): the link and its hash names go here.
+    for (const entry of readdirSync(ETC_CERTS)) {
+      const path = join(ETC_CERTS, entry);
+      if (entry === `${name}.pem` || (lstatSync(path).isSymbolicLink() && readlinkSync(path) === `${name}.pem`))
+        rmSync(path, { force: true });
+    }
+    rmSync(hooks, { recursive: true, force: true });
   };
 }

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../../src/errors.js';
 import { UndiciHttp } from '../../src/http/http.js';
@@ -104,6 +104,36 @@ describe('bounded bodies', () => {
       const error = await network.fetch(`${base}/.well-known/oauth-authorization-server`).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
       expect((error as Error).message).toContain('larger than 1 MiB');
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('reads an empty body labelled with an encoding as empty, as curl does', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end();
+    };
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      const res = await network.fetch(`${base}/doc`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('');
+    } finally {
+      await network.close();
+    }
+  });
+
+  it('stops a raw-deflate bomb at the cap too (raw deflate is read as curl reads it)', async () => {
+    const bomb = deflateRawSync(Buffer.alloc(OAUTH_MAX_BYTES * 8, 0x20));
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
+      res.end(bomb);
+    };
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      const error = await network.fetch(`${base}/doc`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
     } finally {
       await network.close();
     }
@@ -560,25 +590,30 @@ describe('TLS failures name the fix', () => {
     }
   });
 
-  it('points an unknown CA at NODE_EXTRA_CA_CERTS and the system store where this Node has it', () => {
-    const on20 = tlsFailure('SELF_SIGNED_CERT_IN_CHAIN', 'svc:443', '20.19.0')!;
-    expect(on20.hint).toContain('NODE_EXTRA_CA_CERTS=/path/ca.pem');
-    expect(on20.hint).not.toContain('NODE_USE_SYSTEM_CA');
-    expect(tlsFailure('UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'svc', '22.15.0')!.hint).toContain('NODE_OPTIONS=--use-system-ca');
-    expect(tlsFailure('UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'svc', '22.15.0')!.hint).not.toContain('NODE_USE_SYSTEM_CA');
-    expect(tlsFailure('DEPTH_ZERO_SELF_SIGNED_CERT', 'svc', '22.19.0')!.hint).toContain('NODE_USE_SYSTEM_CA=1');
-    expect(tlsFailure('DEPTH_ZERO_SELF_SIGNED_CERT', 'svc', '24.6.0')!.hint).toContain('NODE_USE_SYSTEM_CA=1');
-    expect(tlsFailure('DEPTH_ZERO_SELF_SIGNED_CERT', 'svc', '24.5.0')!.hint).toContain('--use-system-ca');
-    expect(tlsFailure('ERR_TLS_CERT_ALTNAME_INVALID', 'svc', '24.6.0')!.reason).toContain('another host name');
-    expect(tlsFailure('CERT_HAS_EXPIRED', 'svc', '24.6.0')!.reason).toContain('expired');
-    expect(tlsFailure('ECONNREFUSED', 'svc', '24.6.0')).toBeUndefined();
+  it('points an unknown CA at the fix that is open: the system store, NODE_EXTRA_CA_CERTS, RSI_NO_SYSTEM_CA', () => {
+    const onOld = tlsFailure('SELF_SIGNED_CERT_IN_CHAIN', 'svc:443', { state: 'unavailable', nodeVersion: 'v22.14.0' })!;
+    expect(onOld.hint).toContain('NODE_EXTRA_CA_CERTS=/path/ca.pem');
+    expect(onOld.hint).toContain("Node v22.14.0 cannot read the system's trust store; on Node 22.15 or later rsi trusts it too");
+    const read = tlsFailure('UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'svc', { state: 'added', count: 3, context: {} as never })!;
+    expect(read.reason).toBe(
+      "the TLS certificate of svc is signed by an authority Node and this system's trust store do not trust (UNABLE_TO_GET_ISSUER_CERT_LOCALLY)",
+    );
+    expect(read.hint).toContain("install it in the system's trust store");
+    expect(read.hint).toContain('NODE_EXTRA_CA_CERTS=/path/ca.pem');
+    const off = tlsFailure('DEPTH_ZERO_SELF_SIGNED_CERT', 'svc', { state: 'off' })!;
+    expect(off.hint).toContain("NODE_EXTRA_CA_CERTS=/path/ca.pem, or let rsi read the system's trust store: unset RSI_NO_SYSTEM_CA");
+    const broken = tlsFailure('CERT_UNTRUSTED', 'svc', { state: 'unreadable', reason: 'EACCES' })!;
+    expect(broken.hint).toContain("the system's trust store could not be read: EACCES");
+    const unread = { state: 'unread' } as const;
+    expect(tlsFailure('ERR_TLS_CERT_ALTNAME_INVALID', 'svc', unread)!.reason).toContain('another host name');
+    expect(tlsFailure('CERT_HAS_EXPIRED', 'svc', unread)!.reason).toContain('expired');
+    expect(tlsFailure('ECONNREFUSED', 'svc', unread)).toBeUndefined();
+    // A certificate OpenSSL rejects for another reason is named as such, not "check your network".
+    expect(tlsFailure('INVALID_PURPOSE', 'svc', unread)!.reason).toBe('the TLS certificate of svc was rejected (INVALID_PURPOSE)');
+    expect(tlsFailure('CERT_REVOKED', 'svc', unread)!.hint).toContain('its owner must replace it');
     expect(
-      tlsFailure(
-        'EPROTO',
-        'svc',
-        '24.6.0',
-        'write EPROTO 80:error:0A00010B:SSL routines:ssl3_get_record:sslv3 alert bad record mac:x.c:1:',
-      )!.reason,
+      tlsFailure('EPROTO', 'svc', unread, 'write EPROTO 80:error:0A00010B:SSL routines:ssl3_get_record:sslv3 alert bad record mac:x.c:1:')!
+        .reason,
     ).toBe('the TLS handshake with svc failed (sslv3 alert bad record mac)');
   });
 });

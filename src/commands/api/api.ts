@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { notJsonError } from '../../client/not-json.js';
-import type { HttpMethod } from '../../http/types.js';
+import type { HttpMethod, HttpResponse } from '../../http/types.js';
 import { collect } from '../shared/flags.js';
 import { printJson, printServiceText } from '../../io/output.js';
 import { parseJsonInput, readInput } from '../shared/flags.js';
@@ -173,10 +173,15 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   if (res.status < 200 || res.status >= 300) throw client.errorFor(res, `${opts.method} ${opts.path}`);
 }
 
-/** `-i`: what curl -i and gh api -i show, on stderr so stdout stays the body. */
-function showHead(ctx: Context, res: { status: number; headers: Record<string, string> }): void {
-  const lines = [`HTTP ${res.status}`, ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`)];
-  ctx.io.stderr.write(`${lines.join('\n')}\n\n`);
+/**
+ * `-i`: what curl -i and gh api -i show, on stderr so stdout stays the body; with a redirect rsi
+ * followed, each reply on the way first, as `curl -iL` shows them.
+ */
+function showHead(ctx: Context, res: HttpResponse): void {
+  for (const one of [...(res.redirects ?? []), res]) {
+    const lines = [`HTTP ${one.status}`, ...Object.entries(one.headers).map(([k, v]) => `${k}: ${v}`)];
+    ctx.io.stderr.write(`${lines.join('\n')}\n\n`);
+  }
 }
 
 type Page = { data?: unknown[]; meta?: Record<string, unknown> } & Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Credentials } from '../../auth/credentials.js';
-import { CliError, ConfigError } from '../../errors.js';
+import { CliError, ConfigError, ServiceUnavailableError } from '../../errors.js';
 import { printChecklist, printJson } from '../../io/output.js';
 
 export interface Check {
@@ -149,7 +149,13 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
         name: 'OAuth discovery',
         ok: false,
         detail: (error as Error).message,
-        hint: hintOf(error, 'is the service running? check --base-url and your network'),
+        // Discovery that arrived but is unusable is the address's fault, not the network's.
+        hint: hintOf(
+          error,
+          error instanceof ServiceUnavailableError
+            ? 'is the service running? check --base-url and your network'
+            : "check --base-url: it must be the service's own address, which serves its OAuth metadata",
+        ),
       });
     }
   }
