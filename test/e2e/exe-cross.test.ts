@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MACHO_CPU_ARM64,
   MACHO_CPU_X86_64,
@@ -88,6 +88,10 @@ for (const t of TARGETS) {
         ? pe.resources.find((r) => r.type === 10 && r.name === 'NODE_SEA_BLOB')
         : macho?.sections.find((s) => s.segment === 'NODE_SEA' && s.section === '__NODE_SEA_BLOB');
       blob = where ? bytes.subarray(where.offset, where.offset + where.size) : Buffer.alloc(0);
+    });
+    // 110 to 150 MB each: let the next target's file take this one's memory (the worker is shared).
+    afterAll(() => {
+      bytes = blob = Buffer.alloc(0);
     });
 
     it('is a 64-bit executable for its platform and CPU', () => {
