@@ -9,11 +9,13 @@
  *   neutralised against spreadsheet formulas (a leading `'`).
  * - `json` / `ndjson`: the API's JSON exactly (indented on a TTY, compact when piped).
  *
- * Cell spelling is the same in every command: booleans `true`/`false`, times as the server sent
- * them (ISO 8601), null as an empty cell, nested members JSON-encoded in the cell. A reply with
+ * Cell spelling is the same in every command: booleans `true`/`false`, numbers and times as the
+ * server sent them, null as an empty cell, arrays JSON-encoded in the cell; in tsv/csv a nested
+ * object is dotted columns (`composite.score`, src/io/columns.ts), in a table JSON. A reply with
  * several parts (a keyword card with sections, an analyses result with runs and skipped items, a
  * status with its analyses) goes through `printSections`: one document in tsv/csv whose first
- * column, `section`, names the part each row belongs to. See docs/scripting.md, "Formats".
+ * column, `section`, names the part each row belongs to (with `--fields`, only when chosen). See
+ * docs/scripting.md, "Formats" and "Exact data".
  *
  * Output is written in batches (a few KiB at a time, and at least every 100 ms while rows keep
  * coming), waiting for the stream to drain, so `--all` streams with flat memory and without one
