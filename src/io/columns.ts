@@ -5,7 +5,7 @@
  * blob in one cell. Plain data and functions; output.ts writes the cells. Nothing here recurses
  * per level of the data: a hostile reply nested 100,000 deep costs a loop, not the stack.
  */
-import { keepLiterals } from './json.js';
+import { ExactNumber, keepLiterals, keptLiterals, literalAt } from './json.js';
 
 export interface Column<T> {
   /** The table header (people); upper case by convention. */
@@ -54,9 +54,50 @@ export function columnKey(column: { header: string; key?: string | undefined }):
  */
 export const DOTTED_DEPTH = 32;
 
-/** A plain object (not an array, not null): what becomes dotted columns. */
+/** A plain object (not an array, not null, not a cell's ExactNumber): what becomes dotted columns. */
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The cell at a dotted path: the value there, a number as an ExactNumber when the service's literal
+ * for that place is known (`12.50` stays `12.50` in csv and tsv).
+ */
+export function cellAt(value: unknown, path: readonly string[]): unknown {
+  let holder: unknown;
+  let v = value;
+  for (const segment of path) {
+    if (!isRecord(v) || !Object.hasOwn(v, segment)) return undefined;
+    holder = v;
+    v = v[segment];
+  }
+  if (typeof v !== 'number' || holder === undefined || !keptLiterals()) return v;
+  const literal = literalAt(holder as object, path[path.length - 1]!);
+  return literal === undefined ? v : new ExactNumber(v, literal);
+}
+
+/**
+ * A number a column took out of its row, as an ExactNumber when the row holds it in exactly one
+ * spelling the service sent (a member of the row, or of the row's members one level down, whose
+ * value it is): a plain column such as `score` then prints `1.10` as sent.
+ */
+export function exactInRow(value: unknown, row: unknown): unknown {
+  if (typeof value !== 'number' || !keptLiterals() || !isRecord(row)) return value;
+  let found: string | undefined;
+  const look = (holder: Record<string, unknown>): boolean => {
+    for (const k of Object.keys(holder)) {
+      if (!Object.is(holder[k], value)) continue;
+      const literal = literalAt(holder, k) ?? String(value);
+      if (found !== undefined && found !== literal) return false;
+      found = literal;
+    }
+    return true;
+  };
+  if (!look(row)) return value;
+  for (const member of Object.values(row)) if (isRecord(member) && !look(member)) return value;
+  return found === undefined || found === String(value) ? value : new ExactNumber(value, found);
 }
 
 /** The value at a dotted path's segments (undefined where the path leaves the objects). */
@@ -121,8 +162,8 @@ export function selectColumns<T, C extends Column<T>>(
     const [head = '', ...rest] = f.split('.');
     if (rest.length === 0) continue;
     const parent = columns.find((col) => columnKey(col) === head);
-    if (parent) picked.push({ header: f, key: f, value: (row) => atPath(parent.value(row), rest) });
-    else if (rowJson) picked.push({ header: f, key: f, value: (row) => atPath(rowJson(row), [head, ...rest]) });
+    if (parent) picked.push({ header: f, key: f, value: (row) => cellAt(parent.value(row), rest) });
+    else if (rowJson) picked.push({ header: f, key: f, value: (row) => cellAt(rowJson(row), [head, ...rest]) });
   }
   return picked;
 }
@@ -174,7 +215,7 @@ export function expandColumns<T>(columns: readonly Column<T>[], sample: readonly
     const key = columnKey(c);
     if (plain) out.push({ ...c, value: (row) => (isRecord(c.value(row)) ? undefined : c.value(row)) });
     for (const [name, path] of leaves)
-      out.push({ header: `${key}.${name}`, key: `${key}.${name}`, value: (row) => atPath(c.value(row), path) });
+      out.push({ header: `${key}.${name}`, key: `${key}.${name}`, value: (row) => cellAt(c.value(row), path) });
   }
   return out;
 }

@@ -25,8 +25,8 @@ import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
 import { paint } from './colors.js';
-import { keepLiterals, numberText, stringifyJson } from './json.js';
-import { type Column, columnKey, expandColumns, pickFields, selectColumns } from './columns.js';
+import { ExactNumber, keepLiterals, numberText, stringifyJson } from './json.js';
+import { type Column, columnKey, exactInRow, expandColumns, pickFields, selectColumns } from './columns.js';
 import { displayUnits, displayWidth, sanitizeCell, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
 
 export type { Column } from './columns.js';
@@ -190,7 +190,8 @@ export async function printDocument(target: OutputTarget, value: unknown): Promi
 export function cell(value: unknown, format: OutputFormat = 'tsv'): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  // A number as the service spelled it (`1.10`, `1e2`, all the digits of a big integer).
+  // A number as the service spelled it (`1.10` where its place is known, all the digits of a big integer).
+  if (value instanceof ExactNumber) return value.literal;
   if (typeof value === 'number') return numberText(value);
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value) && format === 'table' && value.every((v) => v === null || typeof v !== 'object')) {
@@ -279,6 +280,8 @@ async function printRowsTo<T>(
       columns = expandColumns(columns, first);
       rows = rest;
     }
+    // A number keeps the service's spelling where the row shows which member it is.
+    columns = columns.map((c) => ({ ...c, value: (row: T) => exactInRow(c.value(row), rowJson(row)) }));
   }
   if (shape?.jq && (format === 'json' || format === 'ndjson')) {
     // jq sees what it would see in `--json | jq`: the whole collection as one array (held in
@@ -767,11 +770,16 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
   if (fields) columns = selectColumns(columns, fields, (f) => f.row);
   const rows: Flat[] = [];
   for (const [part, s] of sections.entries()) for (const row of s.rows) rows.push({ part, row });
-  await printRowsOf(target, rows, columns);
+  await printRowsOf(target, rows, columns, (f) => f.row);
 }
 
 /** printRows for columns already chosen (the parts of `printSections`): `--fields` is not applied again. */
-async function printRowsOf<T>(target: OutputTarget, rows: readonly T[], columns: readonly Column<T>[]): Promise<number> {
+async function printRowsOf<T>(
+  target: OutputTarget,
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+  rowJson: (row: T) => unknown = (row) => row,
+): Promise<number> {
   const out = new Batch(target.io.stdout);
-  return printRowsTo(out, target, rows, columns, (row) => row, undefined);
+  return printRowsTo(out, target, rows, columns, rowJson, undefined);
 }

@@ -18,10 +18,10 @@ let server: Server;
 let base: string;
 const KEYWORD = '00000000-0000-4000-8000-000000000001';
 const DEPTH = 100_000;
-const DEEP = `{"data":${'['.repeat(DEPTH)}1.10${']'.repeat(DEPTH)}}`;
+const DEEP = `{"data":${'['.repeat(DEPTH)}12345678901234567891${']'.repeat(DEPTH)}}`;
 // Relations whose numbers JavaScript would spell otherwise; the second row repeats none of them.
 const RELATIONS =
-  `{"data":[{"id":"00000000-0000-4000-8000-0000000000a1","name":"Alpha","count":7,"big":12345678901234567891,"weight":1.10,"ratio":0.10000000000000000555},` +
+  `{"data":[{"id":"00000000-0000-4000-8000-0000000000a1","name":"Alpha","count":7.0,"big":12345678901234567891,"weight":1.10,"ratio":0.10000000000000000555},` +
   `{"id":"00000000-0000-4000-8000-0000000000a2","name":"Beta","count":2,"weight":1e2,"ratio":-0}],` +
   `"meta":{"relation":"indications","limit":100,"offset":0,"total":2.0}}`;
 
@@ -72,9 +72,17 @@ describe('every number as the service sent it (issue 30, item 3)', { timeout: BU
     const nd = await relations('--all', '--format', 'ndjson');
     expect(nd.code, nd.stderr).toBe(0);
     expect(nd.stdout).toBe(
-      '{"id":"00000000-0000-4000-8000-0000000000a1","name":"Alpha","count":7,"big":12345678901234567891,"weight":1.10,"ratio":0.10000000000000000555}\n' +
+      '{"id":"00000000-0000-4000-8000-0000000000a1","name":"Alpha","count":7.0,"big":12345678901234567891,"weight":1.10,"ratio":0.10000000000000000555}\n' +
         '{"id":"00000000-0000-4000-8000-0000000000a2","name":"Beta","count":2,"weight":1e2,"ratio":-0}\n',
     );
+  });
+});
+
+describe('numbers in csv and tsv cells (issue 30, items 3 and 6)', { timeout: BUSY_MS }, () => {
+  it('a plain column prints the literal of the member it took (count 7.0), big integers in full', async () => {
+    const csv = await relations('--format', 'csv', '--fields', 'name,count');
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toBe('name,count\r\nAlpha,7.0\r\nBeta,2\r\n');
   });
 });
 
