@@ -154,9 +154,12 @@ export function createContext(deps: ContextDeps): Context {
 let servicesModule: Promise<typeof import('./services.js')> | undefined;
 const services = () => (servicesModule ??= import('./services.js'));
 
-/** The MCP session behind `ctx.mcp()`: the MCP sign-in (or RSI_MCP_TOKEN) on the credentials' network. */
-async function openMcp(ctx: Context): Promise<McpConnection> {
-  const [creds, { connectMcp }, { profileFlag }] = await Promise.all([ctx.credentials(), import('./mcp/client.js'), services()]);
+/**
+ * The MCP session behind `ctx.mcp()`: the MCP sign-in (or RSI_MCP_TOKEN) on the credentials'
+ * network. `rsi mcp serve` passes credentials it read afresh (a sign-in made while it serves).
+ */
+export async function openMcp(ctx: Context, fresh?: Credentials): Promise<McpConnection> {
+  const [creds, { connectMcp }, { profileFlag }] = await Promise.all([fresh ?? ctx.credentials(), import('./mcp/client.js'), services()]);
   const mcp = await creds.tokenProvider('mcp');
   return connectMcp({
     url: mcp.url,

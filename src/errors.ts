@@ -81,8 +81,11 @@ export class ForbiddenError extends CliError {
   override readonly exitCode = ExitCode.forbidden;
   constructor(
     message: string,
+    /** The missing scope(s), space-separated, when the refusal names them. */
     readonly scope?: string,
     options: CliErrorOptions = {},
+    /** Which sign-in lacks it: the API's (default) or the MCP server's (`rsi login --resource mcp`). */
+    readonly resource: 'api' | 'mcp' = 'api',
   ) {
     super(message, options);
   }

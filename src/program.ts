@@ -32,6 +32,7 @@ import * as mcpServe from './commands/mcp/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
 import { FIELDS } from './commands/shared/fields.js';
 import { pageOutput } from './commands/shared/pager.js';
+import { commandHabit, optionHabit, quoteHint } from './commands/shared/habits.js';
 
 /**
  * Every top-level command in the order help lists them. A run builds only the command it names
@@ -145,7 +146,7 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
         // The width comes from the injected Io, not from commander's look at process.stdout.
         getOutHelpWidth: () => helpWidth(ctx.io),
         writeErr: (text) => void ctx.io.stderr.write(text),
-        outputError: (text, write) => write(`rsi: ${suggestSibling(cmd, text.replace(/^error: /, '').trimEnd())}\n`),
+        outputError: (text, write) => write(explainUsage(cmd, text.replace(/^error: /, '').trimEnd())),
       })
       // A subcommand's help lists the flags it inherits (--json, --format, --profile, …) too.
       .configureHelp({
@@ -177,6 +178,28 @@ const SIBLING_FLAGS: Record<string, readonly string[]> = {
   '--limit': ['--top'],
   '--top': ['--limit'],
 };
+
+/**
+ * commander's usage error as rsi prints it: a habit of gh, kubectl or az (`rsi auth login`,
+ * `-o json`) named with rsi's equivalent, a flag of a sibling command named, and an unquoted name
+ * (`rsi status My first project`) with a hint to quote it.
+ */
+export function explainUsage(cmd: Command, message: string): string {
+  const typed = { path: commandPath(cmd), argv: (rootOf(cmd) as unknown as { rawArgs?: string[] }).rawArgs ?? [] };
+  const command = /^unknown command '([^']+)'/.exec(message)?.[1];
+  const option = /^unknown option '([^']+)'/.exec(message)?.[1];
+  const habit = command !== undefined ? commandHabit(command, typed) : option !== undefined ? optionHabit(option, typed) : undefined;
+  if (habit) return `rsi: ${habit}\n`;
+  const excess = /^too many arguments for '[^']+'\. Expected (\d+) arguments? but got/.exec(message);
+  const quote = excess ? quoteHint(typed.argv, cmd.args, Number(excess[1])) : undefined;
+  return `rsi: ${suggestSibling(cmd, message)}\n${quote ? `hint: ${quote}\n` : ''}`;
+}
+
+function rootOf(cmd: Command): Command {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  return root;
+}
 
 export function suggestSibling(cmd: Command, message: string): string {
   // commander puts its own suggestion on a second line: keep the error to one line.
@@ -294,5 +317,14 @@ function isField(before: readonly string[], name: string): boolean {
   return found !== undefined && FIELDS[found]!.fields.includes(name.split('.')[0]!);
 }
 
-/** main asks this to improve an error's hint with what only the commands know. */
-export { explainError } from './commands/auth/login.js';
+/**
+ * main asks this to improve an error's hint with what only the commands know: the scopes already
+ * granted (a 403), and the profile and base URL in force (every hint).
+ */
+export async function explainError(error: unknown, ctx: Context): Promise<unknown> {
+  const [{ explainError: explainScope }, { withGlobals }] = await Promise.all([
+    import('./commands/auth/login.js'),
+    import('./commands/shared/hints.js'),
+  ]);
+  return withGlobals(await explainScope(error, ctx), ctx);
+}

@@ -14,8 +14,11 @@ export default defineConfig({
     // modules or changes process-wide state, so sharing a worker between files is safe.
     isolate: false,
     maxWorkers: 3,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Generous outer bounds, not speed limits: tests wait on events (a line printed, a process
+    // exiting), and these only stop a test that truly hangs. A bound a busy machine can trip is a
+    // broken test (a whole suite beside another copy of itself on 2 cores must still pass).
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     reporters: ['default'],
   },
 });

@@ -182,14 +182,18 @@ async function mcpTokenProvider(creds: Credentials, options: ResolveOptions): Pr
     new NotSignedInError(`not signed in to the MCP server of ${baseUrl} (profile ${creds.profileName})`, { hint });
   // With RSI_TOKEN and RSI_BASE_URL the resolver skips the config; an MCP sign-in may still be stored.
   const profile = creds.profile ?? (await creds.config.profile(creds.profileName));
-  if (!profile?.authServer || profile.baseUrl !== baseUrl) throw notSignedInMcp();
+  // The MCP sign-in's own authorization server (its metadata may name another than the API's);
+  // an MCP sign-in stored before rsi kept it separately used the API's.
+  const authServer = profile?.mcp?.authServer ?? profile?.authServer;
+  if (!profile || !authServer || profile.baseUrl !== baseUrl) throw notSignedInMcp();
   const store =
     creds.profile || options.env.RSI_CREDENTIAL_STORE ? creds.store() : creds.store({ insecure: profile.credentialStore === 'file' });
   const provider = new StoredTokenProvider({
     store,
     key: credentialKeyFor(creds.key(), 'mcp'),
-    resource: url,
-    authServer: profile.authServer,
+    // The resource the tokens were issued for, as the MCP server's metadata named it.
+    resource: profile.mcp?.resource ?? url,
+    authServer,
     configDir: creds.configDir,
     clock: options.clock,
     oauth: creds.oauth,

@@ -7,9 +7,19 @@
 import * as oauth from 'oauth4webapi';
 import { InterruptedError, NotSignedInError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../errors.js';
 import type { Clock } from '../io/io.js';
-import type { ClientRegistration, ConfigStore } from '../storage/config.js';
-import type { CredentialStore } from '../storage/credentials.js';
-import { authServerInfo, discoverAuthorizationServer, oauthFailure, requestOptions, tokenResult, type OAuthEnv } from './oauth.js';
+import type { ClientRegistration, ConfigStore, Profile } from '../storage/config.js';
+import type { CredentialKey, CredentialStore, StoredTokens } from '../storage/credentials.js';
+import {
+  authServerInfo,
+  clientAuth,
+  discoverAuthorizationServer,
+  oauthFailure,
+  requestOptions,
+  tokenResult,
+  type ClientAuthMethod,
+  type ClientCredentials,
+  type OAuthEnv,
+} from './oauth.js';
 import { PortInUseError, startLoopbackReceiver, type Callback, type LoopbackReceiver } from './loopback.js';
 import { credentialKeyFor, resourceUrl, type Resource } from './resources.js';
 
@@ -40,6 +50,13 @@ export interface LoginOptions {
   pasted?: AsyncIterable<string> | undefined;
   /** Which resource the token is for: the API (default) or the MCP server, stored under its own entries. */
   resource?: Resource | undefined;
+  /**
+   * A pre-registered client (`--client-id`) instead of dynamic registration: a plain id, or an
+   * https URL of a Client ID Metadata Document. MCP sign-in only.
+   */
+  clientId?: string | undefined;
+  /** That client's secret (RSI_CLIENT_SECRET), for a confidential pre-registered client. */
+  clientSecret?: string | undefined;
 }
 
 export interface LoginResult {
@@ -48,25 +65,181 @@ export interface LoginResult {
   expiresAt: number;
   issuer: string;
   clientId: string;
+  /**
+   * MCP sign-in: the MCP server still refuses the new token for lack of these scopes, although
+   * they were granted (signing in again cannot help, so rsi stopped asking).
+   */
+  stillRefused?: string[] | undefined;
 }
 
+/**
+ * What one sign-in is for and where its state lives: the API's (the profile's `authServer` and
+ * `client`) or the MCP server's (the profile's `mcp`, whose authorization server may be another).
+ */
+interface Target {
+  resource: string;
+  /** Empty: no `scope` parameter at all (the MCP spec's "omit when nothing says which"). */
+  scopes: readonly string[];
+  key: CredentialKey;
+  /** The cached registration for this issuer, if any. */
+  registration(profile: Profile | undefined, issuer: string): ClientRegistration | undefined;
+  remember(profile: Profile | undefined, registration: ClientRegistration | undefined): Profile;
+  signedIn(profile: Profile | undefined, as: oauth.AuthorizationServer): Profile;
+  /** Probing a cached registration at the authorization endpoint is safe (the service's own server). */
+  probeRegistration: boolean;
+  /** A pre-registered client: no registration, these credentials. */
+  preset?: { clientId: string; credentials: ClientCredentials } | undefined;
+}
+
+/** The most step-up sign-ins one `rsi login --resource mcp` makes after the first (no endless loop). */
+export const MAX_STEP_UPS = 2;
+
 export async function login(opts: LoginOptions): Promise<LoginResult> {
+  if (opts.resource === 'mcp') return loginMcp(opts);
+  if (opts.clientId !== undefined) throw new UsageError('--client-id is for the MCP sign-in: add --resource mcp');
   const as = await discoverAuthorizationServer(opts.baseUrl, opts.oauth);
+  requireS256(as);
+  const key = { baseUrl: opts.baseUrl, profile: opts.profile };
+  return signIn(opts, as, {
+    resource: resourceUrl(opts.baseUrl, 'api'),
+    scopes: opts.scopes,
+    key,
+    registration: (p, issuer) => (p?.client && p.client.issuer === issuer && p.baseUrl === opts.baseUrl ? p.client : undefined),
+    remember: (p, registration) => ({
+      ...(p ?? {}),
+      baseUrl: opts.baseUrl,
+      ...(p?.baseUrl === opts.baseUrl ? {} : { authServer: undefined, credentialStore: undefined, mcp: undefined }),
+      client: registration,
+    }),
+    signedIn: (p) => ({
+      ...(p ?? {}),
+      baseUrl: opts.baseUrl,
+      authServer: authServerInfo(as),
+      client: p?.client,
+      credentialStore: opts.store.kind === 'file' ? 'file' : 'keychain',
+    }),
+    probeRegistration: true,
+  });
+}
+
+function requireS256(as: oauth.AuthorizationServer): void {
   if (!as.code_challenge_methods_supported?.includes('S256')) {
     throw new UnexpectedReplyError(`${as.issuer} does not advertise PKCE S256; refusing to sign in without it`);
   }
   if (!as.authorization_endpoint || !as.token_endpoint)
     throw new UnexpectedReplyError(`${as.issuer} metadata lacks the authorization or token endpoint`);
+}
+
+/**
+ * The MCP sign-in (MCP authorization spec 2025-11-25): discovery from the MCP server's challenge
+ * and its own metadata (auth/mcp.ts), the scopes it asks for unless the person named some, then
+ * the same PKCE sign-in as the API's with `resource` set to what the metadata says. The new token
+ * is tried at once (`initialize` and `tools/list`): a 403 `insufficient_scope` naming scopes not
+ * yet granted is a step-up, a sign-in for the union, at most MAX_STEP_UPS times; one naming scopes
+ * already granted is not retried, since asking again cannot change the answer.
+ */
+async function loginMcp(opts: LoginOptions): Promise<LoginResult> {
+  const { discoverMcpAuthorization, probeMcpServer } = await import('./mcp.js');
+  const mcpUrl = resourceUrl(opts.baseUrl, 'mcp');
+  const found = await discoverMcpAuthorization(mcpUrl, opts.oauth);
+  const { as } = found;
+  opts.events.info(`Signing in for the MCP server: ${found.how}.`);
+  // PKCE is required by the MCP spec: metadata that does not offer S256 is refused; with no metadata
+  // at all (the 2025-03-26 fallback) nothing can be checked, and S256 is used all the same.
+  if (!found.assumedEndpoints) requireS256(as);
+  const preset = opts.clientId !== undefined ? presetClient(opts, as) : undefined;
+  if (!preset && !as.registration_endpoint) {
+    throw new UsageError(`${as.issuer} offers no dynamic client registration`, {
+      hint: 'pass the client id the service gave you: `rsi login --resource mcp --client-id <id>` (and its secret in RSI_CLIENT_SECRET, if it has one)',
+    });
+  }
+  const key = credentialKeyFor({ baseUrl: opts.baseUrl, profile: opts.profile }, 'mcp');
+  const target = (scopes: readonly string[]): Target => ({
+    resource: found.resource,
+    scopes,
+    key,
+    // Its own registration first; the API's when the MCP server uses the same authorization server.
+    registration: (p, issuer) => {
+      if (p?.baseUrl !== opts.baseUrl) return undefined;
+      if (p.mcp?.client?.issuer === issuer) return p.mcp.client;
+      return p.client?.issuer === issuer && !p.client.tokenEndpointAuthMethod ? p.client : undefined;
+    },
+    remember: (p, registration) => {
+      const same = p?.baseUrl === opts.baseUrl;
+      const base: Profile = same ? p! : { baseUrl: opts.baseUrl };
+      return { ...base, mcp: { resource: found.resource, authServer: base.mcp?.authServer ?? authServerInfo(as), client: registration } };
+    },
+    signedIn: (p) => {
+      const same = p?.baseUrl === opts.baseUrl;
+      const base: Profile = same ? p! : { baseUrl: opts.baseUrl };
+      const client = same && p?.mcp?.client?.issuer === as.issuer ? p.mcp.client : undefined;
+      return {
+        ...base,
+        credentialStore: opts.store.kind === 'file' ? 'file' : 'keychain',
+        mcp: { resource: found.resource, authServer: authServerInfo(as), client },
+      };
+    },
+    // An arbitrary authorization server may answer the probe's incomplete request as a real one.
+    probeRegistration: false,
+    preset,
+  });
+  let scopes: readonly string[] = opts.scopes.length ? opts.scopes : found.scopes;
+  for (let stepUp = 0; ; stepUp++) {
+    const result = await signIn(opts, as, target(scopes));
+    const stored = await opts.store.load(key);
+    const check = stored ? await probeMcpServer(mcpUrl, opts.oauth, stored.accessToken) : undefined;
+    if (check?.status !== 403 || check.error !== 'insufficient_scope' || !check.scope?.length) return result;
+    const granted = result.scope.split(/\s+/).filter(Boolean);
+    const missing = check.scope.filter((s) => !granted.includes(s));
+    if (!missing.length) return { ...result, stillRefused: check.scope };
+    if (stepUp >= MAX_STEP_UPS) return { ...result, stillRefused: missing };
+    scopes = [...new Set([...granted, ...scopes, ...check.scope])];
+    opts.events.info(`The MCP server also asks for ${missing.join(' ')}; signing in again for ${scopes.join(' ')} (step-up).`);
+  }
+}
+
+/**
+ * `--client-id`: a client the authorization server already knows. An https URL is a Client ID
+ * Metadata Document (the MCP spec's preferred way for a client and a server that never met) when
+ * the server says it supports them; it is public, as such documents are for. A plain id takes
+ * the secret in RSI_CLIENT_SECRET if it has one, sent the way the server supports (Basic first,
+ * RFC 6749 §2.3.1).
+ */
+function presetClient(opts: LoginOptions, as: oauth.AuthorizationServer): { clientId: string; credentials: ClientCredentials } {
+  const clientId = opts.clientId!;
+  const isUrl = /^https:\/\//i.test(clientId);
+  if (isUrl && !opts.clientSecret) {
+    if (as.client_id_metadata_document_supported !== true)
+      opts.events.info(`${as.issuer} does not say it supports Client ID Metadata Documents; using ${clientId} as a plain client id.`);
+    return { clientId, credentials: { method: 'none' } };
+  }
+  if (!opts.clientSecret) return { clientId, credentials: { method: 'none' } };
+  const supported = (as.token_endpoint_auth_methods_supported as string[] | undefined) ?? ['client_secret_basic'];
+  const method: ClientAuthMethod = supported.includes('client_secret_basic')
+    ? 'client_secret_basic'
+    : supported.includes('client_secret_post')
+      ? 'client_secret_post'
+      : 'client_secret_basic';
+  return { clientId, credentials: { method, secret: opts.clientSecret } };
+}
+
+/** One sign-in through the browser for `target`, re-registering once if the server forgot us. */
+async function signIn(opts: LoginOptions, as: oauth.AuthorizationServer, target: Target): Promise<LoginResult> {
   for (let attempt = 0; ; attempt++) {
-    const receiver = await bindReceiver(opts, as.issuer);
+    const receiver = await bindReceiver(opts, target, as.issuer);
     try {
-      const client = await ensureRegistration(opts, as, receiver);
+      const client = target.preset
+        ? {
+            client: { client_id: target.preset.clientId, token_endpoint_auth_method: target.preset.credentials.method },
+            credentials: target.preset.credentials,
+          }
+        : await ensureRegistration(opts, target, as, receiver);
       try {
-        return await authorize(opts, as, client, receiver);
+        return await authorize(opts, target, as, client.client, client.credentials, receiver);
       } catch (error) {
         // The server forgot our registration: drop it and go round once more.
-        if (error instanceof StaleRegistrationError && attempt === 0) {
-          await forgetRegistration(opts);
+        if (error instanceof StaleRegistrationError && attempt === 0 && !target.preset) {
+          await opts.config.updateProfile(opts.profile, (p) => (p ? target.remember(p, undefined) : p));
           opts.events.info('The stored client registration is no longer accepted; registering again.');
           continue;
         }
@@ -81,8 +254,8 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
 class StaleRegistrationError extends NotSignedInError {}
 
 /** Binds the registered port when it is free (and no --port says otherwise), else the asked or any port. */
-async function bindReceiver(opts: LoginOptions, issuer: string): Promise<LoopbackReceiver> {
-  const cached = await cachedRegistration(opts, issuer);
+async function bindReceiver(opts: LoginOptions, target: Target, issuer: string): Promise<LoopbackReceiver> {
+  const cached = target.preset ? undefined : target.registration(await opts.config.profile(opts.profile), issuer);
   const registeredPort = cached ? Number(new URL(cached.redirectUri).port) : undefined;
   const wanted = opts.port ?? registeredPort;
   if (wanted !== undefined) {
@@ -102,36 +275,71 @@ function ignored(opts: LoginOptions): (why: string) => void {
   return (why) => opts.events.info(`Ignored a request to the sign-in listener: ${why}. Still waiting…`);
 }
 
-async function cachedRegistration(opts: LoginOptions, issuer: string): Promise<ClientRegistration | undefined> {
-  const profile = await opts.config.profile(opts.profile);
-  const client = profile?.client;
-  // A registration is tied to the issuer that made it: never replayed at another.
-  return client && client.issuer === issuer && profile?.baseUrl === opts.baseUrl ? client : undefined;
+interface RegisteredClient {
+  client: oauth.Client;
+  credentials: ClientCredentials;
 }
 
-async function forgetRegistration(opts: LoginOptions): Promise<void> {
-  await opts.config.updateProfile(opts.profile, (p) => (p ? { ...p, client: undefined } : p));
-}
-
-/** Reuses the cached registration when its redirect URI matches this receiver; else registers. */
-async function ensureRegistration(opts: LoginOptions, as: oauth.AuthorizationServer, receiver: LoopbackReceiver): Promise<oauth.Client> {
-  const cached = await cachedRegistration(opts, as.issuer);
-  if (cached && cached.redirectUri === receiver.redirectUri && (await registrationAccepted(opts, as, cached))) {
-    return { client_id: cached.clientId, token_endpoint_auth_method: 'none' };
+/**
+ * Reuses the cached registration (tied to the issuer that made it: never replayed at another) when
+ * its redirect URI matches this receiver, and, for one with a secret, the secret is still kept with
+ * the tokens; else registers.
+ */
+async function ensureRegistration(
+  opts: LoginOptions,
+  target: Target,
+  as: oauth.AuthorizationServer,
+  receiver: LoopbackReceiver,
+): Promise<RegisteredClient> {
+  const cached = target.registration(await opts.config.profile(opts.profile), as.issuer);
+  if (cached && cached.redirectUri === receiver.redirectUri) {
+    const method = cached.tokenEndpointAuthMethod;
+    const secret = method ? (await opts.store.load(target.key).catch(() => undefined))?.clientSecret : undefined;
+    if ((!method || secret) && (!target.probeRegistration || (await registrationAccepted(opts, as, cached)))) {
+      return {
+        client: { client_id: cached.clientId, token_endpoint_auth_method: method ?? 'none' },
+        credentials: { method: method ?? 'none', secret },
+      };
+    }
   }
-  const client = await registerClient(opts, as, receiver.redirectUri);
-  await opts.config.updateProfile(opts.profile, (p) => ({
-    ...(p ?? {}),
-    baseUrl: p?.baseUrl === opts.baseUrl ? p.baseUrl : opts.baseUrl,
-    ...(p?.baseUrl === opts.baseUrl ? {} : { authServer: undefined, credentialStore: undefined }),
-    client: {
-      clientId: client.client_id,
+  const registered = await registerClient(opts, as, receiver.redirectUri);
+  const credentials = registeredCredentials(registered, as);
+  await opts.config.updateProfile(opts.profile, (p) =>
+    target.remember(p, {
+      clientId: registered.client_id,
       redirectUri: receiver.redirectUri,
       issuer: as.issuer,
       registeredAt: new Date(opts.clock.now()).toISOString(),
-    },
-  }));
-  return client;
+      ...(credentials.method !== 'none' ? { tokenEndpointAuthMethod: credentials.method } : {}),
+    }),
+  );
+  return { client: { client_id: registered.client_id, token_endpoint_auth_method: credentials.method }, credentials };
+}
+
+/**
+ * The token-endpoint authentication a registration gave: the method it returned; for one that
+ * returned a secret but no method, RFC 7591 §2's default (`client_secret_basic`) unless the server
+ * lists only others; `none` without a secret.
+ * @see https://www.rfc-editor.org/rfc/rfc7591#section-2
+ */
+export function registeredCredentials(registered: oauth.Client, as: oauth.AuthorizationServer): ClientCredentials {
+  const secret = typeof registered.client_secret === 'string' && registered.client_secret ? registered.client_secret : undefined;
+  const returned = registered.token_endpoint_auth_method;
+  if (returned === 'none' || (!secret && returned === undefined)) return { method: 'none' };
+  if (returned === 'client_secret_basic' || returned === 'client_secret_post') {
+    if (!secret) throw new UnexpectedReplyError(`the client registration says ${returned} but returned no client_secret`);
+    return { method: returned, secret };
+  }
+  if (returned !== undefined) {
+    throw new UnexpectedReplyError(
+      `the client registration asks for token endpoint authentication "${String(returned).slice(0, 40)}", which rsi does not support`,
+    );
+  }
+  const supported = as.token_endpoint_auth_methods_supported as string[] | undefined;
+  if (!supported || supported.includes('client_secret_basic')) return { method: 'client_secret_basic', secret };
+  if (supported.includes('client_secret_post')) return { method: 'client_secret_post', secret };
+  // The server lists neither: the secret is of no use, PKCE alone authenticates the public client.
+  return { method: 'none' };
 }
 
 /**
@@ -191,22 +399,45 @@ export async function registerClient(opts: LoginOptions, as: oauth.Authorization
       continue;
     }
     try {
-      return (await oauth.processDynamicClientRegistrationResponse(res)) as oauth.Client;
+      return (await oauth.processDynamicClientRegistrationResponse(await lenientRegistration(res))) as oauth.Client;
     } catch (error) {
       throw oauthFailure(error, 'client registration');
     }
   }
 }
 
+/**
+ * RFC 7591 §3.2.1 makes `client_secret_expires_at` required beside a `client_secret`, and
+ * oauth4webapi refuses a reply without it; servers that leave it out exist (the MCP SDK's own
+ * accepts them). Its absence is read as its documented "0: never expires", the only field so
+ * forgiven: everything else is still checked.
+ */
+async function lenientRegistration(res: Response): Promise<Response> {
+  if (res.status !== 201) return res;
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return new Response(text, { status: res.status, headers: res.headers });
+  }
+  if (json && typeof json === 'object' && 'client_secret' in json && !('client_secret_expires_at' in json)) {
+    return new Response(JSON.stringify({ ...json, client_secret_expires_at: 0 }), { status: res.status, headers: res.headers });
+  }
+  return new Response(text, { status: res.status, headers: res.headers });
+}
+
 async function authorize(
   opts: LoginOptions,
+  target: Target,
   as: oauth.AuthorizationServer,
   client: oauth.Client,
+  credentials: ClientCredentials,
   receiver: LoopbackReceiver,
 ): Promise<LoginResult> {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const resource = resourceUrl(opts.baseUrl, opts.resource);
+  const { resource } = target;
   const url = new URL(as.authorization_endpoint!);
   url.search = new URLSearchParams({
     response_type: 'code',
@@ -215,7 +446,7 @@ async function authorize(
     code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     resource,
-    scope: opts.scopes.join(' '),
+    ...(target.scopes.length ? { scope: target.scopes.join(' ') } : {}),
     state,
   }).toString();
 
@@ -259,29 +490,25 @@ async function authorize(
     throw failure;
   }
   try {
-    const res = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, receiver.redirectUri, verifier, {
+    const res = await oauth.authorizationCodeGrantRequest(as, client, clientAuth(credentials), params, receiver.redirectUri, verifier, {
       ...requestOptions(as.token_endpoint!, opts.oauth),
       additionalParameters: { resource },
     });
-    const tokens = tokenResult(await oauth.processAuthorizationCodeResponse(as, client, res), opts.scopes.join(' '));
+    const tokens = tokenResult(await oauth.processAuthorizationCodeResponse(as, client, res), target.scopes.join(' '));
     const expiresAt = opts.clock.now() + tokens.expiresIn * 1000;
-    await opts.store.save(credentialKeyFor({ baseUrl: opts.baseUrl, profile: opts.profile }, opts.resource), {
+    const stored: StoredTokens = {
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,
       expiresAt,
       obtainedAt: opts.clock.now(),
       scope: tokens.scope,
       clientId: client.client_id,
-    });
-    await opts.config.updateProfile(opts.profile, (p) => ({
-      ...(p ?? {}),
-      baseUrl: opts.baseUrl,
-      authServer: authServerInfo(as),
-      client: p?.client,
-      credentialStore: opts.store.kind === 'file' ? 'file' : 'keychain',
-    }));
+      ...(credentials.method !== 'none' ? { clientAuth: credentials.method, clientSecret: credentials.secret } : {}),
+    };
+    await opts.store.save(target.key, stored);
+    await opts.config.updateProfile(opts.profile, (p) => target.signedIn(p, as));
     callback.respond(true, `Signed in to ${opts.baseUrl}.`);
-    return { scope: tokens.scope, requested: opts.scopes, expiresAt, issuer: as.issuer, clientId: client.client_id };
+    return { scope: tokens.scope, requested: target.scopes, expiresAt, issuer: as.issuer, clientId: client.client_id };
   } catch (error) {
     const failure =
       error instanceof oauth.ResponseBodyError && error.error === 'invalid_client'

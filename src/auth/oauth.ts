@@ -2,7 +2,7 @@
  * OAuth protocol steps on oauth4webapi, named after the steps. Never prints, never asks.
  */
 import * as oauth from 'oauth4webapi';
-import { CliError, NotSignedInError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
+import { CliError, NotSignedInError, ServiceUnavailableError, UnexpectedReplyError, UsageError } from '../errors.js';
 import type { AuthServerInfo } from '../storage/config.js';
 import type { Network } from '../http/network.js';
 import { apiResourceOf } from '../http/api-path.js';
@@ -73,14 +73,43 @@ export async function discoverAuthorizationServer(baseUrl: string, env: OAuthEnv
     );
   } catch (error) {
     if (error instanceof ServiceUnavailableError) throw error;
-    throw new UnexpectedReplyError(`the service's OAuth metadata at ${issuer.origin} is not usable: ${(error as Error).message}`, {
-      hint: 'check --base-url; `rsi doctor` tests discovery',
-    });
+    throw (
+      issuerMismatch(error, issuer, baseUrl) ??
+      new UnexpectedReplyError(`the service's OAuth metadata at ${issuer.origin} is not usable: ${(error as Error).message}`, {
+        hint: 'check --base-url; `rsi doctor` tests discovery',
+      })
+    );
   }
   // Checked before anything is opened or sent: the browser gets the authorization endpoint, and
   // the token, registration and revocation endpoints receive codes and tokens.
   checkEndpoints(as);
   return as;
+}
+
+/**
+ * The metadata names another issuer than the address asked (`--base-url http://localhost:8765`
+ * where the service calls itself http://127.0.0.1:8765): said in rsi's words, and where both are
+ * this machine, with the base URL to use instead. Another host is named but never suggested: a
+ * service cannot send a person elsewhere by claiming a name.
+ */
+function issuerMismatch(error: unknown, asked: URL, baseUrl: string): CliError | undefined {
+  if (!(error instanceof oauth.OperationProcessingError) || error.code !== oauth.JSON_ATTRIBUTE_COMPARISON) return undefined;
+  const cause = error.cause as { attribute?: unknown; body?: { issuer?: unknown } } | undefined;
+  if (cause?.attribute !== 'issuer' || typeof cause.body?.issuer !== 'string') return undefined;
+  let named: URL;
+  try {
+    named = new URL(cause.body.issuer);
+  } catch {
+    return undefined;
+  }
+  const said = `the service at ${asked.origin} calls itself ${named.href.replace(/\/$/, '')} (its OAuth issuer), and the two must be the same address`;
+  const sameMachine = isLoopbackHost(asked.hostname) && isLoopbackHost(named.hostname) && asked.protocol === named.protocol;
+  if (!sameMachine || asked.href !== new URL(baseUrl).href) {
+    return new UnexpectedReplyError(said, { hint: "check --base-url: it must be the service's own address; `rsi doctor` tests discovery" });
+  }
+  const instead = new URL(baseUrl);
+  instead.host = named.host;
+  return new UnexpectedReplyError(said, { hint: `use --base-url ${instead.href.replace(/\/$/, '')} instead` });
 }
 
 const ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'] as const;
@@ -110,6 +139,106 @@ export function checkEndpoints(as: Partial<Record<(typeof ENDPOINTS)[number], un
     else if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse('which is not an https:// URL');
     else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) refuse('which is plain http to a host that is not loopback');
     else if (url.username || url.password) refuse('which carries credentials');
+  }
+}
+
+/** How a client authenticates at the token endpoint (RFC 7591 `token_endpoint_auth_method`). */
+export const CLIENT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
+
+/** A client's token-endpoint credentials; `none` (a public client, PKCE only) is the default. */
+export interface ClientCredentials {
+  method: ClientAuthMethod;
+  secret?: string | undefined;
+}
+
+/**
+ * oauth4webapi's ClientAuth for the method the registration returned (or the pre-registered
+ * client was given). A method that needs a secret without one is refused, not sent as `none`.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-2.3.1
+ */
+export function clientAuth(credentials: ClientCredentials | undefined): oauth.ClientAuth {
+  const method = credentials?.method ?? 'none';
+  if (method === 'none') return oauth.None();
+  if (!credentials?.secret)
+    throw new UsageError(`the client authenticates with ${method} but no client secret is known`, {
+      hint: 'set RSI_CLIENT_SECRET to the secret of the pre-registered client',
+    });
+  return method === 'client_secret_basic' ? clientSecretBasic(credentials.secret) : oauth.ClientSecretPost(credentials.secret);
+}
+
+/**
+ * HTTP Basic with the client id and secret form-urlencoded first (RFC 6749 §2.3.1), by the WHATWG
+ * algorithm (URLSearchParams): unlike oauth4webapi's own, which escapes every non-alphanumeric
+ * (`-` as `%2D`), it leaves `-._*` as they are, so a server that compares without decoding (as
+ * many do) still recognises `my-client`, while one that decodes reads the same value.
+ */
+function clientSecretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string): string => new URLSearchParams([['', value]]).toString().slice(1);
+  return (_as, client, _body, headers) => {
+    headers.set('authorization', `Basic ${btoa(`${encode(client.client_id)}:${encode(secret)}`)}`);
+  };
+}
+
+/**
+ * The well-known addresses of an issuer's metadata, in the order the MCP authorization spec
+ * (2025-11-25, "Authorization Server Metadata Discovery") lists them: for an issuer with a path,
+ * RFC 8414 with the path inserted, OpenID Connect Discovery with the path inserted, then OpenID
+ * Connect Discovery with the path appended; for one without, RFC 8414 then OpenID Connect.
+ * @see https://www.rfc-editor.org/rfc/rfc8414#section-3.1
+ */
+export function metadataUrls(issuer: URL): URL[] {
+  const path = issuer.pathname.replace(/\/+$/, '');
+  const at = (p: string): URL => new URL(p, issuer.origin);
+  if (!path) return [at('/.well-known/oauth-authorization-server'), at('/.well-known/openid-configuration')];
+  return [
+    at(`/.well-known/oauth-authorization-server${path}`),
+    at(`/.well-known/openid-configuration${path}`),
+    at(`${path}/.well-known/openid-configuration`),
+  ];
+}
+
+/**
+ * RFC 8414, then OpenID Connect Discovery, at the addresses `metadataUrls` gives, the first that
+ * answers 200 winning. The document's `issuer` must be the issuer asked for (RFC 8414 §3.3: a
+ * document for another issuer "MUST NOT be used"). Undefined when none answers (404 or another
+ * 4xx at every address): the caller decides what a server without metadata means.
+ */
+export async function discoverIssuerMetadata(issuer: URL, env: OAuthEnv): Promise<oauth.AuthorizationServer | undefined> {
+  checkIssuerUrl(issuer);
+  for (const url of metadataUrls(issuer)) {
+    const res = await env.network.fetch(url.href, { headers: { accept: 'application/json', 'user-agent': env.userAgent } });
+    if (res.status >= 500) {
+      await res.body?.cancel();
+      throw new ServiceUnavailableError(`the authorization server answered ${res.status} at ${url.href}`, res.status);
+    }
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      continue;
+    }
+    let as: oauth.AuthorizationServer;
+    try {
+      as = await oauth.processDiscoveryResponse(issuer, res);
+    } catch (error) {
+      const body = (error as { cause?: { body?: { issuer?: unknown } } }).cause?.body;
+      const said =
+        typeof body?.issuer === 'string'
+          ? ` says its issuer is ${JSON.stringify(body.issuer.slice(0, 100))}, not ${issuer.href}`
+          : ` is not usable: ${(error as Error).message}`;
+      throw new UnexpectedReplyError(`the authorization server metadata at ${url.href}${said}; refusing to use it`, {
+        hint: 'RFC 8414 forbids using metadata issued for another issuer; the authorization server is misconfigured',
+      });
+    }
+    checkEndpoints(as);
+    return as;
+  }
+  return undefined;
+}
+
+/** An issuer is https, or http on a loopback host: codes and tokens never cross a network in clear. */
+export function checkIssuerUrl(issuer: URL): void {
+  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname))) {
+    throw new UnexpectedReplyError(`the service names an authorization server that is not https (${issuer.href}); refusing`);
   }
 }
 
@@ -143,10 +272,11 @@ export async function refreshTokens(
   refreshToken: string,
   resource: string,
   env: OAuthEnv,
+  credentials?: ClientCredentials,
 ): Promise<TokenResult> {
-  const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: 'none' };
+  const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: credentials?.method ?? 'none' };
   try {
-    const res = await oauth.refreshTokenGrantRequest(as as oauth.AuthorizationServer, client, oauth.None(), refreshToken, {
+    const res = await oauth.refreshTokenGrantRequest(as as oauth.AuthorizationServer, client, clientAuth(credentials), refreshToken, {
       ...requestOptions(as.token_endpoint, env),
       additionalParameters: { resource },
     });
@@ -192,15 +322,21 @@ export function tokenResult(res: oauth.TokenEndpointResponse, requestedScope: st
  * Token revocation; best effort (the caller deletes local credentials whatever happens).
  * @see https://www.rfc-editor.org/rfc/rfc7009#section-2.1
  */
-export async function revokeToken(as: AuthServerInfo, clientId: string, token: string, env: OAuthEnv): Promise<void> {
+export async function revokeToken(
+  as: AuthServerInfo,
+  clientId: string,
+  token: string,
+  env: OAuthEnv,
+  credentials?: ClientCredentials,
+): Promise<void> {
   if (!as.revocation_endpoint) throw new UnexpectedReplyError('the authorization server has no revocation endpoint');
-  const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: 'none' };
+  const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: credentials?.method ?? 'none' };
   try {
     await oauth.processRevocationResponse(
       await oauth.revocationRequest(
         as as oauth.AuthorizationServer,
         client,
-        oauth.None(),
+        clientAuth(credentials),
         token,
         requestOptions(as.revocation_endpoint, env),
       ),

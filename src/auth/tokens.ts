@@ -106,6 +106,8 @@ export class StoredTokenProvider implements AuthProvider {
             usedRefreshToken,
             this.opts.resource ?? apiResourceOf(this.opts.key.baseUrl),
             this.opts.oauth,
+            // A client registered with a secret authenticates its refreshes as it did its sign-in.
+            stored.clientAuth ? { method: stored.clientAuth, secret: stored.clientSecret } : undefined,
           );
         } catch (error) {
           if (error instanceof InvalidGrantError) {
@@ -126,6 +128,7 @@ export class StoredTokenProvider implements AuthProvider {
           obtainedAt: this.opts.clock.now(),
           scope: result.scope || stored.scope,
           clientId: stored.clientId,
+          ...(stored.clientAuth ? { clientAuth: stored.clientAuth, clientSecret: stored.clientSecret } : {}),
         };
         try {
           // Compare-and-swap, atomic in the store: write back only over the refresh token we used.

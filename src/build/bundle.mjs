@@ -11,20 +11,22 @@
  * - `node:http2` is src/http/http2-on-demand.ts: undici's HTTP/2 client wants ten constants from it
  *   at load, and rsi never speaks HTTP/2.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundledPackages, jqWasmNotices, renderNotices } from './notices.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-await build({
+/** esbuild's options for dist/ (exported for the test that checks the notice file against them). */
+export const options = {
   entryPoints: [join(ROOT, 'src/main.ts')],
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   external: ['@napi-rs/keyring', 'open'],
   alias: { 'node:http2': join(ROOT, 'src/http/http2-on-demand.ts') },
   outdir: join(ROOT, 'dist'),
@@ -32,10 +34,45 @@ await build({
   logLevel: 'warning',
   legalComments: 'external',
   banner: { js: "const require = globalThis.process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
-});
-requireBuiltins(join(ROOT, 'dist'));
-mkdirSync(join(ROOT, 'dist'), { recursive: true });
-copyFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'), join(ROOT, 'dist/jq.wasm'));
+  metafile: true,
+};
+
+/**
+ * The `--jq` engine's thread (src/io/jq-worker.ts): one CommonJS file with jq-wasm's glue inside,
+ * started only by --jq. CommonJS so that the single executable can run the same text as an `eval`
+ * worker; jq-wasm's CommonJS entry because its ESM one reads import.meta.url.
+ */
+export const workerOptions = {
+  entryPoints: [join(ROOT, 'src/io/jq-worker.ts')],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  alias: { 'jq-wasm': join(ROOT, 'node_modules/jq-wasm/dist/index.cjs') },
+  outfile: join(ROOT, 'dist/jq-worker.cjs'),
+  logLevel: 'warning',
+  legalComments: 'eof',
+  metafile: true,
+};
+
+/** The notice file's name in dist/ (it ships in the tarball with the rest of dist/). */
+export const NOTICES = 'THIRD-PARTY-NOTICES.txt';
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // Chunk names carry a content hash: without this, every rebuild would leave the last build's
+  // chunks beside the new ones (and the tests that read dist/chunks would read stale code).
+  rmSync(join(ROOT, 'dist/chunks'), { recursive: true, force: true });
+  const { metafile } = await build(options);
+  const worker = await build(workerOptions);
+  requireBuiltins(join(ROOT, 'dist'));
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  copyFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'), join(ROOT, 'dist/jq.wasm'));
+  // Every package esbuild put in dist/ (the main bundle and the jq worker), with its licence text,
+  // and jq's and Oniguruma's for jq.wasm.
+  const inputs = { inputs: { ...metafile.inputs, ...worker.metafile.inputs } };
+  const notices = [...bundledPackages(inputs, ROOT), ...jqWasmNotices()];
+  writeFileSync(join(ROOT, 'dist', NOTICES), renderNotices('Third-party notices for rsi (dist/)', notices));
+}
 
 /**
  * Rewrites every import of a Node built-in in the output to a `require` (the banner's), so no ESM

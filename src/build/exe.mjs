@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundledPackages, jqWasmNotices, nodeNotice, packageNotice, renderNotices } from './notices.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The Node every binary embeds: the newest 26.x (LTS line) with both linux-x64 and linux-arm64 packages. */
@@ -51,6 +52,15 @@ function parseArgs(argv) {
     else fail(`unknown argument ${arg} (use --target NAME[,NAME] or --node PATH)`);
   }
   return options;
+}
+
+/** The notice file beside a binary: `rsi-linux-x64.THIRD-PARTY-NOTICES.txt`. */
+function noticesFile(output) {
+  return `${output.replace(/\.exe$/, '')}.THIRD-PARTY-NOTICES.txt`;
+}
+
+function rsiVersion() {
+  return JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 }
 
 function sha256(file) {
@@ -110,13 +120,22 @@ function keyringAddon(target) {
   const pkg = existsSync(join(installed, 'package.json')) ? installed : fetchPackage(name, version);
   const addon = pkg && findFile(pkg, (file) => file.endsWith('.node'));
   if (!addon) fail(`no ${name}@${version} on the registry`);
-  return addon;
+  return { addon, folder: pkg };
+}
+
+/**
+ * The licence of the Node a binary embeds: LICENSE of the registry's package, or, with --node, the
+ * LICENSE of the Node install it comes from (bin/node → ../LICENSE, as in nodejs.org's archives).
+ */
+function nodeLicenceFolder(executable) {
+  for (let dir = dirname(executable), i = 0; i < 3; i++, dir = dirname(dir)) if (existsSync(join(dir, 'LICENSE'))) return dir;
+  return fail(`no LICENSE found near ${executable}: Node's licence must ship beside the binary`);
 }
 
 async function bundle(target, keyringSha256) {
   const { build } = await import('esbuild');
   const outfile = join(OUT, target, 'rsi.cjs');
-  await build({
+  const result = await build({
     entryPoints: [join(ROOT, 'src/exe/entry.ts')],
     bundle: true,
     // One CommonJS script: a SEA's main script is one file, and CommonJS takes the code cache.
@@ -143,6 +162,20 @@ async function bundle(target, keyringSha256) {
     // help cache, which the binary does not use.
     logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning',
+    metafile: true,
+  });
+  // The `--jq` engine's thread (src/io/jq-worker.ts): the same CommonJS file npm run build makes,
+  // an asset here, started as an `eval` worker (a SEA has no file to point a Worker at).
+  await build({
+    entryPoints: [join(ROOT, 'src/io/jq-worker.ts')],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    alias: { 'jq-wasm': join(ROOT, 'node_modules/jq-wasm/dist/index.cjs') },
+    outfile: join(OUT, target, 'jq-worker.cjs'),
+    legalComments: 'eof',
+    logLevel: 'warning',
   });
   const text = readFileSync(outfile, 'utf8');
   // useCodeCache makes a real import() fail at run time: everything must be inside the script.
@@ -152,7 +185,7 @@ async function bundle(target, keyringSha256) {
     .join('\n');
   const stray = [...code.matchAll(/\bimport\(\s*["'`]([^"'`]+)/g)].map((m) => m[1]);
   if (stray.length) fail(`the exe bundle still imports at run time: ${stray.join(', ')}`);
-  return outfile;
+  return { outfile, metafile: result.metafile };
 }
 
 async function buildTarget(target, options) {
@@ -166,8 +199,8 @@ async function buildTarget(target, options) {
   const version = execFileSync(builder, ['--version'], { encoding: 'utf8' }).trim();
   if (version !== `v${NODE_VERSION}`) fail(`${builder} is Node ${version}; the blob and the binary must both be v${NODE_VERSION}`);
 
-  const addon = keyringAddon(target);
-  const main = await bundle(target, sha256(addon));
+  const { addon, folder: addonFolder } = keyringAddon(target);
+  const { outfile: main, metafile } = await bundle(target, sha256(addon));
   const output = join(OUT, spec.exe);
   rmSync(output, { force: true });
   const config = join(OUT, target, 'sea-config.json');
@@ -182,14 +215,32 @@ async function buildTarget(target, options) {
         disableExperimentalSEAWarning: true,
         useSnapshot: false,
         useCodeCache: !cross,
-        // jq's engine for --jq: dist/jq.wasm beside bin/rsi.js, an asset here (read only with --jq).
-        assets: { 'keyring.node': addon, 'jq.wasm': join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm') },
+        // jq's engine for --jq: dist/jq.wasm and dist/jq-worker.cjs beside bin/rsi.js, assets here
+        // (read only with --jq).
+        assets: {
+          'keyring.node': addon,
+          'jq.wasm': join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'),
+          'jq-worker.cjs': join(OUT, target, 'jq-worker.cjs'),
+        },
       },
       null,
       2,
     )}\n`,
   );
   execFileSync(builder, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // Beside the binary, the licences of all it holds: the bundled packages, the keychain addon (its
+  // own package has only the Rust crates' notices; @napi-rs/keyring's LICENSE is its licence), jq
+  // and Oniguruma in jq.wasm, and Node itself.
+  const notices = [
+    ...bundledPackages(metafile, ROOT),
+    packageNotice(addonFolder, ROOT, { extraFiles: [join(ROOT, 'node_modules/@napi-rs/keyring/LICENSE')] }),
+    ...jqWasmNotices(),
+    nodeNotice(nodeLicenceFolder(executable), NODE_VERSION),
+  ];
+  writeFileSync(
+    noticesFile(output),
+    renderNotices(`Third-party notices for ${spec.exe} (rsi ${rsiVersion()}, Node ${NODE_VERSION} inside)`, notices),
+  );
   // macOS refuses to run a binary whose signature no longer matches: sign ad hoc (docs/install.md).
   if (target.startsWith('darwin') && process.platform === 'darwin')
     execFileSync('codesign', ['--sign', '-', '--force', output], { stdio: 'inherit' });

@@ -3,12 +3,12 @@
  * registration and its probe, token, refresh, revoke, doctor's probes, MCP — goes through `send`,
  * so these hold for all of them alike:
  *
- * - proxies: HTTP_PROXY / HTTPS_PROXY / NO_PROXY (either case) from the environment the composition
- *   root hands in, decided per URL by `proxyFor` (src/http/proxy.ts: loopback always direct,
- *   NO_PROXY as curl and Go read it). A direct request goes out on Node's own `http`/`https`
- *   client (already in Node's snapshot: nothing to load, docs/performance.md round 3); a proxied
- *   one on undici's ProxyAgent (CONNECT for https://, absolute form for http://, socks5), loaded
- *   only when a proxy is set;
+ * - proxies: http_proxy for http://, HTTPS_PROXY for https://, ALL_PROXY for both, NO_PROXY, from
+ *   the environment the composition root hands in, decided per URL by `proxyDecision`
+ *   (src/http/proxy.ts: as curl reads them; loopback always direct). A direct request goes out on
+ *   Node's own `http`/`https` client (already in Node's snapshot: nothing to load,
+ *   docs/performance.md round 3); a proxied one on undici's ProxyAgent (CONNECT for https://,
+ *   absolute form for http://, socks5), loaded only when a proxy is set;
  * - a whole-request deadline: `timeoutMs` bounds one attempt from connect to the last body byte
  *   (idle timeouts alone would let a server dripping a byte a second run forever);
  * - bounded bodies, counted after decompression (a small gzip bomb stops at the cap);
@@ -17,8 +17,18 @@
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError } from '../errors.js';
-import { isLoopback, proxyFor, proxySettings, redactProxyUrl, type Env, type ProxySettings } from './proxy.js';
+import { CliError, InterruptedError, ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../errors.js';
+import {
+  httpOnlyNote,
+  isLoopback,
+  proxyDecision,
+  proxyFor,
+  proxySettings,
+  redactProxyUrl,
+  type Env,
+  type ProxyDecision,
+  type ProxySettings,
+} from './proxy.js';
 import { Tracer, redactBody, redactHeaders, redactUrl } from './redact.js';
 import { formatSeconds } from '../io/text.js';
 
@@ -206,8 +216,28 @@ export class Network {
 
   /** Which variable names the proxy for `url` (for messages), if any. */
   proxySource(url: URL): string | undefined {
-    if (proxyFor(url, this.proxy) === undefined) return undefined;
-    return url.protocol === 'https:' ? this.proxy.source.https : this.proxy.source.http;
+    const decision = proxyDecision(url, this.proxy);
+    return decision.proxy === undefined ? undefined : decision.source;
+  }
+
+  /** `; <why http_proxy / HTTP_PROXY did not apply>` for an https:// URL, else '' (doctor). */
+  httpOnlyNoteFor(url: URL): string {
+    const note = url.protocol === 'https:' ? httpOnlyNote(this.proxy) : undefined;
+    return note ? `; ${note}` : '';
+  }
+
+  /**
+   * Why `url` goes direct or which proxy carries it (credentials redacted), or the usage error of
+   * the variable that would, for doctor (which reports it as a failed check).
+   */
+  proxyDecision(url: URL): ProxyDecision | { proxy: undefined; why: 'invalid'; error: UsageError } {
+    try {
+      const decision = proxyDecision(url, this.proxy);
+      return decision.proxy === undefined ? decision : { ...decision, proxy: redactProxyUrl(decision.proxy) };
+    } catch (error) {
+      if (error instanceof UsageError) return { proxy: undefined, why: 'invalid', error };
+      throw error;
+    }
   }
 
   /** undici's ProxyAgent for `proxy`, made on first use. */
@@ -397,7 +427,7 @@ export class Network {
       deadlineFired || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
     if (timedOut) {
       const failure = new ServiceUnavailableError(`${where} timed out after ${formatSeconds(this.timeoutMs)}`, undefined, {
-        hint: 'the service may be slow or unreachable; try again, or raise --http-timeout',
+        hint: this.httpOnlyHint(req) ?? 'the service may be slow or unreachable; try again, or raise --http-timeout',
         cause: error,
       });
       failure.timedOut = true;
@@ -415,20 +445,43 @@ export class Network {
       const source = this.proxySource(req.url);
       const tunnel = /Proxy response \((\d+)\)/.exec(message);
       if (tunnel?.[1] === '407' || /\(407\)/.test(message)) return this.proxyAuthError(req);
-      const reason = tunnel
-        ? `the proxy would not open a tunnel to ${req.url.host} (${tunnel[1]})`
-        : `cannot reach the proxy ${proxy} (${source}): ${networkReason(code, message)}`;
-      return new ServiceUnavailableError(`${reason}; ${where} was not sent`, undefined, {
-        hint: `check ${source}, or list the service's host in NO_PROXY if it should be reached directly`,
-        cause: error,
-      });
+      const hint = `check ${source}, or list the service's host in NO_PROXY if it should be reached directly`;
+      if (tunnel) {
+        // The proxy answered and said no (403: its policy; 5xx: it could not, or would not, reach
+        // the host). curl makes one try and says so; retrying would ask the same proxy the same
+        // question four times.
+        return markPermanent(
+          new ServiceUnavailableError(
+            `the proxy ${proxy} (${source}) would not open a tunnel to ${req.url.host} (${tunnel[1]}); ${where} was not sent`,
+            undefined,
+            { hint, cause: error },
+          ),
+        );
+      }
+      return new ServiceUnavailableError(
+        `cannot reach the proxy ${proxy} (${source}): ${networkReason(code, message)}; ${where} was not sent`,
+        undefined,
+        { hint, cause: error },
+      );
     }
     // A request other than GET cut off after it was sent may have been processed: say so.
     const sent = req.method !== 'GET' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND' && code !== 'EAI_AGAIN';
     return new ServiceUnavailableError(`cannot reach the service (${where}): ${networkReason(code, message)}`, undefined, {
-      hint: sent && req.hintIfSent ? req.hintIfSent : 'check the base URL and your network, or run `rsi doctor`',
+      hint:
+        sent && req.hintIfSent ? req.hintIfSent : (this.httpOnlyHint(req) ?? 'check the base URL and your network, or run `rsi doctor`'),
       cause: error,
     });
+  }
+
+  /**
+   * rsi once sent https:// through HTTP_PROXY (undici's habit); curl and Go never do. Someone who
+   * relied on that, and whose network needs the proxy, learns what to set when a direct https://
+   * request fails while only an http proxy is set.
+   */
+  private httpOnlyHint(req: WireRequest): string | undefined {
+    const note = httpOnlyNote(this.proxy);
+    if (!note || req.url.protocol !== 'https:' || isLoopback(req.url.hostname)) return undefined;
+    return `set HTTPS_PROXY (or ALL_PROXY) if https:// needs the proxy: ${note}`;
   }
 
   /** undici's messages do not carry the proxy URL today; this keeps it so if one ever does. */

@@ -1,18 +1,34 @@
 /**
  * `--jq <expr>`: the real jq language (jq 1.8, compiled to WebAssembly by the `jq-wasm` package;
- * docs/scripting.md says why this one). Imported only when the flag is given, so no other run
- * loads the 1.3 MB engine.
+ * docs/scripting.md says why this one and which rules it keeps). Imported only when the flag is
+ * given, so no other run loads the engine or starts its thread.
  *
- * The build copies the package's `jq.wasm` to `dist/jq.wasm`, beside the chunks, and it is read
- * as bytes: the package's "inline" build (the wasm as base64 inside 1.4 MB of JavaScript) cost
- * ~100 ms more a run in parsing, decoding and garbage (docs/performance.md).
+ * jq runs in a worker thread (src/io/jq-worker.ts, built to `dist/jq-worker.cjs`): the main thread
+ * stays free for Ctrl-C and SIGTERM, which end the thread at once, and the thread's memory is
+ * bounded. The build copies the package's `jq.wasm` to `dist/jq.wasm`, beside the chunks; it is read
+ * as bytes and compiled here once, and the compiled module goes to the thread.
  */
-import { UsageError } from '../errors.js';
+import type { JqJob, JqWorkerData, JqWorkerMessage } from './jq-worker.js';
+import { CliError, UsageError } from '../errors.js';
 
-/** A compiled `--jq` expression: each input value gives zero or more output values. */
+/** A compiled `--jq` expression: each JSON text in gives zero or more outputs. */
 export interface JqProgram {
   readonly expression: string;
-  run(value: unknown): unknown[];
+  /**
+   * Runs the program on one JSON text (jq reads it as jq reads its input: numbers as literals).
+   * Hands the outputs, each as jq wrote it, to `emit` in order, waiting for it; rejects after the
+   * outputs written before an error with a JqExpressionError in jq's words.
+   */
+  run(json: string, pretty: boolean, emit: (outputs: string[]) => Promise<void>): Promise<void>;
+}
+
+export interface JqOptions {
+  /** The process environment: jq's `$ENV` and `env`. */
+  env: Record<string, string | undefined>;
+  /** Ctrl-C / SIGTERM: a running program is stopped at once and the run rejects with the reason. */
+  signal?: AbortSignal | undefined;
+  /** Where text the program writes to stderr on purpose goes (`debug`, `stderr`, `halt_error`). */
+  stderr: (text: string) => void;
 }
 
 /** A jq error: the expression does not compile, or fails on the data (exit 2 either way). */
@@ -20,31 +36,215 @@ export class JqExpressionError extends UsageError {
   override readonly code = 'jq';
 }
 
+/** The engine itself failed (its stack or its memory): one line, exit 2, never a crash report. */
+export class JqEngineError extends CliError {
+  override readonly code = 'jq';
+  override readonly exitCode = 2;
+}
+
+/** The worker's memory for JavaScript (the wasm heap has its own 256 MB ceiling, set by jq-wasm). */
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
+
 /**
- * Compiles `expression` once, before any request: it is wrapped in a branch jq never takes, so jq
- * parses and binds every name (syntax errors, unknown functions and variables are caught) without
- * evaluating anything against a placeholder input.
+ * Compiles `expression` exactly as given, before any request: jq compiles it and then finds no
+ * input, so nothing is evaluated (a program that would never end is fine here).
  */
-export async function compileJq(expression: string): Promise<JqProgram> {
+export async function compileJq(expression: string, options: JqOptions): Promise<JqProgram> {
   if (expression.trim() === '') throw new JqExpressionError('--jq needs an expression, e.g. --jq .name');
-  const [{ loadJq }, wasmBinary, v8] = await Promise.all([import('jq-wasm'), bundledWasm(), import('node:v8')]);
-  // V8's baseline wasm compiler only: a run filters one reply, where optimising jq's 900 KB of wasm
-  // in the background costs more CPU than it saves (~25% less CPU a run, docs/performance.md).
-  v8.setFlagsFromString('--liftoff-only');
-  const jq = await loadJq(wasmBinary ? { wasmBinary } : {});
-  // The newline before `)` keeps a trailing `# comment` from swallowing the wrapper's end.
-  const check = jq.raw(null, `if false then (\n${expression}\n) else empty end`);
-  if (check.exitCode !== 0) throw new JqExpressionError(`--jq: ${jqMessage(check.stderr)}`, { hint: `the expression was: ${expression}` });
+  const check = await (await engineFor(options.env)).job({ expression, input: null, pretty: false }, options, async () => {});
+  if (check.compileErrors) {
+    const [first = 'jq: error: the expression does not compile', ...more] = check.compileErrors;
+    throw new JqExpressionError(`--jq: ${jqMessage(first)}${more.length ? ` (and ${more.length} more)` : ''}`, {
+      hint: `the expression was: ${expression}`,
+    });
+  }
   return {
     expression,
-    run(value) {
-      // As JSON text: jq-wasm reads a JS string input as JSON text, not as a string value.
-      const result = jq.raw(JSON.stringify(value ?? null), expression, ['-c']);
-      if (result.exitCode !== 0) throw new JqExpressionError(`--jq: ${jqMessage(result.stderr)}`);
-      // -c writes one value per line; a newline inside a string is escaped, so a split is exact.
-      return result.stdout === '' ? [] : result.stdout.split('\n').map((line) => JSON.parse(line) as unknown);
+    async run(json, pretty, emit) {
+      // The thread of the moment: one that trapped on another program has been replaced.
+      const done = await (await engineFor(options.env)).job({ expression, input: json, pretty }, options, emit);
+      if (done.error !== undefined) throw new JqExpressionError(`--jq: ${jqMessage(done.error)}`);
+      // halt_error with a status: the program asked for it; rsi's one code for a jq failure.
+      if (done.exitCode !== 0) throw new JqHaltError(done.exitCode);
     },
   };
+}
+
+/** `halt_error`: its text is already on stderr, as the program wrote it. */
+export class JqHaltError extends CliError {
+  override readonly code = 'jq-halt';
+  override readonly exitCode = 2;
+  constructor(readonly jqExitCode: number) {
+    super(`--jq: the program stopped with halt_error (jq's exit status ${jqExitCode})`);
+  }
+}
+
+type Done = JqWorkerMessage & { type: 'done' };
+
+interface Engine {
+  job(job: Omit<JqJob, 'id'>, options: JqOptions, emit: (outputs: string[]) => Promise<void>): Promise<Done>;
+}
+
+/** One engine thread per environment, kept for later programs of the same process (tests run many). */
+const engines = new Map<string, Promise<Engine>>();
+let wasmModule: Promise<object> | undefined;
+
+function engineFor(env: Record<string, string | undefined>): Promise<Engine> {
+  const clean: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
+  const key = JSON.stringify(clean);
+  let engine = engines.get(key);
+  if (!engine) {
+    engine = startEngine(clean, () => engines.delete(key));
+    engines.set(key, engine);
+    engine.catch(() => engines.delete(key));
+  }
+  return engine;
+}
+
+async function startEngine(env: Record<string, string>, forget: () => void): Promise<Engine> {
+  const [{ Worker }, module, source] = await Promise.all([import('node:worker_threads'), compiledWasm(), workerSource()]);
+  const inFlight = new SharedArrayBuffer(4);
+  const counter = new Int32Array(inFlight);
+  const workerData: JqWorkerData = { module, env, inFlight };
+  const worker = new Worker(source.code ?? source.url!, {
+    eval: source.code !== undefined,
+    workerData,
+    resourceLimits: RESOURCE_LIMITS,
+    // The thread's own stdio (Emscripten's "Aborted(…)" on a trap) stays off the user's streams:
+    // what jq writes goes through the messages above.
+    stdout: true,
+    stderr: true,
+  });
+  worker.unref();
+
+  interface Pending {
+    job: Omit<JqJob, 'id'>;
+    emit: (outputs: string[]) => Promise<void>;
+    options: JqOptions;
+    resolve: (done: Done) => void;
+    reject: (error: unknown) => void;
+    /** Outputs are written one batch after another, in order. */
+    chain: Promise<void>;
+    /** Whether the thread has said anything about this job yet (it runs one job at a time). */
+    started: boolean;
+    /** Whether the thread has finished it (its outputs may still be on the way out). */
+    ended: boolean;
+  }
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let dead: unknown;
+
+  const stop = (error: unknown): void => {
+    if (dead !== undefined) return;
+    dead = error;
+    forget();
+    void worker.terminate();
+    // A job whose end has come is left to finish writing; every other one fails with the cause.
+    for (const p of pending.values()) if (!p.ended) p.reject(error);
+    pending.clear();
+  };
+
+  worker.on('message', (m: JqWorkerMessage) => {
+    const p = pending.get(m.id);
+    if (!p) return;
+    p.started = true;
+    if (m.type === 'out') {
+      p.chain = p.chain.then(async () => {
+        await p.emit(m.values);
+        // The thread may be waiting for room: make some.
+        Atomics.sub(counter, 0, m.bytes);
+        Atomics.notify(counter, 0);
+      });
+      p.chain.catch((error: unknown) => stop(error));
+    } else if (m.type === 'stderr') {
+      p.chain = p.chain.then(() => p.options.stderr(m.text));
+    } else if (m.type === 'done') {
+      p.ended = true;
+      p.chain.then(() => {
+        pending.delete(m.id);
+        if (pending.size === 0) worker.unref();
+        p.resolve(m);
+      }, p.reject);
+    } else {
+      // The trap ends this thread. Jobs queued behind the one that trapped have not started (the
+      // thread runs one at a time, and has said nothing of them): they run on a fresh thread.
+      const queued: Pending[] = [];
+      for (const [id, q] of pending)
+        if (!q.started) {
+          queued.push(q);
+          pending.delete(id);
+        }
+      stop(new JqEngineError(`--jq: the jq engine failed: ${engineWords(m.message)}`));
+      for (const q of queued)
+        engineFor(env)
+          .then((fresh) => fresh.job(q.job, q.options, q.emit))
+          .then(q.resolve, q.reject);
+    }
+  });
+  worker.on('error', (error: Error & { code?: string }) =>
+    stop(
+      new JqEngineError(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `--jq: the jq program ran out of memory (limit ${RESOURCE_LIMITS.maxOldGenerationSizeMb} MB)`
+          : `--jq: the jq engine failed: ${error.message}`,
+      ),
+    ),
+  );
+  worker.on('exit', () => stop(new JqEngineError('--jq: the jq engine stopped')));
+
+  return {
+    job(job, options, emit) {
+      if (dead !== undefined) return Promise.reject(dead);
+      const signal = options.signal;
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      const id = nextId++;
+      return new Promise<Done>((resolve, reject) => {
+        const onAbort = () => stop(signal!.reason);
+        const settle = () => signal?.removeEventListener('abort', onAbort);
+        pending.set(id, {
+          job,
+          emit,
+          options,
+          resolve: (d) => (settle(), resolve(d)),
+          reject: (e) => (settle(), reject(e)),
+          chain: Promise.resolve(),
+          started: false,
+          ended: false,
+        });
+        signal?.addEventListener('abort', onAbort, { once: true });
+        worker.ref();
+        worker.postMessage({ id, ...job } satisfies JqJob);
+      });
+    },
+  };
+}
+
+/** jq's words for a trap (its own error line if it wrote one), with what most likely caused it. */
+function engineWords(raw: string): string {
+  const message = raw.startsWith('jq: error')
+    ? jqMessage(raw.split('\n')[0]!)
+    : raw.replace(/\s*Build with -sASSERTIONS for more info\.?$/, '');
+  if (/out of bounds|call stack|stack overflow|Maximum call stack/i.test(message))
+    return `${message} (the data or the program nests deeper than the engine's stack allows)`;
+  if (/memory/i.test(message)) return `${message} (out of memory)`;
+  return message;
+}
+
+/**
+ * The engine's wasm, compiled once per process. V8's baseline compiler only: a run filters one
+ * reply, where optimising jq's 900 KB of wasm in the background costs more CPU than it saves
+ * (docs/performance.md). The flag is process-wide, so it holds in the worker too.
+ */
+function compiledWasm(): Promise<object> {
+  wasmModule ??= (async () => {
+    const [v8, bytes] = await Promise.all([import('node:v8'), wasmBytes()]);
+    v8.setFlagsFromString('--liftoff-only');
+    // The project's `lib` has no WebAssembly types; compile is all that is used.
+    const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } };
+    return wasm.compile(bytes);
+  })();
+  return wasmModule;
 }
 
 /**
@@ -54,12 +254,11 @@ export async function compileJq(expression: string): Promise<JqProgram> {
 declare const RSI_SEA: boolean | undefined;
 
 /**
- * `dist/jq.wasm` when running from the bundle (this module is then `dist/chunks/…`); undefined
- * when running from source (tests), where the package finds its own `build/jq.wasm`. Inside the
- * single executable there is no file beside the script: the build embeds the same bytes as the
- * SEA asset `jq.wasm`.
+ * `dist/jq.wasm` when running from the bundle (this module is then `dist/chunks/…`); the package's
+ * own `jq.wasm` when running from source (tests). Inside the single executable there is no file
+ * beside the script: the build embeds the same bytes as the SEA asset `jq.wasm`.
  */
-async function bundledWasm(): Promise<Uint8Array | undefined> {
+async function wasmBytes(): Promise<Uint8Array> {
   if (typeof RSI_SEA !== 'undefined' && RSI_SEA) {
     const { getAsset } = await import('node:sea');
     return new Uint8Array(getAsset('jq.wasm'));
@@ -68,27 +267,39 @@ async function bundledWasm(): Promise<Uint8Array | undefined> {
   try {
     return await readFile(new URL('../jq.wasm', import.meta.url));
   } catch {
-    return undefined;
+    const { createRequire } = await import('node:module');
+    return readFile(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'));
   }
 }
 
 /**
- * jq's first error line without its `jq: error…:` prefix and the position inside rsi's wrapper
- * (line numbers are one off there), e.g. `syntax error, unexpected end of file`.
+ * The worker's script: `dist/jq-worker.cjs` beside the chunks, the SEA asset of the same name in
+ * the single executable, and from source (tests) the built file in the checkout's dist/ (`npm run
+ * build` first; Node 20 cannot start a worker from TypeScript).
  */
-export function jqMessage(stderr: string): string {
-  const first = stderr.split('\n').find((l) => l.trim() !== '') ?? 'jq failed';
-  return first
-    .replace(/^jq: error(?: \(at [^)]*\))?: /, '')
-    .replace(/ at <top-level>, line \d+(?:, column \d+)?:?$/, '')
-    .trim();
+async function workerSource(): Promise<{ url?: URL; code?: string }> {
+  if (typeof RSI_SEA !== 'undefined' && RSI_SEA) {
+    const { getAsset } = await import('node:sea');
+    return { code: getAsset('jq-worker.cjs', 'utf8') };
+  }
+  const { existsSync } = await import('node:fs');
+  const beside = new URL('../jq-worker.cjs', import.meta.url);
+  if (existsSync(beside)) return { url: beside };
+  const built = new URL('../../dist/jq-worker.cjs', import.meta.url);
+  if (existsSync(built)) return { url: built };
+  throw new JqEngineError('--jq: the jq engine is missing (dist/jq-worker.cjs): run npm run build');
 }
 
 /**
- * How jq -r prints a value: a string raw, anything else as JSON (indented on a terminal like jq,
- * compact when piped).
+ * jq's error line without its `jq: error` prefix and stdin's position (rsi gives jq one input, so
+ * `(at /dev/stdin:0)` says nothing), e.g. `syntax error, unexpected end of file at <top-level>,
+ * line 1, column 3` or `Cannot index number with "b"`.
  */
-export function jqText(value: unknown, pretty: boolean): string {
-  if (typeof value === 'string') return value;
-  return pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+export function jqMessage(line: string): string {
+  return line
+    .replace(/^jq: error(?: \(at [^)]*\))?(?=[: ])/, '')
+    .replace(/^: /, '')
+    .replace(/^ /, '')
+    .replace(/:$/, '')
+    .trim();
 }

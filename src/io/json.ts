@@ -202,6 +202,14 @@ function escapeHidden(ch: string): string {
 }
 
 /**
+ * JSON text written by something else (jq's output for `--jq`) with the same escapes stringifyJson
+ * writes: those characters only occur inside strings there, so the value is unchanged.
+ */
+export function escapeHiddenJson(json: string): string {
+  return json.replace(HIDDEN, escapeHidden);
+}
+
+/**
  * JSON.stringify for output: same value, numbers as the service spelled them, hidden and
  * deceptive characters as `\uXXXX`, any depth. `indent` as JSON.stringify's third argument.
  */

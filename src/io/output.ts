@@ -25,7 +25,7 @@ import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
 import { paint } from './colors.js';
-import { ExactNumber, keepLiterals, numberText, stringifyJson } from './json.js';
+import { escapeHiddenJson, ExactNumber, keepLiterals, numberText, stringifyJson } from './json.js';
 import { type Column, columnKey, exactInRow, expandColumns, pickFields, selectColumns } from './columns.js';
 import { displayUnits, displayWidth, sanitizeCell, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
 
@@ -110,8 +110,8 @@ export interface OutputShape {
    * undefined when the document is the row (a card, a status) or an array of rows.
    */
   rows?: string | undefined;
-  /** `--jq`: a compiled expression (src/io/jq.ts); applied to each document printed. */
-  jq?: { run(value: unknown): unknown[] } | undefined;
+  /** `--jq`: a compiled expression (src/io/jq.ts); applied to each document printed, as JSON text. */
+  jq?: { run(json: string, pretty: boolean, emit: (outputs: string[]) => Promise<void>): Promise<void> } | undefined;
 }
 
 const shapes = new WeakMap<Io, OutputShape>();
@@ -136,45 +136,69 @@ function shapeDocument(value: unknown, shape: OutputShape | undefined): unknown 
   return pickFields(value, fields);
 }
 
-/** jq's results, one a line, strings raw (like `jq -r`); indented on a terminal. */
-function jqLines(io: Io, jq: NonNullable<OutputShape['jq']>, value: unknown, pretty = io.stdoutIsTTY): string {
-  let text = '';
-  // A raw string is text from the service: exact to a pipe, made safe on a terminal (issue 20).
-  for (const v of jq.run(value))
-    text += `${typeof v === 'string' ? (io.stdoutIsTTY ? sanitizeText(v) : v) : pretty ? stringifyJson(v, 2) : stringifyJson(v)}\n`;
-  return text;
+/**
+ * Runs `--jq` on one document's JSON text and writes its results through `out`, one a line:
+ * strings raw (like `jq -r`), everything else as jq wrote it (indented on a terminal, like jq), so
+ * numbers print as jq prints them; hidden characters in JSON escaped as everywhere in rsi's JSON.
+ * Results written before a jq error are printed before the error is thrown.
+ */
+async function writeJq(io: Io, jq: NonNullable<OutputShape['jq']>, json: string, pretty: boolean, out: Batch): Promise<void> {
+  try {
+    await jq.run(json, pretty, async (outputs) => {
+      let text = '';
+      // A raw string is text from the service: exact to a pipe, made safe on a terminal (issue 20).
+      for (const o of outputs)
+        text += `${o.startsWith('"') ? (io.stdoutIsTTY ? sanitizeText(JSON.parse(o) as string) : (JSON.parse(o) as string)) : escapeHiddenJson(o)}\n`;
+      await out.add(text);
+    });
+  } catch (error) {
+    await out.flush();
+    throw error;
+  }
+}
+
+/** One document through `--jq`, written out before this returns. */
+async function printJq(io: Io, jq: NonNullable<OutputShape['jq']>, json: string, pretty: boolean): Promise<void> {
+  const out = new Batch(io.stdout);
+  await writeJq(io, jq, json, pretty, out);
+  await out.flush();
 }
 
 export function jsonText(value: unknown, io: Io): string {
   return io.stdoutIsTTY ? stringifyJson(value, 2) : stringifyJson(value);
 }
 
-/** Prints one JSON document (the API's body) and a newline; exact, never sanitised. */
-export async function printJson(io: Io, value: unknown): Promise<void> {
+/**
+ * Prints one JSON document (the API's body) and a newline; exact, never sanitised. `text` is the
+ * document as the service sent it, when the caller has it: `--jq` reads that, as jq would.
+ */
+export async function printJson(io: Io, value: unknown, text?: string): Promise<void> {
   const shape = shapes.get(io);
   const shaped = shapeDocument(value, shape);
-  if (shape?.jq) return write(io.stdout, jqLines(io, shape.jq, shaped));
+  if (shape?.jq) return printJq(io, shape.jq, text !== undefined && shaped === value ? text : stringifyJson(shaped), io.stdoutIsTTY);
   await write(io.stdout, `${jsonText(shaped, io)}\n`);
 }
 
-/** Prints one compact JSON document on its own line (ndjson, or a document in a stream of them). */
+/**
+ * Prints one compact JSON document on its own line (ndjson, or a document in a stream of them):
+ * `--fields` and `--jq` apply to each.
+ */
 export async function printJsonLine(io: Io, value: unknown): Promise<void> {
-  await write(io.stdout, jsonLine(io, value));
+  const shape = shapes.get(io);
+  const shaped = shapeDocument(value, shape);
+  if (shape?.jq) return printJq(io, shape.jq, stringifyJson(shaped), false);
+  await write(io.stdout, `${stringifyJson(shaped)}\n`);
 }
 
 /**
- * Writes one compact JSON document on its own line without waiting (for callbacks such as the
- * watch's per-status line, which cannot await); the stream buffers, order is kept.
+ * Writes one compact JSON document on its own line (for callbacks such as the watch's per-status
+ * line); without `--jq` the stream buffers and this returns at once, order kept.
  */
-export function writeJsonLine(io: Io, value: unknown): void {
-  io.stdout.write(jsonLine(io, value));
-}
-
-/** One document of a stream of them: `--fields` and `--jq` apply to each (compact, one a line). */
-function jsonLine(io: Io, value: unknown): string {
+export function writeJsonLine(io: Io, value: unknown): Promise<void> | undefined {
   const shape = shapes.get(io);
-  const shaped = shapeDocument(value, shape);
-  return shape?.jq ? jqLines(io, shape.jq, shaped, false) : `${stringifyJson(shaped)}\n`;
+  if (shape?.jq) return printJsonLine(io, value);
+  io.stdout.write(`${stringifyJson(shapeDocument(value, shape))}\n`);
+  return undefined;
 }
 
 /** Prints a machine document in the format asked: indented json on a TTY, else one compact line. */
@@ -288,11 +312,11 @@ async function printRowsTo<T>(
     // memory, as jq would), or with ndjson each item on its own.
     const all: unknown[] = [];
     for await (const row of rows) {
-      if (format === 'ndjson') await out.add(jqLines(io, shape.jq, toJson(row), false));
+      if (format === 'ndjson') await writeJq(io, shape.jq, stringifyJson(toJson(row)), false, out);
       else all.push(toJson(row));
       count++;
     }
-    if (format === 'json') await out.add(jqLines(io, shape.jq, all));
+    if (format === 'json') await writeJq(io, shape.jq, stringifyJson(all), io.stdoutIsTTY, out);
     await out.flush();
     return count;
   }

@@ -20,7 +20,7 @@ import {
 import type { Network } from '../http/network.js';
 import type { AuthProvider } from '../http/types.js';
 import { tokenOnlyProvider } from './auth-provider.js';
-import { createMcpFetch } from './fetch.js';
+import { callSignal, createMcpFetch } from './fetch.js';
 
 export type { CallToolResult, Tool };
 
@@ -39,8 +39,10 @@ export interface McpConnectOptions {
 export interface McpConnection {
   /** The server's name and version from `initialize`. */
   server: { name: string; version: string } | undefined;
-  listTools(): Promise<Tool[]>;
-  callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** `signal`: this call's own (a cancelled tool call); the session's is added to it. */
+  listTools(signal?: AbortSignal): Promise<Tool[]>;
+  /** `signal`: this call's own; aborting it cancels the call and its HTTP request. */
+  callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult>;
   /** Ends the session (DELETE when the server gave one) and releases the pool. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -51,6 +53,10 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
   ]);
   const net = createMcpFetch({ userAgent: opts.userAgent, auth: opts.auth, notSignedInHint: opts.notSignedInHint }, opts.network);
+  // The SDK adds an abort listener to a request's signal and never removes it, and sends every
+  // POST with its transport-wide signal. So each call gets a signal of its own (the session's
+  // combined with the caller's by AbortSignal.any, which adds no listener to the session's), and
+  // the fetch below finds it through callSignal to abort that call's HTTP request with it.
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(opts.url), {
     fetch: net.fetch,
     authProvider: tokenOnlyProvider(opts.auth, opts.notSignedInHint, opts.signal),
@@ -72,56 +78,68 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
   // Ctrl-C closes the session at once; the pending request then rejects as interrupted.
   const onAbort = (): void => void close();
   opts.signal.addEventListener('abort', onAbort, { once: true });
-  const request = { signal: opts.signal, timeout: opts.network.timeoutMs };
-  const guard = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+  const guard = async <T>(
+    what: string,
+    fn: (request: { signal: AbortSignal; timeout: number }) => Promise<T>,
+    own?: AbortSignal,
+  ): Promise<T> => {
+    const signal = own ? AbortSignal.any([opts.signal, own]) : AbortSignal.any([opts.signal]);
     try {
-      return await fn();
+      return await callSignal.run(signal, () => fn({ signal, timeout: opts.network.timeoutMs }));
     } catch (error) {
-      throw mcpFailure(error, what, opts.url, opts.signal);
+      throw mcpFailure(error, what, opts.url, signal);
     }
   };
   try {
-    await guard('initialize', () => client.connect(transport, request));
+    await guard('initialize', (request) => client.connect(transport, request));
   } catch (error) {
     await close();
     throw error;
   }
   return {
     server: client.getServerVersion(),
-    listTools: () =>
-      guard('tools/list', async () => {
-        const tools: Tool[] = [];
-        const seen = new Set<string>();
-        let cursor: string | undefined;
-        let pages = 0;
-        do {
-          // A server whose cursor never ends would otherwise be asked forever.
-          if (pages >= MAX_TOOL_PAGES) {
-            throw new UnexpectedReplyError(
-              `the MCP server's tools/list did not end after ${MAX_TOOL_PAGES} pages (${tools.length} tools)`,
-              {
-                hint: 'the server keeps sending nextCursor; report it to the service',
-              },
-            );
-          }
-          const page = await client.listTools(cursor ? { cursor } : undefined, request);
-          pages += 1;
-          tools.push(...page.tools);
-          cursor = page.nextCursor;
-          if (cursor !== undefined && seen.has(cursor)) {
-            throw new UnexpectedReplyError(
-              `the MCP server's tools/list repeated the cursor "${cursor.slice(0, 40)}" after ${pages} pages`,
-              {
-                hint: 'the server sends a cursor it already sent, so the list would never end; report it to the service',
-              },
-            );
-          }
-          if (cursor !== undefined) seen.add(cursor);
-        } while (cursor);
-        return tools;
-      }),
-    callTool: (name, args) =>
-      guard(`tools/call ${name}`, async () => (await client.callTool({ name, arguments: args }, undefined, request)) as CallToolResult),
+    listTools: (signal) =>
+      guard(
+        'tools/list',
+        async (request) => {
+          const tools: Tool[] = [];
+          const seen = new Set<string>();
+          let cursor: string | undefined;
+          let pages = 0;
+          do {
+            // A server whose cursor never ends would otherwise be asked forever.
+            if (pages >= MAX_TOOL_PAGES) {
+              throw new UnexpectedReplyError(
+                `the MCP server's tools/list did not end after ${MAX_TOOL_PAGES} pages (${tools.length} tools)`,
+                {
+                  hint: 'the server keeps sending nextCursor; report it to the service',
+                },
+              );
+            }
+            const page = await client.listTools(cursor ? { cursor } : undefined, request);
+            pages += 1;
+            tools.push(...page.tools);
+            cursor = page.nextCursor;
+            if (cursor !== undefined && seen.has(cursor)) {
+              throw new UnexpectedReplyError(
+                `the MCP server's tools/list repeated the cursor "${cursor.slice(0, 40)}" after ${pages} pages`,
+                {
+                  hint: 'the server sends a cursor it already sent, so the list would never end; report it to the service',
+                },
+              );
+            }
+            if (cursor !== undefined) seen.add(cursor);
+          } while (cursor);
+          return tools;
+        },
+        signal,
+      ),
+    callTool: (name, args, signal) =>
+      guard(
+        `tools/call ${name}`,
+        async (request) => (await client.callTool({ name, arguments: args }, undefined, request)) as CallToolResult,
+        signal,
+      ),
     close,
   };
 }
@@ -184,10 +202,14 @@ export function toolFailure(name: string, result: CallToolResult): CliError {
   const text = toolText(result) || 'no details';
   // The scope convention of the service's tools (docs/sandbox.md, "MCP"): a named missing scope.
   const scope = /^insufficient_scope\b.*?\b(service:read|projects:write|analyses:run)\b/.exec(text)?.[1];
+  // --add-scope keeps the scopes the MCP sign-in has; the CLI's explainError spells out the union.
   if (scope)
-    return new ForbiddenError(`the tool ${name} needs the ${scope} scope`, scope, {
-      hint: `run \`rsi login --resource mcp --scope ${scope}\` (with the other scopes you need)`,
-    });
+    return new ForbiddenError(
+      `the tool ${name} needs the ${scope} scope`,
+      scope,
+      { hint: `run \`rsi login --resource mcp --add-scope ${scope}\`` },
+      'mcp',
+    );
   if (/not a member/i.test(text)) return new ForbiddenError(`the tool ${name} failed: ${text}`);
   return new ToolError(`the tool ${name} failed: ${text}`);
 }

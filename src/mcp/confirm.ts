@@ -3,9 +3,9 @@
  * `needs_confirmation`, a brief's matched scope), the model's word is not enough: `confirmed: true`
  * from the assistant is only a claim that it asked. So:
  *
- * - a client that declares elicitation gets the question through `elicitation/create`, and the
- *   write is sent only when the person accepts;
- * - without elicitation the question goes back to the assistant and is remembered here; a later
+ * - a client that declares form-mode elicitation gets the question through `elicitation/create`
+ *   (ask.ts), and the write is sent only when the person accepts;
+ * - without it (no elicitation, or URL mode only) the question goes back to the assistant and is remembered here; a later
  *   call with `confirmed: true` is honoured only when it repeats exactly the request that question
  *   was about, in this session (this server process), within QUESTION_TTL_MS, and only once; and
  *   only when the service still means the same thing by it (the same signals or scope items, the

@@ -8,7 +8,9 @@
  * refreshes once under rsi's lock, and the request is sent again. A second 401 becomes
  * NotSignedInError. So the SDK never sees a 401 and never starts an OAuth flow of its own.
  */
-import { NotSignedInError } from '../errors.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ForbiddenError, NotSignedInError } from '../errors.js';
+import { parseBearerChallenge } from '../http/challenge.js';
 import { API_MAX_BYTES, type Network } from '../http/network.js';
 import type { AuthProvider } from '../http/types.js';
 
@@ -27,6 +29,36 @@ export interface McpFetch {
   close(): Promise<void>;
 }
 
+/**
+ * The signal of the MCP call being made (client.ts sets it around each call). The SDK sends a
+ * call's POST with its transport-wide signal only; the fetch adds this one, so cancelling the call
+ * aborts its HTTP request. Carried through the call's async work, not kept anywhere.
+ */
+export const callSignal = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * A request (it has a method and an id) is the call's own and goes with the call's signal; a
+ * notification (notifications/cancelled after the call was aborted, initialized) must not.
+ */
+function isRequest(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    const message = JSON.parse(body) as { method?: unknown; id?: unknown };
+    return typeof message.method === 'string' && message.id !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** `fetch` with the signal of the MCP call being made (callSignal) added to a request's own. */
+function withCallSignal(fetch: FetchLike): FetchLike {
+  return (input, init = {}) => {
+    const call = callSignal.getStore();
+    if (!call || !isRequest(init.body)) return fetch(input, init);
+    return fetch(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, call]) : call });
+  };
+}
+
 export function createMcpFetch(options: McpFetchOptions, network: Network): McpFetch {
   const once = (url: string, init: RequestInit, headers: Headers): Promise<Response> =>
     network.fetch(url, {
@@ -37,12 +69,13 @@ export function createMcpFetch(options: McpFetchOptions, network: Network): McpF
       maxBytes: API_MAX_BYTES,
     });
   return {
-    fetch: async (input, init = {}) => {
+    fetch: withCallSignal(async (input, init = {}) => {
       const url = String(input);
       const headers = new Headers(init.headers);
       headers.set('user-agent', options.userAgent);
       let res = await once(url, init, headers);
       const sent = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1];
+      if (res.status === 403) await refuseForScope(res);
       if (res.status !== 401 || sent === undefined) return res;
       await res.body?.cancel();
       const next = await options.auth.refreshAfterUnauthorized(sent, init.signal ?? undefined);
@@ -53,8 +86,28 @@ export function createMcpFetch(options: McpFetchOptions, network: Network): McpF
         await res.body?.cancel();
       }
       throw new NotSignedInError('the MCP server refused the sign-in (401)', { hint: options.notSignedInHint });
-    },
+    }),
     // The network belongs to the process (ctx.close() releases it).
     close: async () => undefined,
   };
+}
+
+/**
+ * A 403 whose challenge says `insufficient_scope` (MCP authorization spec, "Scope Challenge
+ * Handling") becomes ForbiddenError for the MCP sign-in, naming the scopes the server asks for,
+ * so the hint is a sign-in for the MCP resource with them (not the API's, which would loop).
+ */
+async function refuseForScope(res: Response): Promise<void> {
+  const challenge = parseBearerChallenge(res.headers.get('www-authenticate'));
+  if (challenge?.error !== 'insufficient_scope') return;
+  await res.body?.cancel();
+  const scopes = (challenge.scope ?? '').split(/\s+/).filter(Boolean);
+  throw new ForbiddenError(
+    scopes.length
+      ? `the MCP server needs the scope ${scopes.join(' ')} for this (403 insufficient_scope)`
+      : 'the MCP server refused this for lack of a scope (403 insufficient_scope)',
+    scopes.length ? scopes.join(' ') : undefined,
+    { hint: scopes.length ? `run \`rsi login --resource mcp --add-scope ${scopes.join(',')}\`` : 'run `rsi login --resource mcp`' },
+    'mcp',
+  );
 }

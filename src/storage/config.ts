@@ -36,6 +36,8 @@ const schemas = (() => {
       /** The issuer this registration belongs to: never replayed at another. */
       issuer: z.string().check(z.minLength(1)),
       registeredAt: z.string(),
+      /** What the registration returned when not `none`; its secret is kept with the tokens. */
+      tokenEndpointAuthMethod: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
     });
 
     const AuthServer = z.object({
@@ -46,11 +48,23 @@ const schemas = (() => {
       registration_endpoint: z.optional(z.url()),
     });
 
+    /**
+     * The MCP server's own sign-in (`rsi login --resource mcp`): its protected-resource metadata may
+     * name another authorization server than the API's, with its own client registration.
+     */
+    const McpSignIn = z.object({
+      /** The resource the tokens are bound to (RFC 8707), as the MCP server's metadata gave it. */
+      resource: z.string().check(z.minLength(1)),
+      authServer: AuthServer,
+      client: z.optional(ClientRegistration),
+    });
+
     const Profile = z.object({
       baseUrl: z.url(),
       authServer: z.optional(AuthServer),
       client: z.optional(ClientRegistration),
       credentialStore: z.optional(z.enum(['keychain', 'file'])),
+      mcp: z.optional(McpSignIn),
     });
 
     const Settings = z.object({
@@ -66,13 +80,14 @@ const schemas = (() => {
       profiles: z.record(z.string(), Profile),
       settings: z.optional(Settings),
     });
-    return { ClientRegistration, AuthServer, Profile, Settings, ConfigFile };
+    return { ClientRegistration, AuthServer, McpSignIn, Profile, Settings, ConfigFile };
   }
   return () => (built ??= build());
 })();
 type Schemas = ReturnType<typeof schemas>;
 export type ClientRegistration = z.infer<Schemas['ClientRegistration']>;
 export type AuthServerInfo = z.infer<Schemas['AuthServer']>;
+export type McpSignIn = z.infer<Schemas['McpSignIn']>;
 export type Profile = z.infer<Schemas['Profile']>;
 export type Settings = z.infer<Schemas['Settings']>;
 export type ConfigFile = z.infer<Schemas['ConfigFile']>;

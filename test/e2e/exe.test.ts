@@ -76,6 +76,16 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
     expect(r).toMatchObject({ code: 0, stdout: `${PKG.version}\n`, stderr: '' });
   });
 
+  it('has its licence notices beside it: the bundled packages, the keychain addon, jq, Oniguruma and Node', () => {
+    const text = readFileSync(`${EXE}.THIRD-PARTY-NOTICES.txt`, 'utf8');
+    for (const head of [/^commander \S+ \(MIT\)$/m, /^open \S+ \(MIT\)$/m, /^@napi-rs\/keyring-linux-x64-gnu \S+ \(MIT\)$/m])
+      expect(text).toMatch(head);
+    expect(text).toMatch(/^jq \(in jq\.wasm\) 1\.8\.2 /m);
+    expect(text).toMatch(/^Oniguruma \(in jq\.wasm\) /m);
+    // Node's own LICENSE, from the Node package the binary was made of.
+    expect(text).toMatch(/^Node\.js 26\.\d+\.\d+ \(MIT and others\)\n=+\n\nNode\.js is licensed for use as follows:/m);
+  });
+
   // Each command with the file's token, once through the binary and once through bin/rsi.js.
   const SAME = [
     ['--version'],

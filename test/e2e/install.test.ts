@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { skipWithout } from '../support/system.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -32,6 +33,22 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { na
 const ALLOWED = /^(bin\/rsi\.js|bin\/package\.json|dist\/.+|package\.json|README\.md|LICEN[CS]E(\.\w+)?)$/;
 /** The test's own Node first on PATH, so npm and the installed `#!/usr/bin/env node` use it too. */
 const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
+
+/**
+ * npm 10, 11 and 12 from the registry, installed by .ci/run into $RSI_NPM_MAJORS/npm<N>, with an npm
+ * cache in $RSI_NPM_MAJORS/cache that already holds rsi's runtime dependencies: the installs below
+ * run --offline, as tests never reach beyond loopback.
+ */
+const NPM_MAJORS_DIR = process.env.RSI_NPM_MAJORS;
+const NPM_MAJORS = [10, 11, 12] as const;
+const npmCli = (major: number): string => join(NPM_MAJORS_DIR ?? '', `npm${major}`, 'node_modules', 'npm', 'bin', 'npm-cli.js');
+const skipMajors = skipWithout({
+  name: 'npm 10, 11 and 12 ($RSI_NPM_MAJORS)',
+  available: !!NPM_MAJORS_DIR && NPM_MAJORS.every((m) => existsSync(npmCli(m))) && existsSync(join(NPM_MAJORS_DIR, 'cache')),
+  reason: NPM_MAJORS_DIR
+    ? `${NPM_MAJORS_DIR} lacks npm<N>/node_modules/npm or cache/ (.ci/run installs them)`
+    : 'RSI_NPM_MAJORS is not set (.ci/run installs npm@10, @11 and @12 there and warms its cache)',
+});
 
 let work: string;
 let rsi: string;
@@ -52,12 +69,12 @@ function npm(args: readonly string[], cwd: string): Promise<NpmResult> {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key) && !key.startsWith('VITEST')) env[key] = value;
   env.PATH = PATH;
+  return collect('npm', [...args, '--no-audit', '--no-fund', '--no-update-notifier'], cwd, env);
+}
+
+function collect(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<NpmResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', [...args, '--no-audit', '--no-fund', '--no-update-notifier'], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -105,14 +122,18 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 describe('the packed tarball', () => {
-  it('holds bin/rsi.js, dist/, package.json and README.md, and nothing from src/ or test/', async () => {
+  it('holds bin/rsi.js, dist/ with its third-party notices, package.json, README.md and LICENSE, and nothing from src/ or test/', async () => {
     // The real checkout, as `npm publish` would see it (scripts skipped: dist/ is already built and
     // other tests run from it).
     const [dry] = jsonOf(await npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT)) as [typeof packed];
     for (const files of [dry.files, packed.files]) {
       const paths = files.map((f) => f.path);
       expect(paths.filter((p) => !ALLOWED.test(p))).toEqual([]);
-      expect(paths).toEqual(expect.arrayContaining(['bin/rsi.js', 'bin/package.json', 'dist/main.js', 'package.json', 'README.md']));
+      expect(paths).toEqual(
+        expect.arrayContaining(['bin/rsi.js', 'bin/package.json', 'dist/main.js', 'package.json', 'README.md', 'LICENSE']),
+      );
+      // The licences of what the bundle holds travel with it (test/unit/notices.test.ts checks the text).
+      expect(paths).toContain('dist/THIRD-PARTY-NOTICES.txt');
     }
   });
 
@@ -126,6 +147,41 @@ describe('the packed tarball', () => {
     expect(paths.filter((p) => p.startsWith('dist/exe'))).toEqual([]);
     expect(paths).toContain('dist/main.js');
     expect(existsSync(join(copy, 'dist', 'exe', 'rsi-linux-x64'))).toBe(true);
+  });
+});
+
+describe.skipIf(skipMajors)('installing the tarball with each npm major', () => {
+  // npm 11.19 warned "install scripts not yet covered by allowScripts: rsi@0.1.0 (prepare: npm run
+  // build)" and npm 12 "blocked": the published manifest must hold no script npm asks about (dist/
+  // ships built). The user's own npmrc is left out: its warnings are not rsi's.
+  for (const major of NPM_MAJORS) {
+    it(`npm ${major}: installs with nothing on stderr, and the installed rsi runs`, async (t) => {
+      const cli = npmCli(major);
+      const version = JSON.parse(readFileSync(join(dirname(cli), '..', 'package.json'), 'utf8')).version as string;
+      expect(version.split('.')[0]).toBe(String(major));
+      const [userRc, globalRc] = [join(work, 'empty-user-npmrc'), join(work, 'empty-global-npmrc')];
+      for (const rc of [userRc, globalRc]) writeFileSync(rc, '');
+      const npmEnv: NodeJS.ProcessEnv = { PATH, HOME: process.env.HOME, npm_config_userconfig: userRc, npm_config_globalconfig: globalRc };
+      const prefix = join(work, `prefix-npm${major}`);
+      const args = ['install', '-g', '--prefix', prefix, '--offline', '--cache', join(NPM_MAJORS_DIR!, 'cache')];
+      const r = await collect(
+        process.execPath,
+        [cli, ...args, '--no-audit', '--no-fund', '--no-update-notifier', join(work, packed.filename)],
+        elsewhere,
+        npmEnv,
+      );
+      // npm 12 needs Node ^22.22.2, ^24.15 or ≥ 26: on an older Node it says so, which is npm's matter.
+      if (/does not support Node\.js/.test(r.stderr)) return t.skip(`npm ${version} does not run on Node ${process.version}`);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      const installed = await runCli(['--version'], { bin: join(prefix, 'bin', 'rsi'), cwd: elsewhere, env: env() });
+      expect(installed).toMatchObject({ code: 0, stdout: `${PKG.version}\n`, stderr: '' });
+    });
+  }
+
+  it('the published manifest has no script npm runs on install', () => {
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(Object.keys(scripts).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([]);
   });
 });
 

@@ -93,7 +93,10 @@ describe('rsi mcp serve (read-only by default)', () => {
   it("reports rsi's errors as tool errors with the message and hint", async () => {
     const r = (await client.callTool({ name: 'project_status', arguments: { project: 'No such project' } })) as CallToolResult;
     expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/^rsi: no project named "No such project"\nhint: your projects: /);
+    // rsi's message and hint quote the service's names: fenced, escaped.
+    expect(text(r)).toMatch(
+      /^rsi: project_status failed\. .*\n<service-data tool="project_status" part="error">\nno project named &quot;No such project&quot;\nhint: your projects: &quot;/,
+    );
     const forbidden = (await client.callTool({
       name: 'project_status',
       arguments: { project: '00000000-0000-4000-8000-000000000000' },

@@ -4,7 +4,9 @@
 // loopback is never proxied, so 127.0.0.1 would go direct). The whole sign-in (discovery,
 // registration, its probe, token), API calls, a refresh, doctor and logout's revoke go through it
 // with the proxy's credentials, never printed; NO_PROXY bypasses it; loopback goes direct;
-// lower-case variables work; a 407 and a refused CONNECT each say what happened.
+// lower-case variables work; a 407 and a refused CONNECT each say what happened (and the refusal
+// is one try). The variables as curl and Go read them: HTTP_PROXY / http_proxy never carry an
+// https:// request, HTTPS_PROXY does, ALL_PROXY is the fallback.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -38,8 +40,12 @@ beforeEach(() => {
   proxy.hits.length = 0;
 });
 
-function env(dir: string, extra: Record<string, string> = {}): Record<string, string> {
+/** Every variable rsi reads a proxy from: unset unless a test sets it, whatever the parent has. */
+const PROXY_VARIABLES = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY', 'no_proxy', 'NO_PROXY'];
+
+function env(dir: string, extra: Record<string, string> = {}): Record<string, string | undefined> {
   return {
+    ...Object.fromEntries(PROXY_VARIABLES.map((name) => [name, undefined])),
     RSI_CONFIG_DIR: dir,
     RSI_CREDENTIAL_STORE: 'file',
     BROWSER: FAKE_BROWSER,
@@ -156,21 +162,34 @@ describe('behind a CONNECT proxy (HTTPS_PROXY with credentials)', () => {
     expect(proxy.hits).toHaveLength(1);
   });
 
-  it('a proxy that refuses CONNECT: exit 8, one line saying the tunnel was refused', async () => {
+  it('a proxy that refuses CONNECT: exit 8, one line saying the tunnel was refused, one try', async () => {
     const refusing = await startProxy({ refuseConnect: 403 });
     try {
       const dir = mkdtempSync(join(tmpdir(), 'rsi-proxy-'));
       const r = await runCli(['login', '--base-url', sandbox.url], { env: env(dir, { HTTPS_PROXY: refusing.url }) });
       expect(r.code).toBe(8);
       expect(r.stderr).toMatch(
-        /^rsi: the proxy would not open a tunnel to rsi\.test:\d+ \(403\); GET https:\/\/rsi\.test:\d+\/\S+ was not sent$/m,
+        /^rsi: the proxy http:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\) would not open a tunnel to rsi\.test:\d+ \(403\); GET https:\/\/rsi\.test:\d+\/\S+ was not sent$/m,
       );
       expect(r.stderr).toContain('hint: check HTTPS_PROXY');
-      expect(refusing.hits.every((h) => h.method === 'CONNECT')).toBe(true);
+      expect(r.stderr.match(/^rsi: /gm)).toHaveLength(1);
+      expect(refusing.hits.map((h) => h.method)).toEqual(['CONNECT']);
+
+      // An API GET, which rsi retries on network failures, 502 and 503: a refused tunnel is one try.
+      refusing.hits.length = 0;
+      const list = await runCli(['projects', 'list'], {
+        env: env(dir, { HTTPS_PROXY: refusing.url, RSI_TOKEN: 'any-token', RSI_BASE_URL: sandbox.url }),
+      });
+      expect(list.code).toBe(8);
+      expect(list.stderr).toMatch(
+        /^rsi: the proxy \S+ \(HTTPS_PROXY\) would not open a tunnel to rsi\.test:\d+ \(403\); GET \S+ was not sent$/m,
+      );
+      expect(list.stderr).not.toContain('retrying');
+      expect(refusing.hits.map((h) => h.method)).toEqual(['CONNECT']);
     } finally {
       await refusing.stop();
     }
-  });
+  }, 120_000);
 
   it('--http-timeout bounds the whole request: a reply dripping a byte at a time through the tunnel ends with exit 8', async () => {
     const ca = createTestCa();
@@ -209,4 +228,75 @@ describe('behind a CONNECT proxy (HTTPS_PROXY with credentials)', () => {
       await dripProxy.stop();
     }
   });
+});
+
+describe('which variable carries which request (as curl and Go read them)', () => {
+  // Each test runs two or three rsi processes: room for a machine busy with other work.
+  const SLOW = 120_000;
+  const cli = (args: string[], extra: Record<string, string>) => runCli(args, { env: env(signedIn, extra), timeoutMs: 100_000 });
+  let signedIn: string;
+  beforeAll(async () => {
+    // Signed in once, through ALL_PROXY alone: curl's fallback carries the whole sign-in.
+    signedIn = mkdtempSync(join(tmpdir(), 'rsi-proxy-'));
+    proxy.hits.length = 0;
+    const login = await cli(['login', '--base-url', sandbox.url], { ALL_PROXY: proxyUrl });
+    expect(login.code, login.stderr).toBe(0);
+    expect(proxy.hits.length).toBeGreaterThan(0);
+    expect(proxy.hits.every((h) => h.method === 'CONNECT' && h.authorization === BASIC)).toBe(true);
+  }, SLOW);
+
+  it.each([['HTTP_PROXY'], ['http_proxy']])(
+    '%s alone does not carry an https:// request: rsi goes direct, and the hint names HTTPS_PROXY',
+    async (name) => {
+      const r = await cli(['projects', 'list', '--json'], { [name]: proxyUrl });
+      // rsi.test resolves only through the proxy: direct, it is not found.
+      expect(r.code).toBe(8);
+      expect(r.stderr).toMatch(/^rsi: cannot reach the service \(GET https:\/\/rsi\.test:\d+\/api\/v1\/projects\): host not found$/m);
+      expect(r.stderr).toContain('hint: set HTTPS_PROXY (or ALL_PROXY) if https:// needs the proxy: ');
+      expect(r.stderr).not.toContain(PROXY_PASSWORD);
+      expect(proxy.hits).toHaveLength(0);
+      const doctor = await cli(['doctor'], { [name]: proxyUrl });
+      expect(doctor.stdout).toContain(`proxy: none (HTTPS_PROXY, ALL_PROXY not set; ${name} carries http:// URLs only, as in curl and Go)`);
+      expect(proxy.hits).toHaveLength(0);
+    },
+    SLOW,
+  );
+
+  it(
+    'HTTPS_PROXY carries it, and wins over ALL_PROXY; ALL_PROXY alone carries it too',
+    async () => {
+      // ALL_PROXY names a port nothing listens on: were it used, the request would fail.
+      const both = await cli(['--debug', 'projects', 'list', '--json'], {
+        HTTPS_PROXY: proxyUrl,
+        HTTP_PROXY: 'http://127.0.0.1:9',
+        ALL_PROXY: 'http://127.0.0.1:9',
+      });
+      expect(both.code, both.stderr).toBe(0);
+      expect(tracedRequests(both.stderr).filter(([, proxied]) => !proxied)).toEqual([]);
+      expect(proxy.hits.map((h) => h.method)).toEqual(['CONNECT']);
+
+      proxy.hits.length = 0;
+      const all = await cli(['projects', 'list', '--json'], { all_proxy: proxyUrl });
+      expect(all.code, all.stderr).toBe(0);
+      expect(proxy.hits.map((h) => h.method)).toEqual(['CONNECT']);
+      const doctor = await cli(['doctor'], { all_proxy: proxyUrl });
+      expect(doctor.stdout).toContain(`proxy: http://[redacted]@127.0.0.1:${proxy.port} (from all_proxy)`);
+    },
+    SLOW,
+  );
+
+  it(
+    'an ALL_PROXY rsi cannot speak (socks4://) is a usage error only where it would carry a request',
+    async () => {
+      proxy.hits.length = 0;
+      const overridden = await cli(['projects', 'list', '--json'], { HTTPS_PROXY: proxyUrl, ALL_PROXY: 'socks4://gw.test:1080' });
+      expect(overridden.code, overridden.stderr).toBe(0);
+      expect(proxy.hits.map((h) => h.method)).toEqual(['CONNECT']);
+      const used = await cli(['projects', 'list', '--json'], { ALL_PROXY: 'socks4://gw.test:1080' });
+      expect(used.code).toBe(2);
+      expect(used.stderr).toBe('rsi: ALL_PROXY uses an unsupported scheme (socks4:); use http://, https:// or socks5://\n');
+      expect(used.stdout).toBe('');
+    },
+    SLOW,
+  );
 });

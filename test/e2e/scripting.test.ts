@@ -37,7 +37,7 @@ describe('--jq', () => {
     const before = (await sandboxStats(e2e.sandbox)).apiRequests;
     const r = await rsi(['keywords', 'search', 'egfr', '--jq', '.data[] | nosuchfn']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^rsi: --jq: nosuchfn\/0 is not defined\n/);
+    expect(r.stderr).toMatch(/^rsi: --jq: nosuchfn\/0 is not defined at <top-level>, line 1, column 11\n/);
     expect((await sandboxStats(e2e.sandbox)).apiRequests).toBe(before);
   });
 
@@ -48,9 +48,11 @@ describe('--jq', () => {
   });
 
   it('loads the jq engine only when the flag is given', async () => {
-    // The bundle's chunk holding jq-wasm's engine, found by a string only that package carries.
+    // The bundle's chunk that starts jq's thread (src/io/jq.ts), found by the worker file it names;
+    // jq-wasm itself is only in that worker (dist/jq-worker.cjs).
     const dist = new URL('../../dist/chunks/', import.meta.url);
-    const engine = readdirSync(dist).filter((f) => readFileSync(new URL(f, dist), 'utf8').includes('jq-wasm: '));
+    const engine = readdirSync(dist).filter((f) => readFileSync(new URL(f, dist), 'utf8').includes('jq-worker.cjs'));
+    expect(readdirSync(dist).filter((f) => readFileSync(new URL(f, dist), 'utf8').includes('jq-wasm: '))).toEqual([]);
     expect(engine.length).toBeGreaterThan(0);
     // A module-load probe: every module Node loads is logged by a loader hook.
     const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));

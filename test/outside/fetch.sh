@@ -35,3 +35,18 @@ suite() {
 suite jq-1.8.2 pool/main/j/jq/jq_1.8.2.orig.tar.gz \
   71b8d6e8f5fe81f6c6d0d110e3892251f6ce76ed095abd315e26e6e1193af3af \
   '*/COPYING' '*/tests/*.test'
+
+# Go's golang.org/x/net 0.58.0 (BSD-3-Clause; LICENSE): http/httpproxy/proxy_test.go holds the
+# proxyForURLTests rows and the NO_PROXY host list (UseProxyTests) that test/outside/proxy-tables.test.ts
+# runs through rsi's proxy selection; proxy.go beside it is what those rows test. 0.58.0, not sid's
+# newest: the archive's pool serves no file for 0.60.0 and later (404), though Sources lists them.
+suite golang-x-net-0.58.0 pool/main/g/golang-golang-x-net/golang-golang-x-net_0.58.0.orig.tar.xz \
+  e37f866a2d0c9118546e2ecfe7d5b0de2ba470f569d38fc4660beb620536f0de \
+  '*/LICENSE' '*/http/httpproxy/*.go'
+
+# curl 8.21.0 (the curl licence, MIT-like; COPYING): tests/unit/unit1614.c holds the NO_PROXY
+# cases (proxy_check_noproxy) and the CIDR ones that test/outside/proxy-tables.test.ts runs
+# through rsi's proxy selection. 8.21.0 for the same reason: 8.23.0's tarball is not served yet.
+suite curl-8.21.0 pool/main/c/curl/curl_8.21.0.orig.tar.gz \
+  d9b327997999045a24cda50f3983e69e51c516bd8be6ef9842fc7f99135e33bb \
+  '*/COPYING' '*/tests/unit/unit1614.c'

@@ -45,7 +45,7 @@ export function useSandbox(args: readonly string[] = [], options: { quiet?: bool
     sandbox = await startSandbox(['--auto-approve', ...(options.quiet === false ? [] : ['--quiet']), ...args]);
     token = (await obtainTokens(sandbox.url)).access_token;
     configDir = mkdtempSync(join(tmpdir(), 'rsi-e2e-'));
-  }, 30_000);
+  });
   afterAll(async () => {
     await sandbox?.stop();
     if (configDir) rmSync(configDir, { recursive: true, force: true });

@@ -40,8 +40,8 @@ export function startSandbox(
     const lines = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`sandbox did not print its URL within 10 s; stderr: ${err}`));
-    }, 10_000);
+      reject(new Error(`sandbox did not print its URL within 120 s; stderr: ${err}`));
+    }, 120_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`sandbox exited early with ${code}; stderr: ${err}`));

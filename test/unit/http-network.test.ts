@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../../src/errors.js';
 import { UndiciHttp } from '../../src/http/http.js';
 import { Network, OAUTH_MAX_BYTES, loadProxyAgent, loadUndici, tlsFailure } from '../../src/http/network.js';
-import { proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
+import { httpOnlyNote, proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
 import { redactBody } from '../../src/http/redact.js';
 import { fakeClock } from '../support/fakes.js';
 import { TestHttp } from '../support/http.js';
@@ -274,14 +274,70 @@ describe('the --debug trace fails closed', () => {
 
 describe('proxy settings', () => {
   it('reads either case (lower case first), defaults the scheme and redacts credentials', () => {
-    const s = proxySettings({ https_proxy: 'u:p@proxy.corp:3128', HTTPS_PROXY: 'http://other:1', HTTP_PROXY: 'http://h:2' });
+    const s = proxySettings({ https_proxy: 'u:p@proxy.corp:3128', HTTPS_PROXY: 'http://other:1', http_proxy: 'http://h:2' });
     expect(s.https).toBe('http://u:p@proxy.corp:3128/');
-    expect(s.source).toEqual({ http: 'HTTP_PROXY', https: 'https_proxy' });
+    expect(s.source).toEqual({ http: 'http_proxy', https: 'https_proxy' });
     expect(redactProxyUrl(s.https!)).toBe('http://[redacted]@proxy.corp:3128');
     expect(redactProxyUrl('not a url user:pw@x')).not.toContain('pw');
-    expect(proxySettings({ HTTP_PROXY: 'http://h:2' }).https).toBe('http://h:2/');
-    expect(() => proxySettings({ HTTPS_PROXY: 'ftp://u:secretpw@h' })).toThrow(UsageError);
-    expect(() => proxySettings({ HTTPS_PROXY: 'http://u:secretpw@h:99999' })).toThrow(/\[redacted\]/);
+    const https = new URL('https://svc.test/');
+    expect(() => proxyFor(https, proxySettings({ HTTPS_PROXY: 'ftp://u:secretpw@h' }))).toThrow(UsageError);
+    expect(() => proxyFor(https, proxySettings({ HTTPS_PROXY: 'http://u:secretpw@h:99999' }))).toThrow(/\[redacted\]/);
+  });
+
+  it('a variable rsi cannot use is a usage error only where it applies', () => {
+    // ALL_PROXY=socks4://… (curl speaks SOCKS4; rsi does not) under an HTTPS_PROXY that overrides it.
+    const s = proxySettings({ ALL_PROXY: 'socks4://gw.test:1080', HTTPS_PROXY: 'http://s.test:3128' });
+    expect(proxyFor(new URL('https://svc.test/'), s)).toBe('http://s.test:3128/');
+    expect(() => proxyFor(new URL('http://svc.test/'), s)).toThrow(
+      'ALL_PROXY uses an unsupported scheme (socks4:); use http://, https:// or socks5://',
+    );
+    // Where it would apply but the host goes direct anyway, it does not matter.
+    expect(proxyFor(new URL('http://127.0.0.1:5/'), s)).toBeUndefined();
+    expect(
+      proxyFor(new URL('http://svc.test/'), proxySettings({ ALL_PROXY: 'socks4://gw.test:1080', NO_PROXY: 'svc.test' })),
+    ).toBeUndefined();
+  });
+
+  it('uses http_proxy for http:// only and https_proxy for https:// only, as curl and Go do', () => {
+    const httpOnly = proxySettings({ http_proxy: 'http://h:2' });
+    expect(proxyFor(new URL('http://svc.test/'), httpOnly)).toBe('http://h:2/');
+    expect(proxyFor(new URL('https://svc.test/'), httpOnly)).toBeUndefined();
+    expect(httpOnlyNote(httpOnly)).toBe('http_proxy carries http:// URLs only, as in curl and Go');
+    const httpsOnly = proxySettings({ HTTPS_PROXY: 'http://s:3' });
+    expect(proxyFor(new URL('https://svc.test/'), httpsOnly)).toBe('http://s:3/');
+    expect(proxyFor(new URL('http://svc.test/'), httpsOnly)).toBeUndefined();
+    // Neither carries another scheme (Go's "ftp://insecure.tld/" row).
+    expect(proxyFor(new URL('ftp://svc.test/'), proxySettings({ http_proxy: 'h:2', https_proxy: 's:3' }))).toBeUndefined();
+  });
+
+  it('reads upper-case HTTP_PROXY for http:// (the contract, Go), but not under CGI (httpoxy)', () => {
+    const s = proxySettings({ HTTP_PROXY: 'http://p.test:1' });
+    expect(proxyFor(new URL('http://svc.test/'), s)).toBe('http://p.test:1/');
+    expect(proxyFor(new URL('https://svc.test/'), s)).toBeUndefined();
+    expect(httpOnlyNote(s)).toBe('HTTP_PROXY carries http:// URLs only, as in curl and Go');
+    // A CGI server fills HTTP_PROXY from a request's Proxy: header: there it names nothing.
+    const cgi = proxySettings({ HTTP_PROXY: 'http://attacker.test:1', REQUEST_METHOD: 'GET' });
+    expect(cgi.http).toBeUndefined();
+    expect(proxyFor(new URL('http://svc.test/'), cgi)).toBeUndefined();
+    // An invalid one stops nothing until a request would use it.
+    expect(() => proxySettings({ HTTP_PROXY: 'ftp://x' })).not.toThrow();
+    expect(httpOnlyNote(proxySettings({ HTTP_PROXY: 'h:1', HTTPS_PROXY: 's:1' }))).toBeUndefined();
+  });
+
+  it('falls back to all_proxy, then ALL_PROXY, for both schemes; empty values count as unset', () => {
+    const all = proxySettings({ ALL_PROXY: 'socks5://a:1080', all_proxy: 'http://lower:1' });
+    expect([all.http, all.https]).toEqual(['http://lower:1/', 'http://lower:1/']);
+    expect(all.source).toEqual({ http: 'all_proxy', https: 'all_proxy' });
+    const upper = proxySettings({ ALL_PROXY: 'socks5://a:1080' });
+    expect(proxyFor(new URL('https://svc.test/'), upper)).toBe('socks5://a:1080');
+    expect(upper.source.https).toBe('ALL_PROXY');
+    // The scheme's own variable comes first.
+    expect(proxySettings({ ALL_PROXY: 'http://a:1', HTTPS_PROXY: 'http://s:2' }).https).toBe('http://s:2/');
+    // Set but empty is unset, as curl and Go read it: the next variable in line applies.
+    expect(proxySettings({ https_proxy: '', HTTPS_PROXY: 'http://s:2' }).https).toBe('http://s:2/');
+    expect(proxySettings({ https_proxy: ' ', all_proxy: '', ALL_PROXY: 'http://a:1' }).https).toBe('http://a:1/');
+    expect(proxySettings({ no_proxy: '', NO_PROXY: '.svc.test' }).noProxy).toBe('.svc.test');
+    expect(proxySettings({ no_proxy: 'a.test', NO_PROXY: 'b.test' }).noProxy).toBe('a.test');
   });
 
   // NO_PROXY as curl and Go read it, and loopback always direct. [url, NO_PROXY, goes direct?]
@@ -296,7 +352,17 @@ describe('proxy settings', () => {
     ['https://API.SVC.example/x', 'Svc.Example', true],
     ['https://api.svc.example./x', 'svc.example', true],
     ['https://api.svc.example/x', 'other.example, api.svc.example:443', true],
-    ['https://api.svc.example/x', 'other.example api.svc.example', true],
+    // Entries are separated by commas; blanks inside one make it match nothing (curl and Go).
+    ['https://api.svc.example/x', 'other.example api.svc.example', false],
+    ['https://api.svc.example/x', ' other.example ,  api.svc.example  ', true],
+    // *.x is under x only (Go); .x and x are x and under it (curl).
+    ['https://svc.example/x', '*.svc.example', false],
+    // IDN names compare in punycode, whichever way each side is written.
+    ['https://api.示例.test/x', '.示例.test', true],
+    ['https://api.xn--fsq092h.test/x', '示例.test', true],
+    ['https://api.示例.test/x', 'xn--fsq092h.test', true],
+    ['https://xn--fsq092h.test/x', '*.示例.test', false],
+    ['https://api.bücher.test/x', 'BÜCHER.test', true],
     ['https://api.svc.example/x', 'api.svc.example:8443', false],
     ['https://api.svc.example:8443/x', 'api.svc.example:8443', true],
     ['http://api.svc.example/x', 'api.svc.example:80', true],
@@ -327,7 +393,7 @@ describe('proxy settings', () => {
     ['https://128.0.0.1/', '', false],
   ];
   it.each(table)('%s with NO_PROXY=%j goes direct: %s', (url, noProxy, direct) => {
-    const s = proxySettings({ HTTPS_PROXY: 'http://p:1', HTTP_PROXY: 'http://p:1', NO_PROXY: noProxy });
+    const s = proxySettings({ HTTPS_PROXY: 'http://p:1', http_proxy: 'http://p:1', NO_PROXY: noProxy });
     expect(proxyFor(new URL(url), s)).toBe(direct ? undefined : 'http://p:1/');
   });
 });
@@ -386,7 +452,7 @@ describe('through a real forward proxy', () => {
 
   it('names the proxy (redacted) and does not retry when it wants credentials (407)', async () => {
     proxy.hits.length = 0;
-    const network = new Network({ env: { HTTP_PROXY: proxy.url.replace('//', '//alice:wrong-pass@') }, timeoutMs: 5000 });
+    const network = new Network({ env: { http_proxy: proxy.url.replace('//', '//alice:wrong-pass@') }, timeoutMs: 5000 });
     const http = new UndiciHttp({ baseUrl: named, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
       const error = await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e);
@@ -403,7 +469,7 @@ describe('through a real forward proxy', () => {
   it('goes direct for hosts in NO_PROXY', async () => {
     handler = (_req, res) => res.end('{}');
     proxy.hits.length = 0;
-    const network = new Network({ env: { HTTP_PROXY: proxy.url, no_proxy: '127.0.0.1,svc.test' }, timeoutMs: 5000 });
+    const network = new Network({ env: { http_proxy: proxy.url, no_proxy: '127.0.0.1,svc.test' }, timeoutMs: 5000 });
     try {
       expect((await network.fetch(`${base}/x`)).status).toBe(200);
       expect(proxy.hits).toHaveLength(0);
@@ -413,10 +479,10 @@ describe('through a real forward proxy', () => {
     }
   });
 
-  it('never proxies loopback: 127.0.0.1 goes direct though HTTP_PROXY is set and NO_PROXY is empty', async () => {
+  it('never proxies loopback: 127.0.0.1 goes direct though http_proxy is set and NO_PROXY is empty', async () => {
     handler = (_req, res) => res.end('{}');
     proxy.hits.length = 0;
-    const network = new Network({ env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, timeoutMs: 5000 });
+    const network = new Network({ env: { http_proxy: proxy.url, HTTPS_PROXY: proxy.url }, timeoutMs: 5000 });
     try {
       expect((await network.fetch(`${base}/x`)).status).toBe(200);
       expect(network.proxyFor(new URL(base))).toBeUndefined();
@@ -426,16 +492,47 @@ describe('through a real forward proxy', () => {
       await network.close();
     }
   });
+
+  it('sends http:// through upper-case HTTP_PROXY too, as the contract and Go read it', async () => {
+    proxy.hits.length = 0;
+    const network = new Network({ env: { HTTP_PROXY: proxy.url }, timeoutMs: 5000 });
+    try {
+      expect(network.proxyFor(new URL(`${named}/x`))).toBe(proxy.url);
+    } finally {
+      await network.close();
+    }
+  });
+});
+
+describe('an https:// request with only an http proxy set', () => {
+  it('goes direct, and the failure names the variables that did not apply', async () => {
+    const network = new Network({ env: { http_proxy: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9' }, timeoutMs: 5000 });
+    try {
+      expect(network.proxyFor(new URL('https://svc.test/'))).toBeUndefined();
+      const error = (await network.fetch('https://svc.test:8443/x').catch((e: unknown) => e)) as ServiceUnavailableError;
+      expect(error.message).toBe('cannot reach the service (GET https://svc.test:8443/x): host not found');
+      expect(error.hint).toBe(
+        'set HTTPS_PROXY (or ALL_PROXY) if https:// needs the proxy: http_proxy and HTTP_PROXY carry http:// URLs only, as in curl and Go',
+      );
+    } finally {
+      await network.close();
+    }
+  });
 });
 
 describe('a proxy that refuses CONNECT', () => {
-  it('says the proxy would not open the tunnel, naming the host and status, and that nothing was sent', async () => {
-    const refusing = await startProxy({ refuseConnect: 403 });
+  // 403: the proxy's policy; 502/503: it would not or could not reach the host. Either way asking the
+  // same proxy again is no use: one try, as curl makes.
+  it.each([403, 502, 503])('%i: one line naming the proxy, the host and the status, and no retry', async (status) => {
+    const refusing = await startProxy({ refuseConnect: status });
     const network = new Network({ env: { HTTPS_PROXY: refusing.url }, timeoutMs: 5000 });
+    const http = new UndiciHttp({ baseUrl: 'https://svc.test:8443', timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
-      const error = (await network.fetch('https://svc.test:8443/x').catch((e: unknown) => e)) as ServiceUnavailableError;
+      const error = (await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e)) as ServiceUnavailableError;
       expect(error).toBeInstanceOf(ServiceUnavailableError);
-      expect(error.message).toBe('the proxy would not open a tunnel to svc.test:8443 (403); GET https://svc.test:8443/x was not sent');
+      expect(error.message).toBe(
+        `the proxy ${refusing.url} (HTTPS_PROXY) would not open a tunnel to svc.test:8443 (${status}); GET https://svc.test:8443/api/v1/keywords was not sent`,
+      );
       expect(error.hint).toContain('check HTTPS_PROXY');
       expect(refusing.hits.map((h) => `${h.method} ${h.target}`)).toEqual(['CONNECT svc.test:8443']);
     } finally {

@@ -4,9 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { PageWindow } from '../../src/client/window.js';
 import { inInputOrder, parseBatch } from '../../src/commands/shared/batch.js';
 import { type CliError, NotFoundError, UsageError } from '../../src/errors.js';
-import { compileJq, jqMessage } from '../../src/io/jq.js';
+import { compileJq, type JqOptions, jqMessage } from '../../src/io/jq.js';
 import { printJson, printRows, printSections, shapeOutput, writeJsonLine } from '../../src/io/output.js';
 import { fakeIo } from '../support/fakes.js';
+
+/** The engine as `--jq` gets it, with this process's environment (for $ENV). */
+const compile = (program: string, options: Partial<JqOptions> = {}) =>
+  compileJq(program, { env: process.env, stderr: () => {}, ...options });
+
+/** Every output of `program` on `input`, parsed. */
+async function outputsOf(program: string, input: unknown): Promise<unknown[]> {
+  const outputs: unknown[] = [];
+  await (await compile(program)).run(JSON.stringify(input), false, async (o) => void outputs.push(...o.map((t) => JSON.parse(t))));
+  return outputs;
+}
 
 /**
  * Examples from the jq 1.8 manual (program, input, every output). The same table scored the
@@ -111,34 +122,96 @@ const MANUAL: Array<[string, unknown, unknown[]]> = [
 
 describe('--jq engine', () => {
   it.each(MANUAL)('%s', async (program, input, outputs) => {
-    expect((await compileJq(program)).run(input)).toEqual(outputs);
+    expect(await outputsOf(program, input)).toEqual(outputs);
   });
 
   it.each([
-    ['.a |', /^--jq: syntax error, unexpected/],
-    ['.[] | nosuch(1)', /^--jq: nosuch\/1 is not defined$/],
-    ['$nope', /^--jq: \$nope is not defined$/],
+    ['.a |', /^--jq: syntax error, unexpected end of file at <top-level>, line 1, column 4$/],
+    ['.[] | nosuch(1)', /^--jq: nosuch\/1 is not defined at <top-level>, line 1, column 7$/],
+    ['$nope', /^--jq: \$nope is not defined at <top-level>, line 1, column 1$/],
+    ['1) , (2', /^--jq: syntax error, unexpected INVALID_CHARACTER, expecting end of file/],
     ['', /--jq needs an expression/],
   ])('%j does not compile: a UsageError (exit 2) naming the problem', async (program, message) => {
-    const error = await compileJq(program).catch((e: unknown) => e);
+    const error = await compile(program).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(message);
   });
 
   it('compiling does not run the expression (an endless one compiles at once)', async () => {
-    const jq = await compileJq('repeat(1)');
+    const jq = await compile('repeat(1)');
     expect(jq.expression).toBe('repeat(1)');
   });
 
-  it("an error on the data is a UsageError with jq's words", async () => {
-    const jq = await compileJq('.a.b');
-    expect(() => jq.run({ a: 1 })).toThrow(/^--jq: Cannot index number with string \("b"\)$/);
+  it("an error on the data is a UsageError with jq's words, after the outputs before it", async () => {
+    const jq = await compile('.[] | .+1');
+    const outputs: string[] = [];
+    const error = await jq.run('[1,"x",3]', false, async (o) => void outputs.push(...o)).catch((e: unknown) => e);
+    expect(outputs).toEqual(['2']);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe('--jq: string ("x") and number (1) cannot be added');
   });
 
-  it('jqMessage keeps the first line without the prefix and position', () => {
-    expect(jqMessage('jq: error: foo/0 is not defined at <top-level>, line 2, column 1:\n  foo\njq: 1 compile error')).toBe(
-      'foo/0 is not defined',
+  it('numbers reach jq as the literals sent, and come back as jq writes them', async () => {
+    const outputs: string[] = [];
+    const jq = await compile('.[0] | tostring, ., .+0');
+    await jq.run('[13911860366432393]', false, async (o) => void outputs.push(...o));
+    expect(outputs).toEqual(['"13911860366432393"', '13911860366432393', '13911860366432392']);
+    const big: string[] = [];
+    await (await compile('., [1.10, 100000000000000000000000]')).run('9E999999999', false, async (o) => void big.push(...o));
+    expect(big).toEqual(['9E+999999999', '[1.10,100000000000000000000000]']);
+  });
+
+  it('$ENV and env are the environment given (the process environment in rsi)', async () => {
+    const outputs: string[] = [];
+    const jq = await compile('$ENV.RSI_JQ_PROBE, env.USER', { env: { RSI_JQ_PROBE: 'héllo=1', USER: 'someone' } });
+    await jq.run('null', false, async (o) => void outputs.push(...o));
+    expect(outputs).toEqual(['"héllo=1"', '"someone"']);
+  });
+
+  it('debug, stderr and halt_error write to stderr as jq writes them; halt_error is exit 2', async () => {
+    let stderr = '';
+    const jq = await compile('debug | ., ("bye\\n" | halt_error(1))', { stderr: (t) => void (stderr += t) });
+    const outputs: string[] = [];
+    const error = await jq.run('{"a":1}', false, async (o) => void outputs.push(...o)).catch((e: unknown) => e);
+    expect(outputs).toEqual(['{"a":1}']);
+    expect(stderr).toBe('["DEBUG:",{"a":1}]\nbye\n');
+    expect((error as CliError).exitCode).toBe(2);
+  });
+
+  it('an aborted run stops an endless program at once, with the abort reason', async () => {
+    const abort = new AbortController();
+    const jq = await compile('repeat(1)', { signal: abort.signal });
+    let seen = 0;
+    const error = await jq
+      .run('null', false, async (o) => {
+        seen += o.length;
+        if (seen > 1000) abort.abort(new Error('stop'));
+      })
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe('stop');
+  });
+
+  it('a structure nested deeper than the engine can go is one --jq error, exit 2', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const error = await (await compile('.')).run(deep, false, async () => {}).catch((e: unknown) => e);
+    expect((error as CliError).exitCode).toBe(2);
+    expect((error as Error).message).toMatch(/^--jq: /);
+    // The engine is started afresh for the next program.
+    expect(await outputsOf('. + 1', 1)).toEqual([2]);
+  });
+
+  it("a program that wants more memory than the engine's ceiling is one --jq line, exit 2", async () => {
+    const error = await (await compile('. * 300000000 | length')).run('"x"', false, async () => {}).catch((e: unknown) => e);
+    expect((error as CliError).exitCode).toBe(2);
+    expect((error as Error).message).toBe('--jq: the jq engine failed: cannot allocate memory (out of memory)');
+  });
+
+  it('jqMessage keeps the first line without the prefix; compile positions are kept', () => {
+    expect(jqMessage('jq: error: foo/0 is not defined at <top-level>, line 2, column 1:')).toBe(
+      'foo/0 is not defined at <top-level>, line 2, column 1',
     );
+    expect(jqMessage('jq: error (at /dev/stdin:0): Cannot iterate over null')).toBe('Cannot iterate over null');
+    expect(jqMessage('jq: error (at /dev/stdin:0) (not a string): {"a":1}')).toBe('(not a string): {"a":1}');
   });
 });
 
@@ -223,21 +296,20 @@ describe('output shaping', () => {
 
   it('--jq sees a streamed collection as one array, and each NDJSON document on its own', async () => {
     const io = fakeIo(false);
-    shapeOutput(io, { jq: await compileJq('map(.name) | join("+")') });
+    shapeOutput(io, { jq: await compile('map(.name) | join("+")') });
     await printRows({ io, format: 'json' }, rows, columns as never);
     expect(io.out()).toBe('a+b\n');
 
     const lines = fakeIo(false);
-    shapeOutput(lines, { jq: await compileJq('.count, .id') });
-    writeJsonLine(lines, rows[0]);
-    writeJsonLine(lines, rows[1]);
-    await new Promise((r) => setImmediate(r));
+    shapeOutput(lines, { jq: await compile('.count, .id') });
+    await writeJsonLine(lines, rows[0]);
+    await writeJsonLine(lines, rows[1]);
     expect(lines.out()).toBe('1\nx1\n2\nx2\n');
   });
 
   it('--jq prints values indented on a terminal, compact when piped; strings raw', async () => {
     const tty = fakeIo(true);
-    shapeOutput(tty, { jq: await compileJq('., .name') });
+    shapeOutput(tty, { jq: await compile('., .name') });
     await printJson(tty, { name: 'a' });
     expect(tty.out()).toBe('{\n  "name": "a"\n}\na\n');
   });

@@ -34,7 +34,7 @@ describe('watchStatus', () => {
     const { poll, calls } = scripted([status('wait'), status('wait'), done]);
     const seen: boolean[] = [];
     const result = await watchStatus(poll, { intervalMs: 2000, timeoutMs: 0 }, clock, never, {
-      onStatus: (_s, changed) => seen.push(changed),
+      onStatus: (_s, changed) => void seen.push(changed),
     });
     expect(result).toBe(done);
     expect(calls()).toBe(3);

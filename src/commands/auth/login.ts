@@ -14,6 +14,8 @@ export interface LoginCommandOptions {
   timeoutSeconds: number;
   /** Which resource to sign in for: the API (default) or the service's MCP server. */
   resource?: 'api' | 'mcp';
+  /** --client-id: a pre-registered client (or a Client ID Metadata Document URL) for the MCP sign-in. */
+  clientId?: string | undefined;
 }
 
 /** Repeatable, and each value may be a comma or space separated list (`--scope a,b`). */
@@ -32,9 +34,13 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--insecure-storage', 'store tokens in a 0600 file in the config folder instead of the keychain')
     .option('--timeout <seconds>', 'give up waiting for the browser after this long', '300')
     .option('--resource <resource>', "what the token is for: api (default) or mcp (the service's MCP server; `rsi mcp`, `rsi scoreboard`)")
+    .option(
+      '--client-id <id>',
+      'with --resource mcp: a client the authorization server already knows (a Client ID Metadata Document URL, or an id; its secret, if any, in RSI_CLIENT_SECRET)',
+    )
     .addHelpText(
       'after',
-      '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765\n  rsi login --profile work --add-scope analyses:run   # keeps the scopes you have',
+      '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765\n  rsi login --profile work --add-scope analyses:run   # keeps the scopes you have\n  rsi login --resource mcp               # the MCP server: scopes and authorization server from its own metadata',
     )
     .action(async (flags: Record<string, unknown>) => {
       const scopes = (flags.scope as string[] | undefined) ?? [];
@@ -44,6 +50,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       const port = await intFlag('--port', flags.port, 1, 65535);
       const timeoutSeconds = (await intFlag('--timeout', flags.timeout, 1, 3600))!;
       const resource = await enumFlag('--resource', flags.resource, ['api', 'mcp'] as const);
+      const clientId = typeof flags.clientId === 'string' ? flags.clientId.trim() : undefined;
+      if (clientId !== undefined && resource !== 'mcp') throw new UsageError('--client-id is for the MCP sign-in: add --resource mcp');
+      if (clientId !== undefined && !/^[\x21-\x7e]+$/.test(clientId))
+        throw new UsageError('--client-id must be visible ASCII without spaces');
       await runF(
         {
           baseUrl: ctx.globals().baseUrl,
@@ -54,6 +64,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           insecureStorage: flags.insecureStorage === true,
           timeoutSeconds,
           ...(resource ? { resource } : {}),
+          ...(clientId ? { clientId } : {}),
         },
         ctx,
       );
@@ -86,8 +97,11 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
   const err = ctx.io.stderr;
   if (creds.envToken) err.write('warning: RSI_TOKEN is set and will still take precedence over this login until you unset it\n');
   // --add-scope keeps what this profile was granted (gh auth refresh -s): re-consent for the union.
-  const kept = opts.addScopes.length ? await grantedScopes(creds, baseUrl) : [];
-  const base = opts.scopes.length || kept.length ? [...opts.scopes, ...kept] : [...DEFAULT_SCOPES];
+  const kept = opts.addScopes.length ? await grantedScopes(creds, baseUrl, opts.resource) : [];
+  // The MCP sign-in asks for what the MCP server's challenge or metadata names when nobody said
+  // (the MCP spec's scope selection); the API's defaults to the three scopes the contract names.
+  const defaults = opts.resource === 'mcp' ? [] : [...DEFAULT_SCOPES];
+  const base = opts.scopes.length || kept.length ? [...opts.scopes, ...kept] : defaults;
   const scopes = [...new Set([...base, ...opts.addScopes])];
   // Pasting the redirected URL: from the start with --no-browser, else from the moment the browser
   // turns out not to open; the loopback listener keeps waiting meanwhile, and whichever comes first wins.
@@ -117,6 +131,9 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
       signal: ctx.signal,
       pasted: paste.lines,
       resource: opts.resource,
+      clientId: opts.clientId,
+      // A secret never goes on the command line (shell history, `ps`): only the environment.
+      clientSecret: opts.clientId ? ctx.env.RSI_CLIENT_SECRET?.trim() || undefined : undefined,
       events: {
         info: (line) => void err.write(`${line}\n`),
         authorizationUrl: async (url, issuer) => {
@@ -154,10 +171,14 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
     `✓ Signed in to ${baseUrl}${opts.resource === 'mcp' ? ' for its MCP server' : ''} (profile ${globals.profile}; tokens in the ${store.kind === 'file' ? 'file ' + (store as { file?: string }).file : 'OS keychain'})\n`,
   );
   err.write(`Scopes: ${granted.join(' ') || '(none)'}\n`);
-  const missing = scopes.filter((s) => !granted.includes(s));
+  const missing = result.requested.filter((s) => !granted.includes(s));
   if (missing.length)
     err.write(
       `warning: the service did not grant ${missing.join(', ')}; commands that need ${missing.length > 1 ? 'them' : 'it'} will fail with exit 4\n`,
+    );
+  if (result.stillRefused?.length)
+    err.write(
+      `warning: the MCP server still refuses this sign-in for lack of ${result.stillRefused.join(' ')}; signing in again did not help, so rsi stopped (ask the service's administrators)\n`,
     );
 }
 
@@ -193,11 +214,16 @@ async function stdinLines(ctx: Context): Promise<{ lines: AsyncIterable<string>;
   };
 }
 
-/** The scopes stored for this profile at `baseUrl`; none when there is no stored login. */
-async function grantedScopes(creds: Awaited<ReturnType<Context['credentials']>>, baseUrl: string): Promise<string[]> {
+/** The scopes stored for this profile at `baseUrl` (for the API, or the MCP server); none when there is no stored login. */
+async function grantedScopes(
+  creds: Awaited<ReturnType<Context['credentials']>>,
+  baseUrl: string,
+  resource: 'api' | 'mcp' = 'api',
+): Promise<string[]> {
   if (creds.profile?.baseUrl !== baseUrl) return [];
   try {
-    const stored = await creds.store().load({ baseUrl, profile: creds.profileName });
+    const { credentialKeyFor } = await import('../../auth/resources.js');
+    const stored = await creds.store().load(credentialKeyFor({ baseUrl, profile: creds.profileName }, resource));
     return stored?.scope.split(/\s+/).filter(Boolean) ?? [];
   } catch {
     return [];
@@ -205,27 +231,38 @@ async function grantedScopes(creds: Awaited<ReturnType<Context['credentials']>>,
 }
 
 /**
- * The hint for a 403 naming a missing scope: the same profile, and the union of the scopes
- * granted and the missing one, so following it never drops the others.
+ * The hint for a 403 naming a missing scope: the same profile, the same resource (the API's
+ * sign-in, or the MCP server's with `--resource mcp`), and the union of the scopes granted and the
+ * missing ones, so following it never drops the others. When the sign-in already holds every scope
+ * named, signing in again cannot help, and the hint says so instead of sending the person round.
  */
-export async function scopeHint(ctx: Context, missing: string): Promise<string> {
+export async function scopeHint(ctx: Context, missing: string, resource: 'api' | 'mcp' = 'api'): Promise<string> {
   const [creds, { profileFlag }] = await Promise.all([ctx.credentials(), import('../../auth/credentials.js')]);
   const p = profileFlag(creds.profileName);
-  if (creds.envToken) {
-    return `the token in RSI_TOKEN was not granted ${missing}: use one that was, or unset RSI_TOKEN and run \`rsi login${p} --add-scope ${missing}\``;
+  const wanted = missing.split(/\s+/).filter(Boolean);
+  const r = resource === 'mcp' ? ' --resource mcp' : '';
+  const envName = resource === 'mcp' ? 'RSI_MCP_TOKEN' : 'RSI_TOKEN';
+  const envToken = resource === 'mcp' ? ctx.env.RSI_MCP_TOKEN?.trim() : creds.envToken;
+  if (envToken) {
+    return `the token in ${envName} was not granted ${wanted.join(' ')}: use one that was, or unset ${envName} and run \`rsi login${p}${r} --add-scope ${wanted.join(',')}\``;
   }
-  const granted = creds.baseUrl ? await grantedScopes(creds, creds.baseUrl) : [];
-  const union = [...new Set([...granted, missing])];
-  return `run \`rsi login${p} --scope ${union.join(',')}\` (the same as \`rsi login${p} --add-scope ${missing}\`: the scopes you have are kept)`;
+  const granted = creds.baseUrl ? await grantedScopes(creds, creds.baseUrl, resource) : [];
+  const lacking = wanted.filter((s) => !granted.includes(s));
+  if (granted.length && !lacking.length) {
+    return `your${resource === 'mcp' ? ' MCP' : ''} sign-in already holds ${wanted.join(' ')} and is still refused: signing in again will not help; ask the service's administrators`;
+  }
+  const union = [...new Set([...granted, ...wanted])];
+  return `run \`rsi login${p}${r} --scope ${union.join(',')}\` (the same as \`rsi login${p}${r} --add-scope ${lacking.join(',')}\`: the scopes you have are kept)`;
 }
 
 /**
  * A 403 names the missing scope, but only here are the profile and the scopes already granted
- * known: the hint asks for their union under the same profile, so following it never trades a
- * three-scope login for a one-scope one.
+ * known: the hint asks for their union under the same profile and for the same resource, so
+ * following it never trades a three-scope login for a one-scope one, nor re-signs the API when
+ * the MCP server is the one refusing.
  */
 export async function explainError(error: unknown, ctx: Context): Promise<unknown> {
   if (!(error instanceof ForbiddenError) || !error.scope) return error;
-  const hint = await scopeHint(ctx, error.scope).catch(() => undefined);
-  return hint ? new ForbiddenError(error.message, error.scope, { hint, cause: error }) : error;
+  const hint = await scopeHint(ctx, error.scope, error.resource).catch(() => undefined);
+  return hint ? new ForbiddenError(error.message, error.scope, { hint, cause: error }, error.resource) : error;
 }

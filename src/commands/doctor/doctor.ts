@@ -88,16 +88,22 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
     // The same network path as every other request: proxy, deadline, trace.
     const network = creds!.oauth.network;
     const probeUrl = new URL(`${baseUrl}/.well-known/oauth-authorization-server`);
-    const proxy = network.proxyFor(probeUrl);
+    const decision = network.proxyDecision(probeUrl);
+    const proxy = decision.proxy;
+    const invalid = decision.proxy === undefined && decision.why === 'invalid' ? decision.error : undefined;
     add({
       name: 'proxy',
-      ok: true,
-      ...(proxy ? {} : { skipped: true }),
-      detail: proxy
-        ? `${proxy} (from ${network.proxySource(probeUrl)})`
-        : network.proxy.http || network.proxy.https
-          ? `none for ${probeUrl.host} (${network.isLoopback(probeUrl) ? 'loopback is never proxied' : 'NO_PROXY'})`
-          : 'none (HTTPS_PROXY, HTTP_PROXY not set)',
+      ok: !invalid,
+      ...(proxy || invalid ? {} : { skipped: true }),
+      detail:
+        decision.proxy !== undefined
+          ? `${decision.proxy} (from ${decision.source})`
+          : decision.why === 'invalid'
+            ? decision.error.message
+            : decision.why === 'unset'
+              ? `none (${probeUrl.protocol === 'https:' ? 'HTTPS_PROXY' : 'http_proxy'}, ALL_PROXY not set${network.httpOnlyNoteFor(probeUrl)})`
+              : `none for ${probeUrl.host} (${decision.why === 'loopback' ? 'loopback is never proxied' : 'NO_PROXY'})`,
+      ...(invalid?.hint ? { hint: invalid.hint } : {}),
     });
     const via = proxy ? ` through the proxy ${proxy}` : ' directly';
     try {

@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { Credentials } from '../../auth/credentials.js';
 import type { ApiClient } from '../../client/client.js';
 import type { McpConnection } from '../../mcp/client.js';
+import type { SignIns } from '../../mcp/server.js';
 import { printVerbatim } from '../../io/output.js';
 import { enumFlag } from '../shared/flags.js';
 
@@ -47,59 +49,91 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
         'To set one up: `rsi mcp serve --print-config claude-desktop` (or claude-code, cursor, vscode). Waiting for a client on stdin… (Ctrl-C to stop)\n',
     );
   }
-  const [{ createServer, serveStdio }, { resolveProject, resolveKeyword }] = await Promise.all([
+  const [{ createServer, serveStdio }, { resolveProject, resolveKeyword }, { checkServiceUrl }] = await Promise.all([
     import('../../mcp/server.js'),
     import('../shared/resolve.js'),
+    import('../../io/browser.js'),
   ]);
   const clients = clientFactory(ctx);
-  const [apiScopes, remote] = await Promise.all([storedApiScopes(ctx), remoteFactory(ctx)]);
+  const remote = remoteFactory(ctx);
   const server = await createServer({
     version: ctx.version,
     allowWrite: opts.allowWrite,
     client: clients.get,
     resolveProject,
     resolveKeyword,
-    apiScopes,
+    signIns: () => readSignIns(ctx),
     remote,
+    signal: ctx.signal,
+    checkUrl: (raw, origin) => {
+      const checked = checkServiceUrl(raw, origin);
+      return checked.ok ? checked.href : undefined;
+    },
     log: (line) => void ctx.io.stderr.write(`${line}\n`),
   });
   try {
     await serveStdio(server, ctx.io, ctx.signal);
   } finally {
     // Its keep-alive pool would hold the process open after the assistant went away.
-    await Promise.all([clients.close(), remote?.close()]);
+    await Promise.all([clients.close(), remote.close()]);
   }
 }
 
 /**
- * The scopes of the stored API sign-in, so write tools whose scope the user was not granted are
- * not offered. Unknown (undefined) for RSI_TOKEN or an unreadable store: then the service decides.
+ * Credentials read afresh, so a `rsi login` or `rsi logout` made while serving counts (the Context
+ * caches its first answer), on the Context's one network path.
  */
-async function storedApiScopes(ctx: Context): Promise<string[] | undefined> {
-  try {
-    const creds = await ctx.credentials();
-    if (creds.source === 'RSI_TOKEN' || !creds.baseUrl || creds.profile?.baseUrl !== creds.baseUrl) return undefined;
-    const stored = await creds.store().load(creds.key());
-    return stored ? stored.scope.split(/\s+/).filter(Boolean) : undefined;
-  } catch {
-    return undefined;
-  }
+async function freshCredentials(ctx: Context): Promise<Credentials> {
+  const { resolveCredentials } = await import('../../auth/credentials.js');
+  return resolveCredentials({
+    globals: ctx.globals(),
+    env: ctx.env,
+    io: ctx.io,
+    clock: ctx.clock,
+    signal: ctx.signal,
+    version: ctx.version,
+    network: (await ctx.credentials()).oauth.network,
+  });
 }
 
 /**
- * The service's own MCP server, when the user is signed in for it (`rsi login --resource mcp` or
- * RSI_MCP_TOKEN): one session opened on first use, kept, and opened again after a failure.
+ * The sign-ins now, for the tool list: the stored API sign-in's scopes (write tools need theirs;
+ * unknown for RSI_TOKEN or an unreadable store, and then the service decides), and whether there
+ * is an MCP sign-in (RSI_MCP_TOKEN, or `rsi login --resource mcp`) with its scopes.
  */
-async function remoteFactory(
-  ctx: Context,
-): Promise<{ scopes: string[] | undefined; connection(): Promise<McpConnection>; reset(): void; close(): Promise<void> } | undefined> {
-  let status: Awaited<ReturnType<typeof import('../auth/status.js').mcpStatus>>;
-  try {
-    status = await (await import('../auth/status.js')).mcpStatus(ctx);
-  } catch {
-    return undefined;
-  }
-  if (!status.signedIn) return undefined;
+async function readSignIns(ctx: Context): Promise<SignIns> {
+  const [creds, { credentialKeyFor }] = await Promise.all([freshCredentials(ctx), import('../../auth/resources.js')]);
+  const stored = creds.baseUrl !== undefined && creds.profile?.baseUrl === creds.baseUrl;
+  const scopesOf = async (resource: 'api' | 'mcp'): Promise<string[] | null | undefined> => {
+    if (!stored) return null;
+    try {
+      const tokens = await creds.store().load(credentialKeyFor(creds.key(), resource));
+      return tokens ? tokens.scope.split(/\s+/).filter(Boolean) : null;
+    } catch {
+      return undefined;
+    }
+  };
+  const api = creds.source === 'RSI_TOKEN' ? undefined : ((await scopesOf('api')) ?? undefined);
+  const mcp = ctx.env.RSI_MCP_TOKEN?.trim() ? { scopes: undefined } : await scopesOf('mcp');
+  return {
+    baseUrl: creds.baseUrl,
+    api,
+    // An unreadable store (undefined) shows no MCP sign-in, as `rsi auth status` does.
+    mcp: mcp === null || mcp === undefined ? undefined : Array.isArray(mcp) ? { scopes: mcp } : mcp,
+  };
+}
+
+/**
+ * The service's own MCP server, with the MCP sign-in as it is when a session is opened
+ * (`rsi login --resource mcp` or RSI_MCP_TOKEN): one session opened on first use, kept, and
+ * opened again after a failure.
+ */
+function remoteFactory(ctx: Context): { connection(): Promise<McpConnection>; reset(): void; close(): Promise<void> } {
+  // The Context's session-opening, with credentials read now rather than at start.
+  const open = async (): Promise<McpConnection> => {
+    const [creds, { openMcp }] = await Promise.all([freshCredentials(ctx), import('../../context.js')]);
+    return openMcp(ctx, creds);
+  };
   let live: Promise<McpConnection> | undefined;
   const drop = (): void => {
     const gone = live;
@@ -107,9 +141,8 @@ async function remoteFactory(
     void gone?.then((c) => c.close()).catch(() => undefined);
   };
   return {
-    scopes: status.source === 'RSI_MCP_TOKEN' ? undefined : status.scopes,
     connection: () => {
-      live ??= ctx.mcp();
+      live ??= open();
       const attempt = live;
       attempt.catch(() => {
         if (live === attempt) live = undefined;
@@ -134,23 +167,12 @@ function clientFactory(ctx: Context): { get: () => Promise<ApiClient>; close: ()
   const get = async (): Promise<ApiClient> => {
     if (live) return live;
     const attempt = (async () => {
-      const [{ resolveCredentials }, { openSession }, { ApiClient }] = await Promise.all([
-        import('../../auth/credentials.js'),
+      const [creds, { openSession }, { ApiClient }] = await Promise.all([
+        freshCredentials(ctx),
         import('../../auth/session.js'),
         import('../../client/client.js'),
       ]);
-      const globals = ctx.globals();
-      const creds = await resolveCredentials({
-        globals,
-        env: ctx.env,
-        io: ctx.io,
-        clock: ctx.clock,
-        signal: ctx.signal,
-        version: ctx.version,
-        // Fresh credentials (a sign-in made since), on the Context's one network path.
-        network: (await ctx.credentials()).oauth.network,
-      });
-      const session = await openSession(creds, { globals, io: ctx.io, clock: ctx.clock });
+      const session = await openSession(creds, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock });
       return new ApiClient(session.http);
     })();
     live = attempt;

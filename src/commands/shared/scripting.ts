@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { FIELDS } from './fields.js';
 import { shapeOutput } from '../../io/output.js';
+import { sanitizeText } from '../../io/sanitize.js';
 
 /**
  * Checks `--fields` against the command's list and compiles `--jq` (loading the jq engine only
@@ -30,7 +31,17 @@ export async function prepareOutput(ctx: Context, commandPath: string): Promise<
     }
   }
   const [program] = await Promise.all([
-    jq === undefined ? undefined : import('../../io/jq.js').then((m) => m.compileJq(jq)),
+    jq === undefined
+      ? undefined
+      : import('../../io/jq.js').then((m) =>
+          // $ENV is the process environment, as in jq. What the program writes to stderr (debug,
+          // stderr, halt_error) goes there as written, made safe on a terminal like all server text.
+          m.compileJq(jq, {
+            env: ctx.env,
+            signal: ctx.signal,
+            stderr: (text) => void ctx.io.stderr.write(ctx.io.stderrIsTTY ? sanitizeText(text) : text),
+          }),
+        ),
     // jq's wasm compiles on background threads: load what the request needs meanwhile (modules
     // only; nothing is read or sent before the expression is known to compile).
     jq === undefined ? undefined : Promise.all([import('../../auth/session.js'), import('../../client/client.js')]).catch(() => undefined),

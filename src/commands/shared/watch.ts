@@ -6,7 +6,8 @@
 import { formatSeconds } from '../../io/text.js';
 import type { Clock, Io } from '../../io/io.js';
 import type { Progress } from '../../io/progress.js';
-import { ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
+import { CliError, InterruptedError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
+import { shellQuote } from './habits.js';
 import { describeStatus, statusLine, summaryOf, type StatusLike } from './status-view.js';
 import { writeJsonLine } from '../../io/output.js';
 
@@ -21,7 +22,7 @@ export interface WatchTiming {
 
 export interface WatchEvents<S> {
   /** Called after every successful poll; `changed` is false when the reply equals the previous one. */
-  onStatus?(status: S, changed: boolean): void;
+  onStatus?(status: S, changed: boolean): void | Promise<void>;
   /** Called when a poll failed with a transient error and the loop will try again after `delayMs`. */
   onRetry?(error: ServiceUnavailableError, delayMs: number): void;
 }
@@ -51,7 +52,7 @@ export async function watchStatus<S extends StatusLike>(
   clock: Clock,
   signal: AbortSignal,
   events: WatchEvents<S> = {},
-  about: { setupUrl?: string | undefined } = {},
+  about: { setupUrl?: string | undefined; resume?: string } = {},
 ): Promise<S> {
   const started = clock.now();
   const deadline = timing.timeoutMs > 0 ? started + timing.timeoutMs : Number.POSITIVE_INFINITY;
@@ -71,7 +72,7 @@ export async function watchStatus<S extends StatusLike>(
       last = status;
       lastError = undefined;
       failures = 0;
-      events.onStatus?.(status, changed);
+      await events.onStatus?.(status, changed);
       if (!isWaiting(status)) return status;
     } catch (error) {
       if (!(error instanceof ServiceUnavailableError) || signal.aborted) throw error;
@@ -82,7 +83,7 @@ export async function watchStatus<S extends StatusLike>(
     }
 
     const now = clock.now();
-    if (now >= deadline) throw timeoutError(timing.timeoutMs, last, lastError, about.setupUrl);
+    if (now >= deadline) throw timeoutError(timing.timeoutMs, last, lastError, about.setupUrl, about.resume);
     await clock.sleep(Math.min(delay, deadline - now), signal);
   }
 }
@@ -92,6 +93,7 @@ function timeoutError(
   last: StatusLike | undefined,
   lastError: ServiceUnavailableError | undefined,
   setupUrl: string | undefined,
+  resume = 'rsi status PROJECT --watch',
 ) {
   const waited = formatSeconds(timeoutMs);
   const state = last ? statusLine(last) : 'no status received yet';
@@ -103,7 +105,7 @@ function timeoutError(
     hint:
       stalled && setupUrl
         ? `if the project's scoring setup is not finished, finish it at ${setupUrl}; then watch again, or give a longer --timeout (0 = no limit)`
-        : 'watch again with `rsi status <project> --watch`, or give a longer --timeout (0 = no limit)',
+        : `watch again with \`${resume}\`, or give a longer --timeout (0 = no limit)`,
   });
 }
 
@@ -129,7 +131,8 @@ export async function watchWithOutput<S extends StatusLike>(
   output: WatchOutputOptions,
 ): Promise<S> {
   const { io, progress } = deps;
-
+  // The command that picks the watch up again: the project by name, the same output.
+  const resume = ['rsi', 'status', output.projectName, '--watch', ...(output.ndjson ? ['--json'] : [])].map(shellQuote).join(' ');
   try {
     return await watchStatus(
       poll,
@@ -139,7 +142,8 @@ export async function watchWithOutput<S extends StatusLike>(
       {
         onStatus(status, changed) {
           if (!changed) return;
-          if (output.ndjson) writeJsonLine(io, status);
+          // With --jq the line is written by the engine's thread: wait for it (and its errors).
+          if (output.ndjson) return writeJsonLine(io, status);
           // The picture and the elapsed time stay in view; the server's summary comes last.
           else progress.update(`${describeStatus(status)}${output.picture?.(status) ?? ''}`, summaryOf(status));
         },
@@ -149,8 +153,18 @@ export async function watchWithOutput<S extends StatusLike>(
           else progress.update(line);
         },
       },
-      { setupUrl: output.setupUrl },
+      { setupUrl: output.setupUrl, resume },
     );
+  } catch (error) {
+    // Ctrl-C stops the watching, not the work: say so, and how to watch again.
+    if (deps.signal.aborted && (error instanceof InterruptedError || !(error instanceof CliError))) {
+      const reason = deps.signal.reason;
+      throw new InterruptedError(reason instanceof CliError ? reason.message : 'interrupted', {
+        hint: `only the watching stopped: the service goes on with the work; to follow it again, run \`${resume}\``,
+        cause: error,
+      });
+    }
+    throw error;
   } finally {
     progress.stop();
   }

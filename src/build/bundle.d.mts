@@ -1,0 +1,6 @@
+// Types for src/build/bundle.mjs (plain JavaScript: `npm run build` runs it with Node).
+import type { BuildOptions } from 'esbuild';
+
+export const options: BuildOptions & { metafile: true };
+export const workerOptions: BuildOptions & { metafile: true };
+export const NOTICES: string;

@@ -1,0 +1,46 @@
+/** What `rsi mcp serve` (src/commands/mcp/serve.ts) hands the server: server.ts, remote-tools.ts. */
+import type { ApiClient } from '../client/client.js';
+import type { McpConnection } from './client.js';
+
+/**
+ * The sign-ins as they are now (read again while serving: a `rsi login` or `rsi logout` in a
+ * terminal changes the tool list, and the client is told).
+ */
+export interface SignIns {
+  /** The service base URL of the profile (pages rsi links to must be on it). */
+  baseUrl?: string | undefined;
+  /** The scopes of the stored API sign-in; undefined when unknown (RSI_TOKEN) or none: the service decides. */
+  api?: readonly string[] | undefined;
+  /** The MCP sign-in; undefined when there is none. Its scopes are undefined when unknown (RSI_MCP_TOKEN). */
+  mcp?: { scopes?: readonly string[] | undefined } | undefined;
+}
+
+export interface ServeDeps {
+  version: string;
+  allowWrite: boolean;
+  /** The API client, built on first use (and again after a failure: a later `rsi login` is picked up). */
+  client(): Promise<ApiClient>;
+  resolveProject(client: ApiClient, ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
+  resolveKeyword(client: ApiClient, ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
+  /** Reads the sign-ins now; the tool list follows them (see SignIns). */
+  signIns(): Promise<SignIns>;
+  /** The service's own MCP server, used when the user is signed in for it (SignIns.mcp). */
+  remote?:
+    | {
+        /** An open session (kept by the caller, reopened after a failure). */
+        connection(): Promise<McpConnection>;
+        /** Drops a session that failed, so the next call opens a new one. */
+        reset(): void;
+      }
+    | undefined;
+  /** The session's signal (SIGINT, SIGTERM): every call's own signal is combined with it. */
+  signal?: AbortSignal | undefined;
+  /** A service page rsi may link to: its href when `raw` is a safe URL on `trustedOrigin` (io/browser's rule). */
+  checkUrl?: ((raw: string, trustedOrigin: string) => string | undefined) | undefined;
+  /** How often the sign-ins are read again while serving (SIGN_IN_POLL_MS in server.ts). */
+  pollMs?: number;
+  /** Bytes one copy of a result may take (RESULT_BUDGET_BYTES). */
+  budgetBytes?: number;
+  /** Diagnostics for stderr (never stdout). */
+  log?: (line: string) => void;
+}

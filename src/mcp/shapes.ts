@@ -1,0 +1,28 @@
+/** The zod pieces the tools of `rsi mcp serve` share (server.ts, remote-tools.ts). */
+import * as z from 'zod';
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const project = z.string().min(1).describe('project UUID or exact project name');
+export const keyword = z.string().min(1).describe('keyword UUID, or a name or synonym matched exactly (case-insensitive)');
+
+/** What rsi adds to a result beside the service's data; declared in every outputSchema. */
+export const Truncated = z
+  .object({
+    budget_bytes: z.number().int(),
+    original_bytes: z.number().int(),
+    left_out: z.array(z.string()),
+    narrow_with: z.array(z.string()),
+  })
+  .describe('present only when rsi cut the reply to fit its size budget');
+export const Confirmation = z
+  .enum(['asked', 'accepted', 'declined', 'cancelled', 'confirmed'])
+  .describe(
+    'asked: nothing ran, the question went back to the assistant; accepted: the user accepted it through the client and it ran; ' +
+      'declined/cancelled: the user said no, nothing ran; confirmed: a repeated call with confirmed: true matched the question and it ran',
+  );
+/**
+ * A tool's output: a reply schema of src/client/schemas.ts (zod/mini) with the same members, loose
+ * as it is, plus rsi_truncated.
+ */
+export const output = <T extends z.core.$ZodLooseShape>(schema: { shape: T }) =>
+  z.looseObject({ ...schema.shape, rsi_truncated: Truncated.optional() });

@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// rsi as the client under test of the official MCP conformance suite (@modelcontextprotocol/
+// conformance): the suite starts a scenario's servers on loopback and runs this script with the MCP
+// server's URL as the last argument and the scenario's name in MCP_CONFORMANCE_SCENARIO. It does
+// what a person at a terminal does, with bin/rsi.js and nothing else:
+//
+//   rsi login --resource mcp      (discovery, registration, PKCE; the "browser" is
+//                                  test/support/fake-browser.mjs, which follows the redirects of the
+//                                  suite's auto-approving authorization server to rsi's listener)
+//   rsi mcp call <tool>           (the scenario's tool)
+//
+// and, when the call fails with exit 4 and a hint naming an `rsi login … --resource mcp …`
+// command, it runs that very command and calls again: the suite's step-up scenarios check that
+// following rsi's hint asks for the right scopes, and that rsi never sends anyone round for ever.
+// Each run has its own config folder and the 0600 file store, so nothing touches the person's
+// sign-ins or keychain.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const RSI = fileURLToPath(new URL('../../bin/rsi.js', import.meta.url));
+const FAKE_BROWSER = fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url));
+/** The Client ID Metadata Document URL the suite's `auth/basic-cimd` server expects to see. */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+/** Hints followed before giving up: rsi's own bound is what the suite checks; this one only stops a runaway. */
+const MAX_HINTS = 3;
+
+const serverUrl = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
+const base = new URL(serverUrl).origin;
+const dir = mkdtempSync(join(tmpdir(), 'rsi-conformance-'));
+const env = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RSI_'))),
+  RSI_CONFIG_DIR: dir,
+  RSI_CREDENTIAL_STORE: 'file',
+  RSI_BASE_URL: base,
+  RSI_NO_UPDATE_NOTIFIER: '1',
+  BROWSER: `"${process.execPath}" "${FAKE_BROWSER}"`,
+};
+
+/** Runs rsi, echoing its output (the suite keeps it), and resolves with its exit code and stderr. */
+function rsi(args, extra = {}) {
+  process.stderr.write(`$ rsi ${args.join(' ')}\n`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RSI, ...args], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stdout.on('data', (chunk) => process.stdout.write(chunk));
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      process.stderr.write(chunk);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+/** The `rsi login …` command of a hint, as arguments; undefined when the hint names none. */
+function loginFromHint(stderr) {
+  const hint = /^hint: .*?`rsi ((?:--profile \S+ )?login [^`]*--resource mcp[^`]*)`/m.exec(stderr);
+  return hint ? hint[1].split(/\s+/) : undefined;
+}
+
+async function main() {
+  // The two protocol scenarios test the session, not sign-in: their servers ignore Authorization,
+  // and rsi's MCP commands need a token, so any will do.
+  if (scenario === 'initialize') return (await rsi(['mcp', 'tools'], { RSI_MCP_TOKEN: 'conformance' })).code;
+  if (scenario === 'tools_call') {
+    return (await rsi(['mcp', 'call', 'add_numbers', '--arg', 'a=2', '--arg', 'b=3'], { RSI_MCP_TOKEN: 'conformance' })).code;
+  }
+  const login = ['login', '--resource', 'mcp'];
+  const secret = {};
+  if (scenario === 'auth/basic-cimd') login.push('--client-id', CIMD_URL);
+  if (context.client_id && context.client_secret) {
+    // A pre-registered confidential client: its id on the command line, its secret in the environment.
+    login.push('--client-id', context.client_id);
+    secret.RSI_CLIENT_SECRET = context.client_secret;
+  }
+  const first = await rsi(login, secret);
+  if (first.code !== 0) return first.code;
+  for (let hints = 0; ; hints++) {
+    const call = await rsi(['mcp', 'call', 'test-tool']);
+    const next = call.code === 4 ? loginFromHint(call.stderr) : undefined;
+    if (!next || hints >= MAX_HINTS) return call.code;
+    const again = await rsi(next, secret);
+    if (again.code !== 0) return again.code;
+  }
+}
+
+try {
+  process.exitCode = await main();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

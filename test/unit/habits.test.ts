@@ -1,0 +1,157 @@
+// Habits of gh, kubectl and az: each gets one line naming rsi's equivalent (exit 2, a usage error),
+// the rewritten command line parses in rsi (following the line fixes what it names), an unquoted
+// name gets a hint to quote it, and docs/scripting.md's habits table is rendered from the same table.
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { HABITS } from '../../src/commands/shared/habits.js';
+import { shellWords } from '../../src/io/help-text.js';
+import { applyToAll, buildProgram } from '../../src/program.js';
+import { fakeCtx, fakeIo } from '../support/fakes.js';
+
+async function rsi(...argv: string[]): Promise<{ err: string; code: string | undefined }> {
+  const io = fakeIo();
+  const program = buildProgram(fakeCtx(io, 'tsv'));
+  let code: string | undefined;
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    code = (error as { code?: string }).code;
+  }
+  return { err: io.err(), code };
+}
+
+/** Parses a command line without running anything: every action is replaced by a no-op. */
+async function parses(line: string): Promise<string | undefined> {
+  const io = fakeIo();
+  const program = buildProgram(fakeCtx(io, 'tsv'));
+  applyToAll(program, (cmd: Command) => {
+    if ((cmd as unknown as { _actionHandler?: unknown })._actionHandler) cmd.action(() => undefined);
+  });
+  // Only the preAction hooks of the real program read settings: a parse-only check needs none.
+  (program as unknown as { _lifeCycleHooks: Record<string, unknown[]> })._lifeCycleHooks.preAction = [];
+  const words = shellWords(line.replace(/^rsi /, '')).map(unquote);
+  try {
+    await program.parseAsync(words, { from: 'user' });
+    return undefined;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'commander.version') return undefined;
+    return `${(error as Error).message} ${io.err()}`;
+  }
+}
+
+function unquote(word: string): string {
+  if (/^".*"$/.test(word)) return word.slice(1, -1);
+  if (/^'.*'$/.test(word)) return word.slice(1, -1).replace(/'\\''/g, "'");
+  return word;
+}
+
+const TABLE: readonly [string, string][] = [
+  ['auth login', "unknown command 'auth login' (gh's); in rsi: rsi login"],
+  ['--profile ttl auth login', "unknown command 'auth login' (gh's); in rsi: rsi --profile ttl login"],
+  ['auth logout', "unknown command 'auth logout' (gh's); in rsi: rsi logout"],
+  ['auth refresh -s analyses:run', "unknown command 'auth refresh' (gh's); in rsi: rsi login --add-scope analyses:run"],
+  ['auth whoami', "unknown command 'auth whoami' (kubectl's); in rsi: rsi auth status"],
+  ['account show', "unknown command 'account' (az's); in rsi: rsi auth status"],
+  ['version', "unknown command 'version' (gh's); in rsi: rsi --version"],
+  ['completions bash', "unknown command 'completions' (gh's); in rsi: rsi completion bash"],
+  ['projects list -o json', "unknown option '-o' (kubectl's); in rsi: rsi projects list --json"],
+  ['projects list -ojson', "unknown option '-ojson' (kubectl's); in rsi: rsi projects list --json"],
+  ['projects list -o wide', "unknown option '-o' (kubectl's); in rsi: rsi projects list --wide"],
+  ['projects list --output=csv', "unknown option '--output' (kubectl's); in rsi: rsi projects list --format csv"],
+  ['projects list --output', "unknown option '--output' (kubectl's); in rsi: --json, --wide, --format table|tsv|csv|ndjson (no YAML)"],
+  ['projects list -o yaml', "unknown option '-o' (kubectl's); in rsi: --json, --wide, --format table|tsv|csv|ndjson (no YAML)"],
+  [
+    'projects list --query [].name',
+    "unknown option '--query' (az's); in rsi: --jq 'jq expression' (jq, not JMESPath: [].name is .[].name)",
+  ],
+  [
+    'projects list --template {{.name}}',
+    `unknown option '--template' (gh's); in rsi: --jq with string interpolation: --jq '"\\(.name)\\t\\(.id)"'`,
+  ],
+  ['projects view "My project"', `unknown command 'projects view' (gh's); in rsi: rsi status "My project"`],
+  ['projects view', "unknown command 'projects view' (gh's); in rsi: rsi status"],
+  ['projects show P', "unknown command 'projects show' (az's); in rsi: rsi status P"],
+  ['keywords view EGFR', "unknown command 'keywords view' (gh's); in rsi: rsi keywords get EGFR"],
+  ['analyses watch P', "unknown command 'analyses watch' (gh's); in rsi: rsi status P --watch"],
+  ['signals P --watch', "unknown option '--watch' (kubectl's); in rsi: rsi status P --watch"],
+  ['opportunities -w P', "unknown option '-w' (kubectl's); in rsi: rsi status --watch P"],
+  ['config view', "unknown command 'config view' (kubectl's); in rsi: rsi config list"],
+  ['config use-context work', "unknown command 'config use-context' (kubectl's); in rsi: rsi auth switch work"],
+  ['status P --verbose', "unknown option '--verbose' (az's); in rsi: rsi status P --debug"],
+  ['status --context work P', "unknown option '--context' (kubectl's); in rsi: rsi status --profile work P"],
+  ['signals -R "KRAS inhibitors"', `unknown option '-R' (gh's); in rsi: rsi signals "KRAS inhibitors"`],
+  ['status -n P', "unknown option '-n' (kubectl's); in rsi: rsi status P"],
+];
+
+describe('habits of gh, kubectl and az', () => {
+  for (const [line, expected] of TABLE) {
+    it(`rsi ${line}`, async () => {
+      const { err, code } = await rsi(...shellWords(line).map(unquote));
+      expect(err).toBe(`rsi: ${expected}\n`);
+      expect(code).toMatch(/^commander\.unknown/);
+    });
+  }
+
+  it('following each rewritten line parses in rsi (no usage error)', async () => {
+    for (const [line, expected] of TABLE) {
+      const fix = /; in rsi: (rsi .*)$/.exec(expected)?.[1];
+      if (!fix) continue;
+      expect(await parses(fix), `${line} → ${fix}`).toBeUndefined();
+    }
+  });
+
+  it('leaves unknown words that are no habit to commander', async () => {
+    expect((await rsi('projects', 'frobnicate')).err).toBe("rsi: unknown command 'frobnicate'\n");
+    expect((await rsi('status', 'P', '--bogus')).err).toBe("rsi: unknown option '--bogus'\n");
+    // A habit flag scoped to some commands is not one elsewhere.
+    expect((await rsi('keywords', 'search', 'x', '--watch')).err).toBe("rsi: unknown option '--watch'\n");
+  });
+});
+
+describe('an unquoted name', () => {
+  it('gets a hint with the command line quoted', async () => {
+    const { err, code } = await rsi('--profile', 'x', 'status', 'My', 'first', 'project', '--json');
+    expect(code).toBe('commander.excessArguments');
+    expect(err).toBe(
+      "rsi: too many arguments for 'status'. Expected 1 argument but got 3.\n" +
+        'hint: a name with spaces is one argument: quote it, as in rsi --profile x status "My first project" --json\n',
+    );
+    const fix = /as in (rsi .*)$/m.exec(err)![1]!;
+    expect(await parses(fix)).toBeUndefined();
+  });
+
+  it('keeps a name with quotes or $ safe in single quotes', async () => {
+    const { err } = await rsi('opportunities', "Bob's", '$HOME', 'plan');
+    expect(err).toContain(`as in rsi opportunities 'Bob'\\''s $HOME plan'\n`);
+  });
+});
+
+/** A table cell: a pipe would end it. */
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** The command part as code, a note in parentheses as prose. */
+function ours(text: string): string {
+  const [, code, note] = /^(.*?)( \(.*\))?$/.exec(text)!;
+  return /^(rsi |--)/.test(code!) && !code!.includes(': ') ? `\`${cell(code!)}\`${cell(note ?? '')}` : cell(text);
+}
+
+describe('docs/scripting.md', () => {
+  it('shows the habits table rendered from the CLI table', () => {
+    const file = new URL('../../docs/scripting.md', import.meta.url);
+    const doc = readFileSync(file, 'utf8');
+    const begin = '<!-- habits: rendered from src/commands/shared/habits.ts by test/unit/habits.test.ts -->\n';
+    const end = '<!-- /habits -->';
+    const table = [
+      '| typed | habit of | in rsi |',
+      '|---|---|---|',
+      ...HABITS.map((h) => `| \`${cell(h.theirs)}\` | ${h.from} | ${ours(h.ours)} |`),
+    ].join('\n');
+    const at = doc.indexOf(begin);
+    const stop = doc.indexOf(end, at);
+    expect(at, 'docs/scripting.md has the habits markers').toBeGreaterThan(0);
+    const next = `${doc.slice(0, at + begin.length)}${table}\n${doc.slice(stop)}`;
+    if (process.env.RSI_UPDATE_GOLDEN === '1') writeFileSync(file, next);
+    expect(doc.slice(at + begin.length, stop)).toBe(`${table}\n`);
+  });
+});
