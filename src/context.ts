@@ -185,9 +185,13 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
   }
   let fields: string[] | undefined;
   if (typeof opts.fields === 'string') {
-    fields = [...new Set(opts.fields.split(',').map((f) => f.trim().toLowerCase()))];
-    if (fields.some((f) => !/^[a-z_][a-z0-9_]*$/.test(f))) {
-      throw new UsageError(`--fields takes comma-separated names such as name,id (got "${opts.fields}")`);
+    // A name, or a dotted path from one into its members (`scores.composite.score`): the name is
+    // matched in any case, the members below it as the service spells them.
+    fields = [...new Set(opts.fields.split(',').map((f) => f.trim().replace(/^[^.]*/, (name) => name.toLowerCase())))];
+    if (fields.some((f) => !/^[a-z_][a-z0-9_]*(?:\.[A-Za-z0-9_-]+)*$/.test(f))) {
+      throw new UsageError(
+        `--fields takes comma-separated names such as name,id or dotted paths such as scores.composite.score (got "${opts.fields}")`,
+      );
     }
   }
   let format: OutputFormat;

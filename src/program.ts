@@ -275,8 +275,11 @@ export function applyToAll(cmd: Command, apply: (cmd: Command) => void): void {
 
 /**
  * gh's habit `--json name,id` (or `--json=name`) means `--json --fields name,id`. commander cannot
- * take an optional value there without swallowing a positional argument (`--json EGFR`), so only
- * `--json=…` and a comma-separated list of names after `--json` are read that way.
+ * take an optional value there without swallowing a positional argument (`--json EGFR`), so
+ * `--json=…`, a comma-separated list of names after `--json`, and one name after it that is a field
+ * of the command the line names (`rsi projects list --json name`, as gh takes it; a dotted path
+ * such as `scores.composite.score` counts by its first name) are read that way. Any other word
+ * after `--json` stays an argument (`rsi keywords get --json EGFR`).
  */
 export function expandJsonFields(argv: readonly string[]): string[] {
   const out: string[] = [];
@@ -286,12 +289,32 @@ export function expandJsonFields(argv: readonly string[]): string[] {
       out.push(...argv.slice(i));
       break;
     }
+    const next = argv[i + 1] ?? '';
     if (arg.startsWith('--json=')) out.push('--json', `--fields=${arg.slice('--json='.length)}`);
-    else if (arg === '--json' && /^[a-z_][a-z0-9_]*(?:,[a-z_][a-z0-9_]*)+$/i.test(argv[i + 1] ?? '')) {
+    else if (arg === '--json' && (FIELD_LIST.test(next) || (FIELD_NAME.test(next) && isField(argv.slice(0, i), next)))) {
       out.push('--json', `--fields=${argv[++i]}`);
     } else out.push(arg);
   }
   return out;
+}
+
+const FIELD_NAME = /^[a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*$/i;
+const FIELD_LIST = /^[a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*(?:,[a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*)+$/i;
+
+/** Whether `name` is a field of the command the words before `--json` name (`projects list`). */
+function isField(before: readonly string[], name: string): boolean {
+  let found: string | undefined;
+  let at = Number.POSITIVE_INFINITY;
+  for (const path of Object.keys(FIELDS)) {
+    const words = path.split(' ');
+    for (let i = 0; i + words.length <= before.length && i <= at; i++) {
+      if (!words.every((w, k) => before[i + k] === w)) continue;
+      // The earliest match wins, and of two at the same place the longer (`keywords get`).
+      if (i < at || words.length > (found?.split(' ').length ?? 0)) [found, at] = [path, i];
+      break;
+    }
+  }
+  return found !== undefined && FIELDS[found]!.fields.includes(name.split('.')[0]!);
 }
 
 /**

@@ -223,7 +223,8 @@ export class ApiClient {
   /** Maps an HTTP error status to the contract's typed errors. */
   errorFor(res: HttpResponse, what: string, about: { projectId?: string } = {}): Error {
     const body = (res.isJson && typeof res.json === 'object' && res.json !== null ? res.json : {}) as { error?: unknown; scope?: unknown };
-    const text = typeof body.error === 'string' ? oneLine(body.error) : undefined;
+    // A blank error text says nothing: the status's own words are used instead of an empty message.
+    const text = typeof body.error === 'string' ? oneLine(body.error) || undefined : undefined;
     switch (res.status) {
       case 400:
         return new UsageError(`the service rejected the request: ${text ?? 'bad request'}`);

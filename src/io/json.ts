@@ -25,8 +25,50 @@
 
 /** Literals by position: the holder (object or array) → its key → the literal sent. */
 const byPosition = new WeakMap<object, Map<string, string>>();
-/** Literals by value: the double → the one literal sent for it, or null when it was spelled several ways. */
+/**
+ * Literals by value, for the literals whose double is another number (more than 15 significant
+ * digits): the double → the one literal sent for it, or null when it was spelled several ways.
+ * A literal that only spells its number otherwise (`1.10`, `1e2`, `-0`) is kept by position only:
+ * by value it would turn up in numbers rsi makes itself (a count of 100 printed `1e2`).
+ */
 const byValue = new Map<number, string | null>();
+/** Whether any literal was kept (by position or by value) in this process: stringifyJson's replacer is needed. */
+let keptAny = false;
+
+/** Whether a literal names a number a double cannot hold: more than 15 significant digits. */
+function lossy(literal: string): boolean {
+  const mantissa = literal
+    .replace(/^-/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '');
+  return mantissa.replace(/^0+/, '').replace(/0+$/, '').length > 15;
+}
+
+/**
+ * A number with the literal the service sent for it, as a cell carries it (src/io/columns.ts): its
+ * text is the literal; as JSON it is the literal again.
+ */
+export class ExactNumber {
+  constructor(
+    readonly value: number,
+    readonly literal: string,
+  ) {}
+  toJSON(): unknown {
+    return rawJSON === undefined ? this.value : rawJSON(this.literal);
+  }
+}
+
+/** The literal sent at `holder[key]` for the number there, if it is known by position. */
+export function literalAt(holder: object, key: string): string | undefined {
+  const source = byPosition.get(holder)?.get(key);
+  const value = (holder as Record<string, unknown>)[key];
+  return source !== undefined && typeof value === 'number' && Object.is(Number(source), value) ? source : undefined;
+}
+
+/** Whether any literal has been kept by position (cells need not look for one otherwise). */
+export function keptLiterals(): boolean {
+  return keptAny;
+}
 
 /**
  * A number literal JavaScript may spell otherwise: 16 or more digits, six zeros after a point
@@ -54,7 +96,8 @@ export function parseJson(text: string): unknown {
       let at = byPosition.get(holder);
       if (!at) byPosition.set(holder, (at = new Map()));
       at.set(key, source);
-      kept.push([value, source]);
+      keptAny = true;
+      if (lossy(source)) kept.push([value, source]);
     }
     return value;
   };
@@ -66,12 +109,14 @@ export function parseJson(text: string): unknown {
     if (!(error instanceof RangeError)) throw error;
     value = JSON.parse(text);
     scanLiterals(text, plain, kept);
+    for (let i = kept.length - 1; i >= 0; i--) if (!lossy(kept[i]![1])) kept.splice(i, 1);
   }
   for (const n of plain) if (byValue.has(n)) byValue.set(n, null);
   for (const [n, source] of kept) {
     const known = byValue.get(n);
     if (plain.has(n) || (known !== undefined && known !== source)) byValue.set(n, null);
     else byValue.set(n, source);
+    keptAny = true;
   }
   return value;
 }
@@ -106,7 +151,11 @@ export function keepLiterals(from: object, to: object): void {
   if (!at) return;
   const copy = new Map<string, string>();
   for (const [k, source] of at) if (Object.hasOwn(to, k)) copy.set(k, source);
-  if (copy.size > 0) byPosition.set(to, copy);
+  if (copy.size > 0) {
+    const existing = byPosition.get(to);
+    if (existing) for (const [k, source] of copy) existing.set(k, source);
+    else byPosition.set(to, copy);
+  }
 }
 
 /**
@@ -115,7 +164,7 @@ export function keepLiterals(from: object, to: object): void {
  * nothing to do in a process that has kept no literal.
  */
 export function carryLiterals(from: unknown, to: unknown): void {
-  if (byValue.size === 0) return;
+  if (!keptAny) return;
   const pairs: Array<[unknown, unknown]> = [[from, to]];
   while (pairs.length > 0) {
     const [f, t] = pairs.pop()!;
@@ -165,7 +214,7 @@ export function escapeHiddenJson(json: string): string {
  * deceptive characters as `\uXXXX`, any depth. `indent` as JSON.stringify's third argument.
  */
 export function stringifyJson(value: unknown, indent?: number): string {
-  const exact = byValue.size > 0 && rawJSON !== undefined;
+  const exact = keptAny && rawJSON !== undefined;
   let json: string;
   try {
     json = exact ? JSON.stringify(value, literalReplacer, indent) : JSON.stringify(value, null, indent);

@@ -9,11 +9,13 @@
  *   neutralised against spreadsheet formulas (a leading `'`).
  * - `json` / `ndjson`: the API's JSON exactly (indented on a TTY, compact when piped).
  *
- * Cell spelling is the same in every command: booleans `true`/`false`, times as the server sent
- * them (ISO 8601), null as an empty cell, nested members JSON-encoded in the cell. A reply with
+ * Cell spelling is the same in every command: booleans `true`/`false`, numbers and times as the
+ * server sent them, null as an empty cell, arrays JSON-encoded in the cell; in tsv/csv a nested
+ * object is dotted columns (`composite.score`, src/io/columns.ts), in a table JSON. A reply with
  * several parts (a keyword card with sections, an analyses result with runs and skipped items, a
  * status with its analyses) goes through `printSections`: one document in tsv/csv whose first
- * column, `section`, names the part each row belongs to. See docs/scripting.md, "Formats".
+ * column, `section`, names the part each row belongs to (with `--fields`, only when chosen). See
+ * docs/scripting.md, "Formats" and "Exact data".
  *
  * Output is written in batches (a few KiB at a time, and at least every 100 ms while rows keep
  * coming), waiting for the stream to drain, so `--all` streams with flat memory and without one
@@ -23,32 +25,12 @@ import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
 import { paint } from './colors.js';
-import { escapeHiddenJson, keepLiterals, numberText, stringifyJson } from './json.js';
-import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
+import { escapeHiddenJson, ExactNumber, keepLiterals, numberText, stringifyJson } from './json.js';
+import { type Column, columnKey, exactInRow, expandColumns, pickFields, selectColumns } from './columns.js';
+import { displayUnits, displayWidth, sanitizeCell, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
 
-export interface Column<T> {
-  /** The table header (people); upper case by convention. */
-  header: string;
-  /** The csv header; default: `header` in lower_snake case (`RUN ID` → `run_id`). */
-  key?: string;
-  value: (row: T) => unknown;
-  /** Right-align numbers in tables. */
-  numeric?: boolean;
-  /** Column gives up width first when the table is too wide. */
-  flexible?: boolean;
-  /**
-   * Never shortened or widened: a picture drawn to its width (a bar, with an empty header; left
-   * out first when the table does not fit) or a name people type (`mcp tools`).
-   */
-  keep?: boolean;
-  /**
-   * An id: in a table its first 8 characters and `…` (more where two ids of the table would read
-   * the same); in full in tsv, csv and JSON, which are what scripts and copying are for.
-   */
-  id?: boolean;
-  /** An ISO 8601 time from the server: relative in a table (`3 min ago`), exact elsewhere. */
-  time?: boolean;
-}
+export type { Column } from './columns.js';
+export { columnKey, pickFields, selectColumns } from './columns.js';
 
 /** What a table needs to know about a column to lay it out. */
 export type TableColumn = Pick<Column<never>, 'header' | 'numeric' | 'flexible' | 'keep' | 'id' | 'time'>;
@@ -136,15 +118,6 @@ const shapes = new WeakMap<Io, OutputShape>();
 
 export function shapeOutput(io: Io, shape: OutputShape): void {
   shapes.set(io, shape);
-}
-
-/** Only the named members of an object, in the order named; anything else is left as is. */
-export function pickFields(value: unknown, fields: readonly string[]): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const f of fields) if (Object.hasOwn(value, f)) out[f] = (value as Record<string, unknown>)[f];
-  keepLiterals(value, out);
-  return out;
 }
 
 /** `--fields` applied to a whole JSON document: to its rows, wherever the command keeps them. */
@@ -241,7 +214,8 @@ export async function printDocument(target: OutputTarget, value: unknown): Promi
 export function cell(value: unknown, format: OutputFormat = 'tsv'): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  // A number as the service spelled it (`1.10`, `1e2`, all the digits of a big integer).
+  // A number as the service spelled it (`1.10` where its place is known, all the digits of a big integer).
+  if (value instanceof ExactNumber) return value.literal;
   if (typeof value === 'number') return numberText(value);
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value) && format === 'table' && value.every((v) => v === null || typeof v !== 'object')) {
@@ -270,7 +244,7 @@ export function isFormulaLike(text: string): boolean {
  */
 export function csvField(value: unknown): string {
   const raw = cell(value, 'csv');
-  let text = sanitizeText(raw);
+  let text = sanitizeCell(raw, true);
   if (isFormulaLike(raw) || isFormulaLike(text)) text = `'${text}`;
   else if (!/[",\n]/.test(text)) return text;
   return `"${text.replaceAll('"', '""')}"`;
@@ -278,22 +252,12 @@ export function csvField(value: unknown): string {
 
 /** A TSV field: sanitised, with tab and newline as `\t` / `\n`, so a row is one line. */
 export function tsvField(value: unknown): string {
-  return sanitizeLine(cell(value, 'tsv'));
+  return sanitizeCell(cell(value, 'tsv'), false);
 }
 
 /** A table cell: sanitised to one line. */
 export function tableField(value: unknown): string {
   return sanitizeLine(cell(value, 'table'));
-}
-
-export function columnKey(column: Column<never> | Column<unknown> | { header: string; key?: string }): string {
-  return (
-    column.key ??
-    column.header
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '_')
-      .replace(/^_|_$/g, '')
-  );
 }
 
 /**
@@ -309,7 +273,7 @@ export async function printRows<T>(
 ): Promise<number> {
   const out = new Batch(target.io.stdout);
   try {
-    return await printRowsTo(out, target, rows, allColumns, rowJson);
+    return await printRowsTo(out, target, rows, allColumns, rowJson, shapes.get(target.io)?.fields);
   } catch (error) {
     // A walk that fails part way (a page cap, a dropped connection): the rows it gave are printed,
     // then the error, so what stdout holds is every row received, never a cut batch.
@@ -324,13 +288,25 @@ async function printRowsTo<T>(
   rows: AsyncIterable<T> | Iterable<T>,
   allColumns: readonly Column<T>[],
   rowJson: (row: T) => unknown,
+  fields: readonly string[] | undefined,
 ): Promise<number> {
   const { io, format } = target;
   let count = 0;
   const shape = shapes.get(io);
-  const fields = shape?.fields;
   const toJson = fields ? (row: T) => pickFields(rowJson(row), fields) : rowJson;
-  const columns = fields ? selectColumns(allColumns, fields) : allColumns;
+  let columns = fields ? selectColumns(allColumns, fields, rowJson) : allColumns;
+  if (format === 'csv' || format === 'tsv') {
+    // Objects become dotted columns, fixed before the first line from the rows known by then: all
+    // of a list in memory, the first row of a stream (and the columns' declared members).
+    if (Array.isArray(rows)) columns = expandColumns(columns, rows);
+    else {
+      const { first, rest } = await peek(rows);
+      columns = expandColumns(columns, first);
+      rows = rest;
+    }
+    // A number keeps the service's spelling where the row shows which member it is.
+    columns = columns.map((c) => ({ ...c, value: (row: T) => exactInRow(c.value(row), rowJson(row)) }));
+  }
   if (shape?.jq && (format === 'json' || format === 'ndjson')) {
     // jq sees what it would see in `--json | jq`: the whole collection as one array (held in
     // memory, as jq would), or with ndjson each item on its own.
@@ -382,18 +358,16 @@ async function printRowsTo<T>(
   return count;
 }
 
-/**
- * The columns `--fields` names, in its order (by csv key: `keyword_id`, `name`). A name this
- * printout has no column for (a member only JSON carries) is skipped; names were checked against
- * the command's list before any request.
- */
-export function selectColumns<C extends { header: string; key?: string }>(columns: readonly C[], fields: readonly string[]): C[] {
-  const picked: C[] = [];
-  for (const f of fields) {
-    const c = columns.find((col) => columnKey(col) === f);
-    if (c) picked.push(c);
+/** The first row of a stream, and the whole stream again (that row first). */
+async function peek<T>(rows: AsyncIterable<T> | Iterable<T>): Promise<{ first: T[]; rest: AsyncIterable<T> }> {
+  const it = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<T>)[Symbol.iterator]();
+  const head = await it.next();
+  async function* rest(): AsyncGenerator<T> {
+    if (head.done) return;
+    yield head.value;
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
   }
-  return picked;
+  return { first: head.done ? [] : [head.value], rest: rest() };
 }
 
 /** Rows a table reads before it fixes its column widths; later rows are fitted to them. */
@@ -638,11 +612,6 @@ export function fitWidths(natural: readonly number[], least: readonly number[], 
   return widths;
 }
 
-/** The same streams without the run's shape: for output whose columns are not the data's. */
-function unshaped(io: Io): Io {
-  return { ...io };
-}
-
 /** Aligned `key  value` lines, sanitised; the key dimmed when colour is on. */
 export function pairsText(pairs: ReadonlyArray<readonly [string, unknown]>, color = false, columns?: number): string {
   const width = Math.max(0, ...pairs.map(([k]) => displayWidth(sanitizeLine(k))));
@@ -773,14 +742,16 @@ export interface Section<T = never> {
  * under it. JSON formats are the command's business (the API's body, exactly).
  */
 export async function printSections(target: OutputTarget, sections: ReadonlyArray<Section<any>>): Promise<void> {
-  const { format } = target;
+  const { format, io } = target;
   // `--fields` picks among the parts' columns here; the rows printed below are not shaped again.
-  const fields = shapes.get(target.io)?.fields;
-  const io = fields ? unshaped(target.io) : target.io;
-  const pick = <C extends { header: string; key?: string }>(columns: readonly C[]): readonly C[] =>
-    fields ? selectColumns(columns, fields) : columns;
-  target = { ...target, io };
+  const fields = shapes.get(io)?.fields;
   if (format === 'table') {
+    // A name picks the table's column; a dotted path reads into the part's data columns or its row.
+    const pick = (s: Section<any>): readonly Column<any>[] => {
+      const shown = s.tableColumns ?? s.columns;
+      if (!fields) return shown;
+      return fields.flatMap((f) => selectColumns(f.includes('.') ? s.columns : shown, [f], (row) => row));
+    };
     let first = true;
     for (const s of sections) {
       const rows = [...s.rows];
@@ -788,7 +759,7 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
       if (!first) await write(io.stdout, '\n');
       first = false;
       if (s.title !== undefined) await write(io.stdout, `${sanitizeLine(s.title)}\n`);
-      const columns = pick(s.tableColumns ?? s.columns);
+      const columns = pick(s);
       if (columns.length === 0) continue;
       if (s.card && rows.length === 1) {
         await write(
@@ -799,26 +770,40 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
             io.stdoutIsTTY ? io.columns : undefined,
           ),
         );
-      } else if (rows.length > 0) await printRows(target, rows, columns);
+      } else if (rows.length > 0) await printRowsOf(target, rows, columns);
     }
     return;
   }
-  let keys: string[] = [];
+  // One table: `section`, then the union of the parts' columns by key, in order of first appearance.
+  type Flat = { part: number; row: unknown };
+  const byKey = sections.map((s) => new Map(s.columns.map((c) => [columnKey(c), c] as const)));
+  const keys: string[] = [];
   for (const s of sections) for (const c of s.columns) if (!keys.includes(columnKey(c))) keys.push(columnKey(c));
-  // The `section` column stays first whatever is picked: it says which part a row is.
-  if (fields) keys = fields.filter((f) => keys.includes(f));
-  type Flat = { section: string; cells: Map<string, unknown> };
-  function* flatten(): Generator<Flat> {
-    for (const s of sections) {
-      for (const row of s.rows) {
-        const cells = new Map<string, unknown>();
-        for (const c of s.columns) cells.set(columnKey(c), c.value(row));
-        yield { section: s.name, cells };
-      }
-    }
-  }
-  await printRows<Flat>(target, flatten(), [
-    { header: 'section', value: (f) => f.section },
-    ...keys.map((k): Column<Flat> => ({ header: k, key: k, value: (f) => f.cells.get(k) })),
-  ]);
+  let columns: Column<Flat>[] = [
+    { header: 'section', value: (f) => sections[f.part]!.name },
+    ...keys.map(
+      (k): Column<Flat> => ({
+        header: k,
+        key: k,
+        value: (f) => byKey[f.part]!.get(k)?.value(f.row),
+        members: byKey.find((m) => m.get(k)?.members)?.get(k)?.members,
+      }),
+    ),
+  ];
+  // Chosen fields: those columns only, in that order; `section` too only when it is chosen.
+  if (fields) columns = selectColumns(columns, fields, (f) => f.row);
+  const rows: Flat[] = [];
+  for (const [part, s] of sections.entries()) for (const row of s.rows) rows.push({ part, row });
+  await printRowsOf(target, rows, columns, (f) => f.row);
+}
+
+/** printRows for columns already chosen (the parts of `printSections`): `--fields` is not applied again. */
+async function printRowsOf<T>(
+  target: OutputTarget,
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+  rowJson: (row: T) => unknown = (row) => row,
+): Promise<number> {
+  const out = new Batch(target.io.stdout);
+  return printRowsTo(out, target, rows, columns, rowJson, undefined);
 }

@@ -41,7 +41,7 @@ function escapeChar(ch: string): string {
   return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
 }
 
-function escapeUnsafe(text: string, keepNewline: boolean): string {
+function escapeUnsafe(text: string, keepNewline: boolean, cutMarks = true): string {
   if (ANY_UNSAFE.test(text)) {
     text = text.replace(UNSAFE, (ch: string, offset: number, whole: string) => {
       if (keepNewline && ch === '\n') return ch;
@@ -56,7 +56,7 @@ function escapeUnsafe(text: string, keepNewline: boolean): string {
       return escapeChar(ch);
     });
   }
-  return ANY_MARK.test(text) ? text.replace(MARK_FLOOD, '$1') : text;
+  return cutMarks && ANY_MARK.test(text) ? text.replace(MARK_FLOOD, '$1') : text;
 }
 
 /**
@@ -65,6 +65,15 @@ function escapeUnsafe(text: string, keepNewline: boolean): string {
  */
 export function sanitizeLine(text: string): string {
   return escapeUnsafe(text, false);
+}
+
+/**
+ * A csv or tsv cell (issue 30): every unsafe character as a visible escape, as `sanitizeLine` /
+ * `sanitizeText` (`keepNewline`) write it, but every other character kept, combining marks
+ * however many: these formats are for scripts, and the flood cut belongs to the terminal's tables.
+ */
+export function sanitizeCell(text: string, keepNewline: boolean): string {
+  return escapeUnsafe(text, keepNewline, false);
 }
 
 /** Text for a person that may span lines: like `sanitizeLine`, but `\n` stays a line break. */

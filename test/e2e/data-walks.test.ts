@@ -9,6 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 
+// Each test starts several rsi processes on a machine that may be busy: generous bounds, which
+// only a hang reaches (each process is killed after CLI_MS).
+const BUSY_MS = 240_000;
+const CLI_MS = 200_000;
+
 let server: Server;
 let base: string;
 const asked = { search: 0, relations: 0 };
@@ -58,7 +63,7 @@ const env = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-describe('a reply that is not JSON where JSON is expected (issue 30, item 4)', () => {
+describe('a reply that is not JSON where JSON is expected (issue 30, item 4)', { timeout: BUSY_MS }, () => {
   it('rsi api --json, --fields-free --jq and --paginate: exit 1, one line with the type and the start of the body, nothing on stdout', async () => {
     for (const args of [
       ['api', '/html', '--json'],
@@ -68,7 +73,7 @@ describe('a reply that is not JSON where JSON is expected (issue 30, item 4)', (
       ['keywords', 'search', 'html'],
       ['keywords', 'search', 'html', '--json'],
     ]) {
-      const r = await runCli(args, { env: env() });
+      const r = await runCli(args, { env: env(), timeoutMs: CLI_MS });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
       expect(r.stdout, args.join(' ')).toBe('');
       const [line, hint] = r.stderr.split('\n');
@@ -85,16 +90,19 @@ describe('a reply that is not JSON where JSON is expected (issue 30, item 4)', (
   });
 
   it('rsi api without a JSON flag still prints a text reply as it came', async () => {
-    const r = await runCli(['api', '/html'], { env: env() });
+    const r = await runCli(['api', '/html'], { env: env(), timeoutMs: CLI_MS });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`${HTML}\n`);
   });
 });
 
-describe('walks that end (issue 30, item 7)', () => {
+describe('walks that end (issue 30, item 7)', { timeout: BUSY_MS }, () => {
   it('search --all stops at RSI_MAX_PAGES with exit 1 and a clear error; the rows before it streamed', async () => {
     asked.search = 0;
-    const r = await runCli(['keywords', 'search', 'x', '--all', '--format', 'ndjson'], { env: env({ RSI_MAX_PAGES: '40' }) });
+    const r = await runCli(['keywords', 'search', 'x', '--all', '--format', 'ndjson'], {
+      env: env({ RSI_MAX_PAGES: '40' }),
+      timeoutMs: CLI_MS,
+    });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('rsi: GET /keywords: stopped after 40 pages, and the service was still sending rows');
     expect(r.stderr).toContain('RSI_MAX_PAGES');
@@ -107,6 +115,7 @@ describe('walks that end (issue 30, item 7)', () => {
     asked.relations = 0;
     const r = await runCli(['keywords', 'relations', KEYWORD, '--relation', 'indications', '--all', '--format', 'tsv'], {
       env: env({ RSI_MAX_PAGES: '25' }),
+      timeoutMs: CLI_MS,
     });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain(`stopped after 25 pages`);
@@ -116,7 +125,7 @@ describe('walks that end (issue 30, item 7)', () => {
 
   it('rsi api --paginate stops at the cap with nothing on stdout', async () => {
     asked.search = 0;
-    const r = await runCli(['api', '/keywords', '--field', 'q=x', '--paginate'], { env: env({ RSI_MAX_PAGES: '30' }) });
+    const r = await runCli(['api', '/keywords', '--field', 'q=x', '--paginate'], { env: env({ RSI_MAX_PAGES: '30' }), timeoutMs: CLI_MS });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('rsi: GET /keywords --paginate: stopped after 30 pages');
@@ -125,7 +134,7 @@ describe('walks that end (issue 30, item 7)', () => {
 
   it('a bad RSI_MAX_PAGES is exit 2 before any request', async () => {
     asked.search = 0;
-    const r = await runCli(['keywords', 'search', 'x', '--all'], { env: env({ RSI_MAX_PAGES: '0' }) });
+    const r = await runCli(['keywords', 'search', 'x', '--all'], { env: env({ RSI_MAX_PAGES: '0' }), timeoutMs: CLI_MS });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('RSI_MAX_PAGES must be an integer from 1 to 1000000 (got "0")');
     expect(asked.search).toBe(0);

@@ -37,13 +37,17 @@ describe('parseJson + stringifyJson', () => {
     expect(JSON.parse(stringifyJson(value))).toEqual(JSON.parse(text));
   });
 
-  it("a double spelled two ways in one reply keeps each at its place; cells and copies get JavaScript's spelling", () => {
-    const value = parseJson('{"a":3.30,"b":3.3,"c":[4.40]}') as { a: number; b: number; c: number[] };
-    expect(stringifyJson(value)).toBe('{"a":3.30,"b":3.3,"c":[4.40]}');
+  it('a double spelled two ways in one reply keeps each at its place; out of its place only a lossy literal is kept', () => {
+    const value = parseJson('{"a":3.30,"b":3.3,"c":[4.40],"d":44444444444444444444}') as { a: number; c: number[]; d: number };
+    expect(stringifyJson(value)).toBe('{"a":3.30,"b":3.3,"c":[4.40],"d":44444444444444444444}');
     expect(numberText(value.a)).toBe('3.3');
-    // Spelled one way only: a cell or a rebuilt object still gets it.
-    expect(numberText(value.c[0]!)).toBe('4.40');
-    expect(stringifyJson({ x: value.c[0] })).toBe('{"x":4.40}');
+    // A respelling (`4.40`) out of its place would turn up in numbers rsi makes itself: not kept.
+    expect(numberText(value.c[0]!)).toBe('4.4');
+    expect(stringifyJson({ x: value.c[0] })).toBe('{"x":4.4}');
+    // A literal a double cannot hold is kept by value too, while it is the only spelling seen.
+    expect(numberText(value.d)).toBe('44444444444444444444');
+    expect(stringifyJson({ x: value.d })).toBe('{"x":44444444444444444444}');
+    // A copy that carries the places keeps the respellings.
     const picked = { a: value.a };
     keepLiterals(value, picked);
     expect(stringifyJson(picked)).toBe('{"a":3.30}');
@@ -74,12 +78,13 @@ describe('parseJson + stringifyJson', () => {
 
 describe('any depth (issue 30, item 5)', () => {
   const DEPTH = 100_000;
-  it('a 100,000-deep array and object print exactly (compact, even when indented), literals kept', () => {
-    const text = `${'['.repeat(DEPTH)}1.10${']'.repeat(DEPTH)}`;
+  it('a 100,000-deep array and object print exactly (compact, even when indented), lossy literals kept', () => {
+    // Deeper than the reviver goes, literals are kept by value only: those a double cannot hold.
+    const text = `${'['.repeat(DEPTH)}55555555555555555555${']'.repeat(DEPTH)}`;
     const value = parseJson(text);
     expect(stringifyJson(value)).toBe(text);
     expect(stringifyJson(value, 2)).toBe(text);
-    const objects = `${'{"a":'.repeat(DEPTH)}[1,2.0,"x\\u202e",{}]${'}'.repeat(DEPTH)}`;
+    const objects = `${'{"a":'.repeat(DEPTH)}[1,2.5,"x\\u202e",{}]${'}'.repeat(DEPTH)}`;
     expect(stringifyJson(parseJson(objects))).toBe(objects);
   });
 

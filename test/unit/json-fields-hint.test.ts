@@ -1,21 +1,52 @@
-// gh's `--json name` (one field) cannot be told from `--json EGFR` (an argument): commander says
-// "too many arguments"; rsi then adds how to write the field list it can read.
+// gh's `--json name` (one field) reads as `--json --fields name` when `name` is a field of the
+// command (issue 30); any other word stays an argument (`--json EGFR`), and where commander then
+// says "too many arguments", rsi adds how to write a field list.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
+import { expandJsonFields } from '../../src/program.js';
 import { fakeIo } from '../support/fakes.js';
 
 const env = () => ({ RSI_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'rsi-json-hint-')) });
 
 describe('--json with one word after it', () => {
-  it('projects list --json name: exit 2, with a hint naming --json=name and --fields', async () => {
+  it('one field of the command after --json is --fields, as gh reads it; any other word stays an argument', () => {
+    expect(expandJsonFields(['projects', 'list', '--json', 'name'])).toEqual(['projects', 'list', '--json', '--fields=name']);
+    expect(expandJsonFields(['--profile', 'p', 'keywords', 'get', 'EGFR', '--json', 'scores.composite.score'])).toEqual([
+      '--profile',
+      'p',
+      'keywords',
+      'get',
+      'EGFR',
+      '--json',
+      '--fields=scores.composite.score',
+    ]);
+    expect(expandJsonFields(['keywords', 'get', '--json', 'EGFR'])).toEqual(['keywords', 'get', '--json', 'EGFR']);
+    expect(expandJsonFields(['keywords', 'search', 'status', '--json', 'name'])).toEqual([
+      'keywords',
+      'search',
+      'status',
+      '--json',
+      '--fields=name',
+    ]);
+    // `role` is a field of projects list, not of keywords search: an argument there.
+    expect(expandJsonFields(['keywords', 'search', '--json', 'role'])).toEqual(['keywords', 'search', '--json', 'role']);
+    expect(expandJsonFields(['projects', 'list', '--json', 'name,composite.score'])).toEqual([
+      'projects',
+      'list',
+      '--json',
+      '--fields=name,composite.score',
+    ]);
+  });
+
+  it('projects list --json nosuch: exit 2, with a hint naming --json=nosuch and --fields', async () => {
     const io = fakeIo({ tty: false });
     io.stdinStream.end();
-    expect(await main({ argv: ['projects', 'list', '--json', 'name'], env: env(), io })).toBe(2);
+    expect(await main({ argv: ['projects', 'list', '--json', 'nosuch'], env: env(), io })).toBe(2);
     expect(io.err()).toBe(
-      "rsi: too many arguments for 'list'. Expected 0 arguments but got 1.\nhint: to choose fields, write --json=name or --fields name\n",
+      "rsi: too many arguments for 'list'. Expected 0 arguments but got 1.\nhint: to choose fields, write --json=nosuch or --fields nosuch\n",
     );
   });
 

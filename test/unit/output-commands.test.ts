@@ -75,8 +75,15 @@ describe('keywords get', () => {
     const [kw, ind, sp] = objects as [Record<string, string>, Record<string, string>, Record<string, string>];
     expect(kw.id).toBe(KW);
     expect(JSON.parse(kw.synonyms!)).toEqual(['ERBB1', 'HER1']);
-    expect(JSON.parse(kw.composite!)).toEqual({ score: 12, raw: 3.5, label: 'Low', description: 'Low composite' });
-    expect(kw.momentum).toBe('');
+    // Each score as dotted columns (issue 30), the spec's members even where the score is null.
+    expect(kw).toMatchObject({
+      'composite.score': '12',
+      'composite.raw': '3.5',
+      'composite.label': 'Low',
+      'composite.description': 'Low composite',
+    });
+    expect(kw).not.toHaveProperty('composite');
+    expect(kw).toMatchObject({ 'momentum.score': '', 'momentum.raw': '', 'momentum.label': '', 'momentum.description': '' });
     expect(kw.trials).toBe('');
     expect(kw.scores_as_of).toBe('2026-11-01');
     // Item ids and members beyond the usual ones (phase) are kept.
@@ -118,15 +125,15 @@ describe('opportunities', () => {
     getOpportunities: async () => payload,
   } as unknown as Partial<ApiClient>;
 
-  it('csv: nested members JSON-encoded, the analysis items as their own section, counts on stderr', async () => {
+  it('csv: nested objects as dotted columns, arrays JSON-encoded, the analysis items as their own section, counts on stderr', async () => {
     const io = fakeIo();
     await opportunities({ project: PROJECT.id }, fakeCtx(io, { format: 'csv', client }));
     await tick();
     const objects = asObjects(csv(io.out()));
     expect(objects.map((o) => o.section)).toEqual(['keyword', 'analysis']);
-    expect(JSON.parse(objects[0]!.detail!)).toEqual({ evidence: [1, 2] });
+    expect(JSON.parse(objects[0]!['detail.evidence']!)).toEqual([1, 2]);
     expect(objects[0]).toMatchObject({ name: 'KRAS', score: '0.9', keyword_id: 'k1' });
-    expect(objects[1]).toMatchObject({ id: 'a1', status: 'done', meta: '{"x":1}' });
+    expect(objects[1]).toMatchObject({ id: 'a1', status: 'done', 'meta.x': '1' });
     expect(io.err()).toContain('analyses: 1 total (1 done)');
   });
 

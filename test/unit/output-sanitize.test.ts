@@ -128,7 +128,9 @@ describe('every human format sanitises; JSON stays exact', () => {
     expect(text).toContain('\\x1b[2J');
     expect(text).toContain('\\u202e');
     expect(text).toContain('true');
-    expect(text).toContain(format === 'csv' ? '"{""a"":[1,2]}"' : '{"a":[1,2]}');
+    // A nested object is dotted columns in csv and tsv (issue 30), JSON in a table's one cell.
+    expect(text).toContain(format === 'csv' ? '"[1,2]"' : format === 'tsv' ? '\t[1,2]\t' : '{"a":[1,2]}');
+    if (format === 'csv') expect(text.split('\r\n')[0]).toBe('name,flag,nested.a,tags');
     expect(text).toContain(format === 'table' ? 'x, y' : format === 'csv' ? '"[""x"",""y""]"' : '["x","y"]');
   });
 

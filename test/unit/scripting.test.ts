@@ -254,7 +254,7 @@ describe('output shaping', () => {
     expect(JSON.parse(io.out())).toEqual({ data: [{ name: 'a' }, { name: 'b' }], meta: { total: 2 } });
   });
 
-  it('--fields keeps the section column of a multi-part document first', async () => {
+  it('--fields on a multi-part document: only the columns chosen, `section` too only when chosen (issue 30)', async () => {
     const io = fakeIo(false);
     shapeOutput(io, { fields: ['name', 'stage'] });
     await printSections({ io, format: 'csv' }, [
@@ -275,7 +275,23 @@ describe('output shaping', () => {
         ],
       },
     ]);
-    expect(io.out()).toBe('section,name,stage\r\nkeyword,K,\r\nassets,A,P2\r\n');
+    expect(io.out()).toBe('name,stage\r\nK,\r\nA,P2\r\n');
+  });
+
+  it('--fields section,name: the part of each row when asked for; dotted paths into a column or the row', async () => {
+    const io = fakeIo(false);
+    shapeOutput(io, { fields: ['section', 'name', 'score.value', 'extra.deep.x'] });
+    await printSections({ io, format: 'csv' }, [
+      {
+        name: 'keyword',
+        rows: [{ name: 'K', score: { value: 1, label: 'low' }, extra: { deep: { x: 'X' } } }],
+        columns: [
+          { header: 'name', value: (r: { name: string }) => r.name },
+          { header: 'score', value: (r: { score: unknown }) => r.score },
+        ],
+      },
+    ]);
+    expect(io.out()).toBe('section,name,score.value,extra.deep.x\r\nkeyword,K,1,X\r\n');
   });
 
   it('--jq sees a streamed collection as one array, and each NDJSON document on its own', async () => {

@@ -146,8 +146,8 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
       idempotent: opts.method === 'GET',
       signal: ctx.signal,
     });
-  const { maxPages } = await import('../../client/paging.js');
-  const cap = maxPages(ctx.env);
+  // A bad RSI_MAX_PAGES is a usage error before any request (it matters to --paginate only).
+  const cap = opts.paginate ? (await import('../../client/paging.js')).maxPages(ctx.env) : 0;
   // JSON is expected when a flag works on it: a text reply then is an error, not the output.
   const { fields, jq, format } = ctx.globals();
   const wantsJson = opts.paginate || fields !== undefined || jq !== undefined || format === 'json' || format === 'ndjson';

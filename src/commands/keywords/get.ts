@@ -51,6 +51,8 @@ type Item = Record<string, unknown>;
 
 const SCORES = ['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const;
 const ITEM_KEYS = ['id', 'name', 'count', 'stage'];
+/** A KeywordScore's members by the spec: csv and tsv give each score these dotted columns, always. */
+const SCORE_MEMBERS = ['score', 'raw', 'label', 'description'];
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
@@ -76,7 +78,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const scoreText = (s: Score, i: number): string =>
     s?.score !== undefined ? (bars?.[i] ?? `${s.score}${s.label ? ` (${s.label})` : ''}`) : (s?.label ?? '—');
   // One multi-part document (docs/scripting.md, "Formats"): the card's row, then one row per
-  // section item; each KeywordScore whole (score, raw, label, description) as JSON in its cell.
+  // section item; each KeywordScore as dotted columns (composite.score, composite.raw, …).
   const cardColumns = [
     { header: 'id', value: (c: Card) => c.id },
     { header: 'name', value: (c: Card) => c.name },
@@ -85,7 +87,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
     { header: 'description', value: (c: Card) => c.description },
     ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({ header: n, value: (c: Card) => c.activity[n] })),
     { header: 'scores_as_of', value: (c: Card) => c.scores.as_of },
-    ...SCORES.map((n) => ({ header: n, value: () => scores[n] })),
+    ...SCORES.map((n) => ({ header: n, value: () => scores[n], members: SCORE_MEMBERS })),
   ];
   const tableCard = [
     { header: 'name', value: (c: Card) => c.name },
@@ -159,6 +161,7 @@ async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
         // A table shows the score; tsv/csv the whole KeywordScore, as the single card does.
         value: (r: Row) => (out.format === 'table' ? score(r, n)?.score : score(r, n)),
         numeric: out.format === 'table',
+        members: SCORE_MEMBERS,
       })),
       { header: 'ID', value: (r) => card(r)?.id, id: true },
       { header: 'ERROR', value: (r) => (r.ok ? undefined : r.error.message), flexible: true },

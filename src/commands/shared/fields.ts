@@ -4,7 +4,11 @@
  */
 /** What `--fields` may name for a command, and where its JSON keeps the rows. */
 export interface FieldSpec {
-  /** The csv column keys, which are also the members of the JSON rows. */
+  /**
+   * The csv column keys, which are also the members of the JSON rows (`section`: the part a row of
+   * a multi-part reply belongs to, in tsv/csv). `--fields` also takes a dotted path starting with
+   * one of them (`composite.score`, `scores.composite.score`).
+   */
   fields: readonly string[];
   /** The member of the JSON document holding the rows; none when the document is the row. */
   rows?: string;
@@ -39,7 +43,7 @@ const CARD = [
 /** By command path. A command not listed prints no fixed columns: `--fields` is refused there. */
 export const FIELDS: Readonly<Record<string, FieldSpec>> = {
   'keywords search': { fields: ['name', 'type', 'synonyms', 'id'], rows: 'data' },
-  'keywords get': { fields: [...CARD, 'input', 'error'] },
+  'keywords get': { fields: [...CARD, 'input', 'error', 'section'] },
   'keywords relations': { fields: ['name', 'count', 'stage', 'id', 'input', 'error'], rows: 'data' },
   'projects list': { fields: ['name', 'role', 'created_at', 'id', 'brief'], rows: 'projects' },
   signals: { fields: ['rank', 'name', 'type', 'analysed', 'keyword_id', 'signal_keyword_id', 'position'], rows: 'signals' },
@@ -60,8 +64,9 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
       'status',
       'updated_at',
       'runs',
+      'section',
     ],
   },
-  'analyses run': { fields: ['id', 'keyword_id', 'kind', 'signal_keyword_id', 'reason', 'runs', 'skipped'] },
+  'analyses run': { fields: ['id', 'keyword_id', 'kind', 'signal_keyword_id', 'reason', 'runs', 'skipped', 'section'] },
   'mcp tools': { fields: ['name', 'arguments', 'description'] },
 };

@@ -22,7 +22,8 @@ export async function prepareOutput(ctx: Context, commandPath: string): Promise<
       throw new UsageError(`rsi ${commandPath} has no --fields: its output has no fixed columns`, {
         hint: 'use --jq to pick from its JSON',
       });
-    const unknown = fields.filter((f) => !spec.fields.includes(f));
+    // A dotted path (`scores.composite.score`) reads into the member or column its first name is.
+    const unknown = fields.filter((f) => !spec.fields.includes(f.split('.')[0]!) || f.split('.').some((segment) => segment === ''));
     if (unknown.length > 0) {
       throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for rsi ${commandPath}`, {
         hint: `valid fields: ${spec.fields.join(', ')}`,
