@@ -136,7 +136,8 @@ function requireS256(as: oauth.AuthorizationServer): void {
  * the same PKCE sign-in as the API's with `resource` set to what the metadata says. The new token
  * is tried at once (`initialize` and `tools/list`): a 403 `insufficient_scope` naming scopes not
  * yet granted is a step-up, a sign-in for the union, at most MAX_STEP_UPS times; one naming scopes
- * already granted is not retried, since asking again cannot change the answer.
+ * already granted, or already asked for and refused, is not retried, since asking again cannot
+ * change the answer.
  */
 async function loginMcp(opts: LoginOptions): Promise<LoginResult> {
   const { discoverMcpAuthorization, probeMcpServer } = await import('./mcp.js');
@@ -205,7 +206,8 @@ async function loginMcp(opts: LoginOptions): Promise<LoginResult> {
     const granted = result.scope.split(/\s+/).filter(Boolean);
     const missing = check.scope.filter((s) => !granted.includes(s));
     if (!missing.length) return { ...result, stillRefused: check.scope };
-    if (stepUp >= MAX_STEP_UPS) return { ...result, stillRefused: missing };
+    // Asked for and not granted: the authorization server said no; asking again would loop.
+    if (stepUp >= MAX_STEP_UPS || missing.every((s) => scopes.includes(s))) return { ...result, stillRefused: missing };
     scopes = [...new Set([...granted, ...scopes, ...check.scope])];
     opts.events.info(`The MCP server also asks for ${missing.join(' ')}; signing in again for ${scopes.join(' ')} (step-up).`);
   }
