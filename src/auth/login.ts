@@ -201,7 +201,8 @@ async function loginMcp(opts: LoginOptions): Promise<LoginResult> {
   for (let stepUp = 0; ; stepUp++) {
     const result = await signIn(opts, as, target(scopes));
     const stored = await opts.store.load(key);
-    const check = stored ? await probeMcpServer(mcpUrl, opts.oauth, stored.accessToken) : undefined;
+    // Trying the token is for step-up only: a server that fails the try does not undo the sign-in.
+    const check = stored ? await probeMcpServer(mcpUrl, opts.oauth, stored.accessToken).catch(() => undefined) : undefined;
     if (check?.status !== 403 || check.error !== 'insufficient_scope' || !check.scope?.length) return result;
     const granted = result.scope.split(/\s+/).filter(Boolean);
     const missing = check.scope.filter((s) => !granted.includes(s));
