@@ -13,6 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 
+/**
+ * A sign-in is several processes (rsi, the browser, the consent page): on a machine as busy as CI's
+ * it can take far longer than runCli's default, so it is only a bound for a hang.
+ */
+const SLOW = 120_000;
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 
 interface Fake {
@@ -121,20 +126,20 @@ function env(base: string): Record<string, string> {
 describe('rsi login --resource mcp: step-up', () => {
   it('a token refused for a scope not yet granted: one more sign-in for the union, and it is kept', async () => {
     fake = await startFake([]);
-    const r = await runCli(['login', '--resource', 'mcp', '--scope', 'mcp:read'], { env: env(fake.base) });
+    const r = await runCli(['login', '--resource', 'mcp', '--scope', 'mcp:read'], { env: env(fake.base), timeoutMs: SLOW });
     expect(r.code, r.stderr).toBe(0);
     expect(fake.asked).toEqual(['mcp:read', 'mcp:read mcp:list']);
     expect(r.stderr).toContain('The MCP server also asks for mcp:list; signing in again for mcp:read mcp:list (step-up).');
     expect(r.stderr).toMatch(/^Scopes: mcp:read mcp:list$/m);
     expect(r.stderr).not.toContain('still refuses');
-  }, 120_000);
+  }, 300_000);
 
   it('a scope the authorization server refuses to grant: asked for once, not again, and said', async () => {
     fake = await startFake(['mcp:list']);
-    const r = await runCli(['login', '--resource', 'mcp', '--scope', 'mcp:read'], { env: env(fake.base) });
+    const r = await runCli(['login', '--resource', 'mcp', '--scope', 'mcp:read'], { env: env(fake.base), timeoutMs: SLOW });
     expect(r.code, r.stderr).toBe(0);
     expect(fake.asked).toEqual(['mcp:read', 'mcp:read mcp:list']);
     expect(r.stderr).toContain('warning: the MCP server still refuses this sign-in for lack of mcp:list');
     expect(r.stderr).toContain('the service did not grant mcp:list');
-  }, 120_000);
+  }, 300_000);
 });
