@@ -84,7 +84,7 @@ interface Target {
   /** The cached registration for this issuer, if any. */
   registration(profile: Profile | undefined, issuer: string): ClientRegistration | undefined;
   remember(profile: Profile | undefined, registration: ClientRegistration | undefined): Profile;
-  signedIn(profile: Profile | undefined, as: oauth.AuthorizationServer): Profile;
+  signedIn(profile: Profile | undefined, as: oauth.AuthorizationServer, used: { clientId: string; redirectUri: string }): Profile;
   /** Probing a cached registration at the authorization endpoint is safe (the service's own server). */
   probeRegistration: boolean;
   /** A pre-registered client: no registration, these credentials. */
@@ -136,7 +136,8 @@ function requireS256(as: oauth.AuthorizationServer): void {
  * the same PKCE sign-in as the API's with `resource` set to what the metadata says. The new token
  * is tried at once (`initialize` and `tools/list`): a 403 `insufficient_scope` naming scopes not
  * yet granted is a step-up, a sign-in for the union, at most MAX_STEP_UPS times; one naming scopes
- * already granted is not retried, since asking again cannot change the answer.
+ * already granted, or already asked for and refused, is not retried, since asking again cannot
+ * change the answer.
  */
 async function loginMcp(opts: LoginOptions): Promise<LoginResult> {
   const { discoverMcpAuthorization, probeMcpServer } = await import('./mcp.js');
@@ -147,7 +148,7 @@ async function loginMcp(opts: LoginOptions): Promise<LoginResult> {
   // PKCE is required by the MCP spec: metadata that does not offer S256 is refused; with no metadata
   // at all (the 2025-03-26 fallback) nothing can be checked, and S256 is used all the same.
   if (!found.assumedEndpoints) requireS256(as);
-  const preset = opts.clientId !== undefined ? presetClient(opts, as) : undefined;
+  const preset = opts.clientId !== undefined ? presetClient(opts, as) : await rememberedPreset(opts, as);
   if (!preset && !as.registration_endpoint) {
     throw new UsageError(`${as.issuer} offers no dynamic client registration`, {
       hint: 'pass the client id the service gave you: `rsi login --resource mcp --client-id <id>` (and its secret in RSI_CLIENT_SECRET, if it has one)',
@@ -169,10 +170,23 @@ async function loginMcp(opts: LoginOptions): Promise<LoginResult> {
       const base: Profile = same ? p! : { baseUrl: opts.baseUrl };
       return { ...base, mcp: { resource: found.resource, authServer: base.mcp?.authServer ?? authServerInfo(as), client: registration } };
     },
-    signedIn: (p) => {
+    signedIn: (p, _as, used) => {
       const same = p?.baseUrl === opts.baseUrl;
       const base: Profile = same ? p! : { baseUrl: opts.baseUrl };
-      const client = same && p?.mcp?.client?.issuer === as.issuer ? p.mcp.client : undefined;
+      // A pre-registered client is remembered, so a later `rsi login --resource mcp` (a hint's
+      // step-up) uses it again without --client-id; its secret stays with the tokens.
+      const client: ClientRegistration | undefined = preset
+        ? {
+            clientId: used.clientId,
+            redirectUri: used.redirectUri,
+            issuer: as.issuer,
+            registeredAt: new Date(opts.clock.now()).toISOString(),
+            preRegistered: true,
+            ...(preset.credentials.method !== 'none' ? { tokenEndpointAuthMethod: preset.credentials.method } : {}),
+          }
+        : same && p?.mcp?.client?.issuer === as.issuer
+          ? p.mcp.client
+          : undefined;
       return {
         ...base,
         credentialStore: opts.store.kind === 'file' ? 'file' : 'keychain',
@@ -187,15 +201,32 @@ async function loginMcp(opts: LoginOptions): Promise<LoginResult> {
   for (let stepUp = 0; ; stepUp++) {
     const result = await signIn(opts, as, target(scopes));
     const stored = await opts.store.load(key);
-    const check = stored ? await probeMcpServer(mcpUrl, opts.oauth, stored.accessToken) : undefined;
+    // Trying the token is for step-up only: a server that fails the try does not undo the sign-in.
+    const check = stored ? await probeMcpServer(mcpUrl, opts.oauth, stored.accessToken).catch(() => undefined) : undefined;
     if (check?.status !== 403 || check.error !== 'insufficient_scope' || !check.scope?.length) return result;
     const granted = result.scope.split(/\s+/).filter(Boolean);
     const missing = check.scope.filter((s) => !granted.includes(s));
     if (!missing.length) return { ...result, stillRefused: check.scope };
-    if (stepUp >= MAX_STEP_UPS) return { ...result, stillRefused: missing };
+    // Asked for and not granted: the authorization server said no; asking again would loop.
+    if (stepUp >= MAX_STEP_UPS || missing.every((s) => scopes.includes(s))) return { ...result, stillRefused: missing };
     scopes = [...new Set([...granted, ...scopes, ...check.scope])];
     opts.events.info(`The MCP server also asks for ${missing.join(' ')}; signing in again for ${scopes.join(' ')} (step-up).`);
   }
+}
+
+/** The pre-registered client an earlier `--client-id` sign-in at this issuer left, with its secret. */
+async function rememberedPreset(
+  opts: LoginOptions,
+  as: oauth.AuthorizationServer,
+): Promise<{ clientId: string; credentials: ClientCredentials } | undefined> {
+  const p = await opts.config.profile(opts.profile);
+  const known = p?.baseUrl === opts.baseUrl ? p.mcp?.client : undefined;
+  if (!known?.preRegistered || known.issuer !== as.issuer) return undefined;
+  const method = known.tokenEndpointAuthMethod ?? 'none';
+  const key = credentialKeyFor({ baseUrl: opts.baseUrl, profile: opts.profile }, 'mcp');
+  const secret = method !== 'none' ? (await opts.store.load(key).catch(() => undefined))?.clientSecret : undefined;
+  if (method !== 'none' && !secret) return undefined;
+  return { clientId: known.clientId, credentials: { method, secret } };
 }
 
 /**
@@ -506,7 +537,9 @@ async function authorize(
       ...(credentials.method !== 'none' ? { clientAuth: credentials.method, clientSecret: credentials.secret } : {}),
     };
     await opts.store.save(target.key, stored);
-    await opts.config.updateProfile(opts.profile, (p) => target.signedIn(p, as));
+    await opts.config.updateProfile(opts.profile, (p) =>
+      target.signedIn(p, as, { clientId: client.client_id, redirectUri: receiver.redirectUri }),
+    );
     callback.respond(true, `Signed in to ${opts.baseUrl}.`);
     return { scope: tokens.scope, requested: target.scopes, expiresAt, issuer: as.issuer, clientId: client.client_id };
   } catch (error) {

@@ -7,7 +7,7 @@
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
  */
 import type * as oauth from 'oauth4webapi';
-import { ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
+import { NotFoundError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
 import type { CredentialStore } from '../storage/credentials.js';
 import type { Credentials } from './credentials.js';
 import type { OAuthEnv } from './oauth.js';
@@ -75,6 +75,12 @@ export async function probeMcpServer(mcpUrl: string, env: OAuthEnv, token?: stri
     },
   });
   if (init.res.status === 401 || init.res.status === 403) return challengeOf(init.res);
+  // Signing in for a server that is not there would end in a token nobody can use.
+  if (init.res.status === 404) {
+    throw new NotFoundError(`no MCP server answers at ${mcpUrl} (404)`, {
+      hint: 'check the base URL; the service runs its MCP server at <base>/mcp',
+    });
+  }
   if (!init.res.ok) return undefined;
   const session = init.res.headers.get('mcp-session-id');
   if (session) headers['mcp-session-id'] = session;

@@ -38,6 +38,8 @@ const schemas = (() => {
       registeredAt: z.string(),
       /** What the registration returned when not `none`; its secret is kept with the tokens. */
       tokenEndpointAuthMethod: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
+      /** Given with `--client-id` (not registered by rsi): reused as is, never re-registered. */
+      preRegistered: z.optional(z.boolean()),
     });
 
     const AuthServer = z.object({

@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NOT_APPLICABLE } from './mcp-conformance-scenarios.mjs';
 
 const RSI = fileURLToPath(new URL('../../bin/rsi.js', import.meta.url));
 const FAKE_BROWSER = fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url));
@@ -64,6 +65,10 @@ function loginFromHint(stderr) {
 }
 
 async function main() {
+  if (NOT_APPLICABLE[scenario]) {
+    process.stderr.write(`not applicable to rsi: ${NOT_APPLICABLE[scenario]}\n`);
+    return 0;
+  }
   // The two protocol scenarios test the session, not sign-in: their servers ignore Authorization,
   // and rsi's MCP commands need a token, so any will do.
   if (scenario === 'initialize') return (await rsi(['mcp', 'tools'], { RSI_MCP_TOKEN: 'conformance' })).code;

@@ -1,0 +1,145 @@
+// Step-up inside `rsi login --resource mcp` (MCP authorization spec 2025-11-25, "Scope Challenge
+// Handling"): the new token is tried at once, and a 403 `insufficient_scope` naming scopes not yet
+// granted is answered by a sign-in for the union, a bounded number of times. The conformance suite
+// covers the other paths; its servers never refuse tools/list after sign-in for a scope they would
+// then grant, so this small loopback MCP server and authorization server do: tools/list needs
+// `mcp:read mcp:list`, and the authorization server grants what is asked, less what it withholds.
+import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+
+/**
+ * A sign-in is several processes (rsi, the browser, the consent page): on a machine as busy as CI's
+ * it can take far longer than runCli's default, so it is only a bound for a hang.
+ */
+const SLOW = 120_000;
+const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
+
+interface Fake {
+  base: string;
+  /** The `scope` of every authorization request, in order. */
+  asked: string[];
+  server: Server;
+}
+let fake: Fake | undefined;
+
+afterEach(async () => {
+  await new Promise((resolve) => fake?.server.close(resolve) ?? resolve(undefined));
+  fake = undefined;
+});
+
+/** One loopback server playing both parts; `withheld` scopes are never granted. */
+async function startFake(withheld: string[]): Promise<Fake> {
+  const asked: string[] = [];
+  const tokens = new Map<string, string[]>();
+  let base = '';
+  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+  const read = (req: IncomingMessage): Promise<string> =>
+    new Promise((resolve) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => resolve(text));
+    });
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url!, base);
+    const body = await read(req);
+    if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
+      return json(res, 200, { resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['mcp:read', 'mcp:list'] });
+    }
+    if (url.pathname === '/.well-known/oauth-authorization-server') {
+      return json(res, 200, {
+        issuer: base,
+        authorization_endpoint: `${base}/authorize`,
+        token_endpoint: `${base}/token`,
+        registration_endpoint: `${base}/register`,
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['none'],
+      });
+    }
+    if (url.pathname === '/register') return json(res, 201, { client_id: 'step-up-client', token_endpoint_auth_method: 'none' });
+    if (url.pathname === '/authorize') {
+      const scope = url.searchParams.get('scope') ?? '';
+      asked.push(scope);
+      const back = new URL(url.searchParams.get('redirect_uri')!);
+      back.searchParams.set('code', `code-${asked.length}`);
+      back.searchParams.set('state', url.searchParams.get('state')!);
+      res.writeHead(302, { location: back.href });
+      return res.end();
+    }
+    if (url.pathname === '/token') {
+      const granted = (asked.at(-1) ?? '').split(' ').filter((s) => s && !withheld.includes(s));
+      const token = `token-${tokens.size + 1}`;
+      tokens.set(token, granted);
+      return json(res, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: granted.join(' ') });
+    }
+    if (url.pathname === '/mcp' && req.method === 'POST') {
+      const rpc = JSON.parse(body) as { id?: number; method: string };
+      const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+      const metadata = `resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
+      if (!token || !tokens.has(token)) return json(res, 401, { error: 'invalid_token' }, { 'www-authenticate': `Bearer ${metadata}` });
+      if (rpc.method === 'initialize') {
+        return json(res, 200, {
+          jsonrpc: '2.0',
+          id: rpc.id,
+          result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'fake', version: '1' } },
+        });
+      }
+      if (rpc.id === undefined) {
+        res.writeHead(202);
+        return res.end();
+      }
+      const needed = ['mcp:read', 'mcp:list'];
+      if (!needed.every((s) => tokens.get(token)!.includes(s))) {
+        return json(
+          res,
+          403,
+          { error: 'insufficient_scope' },
+          { 'www-authenticate': `Bearer error="insufficient_scope", scope="${needed.join(' ')}", ${metadata}` },
+        );
+      }
+      return json(res, 200, { jsonrpc: '2.0', id: rpc.id, result: { tools: [] } });
+    }
+    json(res, 404, { error: 'not_found' });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, asked, server };
+}
+
+function env(base: string): Record<string, string> {
+  return {
+    RSI_BASE_URL: base,
+    RSI_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'rsi-step-up-')),
+    RSI_CREDENTIAL_STORE: 'file',
+    BROWSER: FAKE_BROWSER,
+  };
+}
+
+describe('rsi login --resource mcp: step-up', () => {
+  it('a token refused for a scope not yet granted: one more sign-in for the union, and it is kept', async () => {
+    fake = await startFake([]);
+    const r = await runCli(['login', '--resource', 'mcp', '--scope', 'mcp:read'], { env: env(fake.base), timeoutMs: SLOW });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.asked).toEqual(['mcp:read', 'mcp:read mcp:list']);
+    expect(r.stderr).toContain('The MCP server also asks for mcp:list; signing in again for mcp:read mcp:list (step-up).');
+    expect(r.stderr).toMatch(/^Scopes: mcp:read mcp:list$/m);
+    expect(r.stderr).not.toContain('still refuses');
+  }, 300_000);
+
+  it('a scope the authorization server refuses to grant: asked for once, not again, and said', async () => {
+    fake = await startFake(['mcp:list']);
+    const r = await runCli(['login', '--resource', 'mcp', '--scope', 'mcp:read'], { env: env(fake.base), timeoutMs: SLOW });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.asked).toEqual(['mcp:read', 'mcp:read mcp:list']);
+    expect(r.stderr).toContain('warning: the MCP server still refuses this sign-in for lack of mcp:list');
+    expect(r.stderr).toContain('the service did not grant mcp:list');
+  }, 300_000);
+});

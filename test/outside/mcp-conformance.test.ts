@@ -1,0 +1,161 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
+// with rsi as the client under test: the suite starts each scenario's MCP and authorization
+// servers on loopback and runs test/outside/mcp-conformance-client.mjs, which drives bin/rsi.js
+// (`rsi login --resource mcp`, `rsi mcp call`, and the login its hint names). One run of
+// `conformance client --suite all` holds every client scenario, run concurrently by the suite: the
+// auth scenarios of spec 2025-11-25, the 2025-03-26 back-compat ones, `initialize` and
+// `tools_call`. Each must pass, except those mcp-conformance-scenarios.mjs lists as not
+// applicable (the wrapper does nothing for them) or as a defect of the suite's own server, which
+// rsi must refuse for exactly that reason.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs module the wrapper shares, without type declarations.
+import { NOT_APPLICABLE, SUITE_DEFECTS } from './mcp-conformance-scenarios.mjs';
+
+const notApplicable = NOT_APPLICABLE as Record<string, string>;
+const suiteDefects = SUITE_DEFECTS as Record<string, string>;
+const CLI = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/conformance/dist/index.js', import.meta.url));
+const WRAPPER = fileURLToPath(new URL('./mcp-conformance-client.mjs', import.meta.url));
+const DOCS = fileURLToPath(new URL('../../docs/mcp.md', import.meta.url));
+/** The scenarios that must pass: every client scenario of the pinned suite not listed otherwise. */
+const MUST_PASS = [
+  'initialize',
+  'tools_call',
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/resource-mismatch',
+  'auth/pre-registration',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+];
+
+interface Check {
+  id: string;
+  name: string;
+  description: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | string;
+  details?: Record<string, unknown>;
+}
+interface Outcome {
+  checks: Check[];
+  stderr: string;
+}
+
+let out: string;
+let listed: string[] = [];
+const results = new Map<string, Outcome>();
+
+/** Runs the suite's CLI to the end (it exits once every scenario is done); resolves with its output. */
+function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RSI_')));
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), 'rsi-conformance-out-'));
+  // The suite kills a client after --timeout: only a bound for a client that hangs. On a busy
+  // machine a sign-in takes many seconds (each is several node processes), so it is generous, and
+  // the hook's own is above it.
+  const run = await conformance([
+    'client',
+    '--command',
+    `"${process.execPath}" "${WRAPPER}"`,
+    '--suite',
+    'all',
+    '--timeout',
+    '480000',
+    '-o',
+    out,
+  ]);
+  // Its summary names every scenario it ran: `✓ auth/metadata-default: 16 passed, 0 failed`.
+  listed = [...run.output.matchAll(/^[✓✗] (\S+): \d+ passed/gm)].map((m) => m[1]!);
+  for (const name of listed) {
+    const parent = join(out, name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '');
+    const leaf = name.slice(name.lastIndexOf('/') + 1);
+    const dir = existsSync(parent) ? readdirSync(parent).find((d) => d.startsWith(`${leaf}-20`)) : undefined;
+    if (!dir) continue;
+    results.set(name, {
+      checks: JSON.parse(readFileSync(join(parent, dir, 'checks.json'), 'utf8')) as Check[],
+      stderr: readFileSync(join(parent, dir, 'stderr.txt'), 'utf8'),
+    });
+  }
+  if (results.size === 0) throw new Error(`the conformance suite produced no results:\n${run.output.slice(-3000)}`);
+}, 540_000);
+
+afterAll(() => {
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+const problems = (o: Outcome | undefined): string[] =>
+  o ? o.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.id}: ${c.description}`) : ['not run'];
+
+describe('the MCP conformance suite with rsi as the client', () => {
+  it('the suite ran exactly the scenarios this test knows (a new one must be looked at)', () => {
+    expect([...listed].sort()).toEqual([...MUST_PASS, ...Object.keys(notApplicable), ...Object.keys(suiteDefects)].sort());
+  });
+
+  it.each(MUST_PASS)('%s passes', (name) => {
+    const outcome = results.get(name);
+    expect(problems(outcome), outcome?.stderr).toEqual([]);
+    // A scenario with no checks at all would "pass" by doing nothing.
+    expect(outcome!.checks.some((c) => c.status === 'SUCCESS')).toBe(true);
+  });
+
+  it.each(Object.entries(suiteDefects))('%s: rsi refuses the metadata that names another issuer (RFC 8414 §3.3)', (name, why) => {
+    const outcome = results.get(name)!;
+    expect(outcome.stderr).toContain(why);
+    // Refused before anything was registered or asked for.
+    expect(outcome.checks.filter((c) => c.status === 'SUCCESS').map((c) => c.id)).not.toContain('client-registration');
+  });
+
+  it('step-up: the first sign-in asks for the challenge scope; the hint rsi gives then asks for the union, and that fixes it', () => {
+    const outcome = results.get('auth/scope-step-up')!;
+    expect(outcome.stderr).toContain('hint: run `rsi login --resource mcp --scope mcp:basic,mcp:write`');
+    expect(outcome.stderr).toContain('$ rsi login --resource mcp --scope mcp:basic,mcp:write');
+    const requested = outcome.checks
+      .filter((c) => c.id === 'authorization-request')
+      .map((c) => (c.details?.query as { scope?: string })?.scope);
+    expect(requested).toEqual(['mcp:basic', 'mcp:basic mcp:write']);
+  });
+
+  it('a scope the server never accepts: one sign-in, then a hint that does not send anyone round again', () => {
+    const outcome = results.get('auth/scope-retry-limit')!;
+    expect(outcome.checks.filter((c) => c.id === 'scope-retry-auth-attempt')).toHaveLength(1);
+    expect(outcome.stderr).toMatch(/^hint: your MCP sign-in already holds mcp:admin and is still refused/m);
+    expect(outcome.stderr).not.toMatch(/^hint: .*rsi login/m);
+  });
+
+  it('a protected-resource document for another resource: refused before any authorization request', () => {
+    const outcome = results.get('auth/resource-mismatch')!;
+    expect(outcome.stderr).toContain('is for "https://evil.example.com/mcp", not http://localhost:');
+    expect(outcome.checks.map((c) => c.id)).not.toContain('authorization-request');
+  });
+
+  it('the scenarios that do not apply are named in docs/mcp.md with the reason', () => {
+    const docs = readFileSync(DOCS, 'utf8');
+    for (const [name, why] of Object.entries({ ...notApplicable, ...suiteDefects })) {
+      expect(docs, name).toContain(`\`${name}\``);
+      if (name in notApplicable) expect(results.get(name)?.stderr, name).toContain(`not applicable to rsi: ${why}`);
+    }
+  });
+});
