@@ -15,6 +15,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeManPages } from './manpages.mjs';
 import { bundledPackages, jqWasmNotices, renderNotices } from './notices.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,6 +49,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // Every package esbuild put in dist/, with its licence text, and jq's and Oniguruma's for jq.wasm.
   const notices = [...bundledPackages(metafile, ROOT), ...jqWasmNotices()];
   writeFileSync(join(ROOT, 'dist', NOTICES), renderNotices('Third-party notices for rsi (dist/)', notices));
+  // dist/man/: rsi.1 and a page per command, from the command tree (package.json `man` lists them).
+  await writeManPages(ROOT);
 }
 
 /**
