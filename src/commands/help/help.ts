@@ -6,7 +6,10 @@ export function build(program: Command): Command {
   return new Command('help')
     .description('show help for a command, e.g. `rsi help analyses run`')
     .argument('[command...]', 'the command, as you would type it')
-    .addHelpText('after', '\n`rsi help reference` prints the help of every command, one after another (also installed as man pages: man rsi).')
+    .addHelpText(
+      'after',
+      '\n`rsi help reference` prints the help of every command, one after another (also installed as man pages: man rsi).',
+    )
     .action(async (words: string[], _options: unknown, self: Command) => {
       // gh's `gh help reference`: no command is called `reference`, so the word cannot be mistaken.
       if (words.length === 1 && words[0] === 'reference' && !program.commands.some((c) => c.name() === 'reference')) {
