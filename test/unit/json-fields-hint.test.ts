@@ -15,7 +15,7 @@ describe('--json with one word after it', () => {
     io.stdinStream.end();
     expect(await main({ argv: ['projects', 'list', '--json', 'name'], env: env(), io })).toBe(2);
     expect(io.err()).toBe(
-      "rsi: too many arguments for 'list'. Expected 0 arguments but got 1.\nhint: to choose fields, write --json=name or --fields name\n",
+      "rsi: too many arguments for 'list'. Expected 0 arguments but got 1: name.\nhint: to choose fields, write --json=name or --fields name\n",
     );
   });
 
@@ -23,6 +23,6 @@ describe('--json with one word after it', () => {
     const io = fakeIo({ tty: false });
     io.stdinStream.end();
     expect(await main({ argv: ['projects', 'list', 'name'], env: env(), io })).toBe(2);
-    expect(io.err()).toBe("rsi: too many arguments for 'list'. Expected 0 arguments but got 1.\n");
+    expect(io.err()).toBe("rsi: too many arguments for 'list'. Expected 0 arguments but got 1: name.\n");
   });
 });
