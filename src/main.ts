@@ -30,6 +30,13 @@ export async function main(options: MainOptions = {}): Promise<number> {
     return ExitCode.ok;
   }
 
+  // The once-a-day registry check, run detached by an earlier run (src/update/notice.ts).
+  if (argv.length === 1 && argv[0] === '__update-check') {
+    const { runUpdateCheck } = await import('./update/check.js');
+    await runUpdateCheck(env, pkg.name, Date.now);
+    return ExitCode.ok;
+  }
+
   const io = options.io ?? (await asciiWhereNeeded(processIo(argv, env, sanitize.sanitizingStream), env, sanitize.sanitizingStream));
   const debug = argv.includes('--debug') || env.RSI_DEBUG === '1';
 
@@ -77,8 +84,40 @@ export async function main(options: MainOptions = {}): Promise<number> {
     if (listening) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      // After the command, and only for a person at a terminal: nothing is loaded otherwise.
+      if (io.stderrIsTTY) await updateNotice(argv, env, io, format(ctx));
     }
   }
+}
+
+function format(ctx: ReturnType<typeof createContext>): string | undefined {
+  try {
+    return ctx.globals().format;
+  } catch {
+    return undefined;
+  }
+}
+
+/** gh's update notice (src/update/notice.ts); a check it starts runs detached, never awaited. */
+async function updateNotice(argv: readonly string[], env: Env, io: Io, outputFormat: string | undefined): Promise<void> {
+  const { afterCommand, notifierAllowed } = await import('./update/notice.js');
+  if (!notifierAllowed(env, argv, io.stderrIsTTY, outputFormat)) return;
+  await afterCommand({
+    env,
+    version: pkg.version,
+    name: pkg.name,
+    now: Date.now(),
+    write: (text) => void io.stderr.write(text),
+    startCheck: () => {
+      const { spawn } = process.getBuiltinModule('node:child_process');
+      const sea = (process.getBuiltinModule('node:sea') as { isSea?: () => boolean } | undefined)?.isSea?.() === true;
+      // The same rsi, by the same Node: bin/rsi.js (argv[1]), or the single executable itself.
+      const args = sea ? ['__update-check'] : [process.argv[1]!, '__update-check'];
+      spawn(process.execPath, args, { detached: true, stdio: 'ignore', env, windowsHide: true })
+        .on('error', () => {})
+        .unref();
+    },
+  });
 }
 
 function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal, sanitize: Sanitize): number {

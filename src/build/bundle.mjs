@@ -15,6 +15,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeManPages } from './manpages.mjs';
 import { bundledPackages, jqWasmNotices, renderNotices } from './notices.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -72,6 +73,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const inputs = { inputs: { ...metafile.inputs, ...worker.metafile.inputs } };
   const notices = [...bundledPackages(inputs, ROOT), ...jqWasmNotices()];
   writeFileSync(join(ROOT, 'dist', NOTICES), renderNotices('Third-party notices for rsi (dist/)', notices));
+  // dist/man/: rsi.1 and a page per command, from the command tree (package.json `man` lists them).
+  await writeManPages(ROOT);
 }
 
 /**

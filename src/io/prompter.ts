@@ -3,7 +3,7 @@ import { ConfirmationRequiredError } from '../errors.js';
 import { sanitizeLine } from './sanitize.js';
 
 /**
- * Asking the person at the terminal. Commands depend on this port, never on @inquirer/prompts, so
+ * Asking the person at the terminal. Commands depend on this port, never on @inquirer's prompts, so
  * tests script the answers and a question nobody expected fails the test.
  */
 export interface Choice<T> {
@@ -24,8 +24,10 @@ export interface Prompter {
 }
 
 /**
- * The real prompter: @inquirer/prompts (loaded on first use) rendered on stderr, so stdout stays
- * pure data even while a question is on screen. Ctrl-C inside a prompt rejects with inquirer's
+ * The real prompter: the four @inquirer prompts rsi asks with, each from its own package (not the
+ * whole @inquirer/prompts set, whose editor prompt alone was 776 kB of the bundle; issue 33),
+ * loaded on first use and rendered on stderr, so stdout stays pure data even while a question is
+ * on screen. Ctrl-C inside a prompt rejects with inquirer's
  * ExitPromptError, which `main.ts` turns into exit 130; an aborted `signal` does the same.
  * The question may carry server or project text, so it is sanitised; inquirer draws on the raw
  * stream with its own cursor controls.
@@ -49,12 +51,12 @@ export function createPrompter(io: Io, signal?: AbortSignal): Prompter {
   return {
     async confirm(message, options = {}) {
       const question = ask(message);
-      const { confirm } = await import('@inquirer/prompts');
+      const { default: confirm } = await import('@inquirer/confirm');
       return confirm({ message: question, default: options.default ?? false }, context);
     },
     async search(message, choices) {
       const question = ask(message);
-      const { search } = await import('@inquirer/prompts');
+      const { default: search } = await import('@inquirer/search');
       const all = clean(choices);
       return search(
         {
@@ -70,12 +72,12 @@ export function createPrompter(io: Io, signal?: AbortSignal): Prompter {
     },
     async checkbox(message, choices) {
       const question = ask(message);
-      const { checkbox } = await import('@inquirer/prompts');
+      const { default: checkbox } = await import('@inquirer/checkbox');
       return checkbox({ message: question, choices: clean(choices), pageSize: 15, loop: false }, context);
     },
     async input(message, options = {}) {
       const question = ask(message);
-      const { input } = await import('@inquirer/prompts');
+      const { default: input } = await import('@inquirer/input');
       const validate = options.validate;
       return input({ message: question, ...(validate ? { validate: (v: string) => validate(v) ?? true } : {}) }, context);
     },

@@ -52,9 +52,13 @@ const work = mkdtempSync(join(tmpdir(), 'rsi-bench-'));
 const results = [];
 const notes = [];
 
-const baseEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !k.startsWith('RSI_') && !['NO_COLOR', 'FORCE_COLOR', 'BROWSER'].includes(k)),
-);
+const baseEnv = {
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('RSI_') && !['NO_COLOR', 'FORCE_COLOR', 'BROWSER'].includes(k)),
+  ),
+  // The terminal figures would otherwise start the daily update check against the real registry.
+  RSI_NO_UPDATE_NOTIFIER: '1',
+};
 
 function log(msg) {
   process.stderr.write(`bench: ${msg}\n`);

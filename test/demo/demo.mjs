@@ -28,6 +28,8 @@ let sandbox;
 function baseEnv() {
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('RSI_')) delete env[key];
+  // A scripted show: no update notice between its steps.
+  env.RSI_NO_UPDATE_NOTIFIER = '1';
   return env;
 }
 

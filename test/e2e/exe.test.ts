@@ -86,6 +86,13 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
     expect(text).toMatch(/^Node\.js 26\.\d+\.\d+ \(MIT and others\)\n=+\n\nNode\.js is licensed for use as follows:/m);
   });
 
+  it('doctor says it is the single executable, with the Node built into it', async () => {
+    const r = await exe(['doctor', '--json'], { RSI_CONFIG_DIR: join(work, 'doctor-config') });
+    const [about, node] = JSON.parse(r.stdout) as { name: string; detail: string }[];
+    expect(about).toEqual({ name: 'rsi', ok: true, detail: `${PKG.version}, single executable ${EXE}` });
+    expect(node).toEqual({ name: 'Node.js', ok: true, detail: expect.stringMatching(/^v26\.\d+\.\d+ \(built into the executable\)$/) });
+  });
+
   // Each command with the file's token, once through the binary and once through bin/rsi.js.
   const SAME = [
     ['--version'],

@@ -137,7 +137,8 @@ describe('the packed tarball', () => {
     }
   });
 
-  it('never holds the single executables of dist/exe, and prepack keeps them', async () => {
+  // npm pack runs prepack, a whole build: minutes on a busy machine.
+  it('never holds the single executables of dist/exe, and prepack keeps them', { timeout: 180_000 }, async () => {
     // A built binary beside the bundle, as `npm run build:exe` leaves it (a stand-in: only its path matters).
     mkdirSync(join(copy, 'dist', 'exe'), { recursive: true });
     writeFileSync(join(copy, 'dist', 'exe', 'rsi-linux-x64'), 'not really a binary');
@@ -190,6 +191,22 @@ describe('an installed rsi, run from another folder', () => {
     expect(realpathSync(rsi)).toBe(join(realpathSync(work), 'prefix', 'lib', 'node_modules', PKG.name, 'bin', 'rsi.js'));
     const r = await runCli(['--version'], { bin: rsi, cwd: elsewhere, env: env() });
     expect(r).toMatchObject({ code: 0, stdout: `${PKG.version}\n`, stderr: '' });
+  });
+
+  it('has its man pages where man finds them (prefix/share/man/man1), from package.json `man`', () => {
+    const manDir = join(work, 'prefix', 'share', 'man', 'man1');
+    const pages = readdirSync(manDir).sort();
+    expect(pages).toContain('rsi.1');
+    expect(pages).toContain('rsi-keywords-search.1');
+    expect(readFileSync(join(manDir, 'rsi.1'), 'utf8')).toMatch(/^\.TH RSI 1 /);
+  });
+
+  it('doctor says it is the npm package, where it is, and which Node runs it', async () => {
+    const r = await runCli(['doctor', '--json'], { bin: rsi, cwd: elsewhere, env: env({ RSI_CONFIG_DIR: join(work, 'doctor-config') }) });
+    const [about, node] = JSON.parse(r.stdout) as { name: string; detail: string }[];
+    const folder = join(realpathSync(work), 'prefix', 'lib', 'node_modules', PKG.name);
+    expect(about).toEqual({ name: 'rsi', ok: true, detail: `${PKG.version}, npm package in ${folder}` });
+    expect(node).toEqual({ name: 'Node.js', ok: true, detail: `${process.version} (${process.execPath})` });
   });
 
   it('runs a sandbox, signs in to it through a $BROWSER in a folder with a space, and reads', async () => {

@@ -37,6 +37,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   // Node ≥ 22 keeps rsi's compile cache under XDG_CACHE_HOME: a test run writes it to its own
   // folder, never to the person's ~/.cache.
   env.XDG_CACHE_HOME = TEST_CACHE_HOME;
+  // A run on a terminal (tmux tests) would start the daily update check against the real npm
+  // registry: off, except in test/system/tmux-update-notice.test.ts, which points it at a stub.
+  env.RSI_NO_UPDATE_NOTIFIER = '1';
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 // An edge not listed fails; so does a rule nobody uses, so the table cannot rot into permission.
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const ALLOWED: Record<string, readonly string[]> = {
-  main: ['context', 'program', 'io', 'errors'],
+  main: ['context', 'program', 'io', 'errors', 'update'],
+  // The update notice and its background registry check (issue 33).
+  update: ['context', 'http', 'io'],
   // The single executable's entry and its keychain loader (docs/install.md): only main.
   exe: ['main'],
   program: ['context', 'commands'],

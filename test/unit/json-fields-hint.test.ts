@@ -46,7 +46,7 @@ describe('--json with one word after it', () => {
     io.stdinStream.end();
     expect(await main({ argv: ['projects', 'list', '--json', 'nosuch'], env: env(), io })).toBe(2);
     expect(io.err()).toBe(
-      "rsi: too many arguments for 'list'. Expected 0 arguments but got 1.\nhint: to choose fields, write --json=nosuch or --fields nosuch\n",
+      "rsi: too many arguments for 'list'. Expected 0 arguments but got 1: nosuch.\nhint: to choose fields, write --json=nosuch or --fields nosuch\n",
     );
   });
 
@@ -54,6 +54,6 @@ describe('--json with one word after it', () => {
     const io = fakeIo({ tty: false });
     io.stdinStream.end();
     expect(await main({ argv: ['projects', 'list', 'name'], env: env(), io })).toBe(2);
-    expect(io.err()).toBe("rsi: too many arguments for 'list'. Expected 0 arguments but got 1.\n");
+    expect(io.err()).toBe("rsi: too many arguments for 'list'. Expected 0 arguments but got 1: name.\n");
   });
 });

@@ -55,6 +55,9 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   const add = (c: Check): void =>
     void checks.push(c.ok ? { name: c.name, ok: true, ...(c.skipped ? { skipped: true } : {}), detail: c.detail } : c);
 
+  // What a bug report needs first: rsi's version and how it was installed, Node's, the platform.
+  for (const fact of await aboutThisRsi(ctx.version)) add(fact);
+
   // Like ssh: a config folder or file other users could change is reported with its fix.
   const { configFolderIssues } = await import('../../auth/disk-trust.js');
   const trust = await configFolderIssues(ctx.env).catch((error: Error) => ({ dir: '', issues: [], error }));
@@ -228,6 +231,33 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
     add({ name: 'client registration', ok: true, skipped: true, detail: 'none stored yet (login registers one)' });
   }
   return checks;
+}
+
+/** The oldest Node rsi supports (package.json `engines`); docs/install.md says why. */
+const MIN_NODE = [22, 12] as const;
+
+async function aboutThisRsi(version: string): Promise<Check[]> {
+  const { installation } = await import('../../io/installation.js');
+  const where = installation();
+  const how =
+    where.kind === 'executable'
+      ? `single executable ${where.path}`
+      : where.kind === 'npm'
+        ? `npm package in ${where.path}`
+        : `run from a checkout of the sources, ${where.path}`;
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const supported = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+  const os = process.getBuiltinModule('node:os');
+  return [
+    { name: 'rsi', ok: true, detail: `${version}, ${how}` },
+    {
+      name: 'Node.js',
+      ok: supported,
+      detail: `${process.version}${where.kind === 'executable' ? ' (built into the executable)' : ` (${process.execPath})`}`,
+      hint: `rsi needs Node.js ${MIN_NODE.join('.')} or later (the 22, 24 and 26 lines)`,
+    },
+    { name: 'platform', ok: true, detail: `${process.platform} ${process.arch}, ${os.type()} ${os.release()}` },
+  ];
 }
 
 /** An error's own hint, unless it sends the user to `rsi doctor`, which is where they are. */

@@ -8,12 +8,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as doctor from '../../../src/commands/doctor/doctor.js';
 import { Network } from '../../../src/http/network.js';
 import { fakeCredentials, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
 import { MemoryStore } from '../../support/memory-store.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
 
 /** An in-memory store that reports itself as the keychain, as the default store would. */
 const keychain = () => Object.assign(new MemoryStore(), { kind: 'keychain' as const });
@@ -34,6 +37,23 @@ describe('doctor: flags', () => {
 });
 
 describe('doctor: run', () => {
+  it("starts with what a bug report needs: rsi's version and installation, Node's version, the platform", async () => {
+    const io = fakeIo(false);
+    const ctx = fakeCtx(io, {
+      format: 'json',
+      env: { RSI_CONFIG_DIR: dir },
+      credentials: fakeCredentials({ baseUrl: undefined, configDir: dir, store: keychain() }),
+    });
+    await doctor.run({}, ctx).catch(() => undefined);
+    const [rsi, node, platform] = JSON.parse(io.out()) as doctor.Check[];
+    // Run from the sources here; the installed package and the single executable say so in
+    // test/e2e/install.test.ts and test/e2e/exe.test.ts.
+    expect(rsi).toEqual({ name: 'rsi', ok: true, detail: `${ctx.version}, run from a checkout of the sources, ${ROOT}` });
+    expect(node).toEqual({ name: 'Node.js', ok: true, detail: `${process.version} (${process.execPath})` });
+    expect(platform).toMatchObject({ name: 'platform', ok: true });
+    expect(platform!.detail).toMatch(new RegExp(`^${process.platform} ${process.arch}, \\S+ \\S+`));
+  });
+
   it('json: the checks as a list; no base URL fails the run (exit 1) and names it', async () => {
     const io = fakeIo(false);
     const ctx = fakeCtx(io, {

@@ -1,0 +1,2 @@
+// Types for src/build/manpages.mjs (plain JavaScript: `npm run build` runs it with Node).
+export function writeManPages(root: string): Promise<string[]>;

@@ -1,0 +1,50 @@
+/**
+ * Manual pages from the command tree, at build time: src/commands/help/reference.ts renders them
+ * from the same commander tree `--help` shows (so they cannot drift), into dist/man/ (rsi.1 and one
+ * rsi-<command>.1 per command). package.json's `man` lists them for npm to install;
+ * test/unit/manpages.test.ts checks that list against what is built.
+ *
+ * The tree is TypeScript: it is bundled here, dependencies left to node_modules, into a scratch
+ * module under node_modules/.cache and imported.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+export async function writeManPages(root) {
+  const scratch = join(root, 'node_modules/.cache/rsi-build/manpages.mjs');
+  await build({
+    stdin: {
+      contents: [
+        "export { buildProgram } from './src/program.ts';",
+        "export { createContext } from './src/context.ts';",
+        "export { renderManPages } from './src/commands/help/reference.ts';",
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    packages: 'external',
+    outfile: scratch,
+    logLevel: 'warning',
+  });
+  const { buildProgram, createContext, renderManPages } = await import(`${pathToFileURL(scratch).href}?${Date.now()}`);
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  // Building the tree reads no settings, files or network. A very wide "terminal": the text commands
+  // add to their help is re-flowed to the terminal's width, and roff fills it to the reader's.
+  const sink = { write: () => true };
+  const io = { stdin: undefined, stdout: sink, stderr: sink, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, columns: 10_000 };
+  Object.assign(io, { color: false, colorStderr: false });
+  const ctx = createContext({ io, env: {}, signal: new AbortController().signal, version, flags: () => ({}) });
+  const pages = renderManPages(buildProgram(ctx), version);
+  const dir = join(root, 'dist/man');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of pages) writeFileSync(join(dir, name), text);
+  rmSync(scratch, { force: true });
+  return readdirSync(dir).sort();
+}

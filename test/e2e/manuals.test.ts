@@ -1,0 +1,107 @@
+// The reference in its two forms, both from the command tree: `rsi help reference` (every command's
+// help in one text) and the man pages the build writes to dist/man/ (rsi.1, one page per command),
+// which package.json's `man` lists so npm installs them. The pages are read by groff and man-db as
+// a person's `man` would.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/program.js';
+import { commandsOf, manName, pathOf } from '../../src/commands/help/reference.js';
+import { runCli } from '../support/cli.js';
+import { fakeCtx, fakeIo } from '../support/fakes.js';
+import { skipWithout } from '../support/system.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; man: string[] };
+const tree = buildProgram(fakeCtx(fakeIo(), 'tsv'));
+const commands = commandsOf(tree);
+
+function has(program: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
+}
+const noGroff = skipWithout({ name: 'groff', available: has('groff'), reason: 'groff is not installed (Debian: groff-base)' });
+const noMan = skipWithout({ name: 'man (man-db)', available: has('man'), reason: 'man is not installed (Debian: man-db)' });
+
+describe('the command tree walked for the reference', () => {
+  it('has every command, root first, and no hidden one', () => {
+    const paths = commands.map(pathOf);
+    expect(paths[0]).toBe('rsi');
+    expect(paths).toEqual(expect.arrayContaining(['rsi keywords search', 'rsi analyses run', 'rsi mcp serve', 'rsi help', 'rsi keywords']));
+    expect(paths.filter((p) => p.includes('__complete'))).toEqual([]);
+  });
+});
+
+describe('rsi help reference', () => {
+  it("prints every command's heading, usage and own options, and what each adds to its help", async () => {
+    const r = await runCli(['help', 'reference']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(new RegExp(`^# rsi reference \\(${PKG.version.replace(/\./g, '\\.')}\\)\n`));
+    for (const cmd of commands) {
+      const heading = `\n## ${pathOf(cmd)}\n\nUsage: ${pathOf(cmd)}`;
+      expect(r.stdout, pathOf(cmd)).toContain(heading);
+      const section = r.stdout.slice(r.stdout.indexOf(heading) + heading.length).split('\n## ')[0]!;
+      for (const option of cmd.options) if (option.long) expect(section, `${pathOf(cmd)} ${option.long}`).toContain(option.long);
+    }
+    // Examples and field lists (added help text) come along.
+    expect(r.stdout).toContain('rsi keywords search kinase --all --format csv > kinases.csv');
+    // The options every command takes are listed once, with rsi itself, not under every command.
+    expect(r.stdout.split('--http-timeout <seconds>').length - 1).toBe(1);
+  });
+
+  it('is not mistaken for a command: `rsi help nosuch` still fails as before', async () => {
+    const r = await runCli(['help', 'nosuch']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown command "nosuch"');
+  });
+});
+
+describe('man pages', () => {
+  const built = readdirSync(join(ROOT, 'dist', 'man')).sort();
+
+  it('one per command, rsi.1 first in package.json `man`, which lists exactly what the build wrote', () => {
+    const expected = commands.map(manName);
+    expect(expected[0]).toBe('rsi.1');
+    expect([...built]).toEqual([...expected].sort());
+    // Run `npm run build` and copy the list if a command was added or removed.
+    expect(PKG.man).toEqual(
+      expected
+        .map((name) => `dist/man/${name}`)
+        .sort((a, b) => (a.endsWith('/rsi.1') ? -1 : b.endsWith('/rsi.1') ? 1 : a.localeCompare(b))),
+    );
+  });
+
+  it('each page has the sections man expects and is plain ASCII roff', () => {
+    for (const name of built) {
+      const text = readFileSync(join(ROOT, 'dist', 'man', name), 'utf8');
+      expect(text, name).toMatch(/^\.TH RSI\S* 1 "" "rsi [\d.]+" "rsi manual"\n\.SH NAME\n\S+ \\- .+\n\.SH SYNOPSIS\n/);
+      expect(text, name).toMatch(/^\.SH DESCRIPTION$/m);
+      expect(text, name).not.toMatch(/[^\x00-\x7f]/);
+      // No line of text may start with a dot or quote roff would take as a request.
+      for (const line of text.split('\n')) if (/^[.']/.test(line)) expect(line, name).toMatch(/^\.(TH|SH|SS|TP|B|PP|RS|RE|nf|fi)( |$)/);
+    }
+  });
+
+  it.skipIf(noGroff)('groff reads every page without a warning', () => {
+    // One groff for all pages (each starts with .TH); a warning names its file and line.
+    const r = spawnSync('groff', ['-man', '-ww', '-z', ...built.map((name) => join(ROOT, 'dist', 'man', name))], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+
+  it.skipIf(noMan)('man -l renders a page: name, synopsis, options and examples', () => {
+    const r = spawnSync('man', ['-l', join(ROOT, 'dist', 'man', 'rsi-keywords-search.1')], {
+      encoding: 'utf8',
+      env: { ...process.env, MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '100', LC_ALL: 'C.UTF-8' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const text = r.stdout.replace(/.\x08/g, '');
+    expect(text).toMatch(/^NAME\n\s+rsi-keywords-search - search keywords/m);
+    expect(text).toMatch(/^SYNOPSIS\n\s+rsi keywords search \[options\] <query>/m);
+    expect(text).toMatch(/^\s+--limit <n>\n\s+results per page/m);
+    expect(text).toMatch(/^EXAMPLES\n\s+rsi keywords search egfr/m);
+    expect(text).toMatch(/^SEE ALSO\n\s+rsi-keywords\(1\), rsi\(1\)/m);
+  });
+});
