@@ -19,7 +19,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * Defaults a person sets with `rsi config set` instead of retyping them. Flags and environment
  * still win over every one of them (docs/commands.md, "Settings").
  */
-export const SETTING_KEYS = ['format', 'pager', 'profile', 'prompts', 'time'] as const;
+export const SETTING_KEYS = ['format', 'pager', 'profile', 'project', 'prompts', 'time'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 /**
  * The file's schemas, built on the first read of a config file rather than at import: most runs
@@ -53,12 +53,20 @@ const schemas = (() => {
       credentialStore: z.optional(z.enum(['keychain', 'file'])),
     });
 
+    // What a person would type as <project>: a name or UUID, one line.
+    const ProjectName = z.string().check(
+      z.minLength(1),
+      z.maxLength(500),
+      z.refine((v) => v.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(v), 'a project name or UUID on one line'),
+    );
     const Settings = z.object({
       format: z.optional(z.enum(['table', 'tsv', 'csv', 'json', 'ndjson'])),
       pager: z.optional(z.string().check(z.minLength(1))),
       profile: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/))),
       prompts: z.optional(z.enum(['on', 'off'])),
       time: z.optional(z.enum(['relative', 'absolute'])),
+      /** The default project, per profile (gh's repository context, kubectl's namespace). */
+      projects: z.optional(z.record(z.string(), ProjectName)),
     });
 
     const ConfigFile = z.object({
@@ -66,7 +74,7 @@ const schemas = (() => {
       profiles: z.record(z.string(), Profile),
       settings: z.optional(Settings),
     });
-    return { ClientRegistration, AuthServer, Profile, Settings, ConfigFile };
+    return { ClientRegistration, AuthServer, Profile, Settings, ConfigFile, ProjectName };
   }
   return () => (built ??= build());
 })();
@@ -193,12 +201,13 @@ export class ConfigStore {
 
 /** Checks one setting's value; the message names what is allowed. */
 export function parseSetting(key: SettingKey, value: string): string {
-  const parsed = schemas().Settings.shape[key].safeParse(value);
+  const parsed = (key === 'project' ? schemas().ProjectName : schemas().Settings.shape[key]).safeParse(value);
   if (parsed.success) return value;
   const allowed: Record<SettingKey, string> = {
     format: 'table, tsv, csv, json or ndjson',
     pager: 'a command, such as "less -FRX" (cat: no pager)',
     profile: 'a profile name: letters, digits, ".", "_" or "-"',
+    project: 'a project name or UUID on one line',
     prompts: 'on or off',
     time: 'relative or absolute',
   };

@@ -58,7 +58,7 @@ interface RawFlags {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('run')
     .description('start scoring analyses for chosen signals, or for the top N of a type')
-    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
+    .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--select <signal>', 'a signal to analyse, repeatable: KEYWORD_ID:SIGNAL_KEYWORD_ID, or its name', collect)
     .option('--selections <path|->', 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items')
     .option('--top <N>', 'analyse the top N signals (1-100); needs --type')

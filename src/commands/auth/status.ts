@@ -220,10 +220,12 @@ async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 
 
 async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus, profiles: AuthStatus[], offline: boolean): Promise<void> {
   const globals = ctx.globals();
+  const { defaultProject } = await import('../shared/pick.js');
+  const project = defaultProject(ctx);
   if (globals.format === 'json') {
     // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all;
-    // `mcp` is the same profile's sign-in for the MCP server.
-    return printJson(ctx.io, { ...status, mcp, profiles });
+    // `mcp` is the same profile's sign-in for the MCP server; `project` its default project.
+    return printJson(ctx.io, { ...status, project: project?.name ?? null, mcp, profiles });
   }
   const now = ctx.clock.now();
   const until = (at: string | null): string => {
@@ -280,6 +282,12 @@ async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus,
           ['expires', `${status.expiresAt}${left}`],
         ]),
     ['check', checkLine(status)],
+    [
+      'project',
+      project
+        ? `${project.name} (${project.source === 'RSI_PROJECT' ? 'RSI_PROJECT' : 'rsi config set project'})`
+        : '(no default: rsi config set project NAME)',
+    ],
     ...mcpLines,
   ];
   await printPairsText(ctx.io, lines as Array<[string, string]>);

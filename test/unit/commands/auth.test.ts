@@ -197,6 +197,8 @@ describe('auth status: run', () => {
       // --offline: nothing was asked of the service.
       checked: false,
       problem: null,
+      // No default project set (rsi config set project, RSI_PROJECT).
+      project: null,
       profiles: [expect.objectContaining({ profile: 'default', signedIn: true })],
       // The MCP sign-in (rsi login --resource mcp) beside the API's: none here.
       mcp: { resource: `${BASE}/mcp`, signedIn: false, source: null, scopes: [], expiresAt: null, checked: false, problem: null },
