@@ -22,7 +22,7 @@
 import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
-import { paint } from './colors.js';
+import { colourJson, paint } from './colors.js';
 import { stringifyJson } from './json.js';
 import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
 
@@ -163,12 +163,17 @@ function jqLines(io: Io, jq: NonNullable<OutputShape['jq']>, value: unknown, pre
   let text = '';
   // A raw string is text from the service: exact to a pipe, made safe on a terminal (issue 20).
   for (const v of jq.run(value))
-    text += `${typeof v === 'string' ? (io.stdoutIsTTY ? sanitizeText(v) : v) : pretty ? stringifyJson(v, 2) : stringifyJson(v)}\n`;
+    text += `${typeof v === 'string' ? (io.stdoutIsTTY ? sanitizeText(v) : v) : pretty ? terminalJson(io, stringifyJson(v, 2)) : stringifyJson(v)}\n`;
   return text;
 }
 
 export function jsonText(value: unknown, io: Io): string {
-  return io.stdoutIsTTY ? stringifyJson(value, 2) : stringifyJson(value);
+  return io.stdoutIsTTY ? terminalJson(io, stringifyJson(value, 2)) : stringifyJson(value);
+}
+
+/** JSON for a person: coloured as gh does at a terminal; never in a pipe, whatever FORCE_COLOR says. */
+function terminalJson(io: Io, text: string): string {
+  return io.stdoutIsTTY && io.color ? colourJson(text, paint(true)) : text;
 }
 
 /** Prints one JSON document (the API's body) and a newline; exact, never sanitised. */
