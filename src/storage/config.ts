@@ -161,7 +161,8 @@ export class ConfigStore {
   }
 
   async profile(name: string): Promise<Profile | undefined> {
-    return (await this.read()).profiles[name];
+    // Own members only: `constructor` or `toString` is no profile (Object.prototype's are inherited).
+    return ownValue((await this.read()).profiles, name);
   }
 
   async settings(): Promise<Settings> {
@@ -191,12 +192,17 @@ export class ConfigStore {
     await ensureDir(this.dir);
     await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the config' }, async () => {
       const config = await this.read();
-      const next = update(config.profiles[name]);
+      const next = update(ownValue(config.profiles, name));
       if (next === undefined) delete config.profiles[name];
       else config.profiles[name] = next;
       await writeAtomic(this.file, `${JSON.stringify(config, null, 2)}\n`, 0o600);
     });
   }
+}
+
+/** `record[key]` when the record has it as its own member, never a member of Object.prototype. */
+export function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** Checks one setting's value; the message names what is allowed. */

@@ -77,7 +77,11 @@ export async function run(opts: ConfigOptions, ctx: Context): Promise<void> {
   // The default project is the profile's own: `work` and `default` each keep theirs.
   const { profile } = ctx.globals();
   const valueOf = (settings: Settings, key: (typeof SETTING_KEYS)[number]): string | undefined =>
-    key === 'project' ? settings.projects?.[profile] : settings[key];
+    key === 'project'
+      ? settings.projects && Object.hasOwn(settings.projects, profile)
+        ? settings.projects[profile]
+        : undefined
+      : settings[key];
   if (opts.action === 'list') {
     const settings = await store.settings();
     if (ctx.globals().format === 'json') return output.printJson(ctx.io, settings);
@@ -140,7 +144,7 @@ const BUILT_IN_NOTE: Record<string, string> = {
 /** A default profile that does not exist would leave every command "not signed in". */
 export async function requireProfile(ctx: Context, name: string): Promise<void> {
   const { profiles } = await (await ctx.credentials()).config.read();
-  if (profiles[name]) return;
+  if (Object.hasOwn(profiles, name)) return;
   const names = Object.keys(profiles).sort();
   throw new UsageError(`no profile named "${name}"`, {
     hint: names.length ? `your profiles: ${names.join(', ')}` : `sign in first: \`rsi --profile ${name} login --base-url <url>\``,

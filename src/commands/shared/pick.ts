@@ -38,7 +38,10 @@ export async function projectOrPick(ctx: Context, given: string | undefined): Pr
 export function defaultProject(ctx: Context): { name: string; source: 'RSI_PROJECT' | 'setting' } | undefined {
   const env = ctx.env.RSI_PROJECT?.trim();
   if (env) return { name: env, source: 'RSI_PROJECT' };
-  const setting = ctx.settings().projects?.[ctx.globals().profile];
+  const projects = ctx.settings().projects;
+  const profile = ctx.globals().profile;
+  // Own members only: a profile named `constructor` has no default project from Object.prototype.
+  const setting = projects && Object.hasOwn(projects, profile) ? projects[profile] : undefined;
   return setting ? { name: setting, source: 'setting' } : undefined;
 }
 
