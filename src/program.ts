@@ -32,6 +32,7 @@ import * as mcpCall from './commands/mcp/call.js';
 import * as mcpServe from './commands/mcp/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
 import { FIELDS } from './commands/shared/fields.js';
+import { oneJq } from './commands/shared/flags.js';
 import { pageOutput } from './commands/shared/pager.js';
 import { commandHabit, optionHabit, quoteHint } from './commands/shared/habits.js';
 
@@ -100,7 +101,7 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     .option('--no-color', 'no colour (env: NO_COLOR)')
     .option('--debug', 'HTTP trace on stderr, secrets redacted (env: RSI_DEBUG=1)')
     .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')
-    .option('--jq <expr>', 'filter the JSON output with a jq expression (implies --json; strings print raw)')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression (implies --json; strings print raw)', oneJq)
     .option('--fields <names>', 'only these columns / JSON members, comma-separated, in this order (see each command)')
     .option('--no-pager', 'never page long tables (env: RSI_PAGER, PAGER choose the pager)')
     .option('--wide', 'tables keep full ids and every column')

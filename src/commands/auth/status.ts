@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context, TokenSource } from '../../context.js';
 import { ForbiddenError, NotSignedInError } from '../../errors.js';
-import { printJson, printPairsText, printText } from '../../io/output.js';
+import { hangLine, printJson, printPairsText, printText } from '../../io/output.js';
 
 export interface AuthStatusOptions {
   /** Only what is stored: no request to the service. */
@@ -299,7 +299,9 @@ async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus,
       const what = p.signedIn
         ? `${p.scopes.join(' ') || '(no scopes)'}${p.expiresAt ? `  expires ${p.expiresAt}` : ''}${p.problem ? `  (${p.problem})` : ''}`
         : `not signed in${p.problem ? `: ${p.problem}` : ''}`;
-      text += `${mark} ${p.profile.padEnd(nameWidth)}  ${p.baseUrl ?? '(no base URL)'}  ${what}\n`;
+      const line = `${mark} ${p.profile.padEnd(nameWidth)}  ${p.baseUrl ?? '(no base URL)'}  ${what}`;
+      // At a terminal a long line continues under the base URL, whatever the mark (` ` or `*`).
+      text += `${ctx.io.stdoutIsTTY ? hangLine(line, Math.max(20, ctx.io.columns), 2 + nameWidth + 2) : line}\n`;
     }
     await printText(ctx.io, text);
   }

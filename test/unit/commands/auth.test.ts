@@ -257,3 +257,22 @@ describe('auth token: run', () => {
     expect(io.out()).toBe('');
   });
 });
+
+describe('auth status at an 80-column terminal', () => {
+  it('a long profile line continues under the base URL, for the current profile and the others alike', async () => {
+    const io = fakeIo({ tty: true, columns: 80 });
+    const store = await signedIn();
+    await store.save({ baseUrl: BASE, profile: 'work-long-name' }, TOKENS);
+    const profiles = { default: { baseUrl: BASE }, 'work-long-name': { baseUrl: BASE } };
+    await status.run({ offline: true }, fakeCtx(io, { format: 'table', credentials: fakeCredentials({ store, profiles }) }));
+    const lines = io.out().split('\n');
+    const at = lines.indexOf('profiles:');
+    const block = lines.slice(at + 1).filter((l) => l !== '');
+    expect(block.length).toBeGreaterThan(2);
+    for (const line of block) {
+      expect(line.length, line).toBeLessThanOrEqual(80);
+      // A profile line starts with its mark; a continuation under the base URL column.
+      expect(line, line).toMatch(/^[* ] (?:default|work-long-name) +(?:https:|\(no base URL\))|^ {18}\S/);
+    }
+  });
+});
