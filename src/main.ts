@@ -6,6 +6,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { createContext, type Env } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
 import type { Io } from './io/io.js';
+import { colourWanted } from './io/colors.js';
 import { utf8Locale } from './io/pictures.js';
 import * as sanitize from './io/sanitize.js';
 import { exitOutsideShield } from './io/shield.js';
@@ -207,9 +208,7 @@ async function asciiWhereNeeded(io: Io, env: Env, sanitizingStream: Sanitize['sa
 
 function processIo(argv: readonly string[], env: Env, sanitizingStream: Sanitize['sanitizingStream']): Io {
   const { stdoutIsTTY, stderrIsTTY, columns } = terminal();
-  const wantsColor = !argv.includes('--no-color') && env.NO_COLOR === undefined && env.FORCE_COLOR !== '0';
-  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
-  const terminalAllows = forced || env.TERM !== 'dumb';
+  const noColorFlag = argv.includes('--no-color');
   // stdin is built on first use: making the stream (a socket, a tty or a file stream) costs ~1 ms
   // of a start that, for most commands, never reads it (docs/performance.md, round 3).
   let stdinIsTTY: boolean | undefined;
@@ -229,8 +228,9 @@ function processIo(argv: readonly string[], env: Env, sanitizingStream: Sanitize
     stdoutIsTTY,
     stderrIsTTY,
     columns,
-    // Never colour when stdout is not a terminal, whatever FORCE_COLOR says: pipes get plain data.
-    color: stdoutIsTTY && wantsColor && terminalAllows,
-    colorStderr: stderrIsTTY && wantsColor && terminalAllows,
+    // NO_COLOR, FORCE_COLOR, CLICOLOR and CLICOLOR_FORCE as people set them (io/colors.ts); JSON,
+    // TSV and CSV stay plain in a pipe whatever they say (io/output.ts).
+    color: colourWanted(env, noColorFlag, stdoutIsTTY),
+    colorStderr: colourWanted(env, noColorFlag, stderrIsTTY),
   };
 }

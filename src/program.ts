@@ -7,6 +7,7 @@ import type { EventEmitter } from 'node:events';
 import { Command, Help, Option } from 'commander';
 import { MIN_DESCRIPTION_WIDTH, OUTPUT_FORMATS, helpWidth, reflowHelp, stackedItem, type Context } from './context.js';
 import * as help from './commands/help/help.js';
+import * as layout from './commands/help/layout.js';
 import * as login from './commands/auth/login.js';
 import * as logout from './commands/auth/logout.js';
 import * as authStatus from './commands/auth/status.js';
@@ -31,6 +32,7 @@ import * as mcpCall from './commands/mcp/call.js';
 import * as mcpServe from './commands/mcp/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
 import { FIELDS } from './commands/shared/fields.js';
+import { oneJq } from './commands/shared/flags.js';
 import { pageOutput } from './commands/shared/pager.js';
 import { commandHabit, optionHabit, quoteHint } from './commands/shared/habits.js';
 
@@ -99,7 +101,7 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     .option('--no-color', 'no colour (env: NO_COLOR)')
     .option('--debug', 'HTTP trace on stderr, secrets redacted (env: RSI_DEBUG=1)')
     .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')
-    .option('--jq <expr>', 'filter the JSON output with a jq expression (implies --json; strings print raw)')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression (implies --json; strings print raw)', oneJq)
     .option('--fields <names>', 'only these columns / JSON members, comma-separated, in this order (see each command)')
     .option('--no-pager', 'never page long tables (env: RSI_PAGER, PAGER choose the pager)')
     .option('--wide', 'tables keep full ids and every column')
@@ -148,10 +150,17 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
         writeErr: (text) => void ctx.io.stderr.write(text),
         outputError: (text, write) => write(explainUsage(cmd, text.replace(/^error: /, '').trimEnd())),
       })
-      // A subcommand's help lists the flags it inherits (--json, --format, --profile, …) too.
+      // Global options are listed once (`rsi help environment`); every screen points there.
       .configureHelp({
-        showGlobalOptions: true,
+        showGlobalOptions: false,
         minWidthToWrap: MIN_DESCRIPTION_WIDTH,
+        visibleOptions(c) {
+          return layout.visibleOptions(c, this as Help);
+        },
+        subcommandTerm: layout.subcommandTerm,
+        formatHelp(c, helper) {
+          return layout.withGlobalsPointer(Help.prototype.formatHelp.call(helper, c, helper), helper.helpWidth ?? 80);
+        },
         formatItem(term, termWidth, description, helper) {
           const width = helper.helpWidth ?? 80;
           if (description && width - termWidth - 4 < MIN_DESCRIPTION_WIDTH) return stackedItem(term, description, width);
@@ -222,6 +231,22 @@ function commandPath(cmd: Command): string {
 
 /** Examples for the commands whose own file does not carry them. */
 const EXAMPLES: Record<string, readonly string[]> = {
+  '': [
+    'rsi login --base-url https://research.example.com',
+    'rsi projects list',
+    'rsi status "My first project" --watch',
+    'rsi help analyses run',
+  ],
+  auth: ['rsi auth status', 'rsi auth switch work', 'curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"'],
+  config: ['rsi config list', 'rsi config set format csv', 'rsi config unset pager'],
+  'config list': ['rsi config list', 'rsi config list --json'],
+  'config get': ['rsi config get format'],
+  'config unset': ['rsi config unset pager'],
+  keywords: ['rsi keywords search egfr --limit 5', 'rsi keywords get EGFR', 'rsi keywords relations EGFR --relation indications'],
+  projects: ['rsi projects list', 'rsi projects create --name "My first project" --brief "EGFR in NSCLC"'],
+  analyses: ['rsi analyses run "My first project" --top 5 --type target --wait'],
+  mcp: ['rsi mcp tools', 'rsi mcp serve --print-config claude-desktop'],
+  help: ['rsi help analyses run', 'rsi help environment'],
   logout: ['rsi logout', 'rsi --profile work logout'],
   'auth status': ['rsi auth status', "rsi auth status --json | jq -r '.profiles[].profile'"],
   'auth token': ['curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"'],
@@ -232,6 +257,7 @@ const EXAMPLES: Record<string, readonly string[]> = {
   'analyses run': [
     'rsi analyses run "My first project" --top 5 --type target --yes --wait',
     'rsi analyses run P --select EGFR:NSCLC --wait',
+    "rsi signals P --json | jq '[.signals[] | select(.analysed | not)][:3]' | rsi analyses run P --selections -",
   ],
   sandbox: ['rsi sandbox --port 8765 --auto-approve --quiet &', 'rsi sandbox --time-scale 60 --fault analyses-504'],
   completion: ['source <(rsi completion bash)', 'rsi completion powershell >> $PROFILE'],

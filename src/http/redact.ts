@@ -9,6 +9,13 @@ import { parseJson, stringifyJson } from '../io/json.js';
 
 const SECRET_KEY =
   /^(access[_-]?token|refresh[_-]?token|id[_-]?token|token|code|code[_-]?verifier|client[_-]?secret|password|assertion|api[_-]?key|authorization|proxy-authorization|cookie|set-cookie)$/i;
+/**
+ * A header a person adds (`rsi api -H 'X-Api-Key: …'`) can carry a secret under any name: one
+ * whose name has a key, token, secret, password, auth, cookie, session, signature or credential
+ * word in it is redacted too.
+ */
+const SECRET_HEADER =
+  /(?:^|[-_])(?:api[-_]?key|key|token|secret|password|passwd|auth|authorization|cookie|session|signature|credentials?)(?:$|[-_])/i;
 export const REDACTED = '[redacted]';
 /** Deeper JSON is not walked (a hostile reply could blow the stack): it is not shown at all. */
 const MAX_DEPTH = 64;
@@ -21,7 +28,7 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : value;
-    if (SECRET_KEY.test(name)) {
+    if (SECRET_KEY.test(name) || SECRET_HEADER.test(name)) {
       learn(text);
       // "Bearer abc": the token alone may turn up elsewhere (a reflected body, an error).
       const scheme = /^\s*\S+\s+(\S+)\s*$/.exec(text);

@@ -1,5 +1,5 @@
 /**
- * Colour through chalk, at the level rsi decided in main.ts (`io.color` for stdout,
+ * Colour through chalk, at the level rsi decided in main.ts with `colourWanted` (`io.color` for stdout,
  * `io.colorStderr` for stderr: a TTY, no NO_COLOR, no --no-color). chalk's own detection is not
  * used: it looks at the process's stdout only, and rsi colours stdout and stderr separately.
  *
@@ -19,4 +19,54 @@ export function paint(enabled: boolean): ChalkInstance {
     instances[level] = new Chalk({ level });
   }
   return instances[level];
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Whether a stream gets colour, by the conventions people set in their shells, first match wins:
+ * `--no-color`; NO_COLOR non-empty (no-color.org: an empty NO_COLOR= changes nothing);
+ * FORCE_COLOR `0`/`false` off, any other value (even empty) on, even in a pipe; CLICOLOR_FORCE
+ * non-empty and not `0` on, even in a pipe; CLICOLOR=0 off; TERM=dumb off; else a terminal only.
+ */
+export function colourWanted(env: Env, noColorFlag: boolean, isTTY: boolean): boolean {
+  if (noColorFlag || (env.NO_COLOR ?? '') !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.CLICOLOR_FORCE && env.CLICOLOR_FORCE !== '0') return true;
+  if (env.CLICOLOR === '0' || env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+/**
+ * JSON text (as stringifyJson wrote it) in gh's colours: keys bold blue, strings green, true and
+ * false yellow, null cyan, brackets and punctuation bold, numbers plain. Only the tokens are
+ * wrapped: the characters are those of the input, so copying from the screen gives the same JSON.
+ */
+export function colourJson(text: string, colour: ChalkInstance): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const token = text.slice(i, j + 1);
+      const key = /^\s*:/.test(text.slice(j + 1, j + 3));
+      out += key ? colour.bold.blue(token) : colour.green(token);
+      i = j + 1;
+    } else if ('{}[],:'.includes(c)) {
+      out += colour.bold(c);
+      i++;
+    } else {
+      const word = /^(true|false|null)\b/.exec(text.slice(i, i + 5));
+      if (word) {
+        out += word[1] === 'null' ? colour.cyan(word[1]) : colour.yellow(word[1]);
+        i += word[1]!.length;
+      } else {
+        out += c;
+        i++;
+      }
+    }
+  }
+  return out;
 }

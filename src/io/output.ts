@@ -24,7 +24,7 @@
 import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
 import type { OutputFormat } from './formats.js';
-import { paint } from './colors.js';
+import { colourJson, paint } from './colors.js';
 import { escapeHiddenJson, ExactNumber, keepLiterals, numberText, stringifyJson } from './json.js';
 import { type Column, columnKey, exactInRow, expandColumns, pickFields, selectColumns } from './columns.js';
 import { displayUnits, displayWidth, sanitizeCell, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
@@ -148,7 +148,7 @@ async function writeJq(io: Io, jq: NonNullable<OutputShape['jq']>, json: string,
       let text = '';
       // A raw string is text from the service: exact to a pipe, made safe on a terminal (issue 20).
       for (const o of outputs)
-        text += `${o.startsWith('"') ? (io.stdoutIsTTY ? sanitizeText(JSON.parse(o) as string) : (JSON.parse(o) as string)) : escapeHiddenJson(o)}\n`;
+        text += `${o.startsWith('"') ? (io.stdoutIsTTY ? sanitizeText(JSON.parse(o) as string) : (JSON.parse(o) as string)) : terminalJson(io, escapeHiddenJson(o))}\n`;
       await out.add(text);
     });
   } catch (error) {
@@ -165,7 +165,12 @@ async function printJq(io: Io, jq: NonNullable<OutputShape['jq']>, json: string,
 }
 
 export function jsonText(value: unknown, io: Io): string {
-  return io.stdoutIsTTY ? stringifyJson(value, 2) : stringifyJson(value);
+  return io.stdoutIsTTY ? terminalJson(io, stringifyJson(value, 2)) : stringifyJson(value);
+}
+
+/** JSON for a person: coloured as gh does at a terminal; never in a pipe, whatever FORCE_COLOR says. */
+function terminalJson(io: Io, text: string): string {
+  return io.stdoutIsTTY && io.color ? colourJson(text, paint(true)) : text;
 }
 
 /**

@@ -19,7 +19,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * Defaults a person sets with `rsi config set` instead of retyping them. Flags and environment
  * still win over every one of them (docs/commands.md, "Settings").
  */
-export const SETTING_KEYS = ['format', 'pager', 'profile', 'prompts', 'time'] as const;
+export const SETTING_KEYS = ['format', 'pager', 'profile', 'project', 'prompts', 'time'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 /**
  * The file's schemas, built on the first read of a config file rather than at import: most runs
@@ -69,12 +69,20 @@ const schemas = (() => {
       mcp: z.optional(McpSignIn),
     });
 
+    // What a person would type as <project>: a name or UUID, one line.
+    const ProjectName = z.string().check(
+      z.minLength(1),
+      z.maxLength(500),
+      z.refine((v) => v.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(v), 'a project name or UUID on one line'),
+    );
     const Settings = z.object({
       format: z.optional(z.enum(['table', 'tsv', 'csv', 'json', 'ndjson'])),
       pager: z.optional(z.string().check(z.minLength(1))),
       profile: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/))),
       prompts: z.optional(z.enum(['on', 'off'])),
       time: z.optional(z.enum(['relative', 'absolute'])),
+      /** The default project, per profile (gh's repository context, kubectl's namespace). */
+      projects: z.optional(z.record(z.string(), ProjectName)),
     });
 
     const ConfigFile = z.object({
@@ -82,7 +90,7 @@ const schemas = (() => {
       profiles: z.record(z.string(), Profile),
       settings: z.optional(Settings),
     });
-    return { ClientRegistration, AuthServer, McpSignIn, Profile, Settings, ConfigFile };
+    return { ClientRegistration, AuthServer, McpSignIn, Profile, Settings, ConfigFile, ProjectName };
   }
   return () => (built ??= build());
 })();
@@ -170,7 +178,8 @@ export class ConfigStore {
   }
 
   async profile(name: string): Promise<Profile | undefined> {
-    return (await this.read()).profiles[name];
+    // Own members only: `constructor` or `toString` is no profile (Object.prototype's are inherited).
+    return ownValue((await this.read()).profiles, name);
   }
 
   async settings(): Promise<Settings> {
@@ -200,7 +209,7 @@ export class ConfigStore {
     await ensureDir(this.dir);
     await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the config' }, async () => {
       const config = await this.read();
-      const next = update(config.profiles[name]);
+      const next = update(ownValue(config.profiles, name));
       if (next === undefined) delete config.profiles[name];
       else config.profiles[name] = next;
       await writeAtomic(this.file, `${JSON.stringify(config, null, 2)}\n`, 0o600);
@@ -208,14 +217,20 @@ export class ConfigStore {
   }
 }
 
+/** `record[key]` when the record has it as its own member, never a member of Object.prototype. */
+export function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 /** Checks one setting's value; the message names what is allowed. */
 export function parseSetting(key: SettingKey, value: string): string {
-  const parsed = schemas().Settings.shape[key].safeParse(value);
+  const parsed = (key === 'project' ? schemas().ProjectName : schemas().Settings.shape[key]).safeParse(value);
   if (parsed.success) return value;
   const allowed: Record<SettingKey, string> = {
     format: 'table, tsv, csv, json or ndjson',
     pager: 'a command, such as "less -FRX" (cat: no pager)',
     profile: 'a profile name: letters, digits, ".", "_" or "-"',
+    project: 'a project name or UUID on one line',
     prompts: 'on or off',
     time: 'relative or absolute',
   };

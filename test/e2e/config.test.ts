@@ -25,7 +25,11 @@ describe('rsi config', () => {
     expect(set.stderr).toBe('✓ Set time to absolute\n');
     expect((await rsi(['config', 'get', 'time'])).stdout).toBe('absolute\n');
     expect((await rsi(['config', 'set', 'pager', 'less -R'])).code).toBe(0);
-    expect((await rsi(['config', 'list'])).stdout).toBe('format=\npager=less -R\nprofile=\nprompts=\ntime=absolute\n');
+    // Unset keys show what is in force, marked as the default.
+    expect((await rsi(['config', 'list'], { PAGER: '' })).stdout).toBe(
+      'format=tsv  # default (table at a terminal, tsv piped)\npager=less -R\nprofile=default  # default\n' +
+        'project=  # not set for profile default\nprompts=on  # default\ntime=absolute\n',
+    );
     expect(JSON.parse((await rsi(['config', 'list', '--json'])).stdout)).toEqual({ pager: 'less -R', time: 'absolute' });
     const file = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(file.settings).toEqual({ pager: 'less -R', time: 'absolute' });
@@ -52,7 +56,7 @@ describe('rsi config', () => {
   it('an unknown key or a bad value is exit 2 naming what is allowed', async () => {
     const key = await rsi(['config', 'set', 'colour', 'on']);
     expect(key.code).toBe(2);
-    expect(key.stderr).toBe('rsi: unknown setting "colour": the settings are format, pager, profile, prompts, time\n');
+    expect(key.stderr).toBe('rsi: unknown setting "colour": the settings are format, pager, profile, project, prompts, time\n');
     const value = await rsi(['config', 'set', 'format', 'yaml']);
     expect(value.code).toBe(2);
     expect(value.stderr).toBe('rsi: format must be table, tsv, csv, json or ndjson (got "yaml")\n');

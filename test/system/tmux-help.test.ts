@@ -1,7 +1,8 @@
 // Every help screen in a real terminal (tmux) at 60, 80 and 120 columns: no line longer than the
 // width (the pane's lines joined where the terminal folded them, -J, so an overlong line shows as
 // one), and the screens as golden files (help-<width>.txt; RSI_UPDATE_GOLDEN=1 rewrites them).
-// Piped help is wrapped at 80 whatever the terminal.
+// Piped help is wrapped at 80 whatever the terminal. `rsi help environment` (the global options,
+// listed once) is the last screen.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,9 +48,9 @@ describe.skipIf(skip)('help screens in a real terminal (tmux)', () => {
     it(`every help screen fits ${width} columns`, async () => {
       // One shell prints every screen, each after a marker line: one tmux session per width.
       const script = join(dir, `help-${width}.sh`);
-      const lines = SCREENS.map(
-        (path) =>
-          `echo ${sh(`${MARK} ${path.join(' ')}`.trimEnd())}; ${sh(process.execPath)} ${sh(RSI_BIN)} ${path.map(sh).join(' ')} --help`,
+      const lines = [...SCREENS.map((path) => [...path, '--help']), ['help', 'environment']].map(
+        (words) =>
+          `echo ${sh(`${MARK} ${words.filter((w) => w !== '--help').join(' ')}`.trimEnd())}; ${sh(process.execPath)} ${sh(RSI_BIN)} ${words.map(sh).join(' ')}`,
       );
       writeFileSync(script, `${lines.join('\n')}\necho EXIT=done\nsleep 60\n`);
       const name = `w${width}`;
@@ -60,7 +61,7 @@ describe.skipIf(skip)('help screens in a real terminal (tmux)', () => {
       for (const line of text.split('\n')) expect(line.trimEnd().length, `${line}`).toBeLessThanOrEqual(width);
       // Every screen came out whole (its Usage line after its marker).
       for (const path of SCREENS) expect(text).toContain(`${MARK} ${path.join(' ')}`.trimEnd());
-      expect(text.match(/^Usage: rsi/gm)?.length).toBe(SCREENS.length);
+      expect(text.match(/^Usage: rsi/gm)?.length).toBe(SCREENS.length + 1);
       golden(
         `help-${width}.txt`,
         `${text

@@ -27,7 +27,22 @@ describe('canAsk', () => {
 describe('projectOrPick', () => {
   it('keeps what was typed; without a terminal, the usage error of old', async () => {
     expect(await projectOrPick(fakeCtx(fakeIo(false)), 'P')).toBe('P');
-    await expect(projectOrPick(fakeCtx(fakeIo(false)), undefined)).rejects.toThrow(new UsageError("missing required argument 'project'"));
+    const error = await projectOrPick(fakeCtx(fakeIo(false)), undefined).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe("missing required argument 'project'");
+    expect((error as UsageError).hint).toBe('name the project, or set a default: `rsi config set project NAME` (or RSI_PROJECT)');
+  });
+
+  it("takes RSI_PROJECT, else the profile's project setting, before asking", async () => {
+    const settings = { projects: { work: 'W', default: 'D' } };
+    const ctx = (env: Record<string, string>, profile: string) => ({
+      ...fakeCtx(fakeIo(false), { env, globals: { profile } }),
+      settings: () => settings,
+    });
+    expect(await projectOrPick(ctx({}, 'work'), undefined)).toBe('W');
+    expect(await projectOrPick(ctx({}, 'default'), undefined)).toBe('D');
+    expect(await projectOrPick(ctx({ RSI_PROJECT: 'E' }, 'work'), undefined)).toBe('E');
+    expect(await projectOrPick(ctx({ RSI_PROJECT: 'E' }, 'work'), 'typed')).toBe('typed');
   });
 
   it('offers the projects newest first; a name two projects share is picked by id', async () => {

@@ -1,5 +1,6 @@
 // Help that routes: `rsi help a b` reaches the subcommand, subcommand help lists the inherited global
 // flags and examples, and a flag of a sibling command is named.
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
@@ -34,16 +35,55 @@ describe('rsi help', () => {
     expect(bad.out).toBe('');
   });
 
-  it('lists the inherited global flags and examples in subcommand help', async () => {
-    for (const path of [['analyses', 'run'], ['keywords', 'search'], ['status'], ['opportunities']]) {
-      const { out } = await rsi('help', ...path);
-      expect(out, path.join(' ')).toContain('Global Options:');
-      expect(out, path.join(' ')).toMatch(/--json\s/);
-      expect(out, path.join(' ')).toMatch(/--format <format>/);
-      expect(out, path.join(' ')).toContain('Examples:');
-    }
+  it('lists the global options once, in `rsi help environment`', async () => {
+    const { out } = await rsi('help', 'environment');
+    for (const o of buildProgram(fakeCtx(fakeIo(), 'tsv')).options) if (o.long !== '--help') expect(out).toContain(o.long!);
+    expect(out).toContain('NO_COLOR');
+    expect(out).toContain('RSI_PROJECT');
+    expect(out).toContain('Examples:');
   });
 });
+
+/** Every visible command path, the top level first. */
+function screens(cmd: Command, prefix: string[] = []): string[][] {
+  const out = [prefix];
+  for (const sub of cmd.commands) if (!(sub as unknown as { _hidden: boolean })._hidden) out.push(...screens(sub, [...prefix, sub.name()]));
+  return out;
+}
+
+describe('help screens fit a terminal', () => {
+  const paths = screens(buildProgram(fakeCtx(fakeIo(), 'tsv'))).filter((p) => p.at(-1) !== 'help' || p.length === 1);
+  for (const path of paths) {
+    it(`rsi ${path.join(' ')} --help: at most 50 lines of 80 columns, examples, one pointer to the global options`, async () => {
+      const { out } = await rsi(...path, '--help');
+      const lines = out.trimEnd().split('\n');
+      expect(lines.length).toBeLessThanOrEqual(50);
+      expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
+      expect(out).toContain('\nExamples:\n');
+      expect(out).toContain('Global options (--json, --jq, --fields, --profile, …): rsi help environment');
+      // No global option is listed on a command's screen (the top level keeps -V and -h).
+      expect(out).not.toMatch(/^ {2}--(?:profile|base-url|json|format|jq|fields|wide|time|debug) /m);
+    });
+  }
+
+  it('spells each usage once: a group lists its commands with the usage of their own screens', async () => {
+    const program = buildProgram(fakeCtx(fakeIo(), 'tsv'));
+    for (const group of program.commands.filter((c) => c.commands.length)) {
+      const { out } = await rsi(group.name(), '--help');
+      for (const sub of group.commands.filter((c) => c.name() !== 'help')) {
+        const own = (await rsi(group.name(), sub.name(), '--help')).out;
+        const usage = /^Usage: rsi \S+ (.*)$/m.exec(own)![1]!;
+        expect(out, `${group.name()} ${sub.name()}`).toMatch(new RegExp(`^ {2}${escapeRegExp(usage)}(?: |$)`, 'm'));
+      }
+    }
+    // `api` as gh writes it: the method is optional, the path is not.
+    expect((await rsi('api', '--help')).out).toMatch(/^Usage: rsi api \[options\] \[method\] <path>$/m);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 describe('sibling flags', () => {
   it('status --wait suggests --watch', async () => {

@@ -58,13 +58,8 @@ interface RawFlags {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('run')
     .description('start scoring analyses for chosen signals, or for the top N of a type')
-    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
-    .option(
-      '--select <KEYWORD_ID:SIGNAL_KEYWORD_ID>',
-      "a signal to analyse (repeatable); or the signal's name (or KEYWORD_ID:NAME) when it is unambiguous",
-      collect,
-      [],
-    )
+    .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
+    .option('--select <signal>', 'a signal to analyse, repeatable: KEYWORD_ID:SIGNAL_KEYWORD_ID, or its name', collect)
     .option('--selections <path|->', 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items')
     .option('--top <N>', 'analyse the top N signals (1-100); needs --type')
     .option('--type <type>', `signal type for --top: ${TOP_TYPES.join(', ')}`)
@@ -73,24 +68,18 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--therapeutic-area <value>', 'with --top: therapeutic area filter')
     .option('--include-analysed', 'also analyse signals that were analysed before')
     .option('-y, --yes', 'confirm without asking when the service asks for confirmation')
-    .option('--wait', 'after starting, follow the status like `rsi status --watch`')
-    .option('--interval <seconds>', 'seconds between polls with --wait (default 2, min 0.1)')
+    .option('--wait', 'then follow the status (as `rsi status --watch`)')
+    .option('--interval <seconds>', 'seconds between polls with --wait (default 2)')
     .option('--timeout <seconds>', 'give up waiting after this many seconds, exit 9 (default 3600, 0 = none)')
     .addHelpText(
       'after',
       `
---selections accepts a JSON array of {keyword_id, signal_keyword_id} (extra fields such as those of
-Signal objects are ignored), a whole SignalList ({"signals": [...]}) or a RunAnalyses body
-({"selections": [...]}), so this works:
-  rsi signals P --json | jq '[.signals[] | {keyword_id, signal_keyword_id}]' | rsi analyses run P --selections -
-
-When the service asks for confirmation, a terminal user is asked (default: no); --yes confirms.
-Without a terminal and without --yes: exit 7 and nothing is run (with --json the service's
-needs_confirmation reply is printed). Answering no prints "Nothing was run." and exits 0.
-With --json and --wait the output is NDJSON: the AnalysesResult, then ProjectStatus lines.
-Exit codes: 6 setup missing (the setup URL is shown), 7 confirmation needed, 8 service unavailable
-(after a 504 no run was recorded and running again is safe), 9 --timeout, 10 an analysis this
-command started failed (other failed analyses of the project are reported, not fatal).`,
+--selections takes {keyword_id, signal_keyword_id} items: an array (other members ignored), a
+SignalList or a RunAnalyses body, so \`rsi signals P --json\` can feed it.
+When the service asks for confirmation: a terminal asks (default no), --yes confirms; else exit 7
+and nothing is run. With --json --wait: NDJSON, the AnalysesResult then ProjectStatus lines.
+Exit codes: 6 setup missing, 7 confirmation needed, 8 unavailable (after a 504 nothing was
+recorded: run again), 9 --timeout, 10 an analysis this command started failed.`,
     )
     .action(async (given: string | undefined, flags: RawFlags) => {
       const { canAsk, projectOrPick } = await import('../shared/pick.js');

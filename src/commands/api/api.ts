@@ -46,10 +46,11 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       .option('-i, --include', 'print the status line and the response headers on stderr')
       .option('--silent', 'do not print the reply body (the exit code still tells the status)')
       .option(
-        '--field <key=value>',
-        'a query parameter (GET, DELETE) or JSON body member (others), repeatable; numbers, true, false and null are typed',
+        '-F, --field <key=value>',
+        'a query parameter (GET) or JSON body member (others), repeatable; numbers, true, false and null typed; @file reads a file (- stdin)',
         collect,
       )
+      .option('-f, --raw-field <key=value>', 'the same, always a string (as gh api -f)', collect)
       .option('--input <path>', 'JSON request body from a file, or - for stdin')
       .addHelpText(
         'after',
@@ -57,25 +58,33 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       )
       .action(async (first: string, second: string | undefined, flags: Record<string, unknown>) => {
         // `rsi api /keywords` (gh's habit) or `rsi api GET /keywords`.
-        const [method, path] = second === undefined ? [flags.method as string | undefined, first] : [first, second];
+        let [method, path] = second === undefined ? [flags.method as string | undefined, first] : [first, second];
         if (second !== undefined && flags.method !== undefined)
           throw new UsageError('give the method once: as the first argument or with --method');
         // Like gh: a body (--field, --input) means POST, unless --paginate says it is a GET of pages.
-        const hasBody = flags.paginate !== true && (flags.input !== undefined || (flags.field as string[] | undefined)?.length);
+        const given = [
+          ...((flags.field as string[] | undefined) ?? []).map((f) => ['--field', f] as const),
+          ...((flags.rawField as string[] | undefined) ?? []).map((f) => ['--raw-field', f] as const),
+        ];
+        const hasBody = flags.paginate !== true && (flags.input !== undefined || given.length > 0);
         const upper = (method ?? (hasBody ? 'POST' : 'GET')).toUpperCase();
         if (!(METHODS as readonly string[]).includes(upper))
           throw new UsageError(`method must be one of ${METHODS.join(', ')} (got "${method}")`);
-        if (!path.startsWith('/')) throw new UsageError(`path must start with / (got "${path}")`);
-        if (/^\/\/|:\/\//.test(path)) throw new UsageError('path must be a path under the API, not a URL');
+        if (/^\/\/|:\/\//.test(path) || /^[a-z][a-z0-9+.-]*:/i.test(path))
+          throw new UsageError('path must be a path under the API, not a URL');
+        // gh's `gh api repos/o/r`: a path without its leading slash is the same path.
+        if (!path.startsWith('/')) path = `/${path}`;
         const fields: Array<[string, unknown]> = [];
-        for (const f of (flags.field as string[] | undefined) ?? []) {
+        for (const [flag, f] of given) {
           const eq = f.indexOf('=');
-          if (eq <= 0) throw new UsageError(`--field must be KEY=VALUE (got "${f}")`);
-          fields.push([f.slice(0, eq), typed(f.slice(eq + 1))]);
+          if (eq <= 0) throw new UsageError(`${flag} must be KEY=VALUE (got "${f}")`);
+          const value = f.slice(eq + 1);
+          // -F key=@file (gh's): the file's text, as a string; -f never reads a file.
+          const read = flag === '--field' && value.startsWith('@') ? await readInput('--field', value.slice(1), ctx) : undefined;
+          fields.push([f.slice(0, eq), read ?? (flag === '--field' ? typed(value) : value)]);
         }
         const input = flags.input === undefined ? undefined : String(flags.input);
-        if (input !== undefined && (upper === 'GET' || upper === 'DELETE'))
-          throw new UsageError(`--input sends a body, which ${upper} does not take`);
+        if (input !== undefined && upper === 'GET') throw new UsageError(`--input sends a body, which ${upper} does not take`);
         if (input !== undefined && fields.length) throw new UsageError('--input and --field cannot be used together for a body');
         const headers: Record<string, string> = {};
         for (const h of (flags.header as string[] | undefined) ?? []) {
@@ -96,6 +105,12 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           // later by undici as a network failure (exit 8).
           if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value))
             throw new UsageError(`--header ${name}: the value has a control character (got ${JSON.stringify(value)})`);
+          // A header carries bytes, one a character (Latin-1): "€" cannot travel in one.
+          const wide = /[^\u0000-\u00ff]/.exec(value);
+          if (wide)
+            throw new UsageError(`--header ${name}: HTTP header values cannot carry "${wide[0]}" (only Latin-1 characters)`, {
+              hint: 'percent-encode it, or send it in the body (--field, --input)',
+            });
           headers[name] = value;
         }
         const paginate = flags.paginate === true;
@@ -132,9 +147,9 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   let body: unknown;
   if (opts.input !== undefined)
     body = parseJsonInput('--input', await readInput('--input', opts.input, ctx), opts.input === '-' ? 'stdin' : opts.input);
-  else if (opts.method !== 'GET' && opts.method !== 'DELETE' && opts.fields.length) body = Object.fromEntries(opts.fields);
-  const query =
-    opts.method === 'GET' || opts.method === 'DELETE' ? Object.fromEntries(opts.fields.map(([k, v]) => [k, String(v)])) : undefined;
+  else if (opts.method !== 'GET' && opts.fields.length) body = Object.fromEntries(opts.fields);
+  // As gh: fields are the query of a GET, the JSON body of every other method.
+  const query = opts.method === 'GET' ? Object.fromEntries(opts.fields.map(([k, v]) => [k, String(v)])) : undefined;
   const client = await ctx.client();
   const send = (extra: Record<string, string> = {}) =>
     client.raw({

@@ -182,14 +182,51 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
     );
 }
 
+/** Longer than any sign-in return address: a line past this is dropped as it arrives, never kept. */
+export const MAX_PASTED_LINE = 64 * 1024;
+
 /**
  * Lines pasted on stdin, read only once `activate` is called (a sign-in whose browser works never
- * touches stdin); until then `lines` simply waits.
+ * touches stdin); until then `lines` simply waits. A line is kept only up to MAX_PASTED_LINE
+ * characters: a 300 MB paste is dropped chunk by chunk (with one line saying so), so memory stays
+ * that of one chunk whatever arrives.
  */
-async function stdinLines(ctx: Context): Promise<{ lines: AsyncIterable<string>; activate(): void; close(): void }> {
-  const { createInterface } = await import('node:readline');
-  let rl: ReturnType<typeof createInterface> | undefined;
+export async function stdinLines(ctx: Pick<Context, 'io'>): Promise<{ lines: AsyncIterable<string>; activate(): void; close(): void }> {
+  const stdin = ctx.io.stdin;
   let closed = false;
+  let ended = false;
+  let listening = false;
+  const queue: string[] = [];
+  let wake: (() => void) | undefined;
+  let current = '';
+  let overlong = false;
+  const decoder = new TextDecoder();
+  const onData = (chunk: string | Uint8Array): void => {
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      const piece = text.slice(start, nl < 0 ? undefined : nl);
+      if (!overlong && current.length + piece.length > MAX_PASTED_LINE) {
+        overlong = true;
+        current = '';
+      } else if (!overlong) current += piece;
+      if (nl < 0) break;
+      if (overlong)
+        ctx.io.stderr.write(`That line is longer than any sign-in address (over ${MAX_PASTED_LINE / 1024} KiB); it was ignored.\n`);
+      else queue.push(current.replace(/\r$/, ''));
+      current = '';
+      overlong = false;
+      start = nl + 1;
+    }
+    wake?.();
+  };
+  const onEnd = (): void => {
+    if (current && !overlong) queue.push(current);
+    current = '';
+    ended = true;
+    wake?.();
+  };
   let activate!: () => void;
   const active = new Promise<void>((resolve) => {
     activate = resolve;
@@ -197,8 +234,15 @@ async function stdinLines(ctx: Context): Promise<{ lines: AsyncIterable<string>;
   async function* lines(): AsyncGenerator<string> {
     await active;
     if (closed) return;
-    rl = createInterface({ input: ctx.io.stdin, terminal: false });
-    yield* rl;
+    listening = true;
+    stdin.on('data', onData);
+    stdin.on('end', onEnd);
+    stdin.resume();
+    for (;;) {
+      if (queue.length) yield queue.shift()!;
+      else if (ended || closed) return;
+      else await new Promise<void>((resolve) => (wake = resolve));
+    }
   }
   return {
     lines: lines(),
@@ -206,9 +250,11 @@ async function stdinLines(ctx: Context): Promise<{ lines: AsyncIterable<string>;
     close: () => {
       closed = true;
       activate();
-      if (rl) {
-        rl.close();
-        ctx.io.stdin.pause();
+      wake?.();
+      if (listening) {
+        stdin.off('data', onData);
+        stdin.off('end', onEnd);
+        stdin.pause();
       }
     },
   };

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context, TokenSource } from '../../context.js';
 import { ForbiddenError, NotSignedInError } from '../../errors.js';
-import { printJson, printPairsText, printText } from '../../io/output.js';
+import { hangLine, printJson, printPairsText, printText } from '../../io/output.js';
 
 export interface AuthStatusOptions {
   /** Only what is stored: no request to the service. */
@@ -220,10 +220,12 @@ async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 
 
 async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus, profiles: AuthStatus[], offline: boolean): Promise<void> {
   const globals = ctx.globals();
+  const { defaultProject } = await import('../shared/pick.js');
+  const project = defaultProject(ctx);
   if (globals.format === 'json') {
     // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all;
-    // `mcp` is the same profile's sign-in for the MCP server.
-    return printJson(ctx.io, { ...status, mcp, profiles });
+    // `mcp` is the same profile's sign-in for the MCP server; `project` its default project.
+    return printJson(ctx.io, { ...status, project: project?.name ?? null, mcp, profiles });
   }
   const now = ctx.clock.now();
   const until = (at: string | null): string => {
@@ -280,6 +282,12 @@ async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus,
           ['expires', `${status.expiresAt}${left}`],
         ]),
     ['check', checkLine(status)],
+    [
+      'project',
+      project
+        ? `${project.name} (${project.source === 'RSI_PROJECT' ? 'RSI_PROJECT' : 'rsi config set project'})`
+        : '(no default: rsi config set project NAME)',
+    ],
     ...mcpLines,
   ];
   await printPairsText(ctx.io, lines as Array<[string, string]>);
@@ -291,7 +299,9 @@ async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus,
       const what = p.signedIn
         ? `${p.scopes.join(' ') || '(no scopes)'}${p.expiresAt ? `  expires ${p.expiresAt}` : ''}${p.problem ? `  (${p.problem})` : ''}`
         : `not signed in${p.problem ? `: ${p.problem}` : ''}`;
-      text += `${mark} ${p.profile.padEnd(nameWidth)}  ${p.baseUrl ?? '(no base URL)'}  ${what}\n`;
+      const line = `${mark} ${p.profile.padEnd(nameWidth)}  ${p.baseUrl ?? '(no base URL)'}  ${what}`;
+      // At a terminal a long line continues under the base URL, whatever the mark (` ` or `*`).
+      text += `${ctx.io.stdoutIsTTY ? hangLine(line, Math.max(20, ctx.io.columns), 2 + nameWidth + 2) : line}\n`;
     }
     await printText(ctx.io, text);
   }

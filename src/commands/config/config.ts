@@ -4,7 +4,7 @@
  * written under the same store lock. Flags and environment still win (docs/commands.md, "Settings").
  */
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { Context, Settings } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import * as output from '../../io/output.js';
 
@@ -20,10 +20,11 @@ Keys:
   pager     the pager for long tables, e.g. "less -FRX"; cat: none (RSI_PAGER wins; PAGER is used when unset)
   profile   the profile used without --profile (RSI_PROFILE wins); \`rsi auth switch\` sets it
   prompts   on or off: pickers and questions at a terminal (RSI_NO_PROMPT=1 wins)
+  project   the default project of this profile, for commands that take one (RSI_PROJECT wins)
   time      relative or absolute: how tables show times (--time and RSI_TIME win)`;
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  const config = new Command('config').description('read and change your defaults (format, pager, profile, prompts, time)');
+  const config = new Command('config').description('read and change your defaults (format, pager, profile, project, prompts, time)');
   config.addCommand(
     new Command('list')
       .description('every setting and its value')
@@ -33,21 +34,33 @@ export function build(ctx: Context, runF: typeof run = run): Command {
   config.addCommand(
     new Command('get')
       .description("print one setting's value (nothing when it is not set)")
-      .argument('<key>', 'format, pager, profile, prompts or time')
+      .argument('<key>', 'format, pager, profile, project, prompts or time')
       .action(async (key: string) => runF({ action: 'get', key }, ctx)),
   );
   config.addCommand(
     new Command('set')
       .description('set one setting')
-      .argument('<key>', 'format, pager, profile, prompts or time')
-      .argument('<value>', 'its new value')
-      .addHelpText('after', `${KEYS_HELP}\n\nExamples:\n  rsi config set pager "less -FRX"\n  rsi config set prompts off`)
-      .action(async (key: string, value: string) => runF({ action: 'set', key, value }, ctx)),
+      .argument('<key>', 'format, pager, profile, project, prompts or time')
+      .argument('[value]', 'its new value (project, at a terminal: picked from a list when left out)')
+      .addHelpText(
+        'after',
+        `${KEYS_HELP}\n\nExamples:\n  rsi config set pager "less -FRX"\n  rsi config set prompts off\n  rsi --profile work config set project "My first project"`,
+      )
+      .action(async (key: string, value: string | undefined) => {
+        if (value === undefined) {
+          // `rsi config set project` at a terminal: the picker, the current default on top.
+          if (key !== 'project') throw new UsageError("missing required argument 'value'");
+          const { canAsk, defaultProject, pickProject } = await import('../shared/pick.js');
+          if (!canAsk(ctx)) throw new UsageError("missing required argument 'value'");
+          value = await pickProject(ctx, defaultProject(ctx)?.name);
+        }
+        await runF({ action: 'set', key, value }, ctx);
+      }),
   );
   config.addCommand(
     new Command('unset')
       .description('remove one setting (back to the built-in default)')
-      .argument('<key>', 'format, pager, profile, prompts or time')
+      .argument('<key>', 'format, pager, profile, project, prompts or time')
       .action(async (key: string) => runF({ action: 'unset', key }, ctx)),
   );
   return config;
@@ -61,36 +74,77 @@ export async function run(opts: ConfigOptions, ctx: Context): Promise<void> {
     if ((SETTING_KEYS as readonly string[]).includes(key)) return key as (typeof SETTING_KEYS)[number];
     throw new UsageError(`unknown setting "${key}": the settings are ${SETTING_KEYS.join(', ')}`);
   };
+  // The default project is the profile's own: `work` and `default` each keep theirs.
+  const { profile } = ctx.globals();
+  const settingValue = (settings: Settings, key: (typeof SETTING_KEYS)[number]): string | undefined =>
+    key === 'project'
+      ? settings.projects && Object.hasOwn(settings.projects, profile)
+        ? settings.projects[profile]
+        : undefined
+      : settings[key];
   if (opts.action === 'list') {
     const settings = await store.settings();
     if (ctx.globals().format === 'json') return output.printJson(ctx.io, settings);
-    return output.printText(ctx.io, SETTING_KEYS.map((k) => `${k}=${settings[k] ?? ''}\n`).join(''));
+    const lines = SETTING_KEYS.map((k) => {
+      const value = settingValue(settings, k);
+      if (k === 'project') return `project=${value ?? ''}  # ${value === undefined ? 'not set' : 'set'} for profile ${profile}\n`;
+      return value !== undefined ? `${k}=${value}\n` : `${k}=${builtIn(k, ctx)}  # default${BUILT_IN_NOTE[k] ?? ''}\n`;
+    });
+    return output.printText(ctx.io, lines.join(''));
   }
   const key = checkKey(opts.key);
   if (opts.action === 'get') {
-    const value = (await store.settings())[key];
+    const value = settingValue(await store.settings(), key);
     if (value !== undefined) await output.printText(ctx.io, `${value}\n`);
     return;
   }
   if (opts.action === 'set') {
     const value = parseSetting(key, opts.value);
     if (key === 'profile') await requireProfile(ctx, value);
-    await store.updateSettings((s) => ({ ...s, [key]: value }));
-    ctx.io.stderr.write(`✓ Set ${key} to ${value}\n`);
+    await store.updateSettings((s) =>
+      key === 'project' ? { ...s, projects: { ...(s.projects as Record<string, string>), [profile]: value } } : { ...s, [key]: value },
+    );
+    ctx.io.stderr.write(`✓ Set ${key} to ${value}${key === 'project' ? ` for profile ${profile}` : ''}\n`);
     warnIfOverridden(ctx, key);
     return;
   }
   await store.updateSettings((s) => {
+    if (key === 'project') {
+      const { [profile]: _gone, ...others } = (s.projects ?? {}) as Record<string, string>;
+      const { projects: _all, ...rest } = s;
+      return Object.keys(others).length ? { ...rest, projects: others } : rest;
+    }
     const { [key]: _dropped, ...rest } = s;
     return rest;
   });
-  ctx.io.stderr.write(`✓ Unset ${key}\n`);
+  ctx.io.stderr.write(`✓ Unset ${key}${key === 'project' ? ` for profile ${profile}` : ''}\n`);
 }
+
+/** What a setting left unset amounts to here (`config list` shows it, not an empty value). */
+function builtIn(key: string, ctx: Context): string {
+  switch (key) {
+    case 'format':
+      return ctx.io.stdoutIsTTY ? 'table' : 'tsv';
+    case 'pager':
+      return ctx.env.PAGER || 'less -FRX';
+    case 'profile':
+      return 'default';
+    case 'prompts':
+      return 'on';
+    default:
+      return 'relative';
+  }
+}
+
+const BUILT_IN_NOTE: Record<string, string> = {
+  format: ' (table at a terminal, tsv piped)',
+  pager: ' (PAGER, else less -FRX when installed)',
+};
 
 /** A default profile that does not exist would leave every command "not signed in". */
 export async function requireProfile(ctx: Context, name: string): Promise<void> {
   const { profiles } = await (await ctx.credentials()).config.read();
-  if (profiles[name]) return;
+  if (Object.hasOwn(profiles, name)) return;
   const names = Object.keys(profiles).sort();
   throw new UsageError(`no profile named "${name}"`, {
     hint: names.length ? `your profiles: ${names.join(', ')}` : `sign in first: \`rsi --profile ${name} login --base-url <url>\``,
@@ -99,7 +153,13 @@ export async function requireProfile(ctx: Context, name: string): Promise<void> 
 
 /** Says when a flag or variable in this very environment will hide the setting just made. */
 export function warnIfOverridden(ctx: Context, key: string): void {
-  const env: Record<string, string> = { profile: 'RSI_PROFILE', prompts: 'RSI_NO_PROMPT', time: 'RSI_TIME', pager: 'RSI_PAGER' };
+  const env: Record<string, string> = {
+    profile: 'RSI_PROFILE',
+    project: 'RSI_PROJECT',
+    prompts: 'RSI_NO_PROMPT',
+    time: 'RSI_TIME',
+    pager: 'RSI_PAGER',
+  };
   const name = env[key];
   if (name && ctx.env[name]) ctx.io.stderr.write(`note: ${name} is set in this environment and wins over the setting\n`);
 }

@@ -1,21 +1,31 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { environmentHelp } from './layout.js';
 
-/** `rsi help [command...]`: the help of the command the words name, however deep; `rsi help reference`: all of them. */
+/**
+ * `rsi help [command...]`: the help of the command the words name, however deep;
+ * `rsi help environment`: the global options; `rsi help reference`: every command's help.
+ */
 export function build(program: Command): Command {
   return new Command('help')
-    .description('show help for a command, e.g. `rsi help analyses run`')
-    .argument('[command...]', 'the command, as you would type it')
+    .description('show help for a command, e.g. `rsi help analyses run`; `rsi help environment`: the global options')
+    .argument('[command...]', 'the command, as you would type it, or environment, or reference')
     .addHelpText(
       'after',
       '\n`rsi help reference` prints the help of every command, one after another (also installed as man pages: man rsi).',
     )
     .action(async (words: string[], _options: unknown, self: Command) => {
-      // gh's `gh help reference`: no command is called `reference`, so the word cannot be mistaken.
+      // gh's `gh help reference`: no command is called `reference` or `environment`, so neither
+      // word can be mistaken for one.
       if (words.length === 1 && words[0] === 'reference' && !program.commands.some((c) => c.name() === 'reference')) {
         const { renderReference } = await import('./reference.js');
         const output = self.configureOutput();
         output.writeOut?.(renderReference(program, output.getOutHelpWidth?.() ?? 80, program.version() ?? ''));
+        return;
+      }
+      // The global options and the environment: listed here once, pointed to from every screen.
+      if (words.length === 1 && words[0] === 'environment') {
+        program.configureOutput().writeOut?.(environmentHelp(program));
         return;
       }
       let cmd = program;

@@ -1,4 +1,7 @@
 import { Command } from 'commander';
+import { RELATIONS } from '../../client/enums.js';
+import { shellQuote } from '../shared/habits.js';
+import { hintLine } from '../shared/hints.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { KeywordScore } from '../../client/schemas.js';
@@ -101,18 +104,25 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   ];
   const sections = [];
   const totals: string[] = [];
+  const more: string[] = [];
   for (const section of opts.include) {
     const value = (card as Record<string, unknown>)[section] as { data?: unknown[]; total?: number } | unknown[] | undefined;
     const items = (Array.isArray(value) ? value : Array.isArray(value?.data) ? value.data : undefined) as Item[] | undefined;
     if (!items) continue;
     const total = !Array.isArray(value) && typeof value?.total === 'number' ? value.total : undefined;
     if (total !== undefined) totals.push(`${section}: ${items.length} of ${total}`);
+    // The card carries the first items of a section: say so, and how to list them all.
+    if (total !== undefined && total > items.length && (RELATIONS as readonly string[]).includes(section)) {
+      more.push(
+        `${section}: ${items.length} of ${total} shown; all of them: \`rsi keywords relations ${shellQuote(opts.keyword)} --relation ${section} --all\``,
+      );
+    }
     // Every member the items carry, the usual ones first: nothing the server sent is dropped.
     const keys = [...ITEM_KEYS];
     for (const item of items) for (const k of Object.keys(item)) if (!keys.includes(k)) keys.push(k);
     sections.push({
       name: section,
-      title: `${section}${total !== undefined ? ` (${total})` : ''}`,
+      title: `${section}${total !== undefined ? (total > items.length ? ` (${items.length} of ${total})` : ` (${total})`) : ''}`,
       rows: items,
       columns: keys.map((k) => ({ header: k, key: k, value: (r: Item) => r[k] })),
       tableColumns: [
@@ -126,6 +136,7 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   await printSections(out, [{ name: 'keyword', rows: [card], columns: cardColumns, tableColumns: tableCard, card: true }, ...sections]);
   // Section totals are list-level metadata: on stderr (and in --json), not in the rows.
   if (out.format !== 'table' && totals.length > 0) ctx.io.stderr.write(`${totals.join(' · ')}\n`);
+  else for (const line of more) ctx.io.stderr.write(hintLine(ctx, line));
 }
 
 /**

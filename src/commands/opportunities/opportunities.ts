@@ -8,7 +8,7 @@ export type OpportunitiesOptions = { project: string };
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('opportunities')
     .description("show a project's scored opportunities and analysis counts")
-    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
+    .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--web', "open the project's page in the browser instead")
     .action(async (given: string | undefined, flags: { web?: boolean }) => {
       const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);

@@ -14,7 +14,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .description("a project's opportunities ranked by score (an MCP-only feature: sign in with rsi login --resource mcp)")
     .argument(
       '[project]',
-      'project UUID or exact name (a name is resolved through the API: `rsi login`); at a terminal, left out: picked from a list',
+      'project UUID or exact name (a name is resolved through the API: `rsi login`); left out: the default project (rsi config set project), else picked at a terminal',
     )
     .option('--limit <n>', 'how many ranks to show, 1-100 (default: the server decides, 20 on the sandbox)')
     .addHelpText('after', '\nExamples:\n  rsi scoreboard "Oncology watchlist"\n  rsi scoreboard 0b7c…-uuid --limit 5 --format csv')

@@ -83,3 +83,11 @@ export function parseJsonInput(flag: string, text: string, source: string): unkn
     throw new UsageError(`${flag}: ${source} is not valid JSON (${(error as Error).message})`);
   }
 }
+
+/** A second --jq would silently replace the first: one filter, or a pipe inside it. */
+export function oneJq(value: string, previous: string | undefined): string {
+  if (previous !== undefined) {
+    throw new UsageError("--jq was given twice: give one filter (combine them with a pipe, as in --jq '.a | .b')");
+  }
+  return value;
+}

@@ -39,21 +39,32 @@ export function carryGlobals(hint: string, where: InForce): string {
   });
 }
 
-/** The error with its hint carrying the profile and base URL in force (same class, same exit code). */
-export function withGlobals(error: unknown, ctx: Context): unknown {
-  if (!(error instanceof CliError) || !error.hint) return error;
-  let where: InForce;
+/** The profile and base URL of this run, and whether only its flags said so; undefined when they are invalid. */
+export function inForce(ctx: Context): InForce | undefined {
   try {
     const { profile, baseUrl } = ctx.globals();
-    where = {
+    return {
       profile,
       profileFlag: profile !== (ctx.env.RSI_PROFILE || ctx.settings().profile || 'default'),
       baseUrl,
       baseUrlFlag: baseUrl !== undefined && baseUrl !== (ctx.env.RSI_BASE_URL || undefined),
     };
   } catch {
-    return error;
+    return undefined;
   }
+}
+
+/** A hint written as it is found (not an error's): the same flags carried. */
+export function hintLine(ctx: Context, hint: string): string {
+  const where = inForce(ctx);
+  return `hint: ${where ? carryGlobals(hint, where) : hint}\n`;
+}
+
+/** The error with its hint carrying the profile and base URL in force (same class, same exit code). */
+export function withGlobals(error: unknown, ctx: Context): unknown {
+  if (!(error instanceof CliError) || !error.hint) return error;
+  const where = inForce(ctx);
+  if (!where) return error;
   const hint = carryGlobals(error.hint, where);
   if (hint !== error.hint) Object.defineProperty(error, 'hint', { value: hint });
   return error;

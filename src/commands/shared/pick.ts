@@ -21,19 +21,45 @@ export function canAsk(ctx: Context): boolean {
  */
 export async function projectOrPick(ctx: Context, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
-  if (!canAsk(ctx)) throw new UsageError("missing required argument 'project'");
+  const fallback = defaultProject(ctx);
+  if (fallback) return fallback.name;
+  if (!canAsk(ctx)) {
+    throw new UsageError("missing required argument 'project'", {
+      hint: 'name the project, or set a default: `rsi config set project NAME` (or RSI_PROJECT)',
+    });
+  }
+  return pickProject(ctx);
+}
+
+/**
+ * The project a command uses when none is named (gh's repository context, kubectl's namespace):
+ * RSI_PROJECT, else the profile's `project` setting.
+ */
+export function defaultProject(ctx: Context): { name: string; source: 'RSI_PROJECT' | 'setting' } | undefined {
+  const env = ctx.env.RSI_PROJECT?.trim();
+  if (env) return { name: env, source: 'RSI_PROJECT' };
+  const projects = ctx.settings().projects;
+  const profile = ctx.globals().profile;
+  // Own members only: a profile named `constructor` has no default project from Object.prototype.
+  const setting = projects && Object.hasOwn(projects, profile) ? projects[profile] : undefined;
+  return setting ? { name: setting, source: 'setting' } : undefined;
+}
+
+/** The picker over the person's projects, most recent first; the default project (if any) on top. */
+export async function pickProject(ctx: Context, preferred?: string): Promise<string> {
   const { projects } = await (await ctx.client()).listProjects(ctx.signal);
   if (projects.length === 0) {
     throw new UsageError('you have no projects yet', { hint: 'create one: `rsi projects create --name …`' });
   }
   const time = (p: { created_at?: string | null | undefined }) => (p.created_at ? Date.parse(p.created_at) || 0 : 0);
-  const sorted = [...projects].sort((a, b) => time(b) - time(a));
+  const first = (p: { name: string; id: string }) => (preferred !== undefined && (p.name === preferred || p.id === preferred) ? 1 : 0);
+  const sorted = [...projects].sort((a, b) => first(b) - first(a) || time(b) - time(a));
   const named = new Map<string, number>();
   for (const p of projects) named.set(p.name, (named.get(p.name) ?? 0) + 1);
   const choices: Array<Choice<string>> = sorted.map((p) => ({
     name: p.name,
     value: named.get(p.name) === 1 ? p.name : p.id,
-    description: `${p.role}${p.created_at ? `, created ${p.created_at.slice(0, 10)}` : ''} · ${p.id}`,
+    description: `${first(p) ? 'the default · ' : ''}${p.role}${p.created_at ? `, created ${p.created_at.slice(0, 10)}` : ''} · ${p.id}`,
   }));
   return (await ctx.prompter()).search('Project (type to search)', choices);
 }

@@ -16,7 +16,7 @@ export interface SignalsOptions {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('signals')
     .description("list a project's signals (discovery candidates)")
-    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
+    .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--type <t>', 'only signals of this type, e.g. target, disease, modality, mechanism')
     .option('--analysis-mode <m>', `ranking: ${ANALYSIS_MODES.join(', ')}`)
     .option('--limit <n>', 'at most this many, 1 to 500 (default 100)')

@@ -17,7 +17,7 @@ type Status = StatusLike;
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('status')
     .description("show a project's discovery and scoring status; --watch follows it until you can act")
-    .argument('[project]', 'project UUID or exact name; at a terminal, left out: picked from a list')
+    .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--watch', 'poll while the service says wait: until scoring is done or you must act')
     .option('--web', "open the project's page in the browser instead")
     .option('--interval <seconds>', 'seconds between polls with --watch (default 2, min 0.1)')

@@ -59,6 +59,24 @@ describe('api: flags', () => {
       { method: 'GET', path: '/keywords', fields: [['q', 'a']], input: undefined, ...plain, paginate: true },
     ],
     [['/projects/p', '-X', 'delete'], { method: 'DELETE', path: '/projects/p', fields: [], input: undefined, ...plain }],
+    // gh's `gh api repos/o/r`: no leading slash; -F typed, -f (--raw-field) always a string.
+    [['keywords'], { method: 'GET', path: '/keywords', fields: [], input: undefined, ...plain }],
+    [['GET', 'keywords/k1'], { method: 'GET', path: '/keywords/k1', fields: [], input: undefined, ...plain }],
+    [
+      ['projects', '-F', 'n=1', '-f', 'm=1', '--raw-field', 'flag=true', '-F', 'b=false'],
+      {
+        method: 'POST',
+        path: '/projects',
+        fields: [
+          ['n', 1],
+          ['b', false],
+          ['m', '1'],
+          ['flag', 'true'],
+        ],
+        input: undefined,
+        ...plain,
+      },
+    ],
     [
       ['/keywords', '-H', 'X-Trace: abc: 1', '--header', 'accept-language:en', '--paginate', '-i', '--silent'],
       {
@@ -78,7 +96,7 @@ describe('api: flags', () => {
 
   it.each([
     [['FETCH', '/x'], /method must be one of GET, POST, PUT, PATCH, DELETE/],
-    [['GET', 'keywords'], /path must start with \//],
+    [['GET', 'https://evil.example/x'], /not a URL/],
     [['GET', '//evil.example/x'], /not a URL/],
     [['GET', '/x', '--field', 'novalue'], /--field must be KEY=VALUE/],
     [['GET', '/x', '--field', '=v'], /--field must be KEY=VALUE/],
@@ -90,6 +108,9 @@ describe('api: flags', () => {
     // the service" (exit 8); the message quotes it on one line.
     [['/x', '-H', 'X-A: 1\nX-B: 2'], /^--header X-A: the value has a control character \(got "1\\nX-B: 2"\)$/],
     [['/x', '-H', 'X\nA: 1'], /^--header must be "Name: value" \(got "X\\nA: 1"\)$/],
+    // Outside Latin-1 a header cannot carry it: a usage error, not "cannot reach the service" (exit 8).
+    [['/x', '-H', 'X: é€'], /^--header X: HTTP header values cannot carry "€" \(only Latin-1 characters\)$/],
+    [['/x', '-f', 'novalue'], /--raw-field must be KEY=VALUE/],
     [['POST', '/keywords', '--paginate'], /--paginate follows GET \/keywords and GET \/keywords\/ID\/relations only/],
     [['/projects', '--paginate'], /--paginate follows/],
     [['GET', '/x', '-X', 'POST'], /give the method once/],

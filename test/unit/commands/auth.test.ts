@@ -197,6 +197,8 @@ describe('auth status: run', () => {
       // --offline: nothing was asked of the service.
       checked: false,
       problem: null,
+      // No default project set (rsi config set project, RSI_PROJECT).
+      project: null,
       profiles: [expect.objectContaining({ profile: 'default', signedIn: true })],
       // The MCP sign-in (rsi login --resource mcp) beside the API's: none here.
       mcp: { resource: `${BASE}/mcp`, signedIn: false, source: null, scopes: [], expiresAt: null, checked: false, problem: null },
@@ -253,5 +255,24 @@ describe('auth token: run', () => {
     const io = fakeIo(false);
     await expect(token.run({}, fakeCtx(io, { credentials: fakeCredentials() }))).rejects.toThrow(NotSignedInError);
     expect(io.out()).toBe('');
+  });
+});
+
+describe('auth status at an 80-column terminal', () => {
+  it('a long profile line continues under the base URL, for the current profile and the others alike', async () => {
+    const io = fakeIo({ tty: true, columns: 80 });
+    const store = await signedIn();
+    await store.save({ baseUrl: BASE, profile: 'work-long-name' }, TOKENS);
+    const profiles = { default: { baseUrl: BASE }, 'work-long-name': { baseUrl: BASE } };
+    await status.run({ offline: true }, fakeCtx(io, { format: 'table', credentials: fakeCredentials({ store, profiles }) }));
+    const lines = io.out().split('\n');
+    const at = lines.indexOf('profiles:');
+    const block = lines.slice(at + 1).filter((l) => l !== '');
+    expect(block.length).toBeGreaterThan(2);
+    for (const line of block) {
+      expect(line.length, line).toBeLessThanOrEqual(80);
+      // A profile line starts with its mark; a continuation under the base URL column.
+      expect(line, line).toMatch(/^[* ] (?:default|work-long-name) +(?:https:|\(no base URL\))|^ {18}\S/);
+    }
   });
 });

@@ -147,6 +147,17 @@ describe('keywords get: run', () => {
     expect(io.err()).toBe('indications: 1 of 9\n');
   });
 
+  it('table: a section the card cuts short says so, with the command listing every item', async () => {
+    const io = fakeIo({ tty: true, columns: 100 });
+    const { client } = fakeClient({ getKeyword: async () => card });
+    const ctx = fakeCtx(io, { format: 'table', client, globals: { profile: 'ttl' } });
+    await get.run({ keyword: EGFR.id, include: ['indications'] }, ctx);
+    expect(io.out()).toContain('indications (1 of 9)');
+    expect(io.err()).toBe(
+      `hint: indications: 1 of 9 shown; all of them: \`rsi keywords relations --profile ttl ${EGFR.id} --relation indications --all\`\n`,
+    );
+  });
+
   it('json: the card as sent, and a UUID skips the search', async () => {
     const io = fakeIo(false);
     const { client, calls } = fakeClient({ getKeyword: async () => card });
