@@ -84,6 +84,8 @@ interface Target {
   /** The cached registration for this issuer, if any. */
   registration(profile: Profile | undefined, issuer: string): ClientRegistration | undefined;
   remember(profile: Profile | undefined, registration: ClientRegistration | undefined): Profile;
+  /** Drops a registration the server no longer knows, wherever this profile keeps it. */
+  forget(profile: Profile, staleClientId: string): Profile;
   signedIn(profile: Profile | undefined, as: oauth.AuthorizationServer, used: { clientId: string; redirectUri: string }): Profile;
   /** Probing a cached registration at the authorization endpoint is safe (the service's own server). */
   probeRegistration: boolean;
@@ -111,6 +113,7 @@ export async function login(opts: LoginOptions): Promise<LoginResult> {
       ...(p?.baseUrl === opts.baseUrl ? {} : { authServer: undefined, credentialStore: undefined, mcp: undefined }),
       client: registration,
     }),
+    forget: (p) => ({ ...p, client: undefined }),
     signedIn: (p) => ({
       ...(p ?? {}),
       baseUrl: opts.baseUrl,
@@ -168,8 +171,14 @@ async function loginMcp(opts: LoginOptions): Promise<LoginResult> {
     remember: (p, registration) => {
       const same = p?.baseUrl === opts.baseUrl;
       const base: Profile = same ? p! : { baseUrl: opts.baseUrl };
-      return { ...base, mcp: { resource: found.resource, authServer: base.mcp?.authServer ?? authServerInfo(as), client: registration } };
+      return { ...base, mcp: { resource: found.resource, authServer: authServerInfo(as), client: registration } };
     },
+    // The API's registration, when it was the one borrowed, is gone at the server for the API too.
+    forget: (p, stale) => ({
+      ...p,
+      client: p.client?.clientId === stale ? undefined : p.client,
+      ...(p.mcp ? { mcp: { ...p.mcp, client: undefined } } : {}),
+    }),
     signedIn: (p, _as, used) => {
       const same = p?.baseUrl === opts.baseUrl;
       const base: Profile = same ? p! : { baseUrl: opts.baseUrl };
@@ -270,7 +279,7 @@ async function signIn(opts: LoginOptions, as: oauth.AuthorizationServer, target:
       } catch (error) {
         // The server forgot our registration: drop it and go round once more.
         if (error instanceof StaleRegistrationError && attempt === 0 && !target.preset) {
-          await opts.config.updateProfile(opts.profile, (p) => (p ? target.remember(p, undefined) : p));
+          await opts.config.updateProfile(opts.profile, (p) => (p ? target.forget(p, client.client.client_id) : p));
           opts.events.info('The stored client registration is no longer accepted; registering again.');
           continue;
         }

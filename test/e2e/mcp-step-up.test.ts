@@ -33,8 +33,11 @@ afterEach(async () => {
   fake = undefined;
 });
 
-/** One loopback server playing both parts; `withheld` scopes are never granted. */
-async function startFake(withheld: string[]): Promise<Fake> {
+/**
+ * One loopback server playing both parts; `withheld` scopes are never granted. With `client`, the
+ * authorization server offers no registration and knows only that confidential client (Basic).
+ */
+async function startFake(withheld: string[], client?: { id: string; secret: string }): Promise<Fake> {
   const asked: string[] = [];
   const tokens = new Map<string, string[]>();
   let base = '';
@@ -59,9 +62,9 @@ async function startFake(withheld: string[]): Promise<Fake> {
         issuer: base,
         authorization_endpoint: `${base}/authorize`,
         token_endpoint: `${base}/token`,
-        registration_endpoint: `${base}/register`,
+        ...(client ? {} : { registration_endpoint: `${base}/register` }),
         code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['none'],
+        token_endpoint_auth_methods_supported: client ? ['client_secret_basic'] : ['none'],
       });
     }
     if (url.pathname === '/register') return json(res, 201, { client_id: 'step-up-client', token_endpoint_auth_method: 'none' });
@@ -75,6 +78,9 @@ async function startFake(withheld: string[]): Promise<Fake> {
       return res.end();
     }
     if (url.pathname === '/token') {
+      if (client && req.headers.authorization !== `Basic ${btoa(`${client.id}:${client.secret}`)}`) {
+        return json(res, 401, { error: 'invalid_client' });
+      }
       const granted = (asked.at(-1) ?? '').split(' ').filter((s) => s && !withheld.includes(s));
       const token = `token-${tokens.size + 1}`;
       tokens.set(token, granted);
@@ -141,5 +147,26 @@ describe('rsi login --resource mcp: step-up', () => {
     expect(fake.asked).toEqual(['mcp:read', 'mcp:read mcp:list']);
     expect(r.stderr).toContain('warning: the MCP server still refuses this sign-in for lack of mcp:list');
     expect(r.stderr).toContain('the service did not grant mcp:list');
+  }, 300_000);
+
+  it('a pre-registered confidential client (--client-id, RSI_CLIENT_SECRET): used for the step-up, and remembered for the next sign-in', async () => {
+    fake = await startFake([], { id: 'pre-registered', secret: 'pre-secret' });
+    const e = env(fake.base);
+    const r = await runCli(['login', '--resource', 'mcp', '--client-id', 'pre-registered', '--scope', 'mcp:read'], {
+      env: { ...e, RSI_CLIENT_SECRET: 'pre-secret' },
+      timeoutMs: SLOW,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.asked).toEqual(['mcp:read', 'mcp:read mcp:list']);
+    // The secret is never printed; the next sign-in (as a hint would name it) needs neither flag nor variable.
+    expect(r.stderr).not.toContain('pre-secret');
+    const again = await runCli(['login', '--resource', 'mcp', '--scope', 'mcp:read,mcp:list'], { env: e, timeoutMs: SLOW });
+    expect(again.code, again.stderr).toBe(0);
+    expect(fake.asked).toHaveLength(3);
+    // Without it, and with no registration offered, rsi says what to pass.
+    const fresh = await runCli(['login', '--resource', 'mcp'], { env: env(fake.base), timeoutMs: SLOW });
+    expect(fresh.code).toBe(2);
+    expect(fresh.stderr).toContain('offers no dynamic client registration');
+    expect(fresh.stderr).toContain('--client-id <id>');
   }, 300_000);
 });

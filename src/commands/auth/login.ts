@@ -95,7 +95,10 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
     throw error;
   }
   const err = ctx.io.stderr;
-  if (creds.envToken) err.write('warning: RSI_TOKEN is set and will still take precedence over this login until you unset it\n');
+  // Each resource has its own environment token: only that one hides this login.
+  const envName = opts.resource === 'mcp' ? 'RSI_MCP_TOKEN' : 'RSI_TOKEN';
+  if (opts.resource === 'mcp' ? ctx.env.RSI_MCP_TOKEN?.trim() : creds.envToken)
+    err.write(`warning: ${envName} is set and will still take precedence over this login until you unset it\n`);
   // --add-scope keeps what this profile was granted (gh auth refresh -s): re-consent for the union.
   const kept = opts.addScopes.length ? await grantedScopes(creds, baseUrl, opts.resource) : [];
   // The MCP sign-in asks for what the MCP server's challenge or metadata names when nobody said
