@@ -251,7 +251,7 @@ export async function discoverMcpAuthorization(mcpUrl: string, env: OAuthEnv, ch
       assumedEndpoints: false,
     };
   }
-  const as = await discoverIssuerMetadata(new URL(origin), env);
+  const as = await discoverIssuerMetadata(new URL(origin), env, { sameOrigin: true });
   if (as) {
     return {
       as,

@@ -204,7 +204,11 @@ export function metadataUrls(issuer: URL): URL[] {
  * document for another issuer "MUST NOT be used"). Undefined when none answers (404 or another
  * 4xx at every address): the caller decides what a server without metadata means.
  */
-export async function discoverIssuerMetadata(issuer: URL, env: OAuthEnv): Promise<oauth.AuthorizationServer | undefined> {
+export async function discoverIssuerMetadata(
+  issuer: URL,
+  env: OAuthEnv,
+  options: { sameOrigin?: boolean } = {},
+): Promise<oauth.AuthorizationServer | undefined> {
   checkIssuerUrl(issuer);
   for (const url of metadataUrls(issuer)) {
     const res = await env.network.fetch(url.href, { headers: { accept: 'application/json', 'user-agent': env.userAgent } });
@@ -221,6 +225,12 @@ export async function discoverIssuerMetadata(issuer: URL, env: OAuthEnv): Promis
       as = await oauth.processDiscoveryResponse(issuer, res);
     } catch (error) {
       const body = (error as { cause?: { body?: { issuer?: unknown } } }).cause?.body;
+      const sameOrigin = options.sameOrigin ? sameOriginIssuer(issuer, body) : undefined;
+      if (sameOrigin) {
+        as = sameOrigin;
+        checkEndpoints(as);
+        return as;
+      }
       const said =
         typeof body?.issuer === 'string'
           ? ` says its issuer is ${JSON.stringify(body.issuer.slice(0, 100))}, not ${issuer.href}`
@@ -233,6 +243,20 @@ export async function discoverIssuerMetadata(issuer: URL, env: OAuthEnv): Promis
     return as;
   }
   return undefined;
+}
+
+/**
+ * The 2025-03-26 MCP fallback: with no protected-resource metadata, the client reads RFC 8414
+ * metadata at the MCP server's origin, and servers of that time put their issuer below it (e.g.
+ * `https://host/oauth`, endpoints under that path; the MCP SDK's clients accept it). Taken only
+ * when the document came from that very origin and names an issuer there: nothing of another
+ * origin can be planted this way. Undefined when the body is no such document.
+ */
+function sameOriginIssuer(asked: URL, body: unknown): oauth.AuthorizationServer | undefined {
+  const said = (body as { issuer?: unknown } | undefined)?.issuer;
+  if (typeof said !== 'string' || !URL.canParse(said)) return undefined;
+  if (new URL(said).origin !== asked.origin) return undefined;
+  return body as oauth.AuthorizationServer;
 }
 
 /** An issuer is https, or http on a loopback host: codes and tokens never cross a network in clear. */
