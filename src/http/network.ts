@@ -335,9 +335,10 @@ export class Network {
    * A request that goes straight to the host, on Node's own HTTP client (in Node's snapshot, so
    * nothing to load or compile: docs/performance.md, round 3) and a keep-alive agent per scheme.
    */
-  private direct(req: WireRequest, signal: AbortSignal): Promise<WireHead> {
+  private direct(req: WireRequest, signal: AbortSignal, fresh = false): Promise<WireHead> {
     const https = req.url.protocol === 'https:';
-    const agent = this.agent(https);
+    // `agent: false` is one new connection for this request alone (see the retry below).
+    const agent = fresh ? false : this.agent(https);
     return new Promise<WireHead>((resolve, reject) => {
       const headers: Record<string, string | number> = { ...req.headers };
       if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
@@ -346,7 +347,18 @@ export class Network {
           const { headers: joined, rawHeaders } = fromRaw(res.rawHeaders);
           resolve({ status: res.statusCode ?? 0, headers: joined, rawHeaders, body: res });
         })
-        .on('error', reject);
+        .on('error', (error) => {
+          // A kept-alive connection the server closed while it sat idle (its keep-alive timeout,
+          // e.g. while the person was in the browser during sign-in) fails the next request at
+          // once, before any reply. The server never read that request, so it goes again on a new
+          // connection, whatever its method: the pattern Node documents for `reusedSocket`, and
+          // what Go's transport does for a request it never wrote. Not a retry of the request.
+          if (!fresh && outgoing.reusedSocket && !signal.aborted && STALE_SOCKET.has(errorCode(error) ?? '')) {
+            this.direct(req, signal, true).then(resolve, reject);
+            return;
+          }
+          reject(error);
+        });
       outgoing.end(req.body);
     });
   }
@@ -594,6 +606,8 @@ function networkReason(code: string | undefined, message: string): string {
   }
 }
 
+/** How a kept-alive connection the server already closed fails the next request sent on it. */
+const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
 const UNKNOWN_CA = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'UNABLE_TO_GET_ISSUER_CERT',

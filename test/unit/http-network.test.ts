@@ -239,6 +239,44 @@ describe("direct requests on Node's own client", () => {
     }
   });
 
+  it('sends a POST again on a new connection when the kept-alive one was closed under it, before any reply', async () => {
+    // The race behind a sign-in's token request after a long stay in the browser: the server's
+    // keep-alive timeout closes the idle connection just as rsi writes the next request on it.
+    // Here the server drops the second request that arrives on an already used connection.
+    const served = new Map<unknown, number>();
+    const posts: string[] = [];
+    handler = (req, res) => {
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      if (req.method === 'POST') posts.push(n === 1 ? 'new connection' : 'reused connection');
+      if (n > 1) {
+        req.socket.destroy();
+        return;
+      }
+      res.end('{}');
+    };
+    const network = new Network({ env: {}, timeoutMs: 5000 });
+    try {
+      await network.send({ method: 'GET', url: new URL(`${base}/first`), headers: {}, maxBytes: 1024 });
+      const res = await network.send({ method: 'POST', url: new URL(`${base}/token`), headers: {}, body: 'a=1', maxBytes: 1024 });
+      expect(res.status).toBe(200);
+      expect(posts).toEqual(['reused connection', 'new connection']);
+      // A connection that was new when it failed is not tried again: that is the service's answer.
+      posts.length = 0;
+      handler = (req) => {
+        posts.push(req.method ?? '');
+        req.socket.destroy();
+      };
+      const error = await network
+        .send({ method: 'POST', url: new URL(`${base}/token`), headers: {}, body: 'a=1', maxBytes: 1024 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      expect(posts.length).toBeLessThanOrEqual(2);
+    } finally {
+      await network.close();
+    }
+  });
+
   it('says a refused connection in one line, and a reset mid-body as a closed connection', async () => {
     const network = new Network({ env: {}, timeoutMs: 5000 });
     try {
