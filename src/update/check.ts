@@ -32,8 +32,9 @@ export async function runUpdateCheck(env: Env, name: string, now: () => number):
     const latest = (JSON.parse(res.body.toString('utf8')) as { version?: unknown }).version;
     if (typeof latest !== 'string' || !/^\d+\.\d+\.\d+$/.test(latest)) return;
     const { homedir } = process.getBuiltinModule('node:os');
-    const { join } = process.getBuiltinModule('node:path');
+    const { dirname, join } = process.getBuiltinModule('node:path');
     const file = stateFile(env, process.platform, homedir(), join);
+    process.getBuiltinModule('node:fs').mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     let state: UpdateState = {};
     try {
       state = JSON.parse(process.getBuiltinModule('node:fs').readFileSync(file, 'utf8')) as UpdateState;
