@@ -95,9 +95,9 @@ describe('keywords get', () => {
     expect(io.out()).toMatch(/composite +\S*.*12 \(Low\)\n/);
     // The card carries 1 of 11: the title says so, and a hint names the command listing them all.
     expect(io.out()).toMatch(/\n\nindications \(1 of 11\)\nNAME +COUNT +STAGE +ID\nNSCLC +20 +i1\n$/);
-    expect(io.err().replace(/\n +/g, ' ')).toMatch(
-      /^hint: indications: 1 of 11 shown; all of them: `rsi keywords relations \S+ --relation indications --all`/,
-    );
+    const hint = io.err().replace(/\s+/g, ' ');
+    expect(hint).toMatch(/^hint: indications: 1 of 11 shown; all of them: `rsi keywords relations /);
+    expect(hint).toContain('--relation indications --all`');
   });
 
   it('table on a terminal: a score with only a label shows the label, not a dash', async () => {
