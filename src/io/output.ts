@@ -44,6 +44,12 @@ export interface OutputTarget {
   time?: 'relative' | 'absolute' | undefined;
   /** --wide: tables keep full ids and every column, whatever the terminal's width. */
   wide?: boolean | undefined;
+  /**
+   * Where the headers tables leave out are collected until every section is printed
+   * (printSections), so the `left out:` note never lands between two blocks; absent: each table
+   * writes its own note after itself.
+   */
+  leftOut?: string[] | undefined;
 }
 
 /** Writes and waits for the stream to drain, so streaming large outputs keeps memory flat. */
@@ -356,7 +362,8 @@ async function printRowsTo<T>(
     await out.flush();
     // After the table, so the note does not land between its lines on a terminal.
     // Wrapped at words to the width, so a narrow terminal does not break it mid-word.
-    if (table.dropped.length > 0) for (const l of wrap(droppedNote(table.dropped), table.width, { breakWords: false })) note(io, l);
+    if (target.leftOut) target.leftOut.push(...table.dropped);
+    else if (table.dropped.length > 0) leftOutNote(io, table.dropped, table.width);
     return count;
   }
   await out.flush();
@@ -576,6 +583,11 @@ function droppedNote(dropped: readonly string[]): string {
   return `left out: ${dropped.join(', ')} (see all with --format tsv or --json)`;
 }
 
+/** That note, wrapped at words to `width`, so a narrow terminal does not break it mid-word. */
+export function leftOutNote(io: Io, dropped: readonly string[], width = Math.max(20, io.columns)): void {
+  for (const l of wrap(droppedNote(dropped), width, { breakWords: false })) note(io, l);
+}
+
 /** A whole table as text (for stderr listings such as the confirmation's signals); no colour. */
 export function formatTable(io: Io, columns: readonly TableColumn[], rows: readonly unknown[][], now: () => number = Date.now): string {
   const cells = rows.map((r) =>
@@ -757,6 +769,10 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
       if (!fields) return shown;
       return fields.flatMap((f) => selectColumns(f.includes('.') ? s.columns : shown, [f], (row) => row));
     };
+    // Notes after the last block, not between two of them (and the caller's own, if it collects).
+    const own = target.leftOut === undefined;
+    const leftOut: string[] = target.leftOut ?? [];
+    target = { ...target, leftOut };
     let first = true;
     for (const s of sections) {
       const rows = [...s.rows];
@@ -777,6 +793,7 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
         );
       } else if (rows.length > 0) await printRowsOf(target, rows, columns);
     }
+    if (own && leftOut.length > 0) leftOutNote(io, leftOut);
     return;
   }
   // One table: `section`, then the union of the parts' columns by key, in order of first appearance.

@@ -96,7 +96,8 @@ const CLIENT_SIDE: Case[] = [
   ['projects create --watchlist-file item without entity_id', ['projects', 'create', '--name', 'x', '--watchlist-file', badItem], 2],
   ['projects create --watchlist-file a directory', ['projects', 'create', '--name', 'x', '--watchlist-file', dir], 2],
   ['api bad method', ['api', 'FETCH', '/projects'], 2],
-  ['api path without slash', ['api', 'GET', 'projects'], 2],
+  // A path without its leading slash is gh's habit and accepted (issue 36); a scheme is not a path.
+  ['api scheme as path', ['api', 'GET', 'javascript:alert(1)'], 2],
   ['api absolute URL', ['api', 'GET', 'http://evil.example/x'], 2],
   ['api malformed --field', ['api', 'GET', '/keywords', '--field', 'novalue'], 2],
   ['api --input with GET', ['api', 'GET', '/projects', '--input', empty], 2],

@@ -100,7 +100,11 @@ describe('keywords get', () => {
     await tick();
     expect(io.out()).toMatch(/^name +EGFR\n/);
     expect(io.out()).toMatch(/composite +\S*.*12 \(Low\)\n/);
-    expect(io.out()).toMatch(/\n\nindications \(11\)\nNAME +COUNT +STAGE +ID\nNSCLC +20 +i1\n$/);
+    // The card carries 1 of 11: the title says so, and a hint names the command listing them all.
+    expect(io.out()).toMatch(/\n\nindications \(1 of 11\)\nNAME +COUNT +STAGE +ID\nNSCLC +20 +i1\n$/);
+    const hint = io.err().replace(/\s+/g, ' ');
+    expect(hint).toMatch(/^hint: indications: 1 of 11 shown; all of them: `rsi keywords relations /);
+    expect(hint).toContain('--relation indications --all`');
   });
 
   it('table on a terminal: a score with only a label shows the label, not a dash', async () => {

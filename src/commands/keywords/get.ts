@@ -5,7 +5,7 @@ import { hintLine } from '../shared/hints.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { KeywordScore } from '../../client/schemas.js';
-import { printDocument, printRows, printSections } from '../../io/output.js';
+import { note, printDocument, printRows, printSections } from '../../io/output.js';
 import { target } from '../shared/flags.js';
 
 export interface GetOptions {
@@ -136,7 +136,8 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   await printSections(out, [{ name: 'keyword', rows: [card], columns: cardColumns, tableColumns: tableCard, card: true }, ...sections]);
   // Section totals are list-level metadata: on stderr (and in --json), not in the rows.
   if (out.format !== 'table' && totals.length > 0) ctx.io.stderr.write(`${totals.join(' · ')}\n`);
-  else for (const line of more) ctx.io.stderr.write(hintLine(ctx, line));
+  // As every note: fitted to a terminal, continuing under itself.
+  else for (const line of more) note(ctx.io, hintLine(ctx, line).trimEnd());
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { printJson, printRows, printSections } from '../../io/output.js';
+import { leftOutNote, printJson, printRows, printSections } from '../../io/output.js';
 import { target } from '../shared/flags.js';
 
 export type OpportunitiesOptions = { project: string };
@@ -26,6 +26,9 @@ function memberKeys(rows: readonly Item[], preferred: readonly string[] = []): s
   for (const row of rows) for (const key of Object.keys(row)) keys.add(key);
   return [...preferred.filter((k) => keys.has(k)), ...[...keys].filter((k) => !preferred.includes(k)).sort()];
 }
+
+/** How much of a name a narrow table keeps before it leaves sub-scores out. */
+const NAME_ROOM = 24;
 
 export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<void> {
   const { resolveProject } = await import('../shared/resolve.js');
@@ -62,13 +65,23 @@ export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<voi
   const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
   const style = pictureStyle(ctx.io, out.format, ctx.env);
   const scoreAt = shown.indexOf('score');
+  const leftOut: string[] = [];
   if (style && scoreAt >= 0) {
     const score = (r: Item): number => (typeof r.score === 'number' ? r.score : 0);
     rows = [...rows].sort((a, b) => score(b) - score(a));
-    const width = columnBarWidth(style, tableWidth(rows, tableColumns));
-    if (width > 0) tableColumns.splice(scoreAt + 1, 0, { header: '', value: (r) => bar(score(r), 100, width, style), keep: true });
+    // A narrow terminal keeps what is read first — the names (up to NAME_ROOM characters), the
+    // score and its bar — and leaves the sub-scores out from the right, said in one note at the
+    // end; before, the names were cut to 10 characters and the bar went first.
+    const nameAt = shown.indexOf('name');
+    const nameWidth = nameAt < 0 ? 0 : tableWidth(rows, [tableColumns[nameAt]!]);
+    const width = () => tableWidth(rows, tableColumns) - Math.max(0, nameWidth - NAME_ROOM);
+    while (!out.wide && columnBarWidth(style, width()) === 0 && tableColumns.length - 1 > Math.max(scoreAt, nameAt)) {
+      leftOut.unshift(tableColumns.pop()!.header);
+    }
+    const barWidth = columnBarWidth(style, width());
+    if (barWidth > 0) tableColumns.splice(scoreAt + 1, 0, { header: '', value: (r) => bar(score(r), 100, barWidth, style), keep: true });
   }
-  await printSections(out, [
+  await printSections({ ...out, leftOut }, [
     {
       name: 'keyword',
       rows,
@@ -86,6 +99,8 @@ export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<voi
         .map((key) => ({ header: key.toUpperCase(), value: (row: Item) => row[key] })),
     },
   ]);
+  // Every column left out, this command's and the table's, in one note after the last block.
+  if (leftOut.length > 0) leftOutNote(ctx.io, leftOut);
   const count = keywords.length;
   // The analysis counts are list-level metadata: on stderr (and in --json).
   if (pa) {

@@ -148,7 +148,7 @@ describe('keywords get: run', () => {
   });
 
   it('table: a section the card cuts short says so, with the command listing every item', async () => {
-    const io = fakeIo({ tty: true, columns: 100 });
+    const io = fakeIo({ tty: true, columns: 200 });
     const { client } = fakeClient({ getKeyword: async () => card });
     const ctx = fakeCtx(io, { format: 'table', client, globals: { profile: 'ttl' } });
     await get.run({ keyword: EGFR.id, include: ['indications'] }, ctx);
