@@ -18,6 +18,8 @@ export const ExitCode = {
   analysisFailed: 10,
   batchItemsFailed: 11,
   interrupted: 130,
+  /** Stopped by SIGTERM: 128 + 15, as a shell reports a process that signal ended. */
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -160,9 +162,11 @@ export class BatchItemsFailedError extends CliError {
 /** Ctrl-C. Exit 130. */
 export class InterruptedError extends CliError {
   override readonly code = 'interrupted';
-  override readonly exitCode = ExitCode.interrupted;
-  constructor(message = 'interrupted', options: CliErrorOptions = {}) {
+  override readonly exitCode: ExitCode;
+  /** `signal`: what stopped rsi; SIGTERM exits 143 (128 + 15), anything else 130, as shells have it. */
+  constructor(message = 'interrupted', options: CliErrorOptions & { signal?: NodeJS.Signals } = {}) {
     super(message, options);
+    this.exitCode = options.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
   }
 }
 

@@ -46,12 +46,12 @@ export async function main(options: MainOptions = {}): Promise<number> {
     if (abort.signal.aborted) {
       // Second Ctrl-C: leave now, unless rotated tokens are being saved (then right after).
       exitOutsideShield(
-        () => process.exit(ExitCode.interrupted),
+        () => process.exit(name === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted),
         (line) => void io.stderr.write(`${line}\n`),
       );
       return;
     }
-    abort.abort(new InterruptedError(name === 'SIGINT' ? 'interrupted' : `stopped by ${name}`));
+    abort.abort(new InterruptedError(name === 'SIGINT' ? 'interrupted' : `stopped by ${name}`, { signal: name }));
   };
   const listening = options.io === undefined;
   if (listening) {
