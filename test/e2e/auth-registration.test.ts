@@ -78,7 +78,8 @@ describe.concurrent('client registration', () => {
     expect(r.code).toBe(8);
     expect(r.stderr).toContain('slow down');
     expect(r.stderr).toContain('429 slow_down');
-    expect(r.stderr).toMatch(/hint: wait \d+ s and run `rsi login` again/);
+    expect(r.stderr).toContain(`and run \`rsi login --base-url ${limited.url}\` again`);
+    expect(r.stderr).toMatch(/hint: wait \d+ s and run `rsi login --base-url \S+` again/);
     expect(() => readFileSync(join(dir, 'credentials.json'))).toThrow(/ENOENT/);
   });
 });

@@ -114,7 +114,7 @@ describe('an unquoted name', () => {
     const { err, code } = await rsi('--profile', 'x', 'status', 'My', 'first', 'project', '--json');
     expect(code).toBe('commander.excessArguments');
     expect(err).toBe(
-      "rsi: too many arguments for 'status'. Expected 1 argument but got 3.\n" +
+      "rsi: too many arguments for 'status'. Expected 1 argument but got 3: My, first, project.\n" +
         'hint: a name with spaces is one argument: quote it, as in rsi --profile x status "My first project" --json\n',
     );
     const fix = /as in (rsi .*)$/m.exec(err)![1]!;
