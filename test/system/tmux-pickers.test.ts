@@ -94,7 +94,9 @@ describe.skipIf(skip)('pickers at a real terminal (tmux)', () => {
     for (const extra of [{ RSI_NO_PROMPT: '1' }]) {
       const name = start(['status'], extra);
       const screen = await term.waitFor(name, /EXIT=\d+/);
-      expect(screen).toContain("rsi: missing required argument 'project'\nEXIT=2");
+      expect(screen).toContain(
+        "rsi: missing required argument 'project'\nhint: name the project, or set a default: `rsi config set project NAME` (or RSI_PROJECT)\nEXIT=2",
+      );
     }
     expect((await runCli(['config', 'set', 'prompts', 'off'], { env })).code).toBe(0);
     const off = start(['analyses', 'run', 'Oncology watchlist']);
@@ -104,6 +106,8 @@ describe.skipIf(skip)('pickers at a real terminal (tmux)', () => {
     expect((await runCli(['config', 'unset', 'prompts'], { env })).code).toBe(0);
     const piped = await runCli(['status'], { env });
     expect(piped.code).toBe(2);
-    expect(piped.stderr).toBe("rsi: missing required argument 'project'\n");
+    expect(piped.stderr).toBe(
+      "rsi: missing required argument 'project'\nhint: name the project, or set a default: `rsi config set project NAME` (or RSI_PROJECT)\n",
+    );
   });
 });

@@ -5,6 +5,7 @@
  * into dist/man/ at build time.
  */
 import type { Command, Help } from 'commander';
+import { environmentHelp } from './layout.js';
 
 /**
  * Every command of the tree in help order, root first; hidden ones (`__complete`) and the implicit
@@ -55,6 +56,8 @@ export function renderReference(root: Command, width: number, version: string): 
   for (const cmd of commandsOf(root)) {
     const helper = helperFor(cmd, width);
     parts.push(`## ${pathOf(cmd)}\n\n${helper.formatHelp(cmd, helper).trimEnd()}\n${addedHelp(cmd).trimEnd()}\n`);
+    // The options every command takes, once, right after the root's help (`rsi help environment`).
+    if (cmd === root) parts.push(`## rsi help environment\n\n${environmentHelp(root).trimEnd()}\n`);
   }
   return `${parts.join('\n').replace(/\n{3,}/g, '\n\n')}`;
 }
