@@ -18,7 +18,7 @@ describe('habits in a real process', () => {
     [['signals', 'P', '--watch'], "rsi: unknown option '--watch' (kubectl's); in rsi: rsi status P --watch\n"],
     [
       ['status', 'My', 'first', 'project'],
-      "rsi: too many arguments for 'status'. Expected 1 argument but got 3.\n" +
+      "rsi: too many arguments for 'status'. Expected 1 argument but got 3: My, first, project.\n" +
         'hint: a name with spaces is one argument: quote it, as in rsi status "My first project"\n',
     ],
   ])('rsi %j', async (argv, stderr) => {
