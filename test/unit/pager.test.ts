@@ -63,7 +63,14 @@ describe('lazyPager', () => {
     await new Promise<void>((r) => pager.stream.write('row 1\n', () => r()));
     await new Promise<void>((r) => pager.stream.write('row 2\n', () => r()));
     await pager.finish();
-    expect(fallback.read()?.toString()).toBe('row 1\nrow 2\n');
-    expect(notes.read()?.toString()).toBe('note: could not start the pager "no-such-pager-rsi -R" (ENOENT); printing directly\n');
+    expect(readAll(fallback)).toBe('row 1\nrow 2\n');
+    expect(readAll(notes)).toBe('note: could not start the pager "no-such-pager-rsi -R" (ENOENT); printing directly\n');
   });
 });
+
+/** Everything buffered in a stream: Node 26's read() hands back one written chunk at a time. */
+function readAll(stream: PassThrough): string {
+  let text = '';
+  for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) text += String(chunk);
+  return text;
+}
