@@ -57,13 +57,11 @@ describe('--jq', () => {
     // A module-load probe: every module Node loads is logged by a loader hook.
     const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
     const log = join(dir, 'loaded.txt');
-    writeFileSync(
-      join(dir, 'hooks.mjs'),
-      `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
-    );
+    // In-thread hooks (module.registerHooks, Node 22.15+): the off-thread ones of module.register
+    // are deprecated on Node 26, and there jq's worker thread, which inherits the --import, hung.
     writeFileSync(
       join(dir, 'probe.mjs'),
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+      `import { appendFileSync } from 'node:fs';\nimport { registerHooks } from 'node:module';\nregisterHooks({ load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); } });\n`,
     );
     const probe = { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}` };
     const loaded = (): string => readFileSync(log, 'utf8');
