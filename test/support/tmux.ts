@@ -45,7 +45,8 @@ export function privateTmux(label: string): PrivateTmux {
       tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', String(height), ...envArgs, command);
       return name;
     },
-    async waitFor(name, pattern, timeoutMs = 15_000) {
+    // An outer bound for a screen that never comes, not a speed limit: a busy machine draws late.
+    async waitFor(name, pattern, timeoutMs = 120_000) {
       const end = Date.now() + timeoutMs;
       for (;;) {
         const text = screen(name);
