@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { workerOptions } from './bundle.mjs';
 import { bundledPackages, jqWasmNotices, nodeNotice, packageNotice, renderNotices } from './notices.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -174,17 +175,7 @@ async function bundle(target, keyringSha256) {
   });
   // The `--jq` engine's thread (src/io/jq-worker.ts): the same CommonJS file npm run build makes,
   // an asset here, started as an `eval` worker (a SEA has no file to point a Worker at).
-  await build({
-    entryPoints: [join(ROOT, 'src/io/jq-worker.ts')],
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node22',
-    alias: { 'jq-wasm': join(ROOT, 'node_modules/jq-wasm/dist/index.cjs') },
-    outfile: join(OUT, target, 'jq-worker.cjs'),
-    legalComments: 'eof',
-    logLevel: 'warning',
-  });
+  await build({ ...workerOptions, outfile: join(OUT, target, 'jq-worker.cjs') });
   const text = readFileSync(outfile, 'utf8');
   // useCodeCache makes a real import() fail at run time: everything must be inside the script.
   const code = text
