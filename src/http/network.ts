@@ -135,57 +135,23 @@ function markPermanent<E extends Error>(error: E): E {
   return error;
 }
 
-export interface UndiciParts {
-  Agent: typeof import('undici').Agent;
-  request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-}
-let undiciParts: Promise<UndiciParts> | undefined;
-export const loadUndici = (): Promise<UndiciParts> => (undiciParts ??= importUndici());
-
-async function importUndici(): Promise<UndiciParts> {
-  // undici parses HTTP with a WebAssembly build of llhttp. By default V8 also recompiles that
-  // parser's hot functions with its optimising compiler in the background, and a finished rsi then
-  // sits idle until that compile ends (~150-600 ms per run, measured; docs/performance.md). The
-  // baseline (Liftoff) code parses our few kilobytes per request in microseconds, so that compile
-  // only ever costs. Neither flag is one V8 marks "for testing"; both must be set before undici
-  // compiles the module, which happens on its first connection.
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--no-wasm-tier-up');
-  setFlagsFromString('--no-wasm-dynamic-tiering');
-  // The parts rsi uses, not undici's index: that also loads fetch, WebSocket, cookies (which pull
-  // in Node's own copy of undici), caches and mocks, about 1 MB of code no request needs.
-  const [agent, request] = await Promise.all([import('undici/lib/dispatcher/agent.js'), import('undici/lib/api/api-request.js')]);
-  // CommonJS: the module itself is the default export.
-  return { Agent: agent.default, request: request.default };
-}
-
-let proxyAgentPart: Promise<typeof import('undici').ProxyAgent> | undefined;
-/** undici's ProxyAgent, loaded only when a proxy is configured (most runs have none). */
-export const loadProxyAgent = (): Promise<typeof import('undici').ProxyAgent> => (proxyAgentPart ??= importProxyAgent());
-
-async function importProxyAgent(): Promise<typeof import('undici').ProxyAgent> {
-  const [proxyAgent, connect, dispatcher] = await Promise.all([
-    import('undici/lib/dispatcher/proxy-agent.js'),
-    import('undici/lib/api/api-connect.js'),
-    import('undici/lib/dispatcher/dispatcher.js'),
-  ]);
-  // ProxyAgent opens its CONNECT tunnel with `Dispatcher.prototype.connect`, a method undici's
-  // index attaches (lib/api) and our direct imports do not: without it every https:// request
-  // through a proxy failed with "this[kClient].connect is not a function". It is the only one of
-  // those methods undici's dispatchers call on themselves (request is called from outside, above).
-  const proto = dispatcher.default.prototype as { connect?: unknown };
-  proto.connect ??= connect.default;
-  return proxyAgent.default;
-}
+let undiciModule: Promise<typeof import('undici').default> | undefined;
+/**
+ * undici, loaded only when a proxy carries a request (most runs have none). Its public index, by
+ * its default export: undici is CommonJS, whose exports are the default both for Node's `import()`
+ * and in the bundle's split chunk (which has no named exports).
+ */
+const loadUndici = (): Promise<typeof import('undici').default> => (undiciModule ??= import('undici').then((m) => m.default));
 
 let socksHushed: Promise<void> | undefined;
 /**
  * undici's SOCKS5 agent prints an ExperimentalWarning (two lines on stderr, not in rsi's voice) the
  * first time one is made, deep inside a request. socks5:// is a documented proxy here, so one
- * agent is made up front with that warning held back; undici then never prints it.
+ * agent is made up front with that warning held back; undici then never prints it. Not a speed-up:
+ * what the person reads (docs/performance.md, "Proxied requests after the network cleanup").
  */
 const hushSocksWarning = (): Promise<void> =>
-  (socksHushed ??= import('undici/lib/dispatcher/socks5-proxy-agent.js').then(async ({ default: Socks5ProxyAgent }) => {
+  (socksHushed ??= loadUndici().then(async ({ Socks5ProxyAgent }) => {
     const emit = process.emitWarning;
     process.emitWarning = () => undefined;
     let agent: { close(): Promise<void> };
@@ -267,8 +233,8 @@ export class Network {
   private dispatcher(proxy: string): Promise<Dispatcher> {
     let found = this.dispatchers.get(proxy);
     if (!found) {
-      found = Promise.all([loadProxyAgent(), /^socks5?:/i.test(proxy) ? hushSocksWarning() : undefined]).then(
-        ([ProxyAgent]) =>
+      found = Promise.all([loadUndici(), /^socks5?:/i.test(proxy) ? hushSocksWarning() : undefined]).then(
+        ([{ ProxyAgent }]) =>
           new ProxyAgent({
             headersTimeout: this.timeoutMs,
             bodyTimeout: this.timeoutMs,
@@ -398,8 +364,8 @@ export class Network {
 
   /** A request through the proxy `proxyFor` named: undici's ProxyAgent (CONNECT for https://). */
   private async proxied(req: WireRequest, proxy: string, signal: AbortSignal): Promise<WireHead> {
-    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.dispatcher(proxy)]);
-    const res = await request.call(dispatcher, {
+    const dispatcher = await this.dispatcher(proxy);
+    const res = await dispatcher.request({
       origin: req.url.origin,
       path: `${req.url.pathname}${req.url.search}`,
       method: req.method as Dispatcher.HttpMethod,
