@@ -129,7 +129,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
       timeoutMs: opts.timeoutSeconds * 1000,
       store,
       config: creds.config,
-      oauth: creds.oauth,
+      oauth: { userAgent: creds.userAgent, network: await ctx.network() },
       clock: ctx.clock,
       signal: ctx.signal,
       pasted: paste.lines,

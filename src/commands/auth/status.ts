@@ -181,11 +181,11 @@ function rejection(error: Error): string {
 
 /** The MCP sign-in checked the same way: an `initialize` POST to `<base>/mcp`, where a 401 means rejected. */
 async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 'checked' | 'problem'>> {
-  const creds = await ctx.credentials();
+  const [creds, network] = await Promise.all([ctx.credentials(), ctx.network()]);
   try {
     const mcp = await creds.tokenProvider('mcp');
     const send = async (token: string) =>
-      creds.oauth.network.send({
+      network.send({
         method: 'POST',
         url: new URL(mcp.url),
         headers: {
@@ -313,7 +313,7 @@ async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus,
  * read shows that profile as not signed in rather than failing the whole listing.
  */
 export async function everyProfile(ctx: Context, current: AuthStatus, check = false): Promise<AuthStatus[]> {
-  const creds = await ctx.credentials();
+  const [creds, network] = await Promise.all([ctx.credentials(), ctx.network()]);
   const { resolveCredentials } = await import('../../auth/credentials.js');
   const names = Object.keys((await creds.config.read()).profiles).sort();
   const out: AuthStatus[] = [current];
@@ -328,8 +328,8 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
         clock: ctx.clock,
         signal: ctx.signal,
         version: ctx.version,
-        // The Context's one network path: every profile's check goes through it.
-        network: creds.oauth.network,
+        // The Context's one network: every profile's check goes through it.
+        network,
       });
       status.baseUrl = other.baseUrl ?? null;
       const stored = other.source ? await other.store().load(other.key()) : undefined;
@@ -345,7 +345,7 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
           // This profile's own session (its own tokens) on the one network path; its HTTP layer is
           // closed before the next profile, the network stays the Context's.
           const [{ openSession }, { ApiClient }] = await Promise.all([import('../../auth/session.js'), import('../../client/client.js')]);
-          const session = await openSession(other, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock });
+          const session = await openSession(other, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock, network });
           try {
             Object.assign(status, await checkWithService(ctx, async () => new ApiClient(session.http)));
             const fresh = await other.store().load(other.key());

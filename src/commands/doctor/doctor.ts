@@ -80,6 +80,9 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   }
   const profile = creds?.profile;
   const baseUrl = creds?.baseUrl;
+  // The same network as every other request: proxy, deadline, trace.
+  const network = await ctx.network();
+  const oauth = { userAgent: creds?.userAgent ?? `rsi/${ctx.version}`, network };
   if (!baseUrl && !checks.some((c) => c.name === 'base URL')) {
     add({ name: 'base URL', ok: false, detail: 'none configured', hint: 'run `rsi login --base-url <url>` or set RSI_BASE_URL' });
   }
@@ -88,8 +91,6 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   if (baseUrl) {
     add({ name: 'base URL', ok: true, detail: baseUrl });
     const started = ctx.clock.now();
-    // The same network path as every other request: proxy, deadline, trace.
-    const network = creds!.oauth.network;
     const probeUrl = new URL(`${baseUrl}/.well-known/oauth-authorization-server`);
     const decision = network.proxyDecision(probeUrl);
     const proxy = decision.proxy;
@@ -138,7 +139,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
       });
     }
     try {
-      as = await discoverAuthorizationServer(baseUrl, creds!.oauth);
+      as = await discoverAuthorizationServer(baseUrl, oauth);
       add({ name: 'OAuth discovery', ok: true, detail: `issuer ${as.issuer}` });
       const s256 = as.code_challenge_methods_supported?.includes('S256') === true;
       add({
@@ -208,7 +209,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
       });
     } else {
       try {
-        const ok = await registrationAccepted({ oauth: creds!.oauth }, as, profile.client);
+        const ok = await registrationAccepted({ oauth }, as, profile.client);
         add({
           name: 'client registration',
           ok,

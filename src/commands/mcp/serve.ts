@@ -92,7 +92,7 @@ async function freshCredentials(ctx: Context): Promise<Credentials> {
     clock: ctx.clock,
     signal: ctx.signal,
     version: ctx.version,
-    network: (await ctx.credentials()).oauth.network,
+    network: await ctx.network(),
   });
 }
 
@@ -167,12 +167,13 @@ function clientFactory(ctx: Context): { get: () => Promise<ApiClient>; close: ()
   const get = async (): Promise<ApiClient> => {
     if (live) return live;
     const attempt = (async () => {
-      const [creds, { openSession }, { ApiClient }] = await Promise.all([
+      const [creds, network, { openSession }, { ApiClient }] = await Promise.all([
         freshCredentials(ctx),
+        ctx.network(),
         import('../../auth/session.js'),
         import('../../client/client.js'),
       ]);
-      const session = await openSession(creds, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock });
+      const session = await openSession(creds, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock, network });
       return new ApiClient(session.http);
     })();
     live = attempt;
