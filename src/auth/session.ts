@@ -4,7 +4,7 @@
  * under a lock).
  */
 import type { Clock, Io } from '../io/io.js';
-import { UndiciHttp } from '../http/http.js';
+import { RetryingHttp } from '../http/retrying-http.js';
 import type { AuthGlobals, Credentials, TokenSource } from './credentials.js';
 import type { Http } from '../http/types.js';
 import type { Network } from '../http/network.js';
@@ -29,6 +29,6 @@ export async function openSession(creds: Credentials, options: SessionOptions): 
   const { globals, clock } = options;
   const baseUrl = creds.requireBaseUrl();
   const auth = await creds.tokenProvider('api');
-  const http = new UndiciHttp({ baseUrl, auth, timeoutMs: globals.timeoutMs, userAgent: creds.userAgent, clock }, options.network);
+  const http = new RetryingHttp({ baseUrl, auth, timeoutMs: globals.timeoutMs, userAgent: creds.userAgent, clock }, options.network);
   return { profile: creds.profileName, baseUrl, tokenSource: auth.source as TokenSource, http };
 }

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../../src/errors.js';
-import { UndiciHttp } from '../../src/http/http.js';
+import { RetryingHttp } from '../../src/http/retrying-http.js';
 import { Network, OAUTH_MAX_BYTES, tlsFailure } from '../../src/http/network.js';
 import { httpOnlyNote, proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
 import { redactBody } from '../../src/http/redact.js';
@@ -504,7 +504,7 @@ describe('through a real forward proxy', () => {
     const trace = collect();
     const proxyUrl = proxy.url.replace('//', '//alice:pr0xy-s3cret@');
     const network = new Network({ env: { http_proxy: proxyUrl }, timeoutMs: 5000, trace: trace.stream });
-    const http = new UndiciHttp({ baseUrl: named, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const http = new RetryingHttp({ baseUrl: named, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
       expect((await http.request({ method: 'GET', path: '/keywords' })).json).toEqual({ ok: true });
       expect((await network.fetch(`${named}/.well-known/oauth-authorization-server`)).status).toBe(200);
@@ -521,7 +521,7 @@ describe('through a real forward proxy', () => {
   it('names the proxy (redacted) and does not retry when it wants credentials (407)', async () => {
     proxy.hits.length = 0;
     const network = new Network({ env: { http_proxy: proxy.url.replace('//', '//alice:wrong-pass@') }, timeoutMs: 5000 });
-    const http = new UndiciHttp({ baseUrl: named, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const http = new RetryingHttp({ baseUrl: named, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
       const error = await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceUnavailableError);
@@ -594,7 +594,7 @@ describe('a proxy that refuses CONNECT', () => {
   it.each([403, 502, 503])('%i: one line naming the proxy, the host and the status, and no retry', async (status) => {
     const refusing = await startProxy({ refuseConnect: status });
     const network = new Network({ env: { HTTPS_PROXY: refusing.url }, timeoutMs: 5000 });
-    const http = new UndiciHttp({ baseUrl: 'https://svc.test:8443', timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const http = new RetryingHttp({ baseUrl: 'https://svc.test:8443', timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
       const error = (await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e)) as ServiceUnavailableError;
       expect(error).toBeInstanceOf(ServiceUnavailableError);
