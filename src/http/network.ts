@@ -135,23 +135,45 @@ function markPermanent<E extends Error>(error: E): E {
   return error;
 }
 
-let undiciModule: Promise<typeof import('undici').default> | undefined;
-/**
- * undici, loaded only when a proxy carries a request (most runs have none). Its public index, by
- * its default export: undici is CommonJS, whose exports are the default both for Node's `import()`
- * and in the bundle's split chunk (which has no named exports).
- */
-const loadUndici = (): Promise<typeof import('undici').default> => (undiciModule ??= import('undici').then((m) => m.default));
+export interface UndiciParts {
+  ProxyAgent: typeof import('undici').ProxyAgent;
+  request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+}
+let undiciParts: Promise<UndiciParts> | undefined;
+/** undici's ProxyAgent and request, loaded only when a proxy carries a request (most runs have none). */
+export const loadUndici = (): Promise<UndiciParts> => (undiciParts ??= importUndici());
+
+async function importUndici(): Promise<UndiciParts> {
+  // The parts rsi uses, not undici's index, which also loads fetch, WebSocket, cookies, caches and
+  // mocks (about 1 MB of code no request needs): the index cost ~9 % more CPU per proxied request,
+  // measured (docs/performance.md, "Proxied requests after the network cleanup"). undici has no
+  // `exports` map, so these paths resolve as any file of the package; src/http/undici-parts.d.ts
+  // types them, and test/unit/http-network.test.ts fails when an upgrade moves one.
+  const [proxyAgent, request, connect, dispatcher] = await Promise.all([
+    import('undici/lib/dispatcher/proxy-agent.js'),
+    import('undici/lib/api/api-request.js'),
+    import('undici/lib/api/api-connect.js'),
+    import('undici/lib/dispatcher/dispatcher.js'),
+  ]);
+  // ProxyAgent opens its CONNECT tunnel with `Dispatcher.prototype.connect`, a method undici's
+  // index attaches (lib/api) and these direct imports do not: without it every https:// request
+  // through a proxy fails with "this[kClient].connect is not a function". It is the only one of
+  // those methods undici's dispatchers call on themselves (request is called from outside, above).
+  const proto = dispatcher.default.prototype as { connect?: unknown };
+  proto.connect ??= connect.default;
+  // CommonJS: the module itself is the default export.
+  return { ProxyAgent: proxyAgent.default, request: request.default };
+}
 
 let socksHushed: Promise<void> | undefined;
 /**
  * undici's SOCKS5 agent prints an ExperimentalWarning (two lines on stderr, not in rsi's voice) the
  * first time one is made, deep inside a request. socks5:// is a documented proxy here, so one
  * agent is made up front with that warning held back; undici then never prints it. Not a speed-up:
- * what the person reads (docs/performance.md, "Proxied requests after the network cleanup").
+ * kept for what the person reads (docs/performance.md, "Proxied requests after the network cleanup").
  */
 const hushSocksWarning = (): Promise<void> =>
-  (socksHushed ??= loadUndici().then(async ({ Socks5ProxyAgent }) => {
+  (socksHushed ??= import('undici/lib/dispatcher/socks5-proxy-agent.js').then(async ({ default: Socks5ProxyAgent }) => {
     const emit = process.emitWarning;
     process.emitWarning = () => undefined;
     let agent: { close(): Promise<void> };
@@ -364,8 +386,8 @@ export class Network {
 
   /** A request through the proxy `proxyFor` named: undici's ProxyAgent (CONNECT for https://). */
   private async proxied(req: WireRequest, proxy: string, signal: AbortSignal): Promise<WireHead> {
-    const dispatcher = await this.dispatcher(proxy);
-    const res = await dispatcher.request({
+    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.dispatcher(proxy)]);
+    const res = await request.call(dispatcher, {
       origin: req.url.origin,
       path: `${req.url.pathname}${req.url.search}`,
       method: req.method as Dispatcher.HttpMethod,

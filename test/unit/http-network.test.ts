@@ -8,7 +8,7 @@ import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../../src/errors.js';
 import { RetryingHttp } from '../../src/http/retrying-http.js';
-import { Network, OAUTH_MAX_BYTES, tlsFailure } from '../../src/http/network.js';
+import { Network, OAUTH_MAX_BYTES, loadUndici, tlsFailure } from '../../src/http/network.js';
 import { httpOnlyNote, proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
 import { redactBody } from '../../src/http/redact.js';
 import { fakeClock } from '../support/fakes.js';
@@ -653,5 +653,27 @@ describe('TLS failures name the fix', () => {
       tlsFailure('EPROTO', 'svc', unread, 'write EPROTO 80:error:0A00010B:SSL routines:ssl3_get_record:sslv3 alert bad record mac:x.c:1:')!
         .reason,
     ).toBe('the TLS handshake with svc failed (sslv3 alert bad record mac)');
+  });
+});
+
+describe("the undici parts the network path imports (not undici's index)", () => {
+  it('still exist with the shapes rsi relies on, and carry a request', async () => {
+    // If an undici upgrade moves lib/dispatcher/proxy-agent.js, dispatcher.js or lib/api/api-request.js,
+    // api-connect.js, this fails here, naming them.
+    const { ProxyAgent, request } = await loadUndici();
+    expect(typeof ProxyAgent).toBe('function');
+    expect(typeof request).toBe('function');
+    // The tunnel's CONNECT: undici's index attaches it to every dispatcher; loadUndici must too.
+    expect(typeof (new ProxyAgent('http://127.0.0.1:1') as unknown as { connect?: unknown }).connect).toBe('function');
+    handler = (_req, res) => res.end('pong');
+    const { Agent } = await import('undici');
+    const agent = new Agent();
+    try {
+      const res = await request.call(agent, { origin: base, path: '/ping', method: 'GET' });
+      expect(res.statusCode).toBe(200);
+      expect(await res.body.text()).toBe('pong');
+    } finally {
+      await agent.close();
+    }
   });
 });
