@@ -95,14 +95,14 @@ export interface FetchInit {
   maxBytes?: number | undefined;
 }
 
+type NodeHttp = typeof import('node:http');
 /**
- * Node's own client, without an ES import: in an ES module, `import 'node:http'` also evaluates
- * the lazy exports of its ESM facade, which load Node's bundled undici on Node 22 and 24
- * (docs/performance.md). `process.getBuiltinModule` (Node ≥ 20.16) hands over the module itself,
- * in the npm bundle, the tests and the single executable alike.
+ * Node's own client for `url`, loaded on the first request of its scheme: `node:https` brings TLS
+ * and crypto (~150 ms of a loaded machine), which a loopback http:// run never needs. The bundle
+ * turns this import into a `require` (docs/architecture.md, "Node's built-ins").
  */
-const nodeHttp = () => process.getBuiltinModule('node:http');
-const nodeHttps = () => process.getBuiltinModule('node:https');
+const nodeClient = async (url: URL): Promise<NodeHttp> =>
+  url.protocol === 'https:' ? ((await import('node:https')) as unknown as NodeHttp) : import('node:http');
 
 /** A reply's status line and headers, its body still to read. */
 interface WireHead {
@@ -292,7 +292,7 @@ export class Network {
         res = await open();
       } catch (error) {
         // A failed handshake sent nothing, so any method may go again, once, with the new roots.
-        if (signal.aborted || !this.trustSystemStore(error, epoch)) throw error;
+        if (signal.aborted || !(await this.trustSystemStore(error, epoch))) throw error;
         res = await open();
       }
       if (res.status === 407 && proxy !== undefined) {
@@ -323,14 +323,15 @@ export class Network {
    * A request that goes straight to the host, on Node's own HTTP client (in Node's snapshot, so
    * nothing to load or compile: docs/performance.md, round 3) and a keep-alive agent per scheme.
    */
-  private direct(req: WireRequest, signal: AbortSignal, fresh = false): Promise<WireHead> {
+  private async direct(req: WireRequest, signal: AbortSignal, fresh = false): Promise<WireHead> {
     const https = req.url.protocol === 'https:';
+    const client = await nodeClient(req.url);
     // `agent: false` is one new connection for this request alone (see the retry below).
-    const agent = fresh ? false : this.agent(https);
+    const agent = fresh ? false : this.agent(https, client);
     return new Promise<WireHead>((resolve, reject) => {
       const headers: Record<string, string | number> = { ...req.headers };
       if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
-      const outgoing = (https ? nodeHttps() : nodeHttp())
+      const outgoing = client
         .request(req.url, { method: req.method, headers, agent, signal }, (res) => {
           const { headers: joined, rawHeaders } = fromRaw(res.rawHeaders);
           resolve({ status: res.statusCode ?? 0, headers: joined, rawHeaders, body: res });
@@ -356,10 +357,14 @@ export class Network {
    * is in use, makes new connections verify against both. True when the request should go again:
    * the roots changed since it started.
    */
-  private trustSystemStore(error: unknown, epoch: number): boolean {
+  private async trustSystemStore(error: unknown, epoch: number): Promise<boolean> {
     if (!UNKNOWN_CA.has(errorCode(error) ?? '')) return false;
     if (this.store.state === 'unread') {
-      this.store = readSystemStore();
+      const store = await readSystemStore();
+      // Another request that failed alongside this one may have moved to the new roots already.
+      const meanwhile = this.store as SystemStore;
+      if (meanwhile.state !== 'unread') return meanwhile.state === 'added' && epoch !== this.trustEpoch;
+      this.store = store;
       this.tracer?.line(`* ${describeStore(this.store)}`);
       if (this.store.state !== 'added') return false;
       this.trustEpoch++;
@@ -373,12 +378,12 @@ export class Network {
     return this.store.state === 'added' && epoch !== this.trustEpoch;
   }
 
-  private agent(https: boolean): import('node:http').Agent {
+  private agent(https: boolean, client: NodeHttp): import('node:http').Agent {
     const key = https ? 'https:' : 'http:';
     let agent = this.agents.get(key);
     if (!agent) {
       const options = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 10_000 };
-      agent = https ? new (nodeHttps().Agent)({ ...options, ...this.tlsOptions() }) : new (nodeHttp().Agent)(options);
+      agent = new client.Agent(https ? { ...options, ...this.tlsOptions() } : options);
       this.agents.set(key, agent);
     }
     return agent;

@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Credentials } from '../../auth/credentials.js';
@@ -248,7 +249,6 @@ async function aboutThisRsi(version: string): Promise<Check[]> {
         : `run from a checkout of the sources, ${where.path}`;
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const supported = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
-  const os = process.getBuiltinModule('node:os');
   return [
     { name: 'rsi', ok: true, detail: `${version}, ${how}` },
     {
