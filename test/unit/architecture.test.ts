@@ -13,9 +13,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The single executable's entry and its keychain loader (docs/install.md): only main.
   exe: ['main'],
   program: ['context', 'commands'],
-  context: ['auth', 'client', 'mcp', 'io', 'errors', 'services'],
-  // What the Context loads for a command's action, as one module (src/services.ts).
-  services: ['auth', 'client'],
+  // The Context owns the process's one network (`ctx.network()`, the type of src/http/network.ts).
+  context: ['auth', 'client', 'mcp', 'http', 'io', 'errors', 'services'],
+  // What the Context loads for a command's action, as one module (src/services.ts), the network too.
+  services: ['auth', 'client', 'http'],
   commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp'],
   client: ['http', 'errors'],
   mcp: ['client', 'http', 'errors'],
