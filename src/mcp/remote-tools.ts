@@ -15,7 +15,7 @@ import { briefTool, confirmBrief, matchBrief } from '../ops/from-brief.js';
 import type { McpTools } from '../ops/mcp-tools.js';
 import { resolveProjectLazily } from '../ops/resolve.js';
 import { readScoreboard } from '../ops/scoreboard.js';
-import { BriefReply, ScoreboardReply } from './features.js';
+import { BriefReply, ScoreboardReply } from '../ops/features.js';
 import type { ResourceLink } from './results.js';
 import type { ServeDeps } from './deps.js';
 import { Confirmation, output, project } from './shapes.js';
