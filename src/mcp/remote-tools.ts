@@ -11,11 +11,11 @@ import { UnexpectedReplyError } from '../errors.js';
 import { type Extra, type Gate, Reply, said } from './ask.js';
 import type { McpConnection } from './client.js';
 import { canonical } from './confirm.js';
-import { briefTool, confirmBrief, matchBrief } from '../ops/from-brief.js';
-import type { McpTools } from '../ops/mcp-tools.js';
+import { sendBrief } from '../ops/from-brief.js';
+import { type McpTools, requireTool } from '../ops/mcp-tools.js';
 import { resolveProjectLazily } from '../ops/resolve.js';
 import { readScoreboard } from '../ops/scoreboard.js';
-import { BriefReply, ScoreboardReply } from '../ops/features.js';
+import { BRIEF_TOOLS, BriefReply, ScoreboardReply } from '../ops/features.js';
 import type { ResourceLink } from './results.js';
 import type { ServeDeps } from './deps.js';
 import { Confirmation, output, project } from './shapes.js';
@@ -122,8 +122,8 @@ export function registerRemoteTools(
       const args = { brief: a.brief, ...(a.name ? { name: a.name } : {}) };
       const reply = await h.gate('create_project_from_brief', args, a.confirmed, x, {
         first: async () => {
-          const tool = await briefTool(session, x.signal);
-          const dry = (await matchBrief(session, tool.name, args, x.signal)).reply;
+          const tool = await requireTool(session, BRIEF_TOOLS, 'project-from-brief', x.signal);
+          const dry = (await sendBrief(session, tool.name, args, false, x.signal)).reply;
           const items = dry.matched.map((m) => `${said(m.entity_name ?? m.entity_id, 80)} (${said(m.entity_type, 20)})`);
           return {
             // Nothing matched: nothing to create, nothing to ask.
@@ -139,8 +139,8 @@ export function registerRemoteTools(
           };
         },
         confirmed: async () => {
-          const tool = await briefTool(session, x.signal);
-          return (await confirmBrief(session, tool.name, args, x.signal)).reply;
+          const tool = await requireTool(session, BRIEF_TOOLS, 'project-from-brief', x.signal);
+          return (await sendBrief(session, tool.name, args, true, x.signal)).reply;
         },
       });
       const created = reply.value as BriefReply;
