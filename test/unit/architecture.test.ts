@@ -195,6 +195,16 @@ describe('architecture', () => {
     ]);
     expect(check(planted).violations.map((v) => v.split(' ')[0])).toEqual(['ops/a.ts', 'ops/b.ts', 'ops/c.ts', 'ops/d.ts', 'client/x.ts']);
   });
+  it('the use cases (src/ops) load no front-end library: no MCP SDK, commander or prompts', () => {
+    const packages = [...sources()]
+      .filter(([file]) => relative(SRC, file).startsWith('ops'))
+      .flatMap(([file, text]) =>
+        [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"]([^'".][^'"]*)['"]/g)].map((m) => `${relative(SRC, file)} → ${m[1]}`),
+      )
+      .filter((edge) => !/ → zod(\/|$)/.test(edge));
+    expect(packages).toEqual([]);
+  });
+
   it('no file imports itself, directly or round a circle', () => {
     expect(circles(sources())).toEqual([]);
   });
