@@ -11,10 +11,14 @@ import { UnexpectedReplyError } from '../errors.js';
 import { type Extra, type Gate, Reply, said } from './ask.js';
 import type { McpConnection } from './client.js';
 import { canonical } from './confirm.js';
-import { BRIEF_TOOLS, BriefReply, parseReply, SCOREBOARD_TOOLS, ScoreboardReply } from './features.js';
+import { sendBrief } from '../ops/from-brief.js';
+import { type McpTools, requireTool } from '../ops/mcp-tools.js';
+import { resolveProjectLazily } from '../ops/resolve.js';
+import { readScoreboard } from '../ops/scoreboard.js';
+import { BRIEF_TOOLS, BriefReply, ScoreboardReply } from '../ops/features.js';
 import type { ResourceLink } from './results.js';
 import type { ServeDeps } from './deps.js';
-import { Confirmation, output, project, UUID } from './shapes.js';
+import { Confirmation, output, project } from './shapes.js';
 
 export function registerRemoteTools(
   server: McpServer,
@@ -36,44 +40,41 @@ export function registerRemoteTools(
   },
 ): Record<string, RegisteredTool> {
   const registered: Record<string, RegisteredTool> = {};
-  /** Calls one of the service's MCP tools (found by name) and returns its structured reply. */
-  const call = async (names: readonly string[], feature: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
-    const { toolFailure } = await import('./client.js');
-    let conn: McpConnection;
-    let tools: Tool[];
-    try {
-      conn = await remote.connection();
-      // One tools/list per session: its tools do not change under a stateless server's session.
-      let listed = toolLists.get(conn);
-      if (!listed) {
-        listed = conn.listTools(signal);
-        toolLists.set(conn, listed);
-        listed.catch(() => toolLists.delete(conn));
+  /**
+   * The service's MCP server as the use cases (src/ops) call it: the session kept by the caller,
+   * its tools listed once, and a failed session dropped so the next call opens a new one (a
+   * cancelled call is no broken session).
+   */
+  const session: McpTools = {
+    async listTools(signal) {
+      try {
+        const conn = await remote.connection();
+        // One tools/list per session: its tools do not change under a stateless server's session.
+        let listed = toolLists.get(conn);
+        if (!listed) {
+          listed = conn.listTools(signal);
+          toolLists.set(conn, listed);
+          listed.catch(() => toolLists.delete(conn));
+        }
+        return await listed;
+      } catch (error) {
+        if (!signal?.aborted) remote.reset();
+        throw error;
       }
-      tools = await listed;
-    } catch (error) {
-      if (signal.aborted) throw error;
-      remote.reset();
-      throw error;
-    }
-    const found = tools.find((t) => names.includes(t.name));
-    if (!found) {
-      throw new UnexpectedReplyError(`the service's MCP server offers no ${feature} tool (looked for ${names.join(', ')})`);
-    }
-    let result: CallToolResult;
-    try {
-      result = await conn.callTool(found.name, args, signal);
-    } catch (error) {
-      // A cancelled call is no broken session.
-      if (signal.aborted) throw error;
-      remote.reset();
-      throw error;
-    }
-    if (result.isError) throw toolFailure(found.name, result);
-    if (result.structuredContent === undefined) {
-      throw new UnexpectedReplyError(`the MCP tool ${found.name} answered without structured content`);
-    }
-    return result.structuredContent;
+    },
+    async callTool(name, args, signal) {
+      let result: CallToolResult;
+      try {
+        result = await (await remote.connection()).callTool(name, args, signal);
+      } catch (error) {
+        if (!signal?.aborted) remote.reset();
+        throw error;
+      }
+      if (!result.isError && result.structuredContent === undefined) {
+        throw new UnexpectedReplyError(`the MCP tool ${name} answered without structured content`);
+      }
+      return result;
+    },
   };
 
   registered.project_scoreboard = server.registerTool(
@@ -91,9 +92,8 @@ export function registerRemoteTools(
     },
     h.tool<{ project: string; limit?: number }>('project_scoreboard', ['limit'], async (a, x) => {
       // A UUID needs no API sign-in; a name is looked up through the API as everywhere else.
-      const id = UUID.test(a.project) ? a.project : (await deps.resolveProject(await h.api(), a.project, x.signal)).id;
-      const reply = await call(SCOREBOARD_TOOLS, 'scoreboard', { project_id: id, ...(a.limit ? { limit: a.limit } : {}) }, x.signal);
-      return parseReply('project_scoreboard', ScoreboardReply, reply);
+      const p = await resolveProjectLazily(h.api, a.project, x.signal);
+      return (await readScoreboard(session, { projectId: p.id, limit: a.limit || undefined }, x.signal)).board;
     }),
   );
 
@@ -122,11 +122,8 @@ export function registerRemoteTools(
       const args = { brief: a.brief, ...(a.name ? { name: a.name } : {}) };
       const reply = await h.gate('create_project_from_brief', args, a.confirmed, x, {
         first: async () => {
-          const dry = parseReply(
-            'create_project_from_brief',
-            BriefReply,
-            await call(BRIEF_TOOLS, 'project-from-brief', { ...args, confirm: false }, x.signal),
-          );
+          const tool = await requireTool(session, BRIEF_TOOLS, 'project-from-brief', x.signal);
+          const dry = (await sendBrief(session, tool.name, args, false, x.signal)).reply;
           const items = dry.matched.map((m) => `${said(m.entity_name ?? m.entity_id, 80)} (${said(m.entity_type, 20)})`);
           return {
             // Nothing matched: nothing to create, nothing to ask.
@@ -141,12 +138,10 @@ export function registerRemoteTools(
               `${items.slice(0, 15).join(', ')}${items.length > 15 ? ` and ${items.length - 15} more` : ''}?`,
           };
         },
-        confirmed: async () =>
-          parseReply(
-            'create_project_from_brief',
-            BriefReply,
-            await call(BRIEF_TOOLS, 'project-from-brief', { ...args, confirm: true }, x.signal),
-          ),
+        confirmed: async () => {
+          const tool = await requireTool(session, BRIEF_TOOLS, 'project-from-brief', x.signal);
+          return (await sendBrief(session, tool.name, args, true, x.signal)).reply;
+        },
       });
       const created = reply.value as BriefReply;
       if (!created.created || !created.project) return reply;

@@ -51,7 +51,7 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
   }
   const [{ createServer, serveStdio }, { resolveProject, resolveKeyword }, { checkServiceUrl }] = await Promise.all([
     import('../../mcp/server.js'),
-    import('../shared/resolve.js'),
+    import('../../ops/resolve.js'),
     import('../../io/browser.js'),
   ]);
   const clients = clientFactory(ctx);
