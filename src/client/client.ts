@@ -17,6 +17,7 @@ import {
   UsageError,
 } from '../errors.js';
 import * as S from './schemas.js';
+import { isUuid } from './ids.js';
 import type { InFlight } from './window.js';
 import { carryLiterals } from '../http/literals.js';
 import { notJsonError } from './not-json.js';
@@ -282,14 +283,12 @@ function repeatedPage(where: string, before: string): UnexpectedReplyError {
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * A path segment for an id. The spec's path ids are UUIDs; refusing anything else here is the last
  * fence before the URL, so `.`/`..` (which URL parsing would resolve) or a slash never reach one.
  */
 function pathId(id: string): string {
-  if (!UUID.test(id)) throw new UsageError(`${JSON.stringify(id)} is not a UUID, so it cannot name a keyword or project in a request`);
+  if (!isUuid(id)) throw new UsageError(`${JSON.stringify(id)} is not a UUID, so it cannot name a keyword or project in a request`);
   return id;
 }
 

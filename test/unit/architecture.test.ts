@@ -16,9 +16,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   context: ['auth', 'client', 'mcp', 'io', 'errors', 'services'],
   // What the Context loads for a command's action, as one module (src/services.ts).
   services: ['auth', 'client'],
-  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp'],
+  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'ops'],
   client: ['http', 'errors'],
-  mcp: ['client', 'http', 'errors'],
+  mcp: ['client', 'http', 'errors', 'ops'],
+  // The use cases both front-ends share (src/ops): ports in, data out. Of io only its text helpers
+  // (OPS_IO): no printer, no prompter, no Context.
+  ops: ['client', 'errors', 'io'],
   auth: ['http', 'storage', 'io', 'errors'],
   http: ['io', 'errors'],
   storage: ['errors'],
@@ -28,6 +31,8 @@ const ALLOWED: Record<string, readonly string[]> = {
 };
 // Only the `rsi sandbox` command may reach into the sandbox.
 const SANDBOX_DOORS = ['commands/sandbox/sandbox.ts'];
+// What the use cases may use of io: the quoting rule of suggested commands, nothing that prints.
+const OPS_IO = ['io/text.ts'];
 
 function layerOf(file: string): string {
   const rel = relative(SRC, file).replaceAll('\\', '/');
@@ -62,6 +67,12 @@ function check(files: Map<string, string>): { violations: string[]; used: Set<st
       const rel = relative(SRC, file).replaceAll('\\', '/');
       if (target === 'sandbox' && !SANDBOX_DOORS.includes(rel))
         violations.push(`${rel} → ${spec} (only the sandbox command may import the sandbox)`);
+      else if (
+        from === 'ops' &&
+        target === 'io' &&
+        !OPS_IO.includes(relative(SRC, resolve(dirname(file), spec.replace(/\.js$/, '.ts'))).replaceAll('\\', '/'))
+      )
+        violations.push(`${rel} → ${spec} (ops may use only io's text helpers: ${OPS_IO.join(', ')})`);
       else if (!(ALLOWED[from] ?? []).includes(target)) violations.push(`${rel} → ${spec} (${from} → ${target})`);
       else used.add(`${from} → ${target}`);
     }
@@ -171,6 +182,18 @@ describe('architecture', () => {
       [join(SRC, 'io/output.ts'), "import type { Context } from '../context.js';"],
     ]);
     expect(check(planted).violations).toHaveLength(4);
+  });
+
+  it('catches a use case that prints, reaches a front-end or the Context', () => {
+    const planted = new Map([
+      [join(SRC, 'ops/a.ts'), "import { printJson } from '../io/output.js';"],
+      [join(SRC, 'ops/b.ts'), "import type { Context } from '../context.js';"],
+      [join(SRC, 'ops/c.ts'), "import { run } from '../commands/status/status.js';"],
+      [join(SRC, 'ops/d.ts'), "import { fence } from '../mcp/fence.js';"],
+      [join(SRC, 'ops/e.ts'), "import { shellQuote } from '../io/text.js';\nimport { isUuid } from '../client/ids.js';"],
+      [join(SRC, 'client/x.ts'), "import { resolveProject } from '../ops/resolve.js';"],
+    ]);
+    expect(check(planted).violations.map((v) => v.split(' ')[0])).toEqual(['ops/a.ts', 'ops/b.ts', 'ops/c.ts', 'ops/d.ts', 'client/x.ts']);
   });
   it('no file imports itself, directly or round a circle', () => {
     expect(circles(sources())).toEqual([]);

@@ -1,25 +1,20 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { ApiClient } from '../../client/client.js';
 import type { OutputFormat } from '../../io/formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
-import {
-  AmbiguousNameError,
-  ConfirmationRequiredError,
-  ConflictError,
-  ServiceUnavailableError,
-  UnexpectedReplyError,
-  UsageError,
-} from '../../errors.js';
+import { ConfirmationRequiredError, UsageError } from '../../errors.js';
 import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../shared/status-view.js';
 import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js';
-import { shellQuote } from '../../io/text.js';
 import { collect } from '../shared/flags.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
 import { formatTable, note, printDocument, printJsonLine, printSections, printText } from '../../io/output.js';
 import { readInput } from '../shared/flags.js';
+import * as ops from '../../ops/analyses.js';
+
+// The use case's parts, where the command's tests have always found them.
+export { confirmPlan, resolveSelectNames } from '../../ops/analyses.js';
 
 /** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
 type TopRequest = NonNullable<RunAnalysesBody['top']>;
@@ -221,26 +216,26 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   }
   if (options.includeAnalysed) body.include_analysed = true;
 
-  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
+  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../ops/resolve.js')]);
   const project = await resolveProject(client, options.project, ctx.signal);
   if (options.pick) {
     const { pickSignals } = await import('../shared/pick.js');
-    const signals = await listSignals(client, project.id, ctx.signal);
+    const signals = await ops.listProjectSignals(client, project.id, ctx.signal);
     body.selections = await pickSignals(ctx, signals, { includeAnalysed: options.includeAnalysed, projectName: project.name });
     if (body.selections.length === 0) {
       io.stderr.write('Nothing selected; nothing was run.\n');
       return;
     }
   }
-  if (body.selections) body.selections = await resolveSelectNames(body.selections, client, project, ctx.signal);
-  let result = await send(client, project, body, ctx.signal);
-
-  if (result.needs_confirmation) {
-    await showConfirmation(io, result, project.name);
-    let confirmed = options.yes;
-    if (!confirmed) {
+  if (body.selections) body.selections = await ops.resolveSelectNames(body.selections, client, project, ctx.signal);
+  const outcome = await ops.runAnalyses(client, project, body, {
+    signal: ctx.signal,
+    // The service asks: show what it asks about, then --yes, a prompt, or exit 7 when nobody can answer.
+    confirm: async (question) => {
+      await showConfirmation(io, question, project.name);
+      if (options.yes) return true;
       if (!stdinFree || !canPrompt(io)) {
-        if (machine) await printReply(io, result);
+        if (machine) await printReply(io, question);
         throw new ConfirmationRequiredError(`the service asks to confirm before running analyses for "${project.name}"; nothing was run`, {
           hint: stdinFree
             ? 'run again with --yes to confirm (no terminal to ask on)'
@@ -248,21 +243,23 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
         });
       }
       const prompter = await ctx.prompter();
-      confirmed = await prompter.confirm(confirmQuestion(result, project.name), { default: false });
-      if (!confirmed) {
-        if (machine) await printReply(io, result);
-        io.stderr.write('Nothing was run.\n');
-        return;
-      }
-    }
-    const again: RunAnalysesBody = { ...body, confirmed: true, ...(body.top ? { top: { ...body.top, confirmed: true } } : {}) };
-    result = await send(client, project, again, ctx.signal);
-    if (result.needs_confirmation) {
-      throw new UnexpectedReplyError('the service asked for confirmation again after confirmed: true; nothing was run');
-    }
+      return prompter.confirm(confirmQuestion(question, project.name), { default: false });
+    },
+  });
+  if (outcome.outcome === 'declined') {
+    if (machine) await printReply(io, outcome.result);
+    io.stderr.write('Nothing was run.\n');
+    return;
   }
+  const { result } = outcome;
 
-  await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, ctx.signal));
+  await printResult(
+    io,
+    format,
+    result,
+    project.name,
+    format === 'table' ? await ops.signalNames(client, project.id, result, ctx.signal) : new Map(),
+  );
   if (options.wait === undefined) return;
 
   const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
@@ -281,99 +278,8 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => note(io, `note: ${line}`));
 }
 
-/**
- * `--select NAME` and `--select KEYWORD_ID:NAME`: a name (or id) matched against the project's
- * signals, case-insensitive. Ids that match as given, and names that match nothing while the other
- * side is an id, are sent as given: the service is the judge of ids.
- */
-export async function resolveSelectNames(
-  selections: Selection[],
-  client: ApiClient,
-  project: { id: string; name: string },
-  signal: AbortSignal,
-): Promise<Selection[]> {
-  const { UUID_RE } = await import('../shared/resolve.js');
-  const isUuid = (v: string) => UUID_RE.test(v);
-  const needs = selections.filter((s) => s.keyword_id === '' || !isUuid(s.signal_keyword_id));
-  if (needs.length === 0) return selections;
-  const signals = await listSignals(client, project.id, signal);
-  return selections.map((s) => {
-    if (s.keyword_id !== '' && isUuid(s.signal_keyword_id)) return s;
-    const wanted = s.signal_keyword_id.toLowerCase();
-    const matches = signals.filter(
-      (g) =>
-        (s.keyword_id === '' || g.keyword_id === s.keyword_id) &&
-        (g.signal_keyword_id.toLowerCase() === wanted || (g.name ?? '').toLowerCase() === wanted),
-    );
-    if (matches.length === 1) return { keyword_id: matches[0]!.keyword_id, signal_keyword_id: matches[0]!.signal_keyword_id };
-    if (s.keyword_id !== '' && matches.length === 0) return s;
-    const shown = (matches.length ? matches : signals.slice(0, 8)).map((g) => `${g.keyword_id}:${g.signal_keyword_id}  ${g.name ?? ''}`);
-    throw new AmbiguousNameError(
-      matches.length
-        ? `--select ${s.signal_keyword_id} matches ${matches.length} signals of "${project.name}"`
-        : `--select ${s.signal_keyword_id}: no signal of "${project.name}" has that name`,
-      shown,
-      {
-        hint: matches.length
-          ? `say which: ${matches.map((g) => `--select ${g.keyword_id}:${g.signal_keyword_id}`).join(' or ')}`
-          : `list them with \`rsi signals ${shellQuote(project.name)}\``,
-      },
-    );
-  });
-}
-
-/** One POST, never retried: the error says whether running again is safe. */
-async function send(
-  client: ApiClient,
-  project: { id: string; name: string },
-  body: RunAnalysesBody,
-  signal: AbortSignal,
-): Promise<AnalysesReply> {
-  try {
-    return await client.runAnalyses(project.id, body, signal);
-  } catch (error) {
-    if (error instanceof ServiceUnavailableError) {
-      // The client already says what a 504 from POST /analyses means: no run was recorded.
-      if (error.status === 504) throw error;
-      throw new ServiceUnavailableError(error.message, error.status, {
-        hint: `the request may or may not have been recorded: check \`rsi status ${shellQuote(project.name)}\` before running again`,
-        cause: error,
-      });
-    }
-    // The client knows only the id; the hint repeats the project as the person named it.
-    if (error instanceof ConflictError && error.hint?.includes(`rsi signals ${project.id}`) && project.name !== project.id) {
-      throw new ConflictError(error.message, error.setupUrl, {
-        hint: error.hint.replaceAll(`rsi signals ${project.id}`, `rsi signals ${shellQuote(project.name)}`),
-        cause: error,
-      });
-    }
-    throw error;
-  }
-}
-
-/**
- * How many analyses the service will run if confirmed, and where its own numbers disagree. The
- * service acts on `limit` (capped by `available` when both are given); the signals it lists may be
- * a preview of fewer or a different count. The question states the number acted on, never the
- * length of the preview, and names every number that differs from it (issue 20: "Run 1
- * analysis?" was asked while the service would use limit 100).
- */
-export function confirmPlan(result: AnalysesReply): { count: number | undefined; differs: string[] } {
-  const listed = result.signals?.length ?? 0;
-  const { limit, available } = result;
-  const count =
-    limit !== undefined && available !== undefined ? Math.min(limit, available) : (limit ?? available ?? (listed > 0 ? listed : undefined));
-  const differs: string[] = [];
-  if (count !== undefined) {
-    // More available than the limit is the normal case, not a disagreement; fewer is.
-    if (limit !== undefined && limit !== count) differs.push(`limit ${limit}, but only ${available} available`);
-    if (listed > 0 && listed !== count) differs.push(`${listed} listed below`);
-  }
-  return { count, differs };
-}
-
 function confirmQuestion(result: AnalysesReply, projectName: string): string {
-  const { count, differs } = confirmPlan(result);
+  const { count, differs } = ops.confirmPlan(result);
   const what = count === undefined || count === 0 ? 'these analyses' : `${count} ${count === 1 ? 'analysis' : 'analyses'}`;
   return `Run ${what} for "${projectName}"?${differs.length ? ` (the service's numbers differ: ${differs.join(', ')})` : ''}`;
 }
@@ -433,27 +339,6 @@ async function printReply(io: Context['io'], result: AnalysesReply): Promise<voi
  * row per started run, a `skipped` row per skipped selection, with its reason), and a line on
  * stderr saying what happened.
  */
-/**
- * The signals' names by signal keyword id, for a table of what was started or skipped: people read
- * names, and the ids stay beside them. Best effort: without the list, the table shows ids alone.
- */
-async function signalNames(
-  client: ApiClient,
-  projectId: string,
-  format: OutputFormat,
-  result: AnalysesReply,
-  signal: AbortSignal,
-): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  if (format !== 'table' || (result.runs?.length ?? 0) + (result.skipped?.length ?? 0) === 0) return names;
-  try {
-    for (const s of await listSignals(client, projectId, signal)) if (s.name) names.set(s.signal_keyword_id, s.name);
-  } catch (error) {
-    if (signal.aborted) throw error;
-  }
-  return names;
-}
-
 async function printResult(
   io: Context['io'],
   format: OutputFormat,
@@ -508,9 +393,4 @@ async function printResult(
     const them = analysed === 1 ? 'it' : 'them';
     io.stderr.write(`hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again\n`);
   }
-}
-
-/** The project's signals, to turn `--select NAME` into ids and to offer them in the picker. */
-async function listSignals(client: ApiClient, projectId: string, signal: AbortSignal) {
-  return (await client.listSignals(projectId, { limit: 500 }, signal)).signals;
 }

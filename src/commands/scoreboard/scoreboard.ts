@@ -26,26 +26,15 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> {
-  const [{ withMcp, requireTool }, { SCOREBOARD_TOOLS, ScoreboardReply, parseReply }, { toolFailure }, { UUID_RE }] = await Promise.all([
+  const [{ withMcp }, { resolveProjectLazily }, { readScoreboard }] = await Promise.all([
     import('../mcp/connect.js'),
-    import('../../mcp/features.js'),
-    import('../../mcp/client.js'),
-    import('../shared/resolve.js'),
+    import('../../ops/resolve.js'),
+    import('../../ops/scoreboard.js'),
   ]);
   // A UUID needs no API sign-in; a name is resolved through GET /projects like every command.
-  let project: { id: string; name: string };
-  if (UUID_RE.test(opts.project)) project = { id: opts.project.toLowerCase(), name: opts.project };
-  else {
-    const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
-    project = await resolveProject(client, opts.project, ctx.signal);
-  }
-  const reply = await withMcp(ctx, async (mcp) => {
-    const tool = await requireTool(mcp, SCOREBOARD_TOOLS, 'scoreboard');
-    const result = await mcp.callTool(tool.name, { project_id: project.id, ...(opts.limit !== undefined ? { limit: opts.limit } : {}) });
-    if (result.isError) throw toolFailure(tool.name, result);
-    return { tool: tool.name, content: result.structuredContent };
-  });
-  const board = parseReply(reply.tool, ScoreboardReply, reply.content);
+  const project = await resolveProjectLazily(() => ctx.client(), opts.project, ctx.signal);
+  const { raw, board } = await withMcp(ctx, (mcp) => readScoreboard(mcp, { projectId: project.id, limit: opts.limit }));
+  const reply = { content: raw };
   const out = target(ctx);
   if (out.format === 'json') {
     await printJson(ctx.io, reply.content);
