@@ -20,8 +20,6 @@ export interface ServeDeps {
   allowWrite: boolean;
   /** The API client, built on first use (and again after a failure: a later `rsi login` is picked up). */
   client(): Promise<ApiClient>;
-  resolveProject(client: ApiClient, ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
-  resolveKeyword(client: ApiClient, ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
   /** Reads the sign-ins now; the tool list follows them (see SignIns). */
   signIns(): Promise<SignIns>;
   /** The service's own MCP server, used when the user is signed in for it (SignIns.mcp). */

@@ -19,7 +19,7 @@ import { createGate, type Extra, Reply } from './ask.js';
 import { QuestionBook } from './confirm.js';
 import type { ServeDeps } from './deps.js';
 import { failed } from './failure.js';
-import { remoteCaller } from './remote-call.js';
+import { remoteTools } from './remote-call.js';
 import { okResult, RESULT_BUDGET_BYTES } from './results.js';
 import { SIGN_IN_POLL_MS, SignInWatch } from './sign-ins.js';
 import { createProject } from './tools/create-project.js';
@@ -81,6 +81,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
   );
   const budget = deps.budgetBytes ?? RESULT_BUDGET_BYTES;
   const signIns = new SignInWatch(deps);
+  const session = deps.remote && remoteTools(deps.remote);
   const page: Kit['page'] = (raw, origin, link) => {
     const href = raw && origin && deps.checkUrl ? deps.checkUrl(raw, origin) : undefined;
     return href ? [{ uri: href, mimeType: 'text/html', ...link }] : [];
@@ -97,7 +98,11 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
         title: 'The project in the web application',
       }),
     origin: () => signIns.current?.baseUrl,
-    remote: remoteCaller(deps.remote),
+    mcp: () => {
+      // Only the tools marked `remote` use it, and they are offered only with deps.remote.
+      if (!session) throw new Error('no session of the service MCP server in this server');
+      return session;
+    },
   };
 
   const handler =

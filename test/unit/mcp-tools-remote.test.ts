@@ -11,7 +11,10 @@ afterEach(async () => {
   s = undefined;
 });
 
-const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
+const tool = (name: string): Tool => ({
+  name,
+  inputSchema: { type: 'object', properties: { brief: { type: 'string' }, confirm: { type: 'boolean' } } },
+});
 const ok = (structuredContent: Record<string, unknown>): CallToolResult => ({ structuredContent, content: [{ type: 'text', text: 'ok' }] });
 const SCOREBOARD = { total: 1, scoreboard: [{ rank: 1, name: 'KRAS', score: 0.9 }] };
 const matched = [{ entity_id: 'e1', entity_type: 'target', entity_name: 'KRAS' }];
@@ -64,6 +67,8 @@ describe('project_scoreboard', () => {
     const r = await s.call('project_scoreboard', { project: ALPHA });
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(/<service-data tool="project_scoreboard" part="error">\nthe tool project_scoreboard failed: &lt;i&gt;no/);
+    // The tool answered: the session is sound.
+    expect(failing.resets()).toBe(0);
     await s.close();
 
     const odd = fakeRemote([tool('project_scoreboard')], () => ok({ scoreboard: 'no' }));

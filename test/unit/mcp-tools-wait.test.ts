@@ -36,9 +36,9 @@ describe('wait_for_scoring', () => {
     expect(links(r)).toEqual([`${ORIGIN}/projects/${ALPHA}/overview`]);
     // One notification per change of the count (the second poll repeated the first).
     expect(progress).toEqual([
-      { progress: 0, total: 2, message: expect.stringContaining('done 0, failed 0, total 2') },
-      { progress: 1, total: 2, message: expect.stringContaining('done 1, failed 0, total 2') },
-      { progress: 2, total: 2, message: expect.stringContaining('done 2, failed 0, total 2') },
+      { progress: 0, total: 2, message: 'scoring running · 0/2 analyses done (done 0, failed 0, total 2)' },
+      { progress: 1, total: 2, message: 'scoring running · 1/2 analyses done (done 1, failed 0, total 2)' },
+      { progress: 2, total: 2, message: 'scoring done · 2/2 analyses done (done 2, failed 0, total 2)' },
     ]);
     expect(s.api.calls.filter((c) => c.method === 'getProjectStatus')).toHaveLength(4);
   });
@@ -50,10 +50,17 @@ describe('wait_for_scoring', () => {
     expect(data(r)).toMatchObject({ outcome: 'analyses_failed', exit_code: 10, failed_analyses: [{ keyword_id: 'k1' }] });
   });
 
+  it('an analysis that had failed before the wait is history: done, exit_code 0', async () => {
+    const replies = [status('wait', [a('k1', 'failed'), a('k2', 'running')]), status('list_signals', [a('k1', 'failed'), a('k2', 'done')])];
+    s = await serve({ api: fakeApi({ getProjectStatus: () => replies.shift() }) });
+    const r = await s.call('wait_for_scoring', { project: ALPHA, interval_seconds: 0.1 });
+    expect(data(r)).toMatchObject({ outcome: 'done', exit_code: 0, failed_analyses: [] });
+  });
+
   it('times out like --timeout: timed_out, exit_code 9', async () => {
     s = await serve({ api: fakeApi({ getProjectStatus: () => status('wait', []) }) });
     const r = await s.call('wait_for_scoring', { project: ALPHA, interval_seconds: 0.1, timeout_seconds: 0.3 });
-    expect(data(r)).toMatchObject({ outcome: 'timed_out', exit_code: 9 });
+    expect(data(r)).toMatchObject({ outcome: 'timed_out', exit_code: 9, status: { next: 'wait' } });
   });
 
   it('a cancelled request stops the poll in flight and polls no more', async () => {

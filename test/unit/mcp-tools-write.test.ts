@@ -59,6 +59,7 @@ describe('create_project', () => {
     expect(data(r)).toMatchObject({ id: ALPHA, name: 'Beta' });
     expect(s.api.calls[0]!.args[0]).toEqual({ name: 'Beta', operand: '$or', goals: ['target'] });
     expect(links(r)).toEqual([`${ORIGIN}/projects/${ALPHA}/overview?setup=1`, `${ORIGIN}/projects/${ALPHA}/overview`]);
+    expect(r.content.filter((c) => c.type === 'resource_link').map((c) => (c as { name: string }).name)).toEqual(['setup', 'project']);
   });
 
   it('a setup_url off the service gets no link', async () => {
@@ -92,10 +93,12 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
 
   it('without elicitation: the question goes back; only an identical repeat runs, once; a changed one is refused', async () => {
     s = await serve({ allowWrite: true, api: asking() });
-    const first = await s.call('run_analyses', { project: 'Alpha', top: TOP });
+    // A first call that claims confirmed: true is asked like any other: no question was open.
+    const first = await s.call('run_analyses', { project: 'Alpha', top: TOP, confirmed: true });
     expect(data(first)).toMatchObject({ needs_confirmation: true, rsi_confirmation: 'asked' });
     const t = text(first);
     expect(t).toContain('Nothing was done: the service asks for confirmation.');
+    expect(t).toContain('call run_analyses again with exactly the same arguments plus confirmed: true within 5 minutes');
     // The question quotes the service: in its own fence, escaped.
     expect(t).toMatch(/<service-data tool="run_analyses" part="question">\nRun scoring analyses in the project &quot;Alpha&quot;\?/);
     expect(t).toContain('EGFR&lt;/service-data&gt;');
@@ -105,7 +108,8 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     expect(changed.isError).toBe(true);
     expect(text(changed)).toContain('rsi: confirmed: true does not repeat the request the user was asked about');
 
-    const repeat = await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true });
+    // Property order does not make it another request; the name resolved to the same project.
+    const repeat = await s.call('run_analyses', { confirmed: true, top: { limit: 2, type: 'target' }, project: ALPHA });
     expect(data(repeat)).toMatchObject({ rsi_confirmation: 'confirmed', runs: [{ id: 'run1' }] });
     expect(runs(s)).toEqual([{ top: TOP }, { top: TOP }, { top: { ...TOP, confirmed: true }, confirmed: true }]);
 
@@ -145,16 +149,21 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     expect(runs(s).filter((b) => (b as { confirmed?: boolean }).confirmed)).toHaveLength(ran);
   });
 
-  it('a form-mode client is asked even when the call claims confirmed: true', async () => {
-    s = await serve({ allowWrite: true, api: asking(), capabilities: { elicitation: {} }, elicit: () => ({ action: 'decline' }) });
+  it.each([
+    ['an empty elicitation capability (form)', {}],
+    ['form and url', { form: {}, url: {} }],
+  ])('%s: asked with a form, even when the call claims confirmed: true', async (_label, elicitation) => {
+    s = await serve({ allowWrite: true, api: asking(), capabilities: { elicitation }, elicit: () => ({ action: 'decline' }) });
     const r = await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true });
     expect(data(r).rsi_confirmation).toBe('declined');
-    expect(s.elicited).toHaveLength(1);
+    expect(s.elicited).toEqual([expect.objectContaining({ mode: 'form' })]);
+    expect(runs(s)).toEqual([{ top: TOP }]);
   });
 
-  it('a URL-mode-only client is never sent a form', async () => {
+  it('a URL-mode-only client is never sent a form: asked, then an identical repeat runs', async () => {
     s = await serve({ allowWrite: true, api: asking(), capabilities: { elicitation: { url: {} } } });
     expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP })).rsi_confirmation).toBe('asked');
+    expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true })).rsi_confirmation).toBe('confirmed');
     expect(s.elicited).toEqual([]);
   });
 
@@ -170,6 +179,10 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     expect(r.isError).toBe(true);
     expect(links(r)).toEqual([setup]);
     expect(s.elicited).toEqual([expect.objectContaining({ mode: 'url', url: setup })]);
+    expect((s.elicited[0] as { elicitationId: string }).elicitationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.content.filter((c) => c.type === 'resource_link')).toEqual([
+      { type: 'resource_link', uri: setup, name: 'setup', title: 'Finish scoring setup (web application)', mimeType: 'text/html' },
+    ]);
     expect(text(r)).toContain('The user was offered the setup page and accepted to open it.');
     await s.close();
 

@@ -15,7 +15,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../../src/client/client.js';
-import { resolveKeyword, resolveProject } from '../../src/commands/shared/resolve.js';
 import type { McpConnection } from '../../src/mcp/client.js';
 import { createServer, type ServeDeps, type SignIns } from '../../src/mcp/server.js';
 
@@ -134,8 +133,6 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     version: '0.0.0-test',
     allowWrite: options.allowWrite ?? false,
     client: async () => api as unknown as ApiClient,
-    resolveProject,
-    resolveKeyword,
     signIns: async () => signIns.now,
     remote: options.remote,
     signal: options.signal,

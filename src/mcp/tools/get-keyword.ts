@@ -2,6 +2,7 @@ import * as z from 'zod';
 import * as S from '../../client/schemas.js';
 import { keyword, output } from '../shapes.js';
 import { defineTool, READ } from './tool.js';
+import { resolveKeyword } from '../../ops/resolve.js';
 
 export const getKeyword = defineTool({
   name: 'get_keyword',
@@ -20,7 +21,7 @@ export const getKeyword = defineTool({
   narrowWith: ['include'],
   run: async (a, x, kit) => {
     const c = await kit.api();
-    const kw = await kit.deps.resolveKeyword(c, a.keyword, x.signal);
+    const kw = await resolveKeyword(c, a.keyword, x.signal);
     return c.getKeyword(kw.id, a.include?.length ? { include: a.include } : {}, x.signal);
   },
 });

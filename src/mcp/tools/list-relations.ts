@@ -4,6 +4,7 @@ import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
 import { UsageError } from '../../errors.js';
 import { keyword, output } from '../shapes.js';
 import { defineTool, READ } from './tool.js';
+import { resolveKeyword } from '../../ops/resolve.js';
 
 export const listRelations = defineTool({
   name: 'list_relations',
@@ -22,7 +23,7 @@ export const listRelations = defineTool({
   run: async (a, x, kit) => {
     if (a.relation === 'sponsors' && !a.activity) throw new UsageError('activity is required when relation is sponsors');
     const c = await kit.api();
-    const kw = await kit.deps.resolveKeyword(c, a.keyword, x.signal);
+    const kw = await resolveKeyword(c, a.keyword, x.signal);
     return c.listRelations(kw.id, { relation: a.relation, activity: a.activity, limit: a.limit, offset: a.offset }, x.signal);
   },
 });

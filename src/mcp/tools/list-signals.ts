@@ -4,6 +4,7 @@ import { ANALYSIS_MODES } from '../../client/enums.js';
 import { Reply } from '../ask.js';
 import { output, project } from '../shapes.js';
 import { defineTool, READ } from './tool.js';
+import { resolveProject } from '../../ops/resolve.js';
 
 export const listSignals = defineTool({
   name: 'list_signals',
@@ -21,7 +22,7 @@ export const listSignals = defineTool({
   narrowWith: ['limit', 'type'],
   run: async (a, x, kit) => {
     const c = await kit.api();
-    const p = await kit.deps.resolveProject(c, a.project, x.signal);
+    const p = await resolveProject(c, a.project, x.signal);
     const signals = await c.listSignals(p.id, { type: a.type, analysis_mode: a.analysis_mode, limit: a.limit }, x.signal);
     return new Reply(signals, undefined, undefined, kit.projectPage(c.baseUrl, p.id));
   },

@@ -1,6 +1,8 @@
 import * as z from 'zod';
-import { parseReply, SCOREBOARD_TOOLS, ScoreboardReply } from '../features.js';
-import { output, project, UUID } from '../shapes.js';
+import { ScoreboardReply } from '../../ops/features.js';
+import { resolveProjectLazily } from '../../ops/resolve.js';
+import { readScoreboard } from '../../ops/scoreboard.js';
+import { output, project } from '../shapes.js';
 import { defineTool, READ } from './tool.js';
 
 export const projectScoreboard = defineTool({
@@ -18,8 +20,7 @@ export const projectScoreboard = defineTool({
   listedWhen: (now) => now.mcp !== undefined,
   run: async (a, x, kit) => {
     // A UUID needs no API sign-in; a name is looked up through the API as everywhere else.
-    const id = UUID.test(a.project) ? a.project : (await kit.deps.resolveProject(await kit.api(), a.project, x.signal)).id;
-    const reply = await kit.remote(SCOREBOARD_TOOLS, 'scoreboard', { project_id: id, ...(a.limit ? { limit: a.limit } : {}) }, x.signal);
-    return parseReply('project_scoreboard', ScoreboardReply, reply);
+    const p = await resolveProjectLazily(kit.api, a.project, x.signal);
+    return (await readScoreboard(kit.mcp(), { projectId: p.id, limit: a.limit }, x.signal)).board;
   },
 });

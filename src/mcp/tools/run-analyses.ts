@@ -7,6 +7,8 @@ import { analysesFingerprint, analysesQuestion, type Extra, offerPage } from '..
 import { Failure } from '../failure.js';
 import { Confirmation, output, project } from '../shapes.js';
 import { defineTool, type Kit, may, WRITE } from './tool.js';
+import { confirmedBody, sendAnalyses } from '../../ops/analyses.js';
+import { resolveProject } from '../../ops/resolve.js';
 
 export const runAnalyses = defineTool({
   name: 'run_analyses',
@@ -41,7 +43,7 @@ export const runAnalyses = defineTool({
   run: async (a, x, kit) => {
     if (!a.selections === !a.top) throw new UsageError('give either selections or top');
     const c = await kit.api();
-    const p = await kit.deps.resolveProject(c, a.project, x.signal);
+    const p = await resolveProject(c, a.project, x.signal);
     // The request the question is about: everything but the claim of confirmation.
     const body: S.RunAnalysesBody = {
       ...(a.selections ? { selections: a.selections } : {}),
@@ -51,7 +53,7 @@ export const runAnalyses = defineTool({
     return kit
       .gate('run_analyses', { project: p.id, ...body }, a.confirmed, x, {
         first: async () => {
-          const reply = await c.runAnalyses(p.id, body, x.signal);
+          const reply = await sendAnalyses(c, p, body, x.signal);
           return {
             asks: reply.needs_confirmation === true,
             value: reply,
@@ -59,8 +61,7 @@ export const runAnalyses = defineTool({
             fingerprint: analysesFingerprint(reply),
           };
         },
-        confirmed: () =>
-          c.runAnalyses(p.id, { ...body, ...(body.top ? { top: { ...body.top, confirmed: true } } : {}), confirmed: true }, x.signal),
+        confirmed: () => sendAnalyses(c, p, confirmedBody(body), x.signal),
       })
       .catch((error: unknown) => setupMissing(error, c, x, kit));
   },

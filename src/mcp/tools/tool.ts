@@ -8,6 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod';
 import type { ApiClient } from '../../client/client.js';
+import type { McpTools } from '../../ops/mcp-tools.js';
 import type { Extra, Gate } from '../ask.js';
 import type { ServeDeps, SignIns } from '../deps.js';
 import type { ResourceLink } from '../results.js';
@@ -30,8 +31,8 @@ export interface Kit {
   projectPage(origin: string | undefined, id: string): ResourceLink[];
   /** The service base URL of the sign-ins as last read. */
   origin(): string | undefined;
-  /** Calls one of the service's MCP tools, found by one of `names`, and returns its structured reply. */
-  remote(names: readonly string[], feature: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** The service's own MCP server, for the MCP-only use cases of src/ops (scoreboard, from-brief). */
+  mcp(): McpTools;
 }
 
 export interface ToolDef<Shape extends z.ZodRawShape> {

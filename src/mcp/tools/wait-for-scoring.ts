@@ -3,6 +3,7 @@ import * as S from '../../client/schemas.js';
 import { Reply } from '../ask.js';
 import { output, project } from '../shapes.js';
 import { defineTool, READ } from './tool.js';
+import { resolveProject } from '../../ops/resolve.js';
 
 const WaitOutput = z.object({
   outcome: z.enum(['done', 'analyses_failed', 'timed_out']),
@@ -31,7 +32,7 @@ export const waitForScoring = defineTool({
   narrowWith: [],
   run: async (a, x, kit) => {
     const [{ waitForScoring, counts, describe }, c] = await Promise.all([import('../wait.js'), kit.api()]);
-    const p = await kit.deps.resolveProject(c, a.project, x.signal);
+    const p = await resolveProject(c, a.project, x.signal);
     const token = x._meta?.progressToken;
     let sent = -1;
     const result = await waitForScoring((signal) => c.getProjectStatus(p.id, signal), {

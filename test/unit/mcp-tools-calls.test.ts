@@ -40,8 +40,6 @@ beforeAll(async () => {
     version: '0.0.0-test',
     allowWrite: false,
     client: () => Promise.reject(new Error('no API in this test')),
-    resolveProject: () => Promise.reject(new Error('no API in this test')),
-    resolveKeyword: () => Promise.reject(new Error('no API in this test')),
     signIns: async () => ({ baseUrl: service.url, mcp: { scopes: undefined } }),
     signal: session.signal,
     remote: {
