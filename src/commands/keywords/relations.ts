@@ -67,7 +67,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
-  const { resolveKeyword } = await import('../shared/resolve.js');
+  const { resolveKeyword } = await import('../../ops/resolve.js');
   // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
   const concurrency = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
   const cap = maxPages(ctx.env);

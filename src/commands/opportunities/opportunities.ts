@@ -31,7 +31,7 @@ function memberKeys(rows: readonly Item[], preferred: readonly string[] = []): s
 const NAME_ROOM = 24;
 
 export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<void> {
-  const { resolveProject } = await import('../shared/resolve.js');
+  const { resolveProject } = await import('../../ops/resolve.js');
   const client = await ctx.client();
   const project = await resolveProject(client, opts.project, ctx.signal);
   const payload = await client.getOpportunities(project.id, ctx.signal);

@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { GOALS } from '../../client/enums.js';
+import { isUuid } from '../../client/ids.js';
 import { printJson, printPairsText, printRows } from '../../io/output.js';
 import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput, target } from '../shared/flags.js';
 
@@ -181,7 +182,7 @@ async function resolveWatchlist(
   client: Awaited<ReturnType<Context['client']>>,
   ctx: Context,
 ): Promise<Array<Record<string, unknown>>> {
-  const { resolveKeyword, UUID_RE } = await import('../shared/resolve.js');
+  const { resolveKeyword } = await import('../../ops/resolve.js');
   const out: Array<Record<string, unknown>> = [];
   for (const item of items) {
     if (typeof item === 'string') {
@@ -191,7 +192,7 @@ async function resolveWatchlist(
       continue;
     }
     const scoped = item as Record<string, unknown> & { entity_id: string; entity_name?: string };
-    if (UUID_RE.test(scoped.entity_id)) {
+    if (isUuid(scoped.entity_id)) {
       try {
         await client.getKeyword(scoped.entity_id, {}, ctx.signal);
       } catch (error) {

@@ -1,12 +1,5 @@
 /**
- * Turning what users type into ids: the use case is src/ops/resolve.ts, shared with `rsi mcp
- * serve`; the commands import it from here, and the UUID pattern from src/client/ids.ts.
+ * Turning what users type into ids is a use case both front-ends share: src/ops/resolve.ts. The
+ * commands import it from there; this name stays for the tests that have always found it here.
  */
-export { UUID_RE } from '../../client/ids.js';
-export {
-  type ResolvedKeyword,
-  type ResolvedProject,
-  resolveKeyword,
-  resolveProject,
-  resolveProjectLazily,
-} from '../../ops/resolve.js';
+export { type ResolvedKeyword, type ResolvedProject, resolveKeyword, resolveProject } from '../../ops/resolve.js';

@@ -55,7 +55,7 @@ async function keywordName(client: import('../../client/client.js').ApiClient, i
 }
 
 export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
-  const { resolveProject } = await import('../shared/resolve.js');
+  const { resolveProject } = await import('../../ops/resolve.js');
   const client = await ctx.client();
   const project = await resolveProject(client, opts.project, ctx.signal);
   const list = await client.listSignals(project.id, { type: opts.type, analysis_mode: opts.analysisMode, limit: opts.limit }, ctx.signal);

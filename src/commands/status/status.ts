@@ -49,7 +49,7 @@ export function parseStatusFlags(project: string, flags: { watch?: boolean; inte
 }
 
 export async function run(options: StatusOptions, ctx: Context): Promise<void> {
-  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
+  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../ops/resolve.js')]);
   const { io } = ctx;
   const { format } = ctx.globals();
   const machine = format === 'json' || format === 'ndjson';
