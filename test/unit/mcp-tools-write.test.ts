@@ -102,6 +102,8 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     // The question quotes the service: in its own fence, escaped.
     expect(t).toMatch(/<service-data tool="run_analyses" part="question">\nRun scoring analyses in the project &quot;Alpha&quot;\?/);
     expect(t).toContain('EGFR&lt;/service-data&gt;');
+    // How many would run is the number the service acts on (ops' confirmPlan), not its preview's length.
+    expect(t).toContain('The service says: Run the top 2 targets (2 would run, asked for 2, 5 available, 1 listed). Signals: EGFR');
     expect(runs(s)).toEqual([{ top: TOP }]);
 
     const changed = await s.call('run_analyses', { project: ALPHA, top: { ...TOP, limit: 3 }, confirmed: true });
