@@ -97,7 +97,7 @@ describe('typed, bounded and fenced results', () => {
       expect(check.errorMessage ?? '', name).toBe('');
       expect(check.valid, name).toBe(true);
     }
-  }, 60_000);
+  });
 
   it('cuts a reply above 256 KiB with a note, and the session lives on', async () => {
     const brief = `A very long brief. ${'x'.repeat(700 * 1024)}`;
@@ -185,5 +185,5 @@ describe("the service's MCP-only tools through rsi", () => {
     expect(yes).toMatchObject({ created: true, rsi_confirmation: 'accepted', project: { name: brief.name } });
     expect(await count()).toBe(before + 1);
     expect(asked[0]).toMatch(/\nCreate the project &quot;From a brief \d+&quot; with \d+ scope items?: /);
-  }, 60_000);
+  });
 });

@@ -96,7 +96,7 @@ describe('calls to the service MCP server', () => {
     } finally {
       process.off('warning', onWarning);
     }
-  }, 120_000);
+  });
 
   it('cancelling the tool call aborts its upstream HTTP request', async () => {
     const cancel = new AbortController();
