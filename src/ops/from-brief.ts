@@ -47,6 +47,22 @@ function briefArgs(input: BriefInput): Record<string, unknown> {
   return { brief: input.brief, ...(input.name !== undefined ? { name: input.name } : {}) };
 }
 
+/**
+ * One call of the brief tool, as the service answered it (`confirm: true` asks it to create). The
+ * MCP gate uses this step as is: it found the tool by name alone and passes on what the service
+ * said, created or not.
+ */
+export async function sendBrief(
+  mcp: Pick<McpTools, 'callTool'>,
+  tool: string,
+  input: BriefInput,
+  confirm: boolean,
+  signal?: AbortSignal,
+): Promise<BriefStep> {
+  const raw = await callTool(mcp, tool, { ...briefArgs(input), confirm }, signal);
+  return { raw, reply: parseReply(tool, BriefReply, raw) };
+}
+
 /** The dry run: what the brief matches; nothing is created. */
 export async function matchBrief(
   mcp: Pick<McpTools, 'callTool'>,
@@ -54,8 +70,7 @@ export async function matchBrief(
   input: BriefInput,
   signal?: AbortSignal,
 ): Promise<BriefStep> {
-  const raw = await callTool(mcp, tool, { ...briefArgs(input), confirm: false }, signal);
-  return { raw, reply: parseReply(tool, BriefReply, raw) };
+  return sendBrief(mcp, tool, input, false, signal);
 }
 
 /** The confirmed call, which creates the project; a reply without one is the service's fault. */
@@ -65,8 +80,7 @@ export async function confirmBrief(
   input: BriefInput,
   signal?: AbortSignal,
 ): Promise<{ raw: unknown; reply: BriefReply; project: CreatedFromBrief }> {
-  const raw = await callTool(mcp, tool, { ...briefArgs(input), confirm: true }, signal);
-  const reply = parseReply(tool, BriefReply, raw);
+  const { raw, reply } = await sendBrief(mcp, tool, input, true, signal);
   if (!reply.created || !reply.project) {
     throw new UnexpectedReplyError(`the MCP tool ${tool} did not report a created project after confirm: true`);
   }

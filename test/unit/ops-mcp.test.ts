@@ -2,7 +2,7 @@
 // session: finding the service's tool by name, its failures, and the brief's dry run → ask → create.
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, UnexpectedReplyError } from '../../src/errors.js';
-import { createFromBrief } from '../../src/ops/from-brief.js';
+import { createFromBrief, sendBrief } from '../../src/ops/from-brief.js';
 import { type McpTools, requireTool, ToolError, type ToolInfo, type ToolResult } from '../../src/ops/mcp-tools.js';
 import { readScoreboard } from '../../src/ops/scoreboard.js';
 
@@ -109,5 +109,14 @@ describe('ops/from-brief: createFromBrief', () => {
     await expect(createFromBrief(lazy.mcp, { brief: 'b' }, { confirm: async () => true })).rejects.toThrow(
       /did not report a created project/,
     );
+  });
+
+  it('sendBrief passes on what the service said, created or not (the MCP gate judges it)', async () => {
+    const { mcp, calls } = session([], () => ({ structuredContent: { matched, created: false } }));
+    expect(await sendBrief(mcp, 'project_from_brief', { brief: 'b' }, true)).toEqual({
+      raw: { matched, created: false },
+      reply: { matched, created: false },
+    });
+    expect(calls).toEqual([['project_from_brief', { brief: 'b', confirm: true }]]);
   });
 });

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { ApiClient } from '../../client/client.js';
 import type { OutputFormat } from '../../io/formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
@@ -253,13 +254,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   }
   const { result } = outcome;
 
-  await printResult(
-    io,
-    format,
-    result,
-    project.name,
-    format === 'table' ? await ops.signalNames(client, project.id, result, ctx.signal) : new Map(),
-  );
+  await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, ctx.signal));
   if (options.wait === undefined) return;
 
   const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
@@ -339,6 +334,17 @@ async function printReply(io: Context['io'], result: AnalysesReply): Promise<voi
  * row per started run, a `skipped` row per skipped selection, with its reason), and a line on
  * stderr saying what happened.
  */
+/** The signals' names for the table only (src/ops/analyses.ts): the other formats show ids. */
+async function signalNames(
+  client: Pick<ApiClient, 'listSignals'>,
+  projectId: string,
+  format: OutputFormat,
+  result: AnalysesReply,
+  signal: AbortSignal,
+): Promise<Map<string, string>> {
+  return format === 'table' ? ops.signalNames(client, projectId, result, signal) : new Map();
+}
+
 async function printResult(
   io: Context['io'],
   format: OutputFormat,

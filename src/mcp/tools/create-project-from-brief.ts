@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { BRIEF_TOOLS, BriefReply } from '../../ops/features.js';
-import { confirmBrief, matchBrief } from '../../ops/from-brief.js';
+import { sendBrief } from '../../ops/from-brief.js';
 import { requireTool } from '../../ops/mcp-tools.js';
 import { Reply, said } from '../ask.js';
 import { canonical } from '../confirm.js';
@@ -33,12 +33,12 @@ export const createProjectFromBrief = defineTool({
     // The use case's steps (src/ops/from-brief.ts) under this front-end's way of asking (the gate).
     const input = { brief: a.brief, name: a.name };
     const mcp = kit.mcp();
-    // Found by name only, not by its declared arguments (ops' briefTool): a service whose schema
-    // does not list them is still sent the call, and judges it.
+    // Found by name only, not by its declared arguments (ops' briefTool), and its answer passed on
+    // as the service gave it: a service whose schema does not list them is still called, and judges.
     const tool = (await requireTool(mcp, BRIEF_TOOLS, 'project-from-brief', x.signal)).name;
     const reply = await kit.gate('create_project_from_brief', { brief: a.brief, ...(a.name ? { name: a.name } : {}) }, a.confirmed, x, {
       first: async () => {
-        const dry = (await matchBrief(mcp, tool, input, x.signal)).reply;
+        const dry = (await sendBrief(mcp, tool, input, false, x.signal)).reply;
         const items = dry.matched.map((m) => `${said(m.entity_name ?? m.entity_id, 80)} (${said(m.entity_type, 20)})`);
         return {
           // Nothing matched: nothing to create, nothing to ask.
@@ -53,7 +53,7 @@ export const createProjectFromBrief = defineTool({
             `${items.slice(0, 15).join(', ')}${items.length > 15 ? ` and ${items.length - 15} more` : ''}?`,
         };
       },
-      confirmed: async () => (await confirmBrief(mcp, tool, input, x.signal)).reply,
+      confirmed: async () => (await sendBrief(mcp, tool, input, true, x.signal)).reply,
     });
     const created = reply.value as BriefReply;
     if (!created.created || !created.project) return reply;
