@@ -1,4 +1,4 @@
-/** The zod pieces the tools of `rsi mcp serve` share (server.ts, remote-tools.ts). */
+/** The zod pieces the tools of `rsi mcp serve` share (src/mcp/tools/). */
 import * as z from 'zod';
 
 // The one UUID pattern (src/client/ids.ts), under the name the tools use.

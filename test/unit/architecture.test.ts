@@ -161,6 +161,26 @@ function sources(): Map<string, string> {
   return new Map([...walk(SRC)].map((f) => [f, readFileSync(f, 'utf8')]));
 }
 
+/**
+ * The two front-ends meet only at the door: `rsi mcp serve` and its siblings (commands/mcp/*) are
+ * the only commands that import src/mcp, and src/mcp imports nothing of the commands (what both
+ * need is in src/ops). The layer table already forbids mcp → commands; this says it by name, and
+ * narrows commands → mcp to the one folder.
+ */
+function frontEndProblems(files: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [file, text] of files) {
+    const rel = relative(SRC, file).replaceAll('\\', '/');
+    for (const spec of importsOf(text)) {
+      const target = relative(SRC, resolve(dirname(file), spec.replace(/\.js$/, '.ts'))).replaceAll('\\', '/');
+      if (rel.startsWith('mcp/') && target.startsWith('commands/')) problems.push(`${rel} → ${spec} (src/mcp may not import a command)`);
+      if (rel.startsWith('commands/') && !rel.startsWith('commands/mcp/') && target.startsWith('mcp/'))
+        problems.push(`${rel} → ${spec} (only the mcp commands import src/mcp)`);
+    }
+  }
+  return problems;
+}
+
 describe('architecture', () => {
   it('imports follow the allowed dependency direction', () => {
     expect(check(sources()).violations).toEqual([]);
@@ -204,6 +224,20 @@ describe('architecture', () => {
       )
       .filter((edge) => !/ → zod(\/|$)/.test(edge));
     expect(packages).toEqual([]);
+  });
+
+  it('src/mcp imports nothing from src/commands; only the mcp commands import src/mcp', () => {
+    expect(frontEndProblems(sources())).toEqual([]);
+  });
+
+  it('catches an MCP tool reaching into a command, and a command other than mcp reaching into src/mcp', () => {
+    const planted = new Map([
+      [join(SRC, 'mcp/tools/x.ts'), "import { resolveProject } from '../../commands/shared/resolve.js';"],
+      [join(SRC, 'commands/scoreboard/scoreboard.ts'), "const f = await import('../../mcp/features.js');"],
+      [join(SRC, 'commands/mcp/serve.ts'), "import { createServer } from '../../mcp/server.js';"],
+      [join(SRC, 'commands/scoreboard/ok.ts'), "import { withMcp } from '../mcp/connect.js';"],
+    ]);
+    expect(frontEndProblems(planted).map((p) => p.split(' ')[0])).toEqual(['mcp/tools/x.ts', 'commands/scoreboard/scoreboard.ts']);
   });
 
   it('no file imports itself, directly or round a circle', () => {

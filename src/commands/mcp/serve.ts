@@ -49,9 +49,8 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
         'To set one up: `rsi mcp serve --print-config claude-desktop` (or claude-code, cursor, vscode). Waiting for a client on stdin… (Ctrl-C to stop)\n',
     );
   }
-  const [{ createServer, serveStdio }, { resolveProject, resolveKeyword }, { checkServiceUrl }] = await Promise.all([
+  const [{ createServer, serveStdio }, { checkServiceUrl }] = await Promise.all([
     import('../../mcp/server.js'),
-    import('../../ops/resolve.js'),
     import('../../io/browser.js'),
   ]);
   const clients = clientFactory(ctx);
@@ -60,8 +59,6 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
     version: ctx.version,
     allowWrite: opts.allowWrite,
     client: clients.get,
-    resolveProject,
-    resolveKeyword,
     signIns: () => readSignIns(ctx),
     remote,
     signal: ctx.signal,
