@@ -23,7 +23,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
-import type { OutputFormat } from './formats.js';
+import type { OutputFormat } from '../formats.js';
 import { colourJson, paint } from './colors.js';
 import { escapeHiddenJson, ExactNumber, keepLiterals, numberText, stringifyJson } from './json.js';
 import { type Column, columnKey, exactInRow, expandColumns, pickFields, selectColumns } from './columns.js';

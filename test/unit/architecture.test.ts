@@ -13,18 +13,21 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The single executable's entry and its keychain loader (docs/install.md): only main.
   exe: ['main'],
   program: ['context', 'commands'],
-  context: ['auth', 'client', 'mcp', 'io', 'errors', 'services'],
+  context: ['auth', 'client', 'mcp', 'io', 'errors', 'services', 'formats'],
   // What the Context loads for a command's action, as one module (src/services.ts).
   services: ['auth', 'client'],
-  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp'],
+  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'formats'],
   client: ['http', 'errors'],
   mcp: ['client', 'http', 'errors'],
   auth: ['http', 'storage', 'io', 'errors'],
   http: ['io', 'errors'],
-  storage: ['errors'],
-  io: ['errors'],
+  storage: ['errors', 'formats'],
+  io: ['errors', 'formats'],
   sandbox: [],
   errors: [],
+  // The output formats' names (src/formats.ts): a leaf, so the config store may check the
+  // `format` setting against the one list without importing the terminal layer.
+  formats: [],
 };
 // Only the `rsi sandbox` command may reach into the sandbox.
 const SANDBOX_DOORS = ['commands/sandbox/sandbox.ts'];

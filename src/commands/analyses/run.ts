@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../client/client.js';
-import type { OutputFormat } from '../../io/formats.js';
+import type { OutputFormat } from '../../formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
 import {

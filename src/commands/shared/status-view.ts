@@ -7,7 +7,7 @@ import { formatSeconds, shellQuote } from '../../io/text.js';
 import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
 import { sanitizeLine } from '../../io/sanitize.js';
-import type { OutputFormat } from '../../io/formats.js';
+import type { OutputFormat } from '../../formats.js';
 import { printSections, printText } from '../../io/output.js';
 
 /** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
