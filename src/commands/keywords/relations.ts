@@ -39,12 +39,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     )
     .action(async (keyword: string, flags: Record<string, unknown>) => {
       if (flags.relation === undefined) throw new UsageError(`--relation is required: one of ${RELATIONS.join(', ')}`);
-      const relation = (await enumFlag('--relation', relationName(String(flags.relation)), RELATIONS))!;
-      const activity = await enumFlag(
-        '--activity',
-        flags.activity === undefined ? undefined : String(flags.activity).toLowerCase(),
-        ACTIVITIES,
-      );
+      const relation = enumFlag('--relation', relationName(String(flags.relation)), RELATIONS)!;
+      const activity = enumFlag('--activity', flags.activity === undefined ? undefined : String(flags.activity).toLowerCase(), ACTIVITIES);
       // The service ignores activity for other relations; silently dropping it would mislead.
       if (activity && relation !== 'sponsors')
         throw new UsageError(`--activity only applies with --relation sponsors (got --relation ${relation})`);
@@ -56,8 +52,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           keyword,
           relation,
           activity,
-          limit: await intFlag('--limit', flags.limit, 1, 100),
-          offset: await intFlag('--offset', flags.offset, 0),
+          limit: intFlag('--limit', flags.limit, 1, 100),
+          offset: intFlag('--offset', flags.offset, 0),
           all: flags.all === true,
         },
         ctx,

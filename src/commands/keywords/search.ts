@@ -26,8 +26,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       await runF(
         {
           query,
-          page: await intFlag('--page', flags.page, 1),
-          limit: await intFlag('--limit', flags.limit, 1, 20),
+          page: intFlag('--page', flags.page, 1),
+          limit: intFlag('--limit', flags.limit, 1, 20),
           all: flags.all === true,
         },
         ctx,

@@ -33,8 +33,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
         {
           project,
           type: nonEmpty('--type', flags.type),
-          analysisMode: await enumFlag('--analysis-mode', flags.analysisMode, ANALYSIS_MODES),
-          limit: await intFlag('--limit', flags.limit, 1, 500),
+          analysisMode: enumFlag('--analysis-mode', flags.analysisMode, ANALYSIS_MODES),
+          limit: intFlag('--limit', flags.limit, 1, 500),
         },
         ctx,
       );
