@@ -210,6 +210,7 @@ async function printRowsTo<T>(
   let count = 0;
   const shape = shapes.get(io);
   const toJson = fields ? (row: T) => pickFields(rowJson(row), fields) : rowJson;
+  if (format === 'table') allColumns = tableView(allColumns, target.wide);
   let columns = fields ? selectColumns(allColumns, fields, rowJson) : allColumns;
   if (format === 'csv' || format === 'tsv') {
     // Objects become dotted columns, fixed before the first line from the rows known by then: all
@@ -273,6 +274,11 @@ async function printRowsTo<T>(
   }
   await out.flush();
   return count;
+}
+
+/** The columns as a table shows them: `tableValue` for `value`, `wideOnly` ones only with --wide. */
+function tableView<T>(columns: readonly Column<T>[], wide: boolean | undefined): readonly Column<T>[] {
+  return columns.filter((c) => wide || !c.wideOnly).map((c) => (c.tableValue ? { ...c, value: c.tableValue } : c));
 }
 
 /** The first row of a stream, and the whole stream again (that row first). */

@@ -3,7 +3,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
 import { maxPages, pageWindow } from '../../client/paging.js';
-import { note, printJson, printRows } from '../../io/output.js';
+import { note, printRows } from '../../io/output.js';
+import { printListing } from '../../io/replies.js';
 import { enumFlag, intFlag, target } from '../shared/flags.js';
 
 /** `pipeline-targets`, `Pipeline_Targets`, `sponsor`: the intent is clear, so take it. */
@@ -78,20 +79,15 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   ];
   const q = { relation: opts.relation, activity: opts.activity };
   if (opts.all) {
-    const count = await printRows(
-      out,
-      client.iterateRelations(
-        id,
-        { ...q, pageSize: 100, concurrency, offset: opts.offset, maxPages: cap, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
-        ctx.signal,
-      ),
-      columns,
+    const rows = client.iterateRelations(
+      id,
+      { ...q, pageSize: 100, concurrency, offset: opts.offset, maxPages: cap, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
+      ctx.signal,
     );
-    if (count === 0 && out.format !== 'json') ctx.io.stderr.write('No links\n');
+    await printListing(out, { rows, columns, empty: 'No links' });
     return;
   }
   const page = await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal);
-  if (out.format === 'json') return printJson(ctx.io, page);
   // On a terminal, each link's count as a bar against the page's largest (the service ranks them).
   const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
   const style = pictureStyle(ctx.io, out.format, ctx.env);
@@ -100,14 +96,15 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
     const max = Math.max(...page.data.map((r) => r.count ?? 0));
     columns.splice(2, 0, { header: '', value: (r: { count?: number }) => bar(r.count ?? 0, max, width, style), keep: true } as never);
   }
-  const count = await printRows(out, page.data, columns);
   const { offset, total } = page.meta;
-  if (count === 0) ctx.io.stderr.write(total > 0 ? `No links at offset ${offset} (total ${total})\n` : 'No links\n');
-  else if (out.format === 'table') {
-    ctx.io.stderr.write(
-      `Showing ${offset + 1}–${offset + count} of ${total}${offset + count < total ? `; more with --offset ${offset + count}, or --all` : ''}\n`,
-    );
-  }
+  await printListing(out, {
+    document: page,
+    rows: page.data,
+    columns,
+    empty: total > 0 ? `No links at offset ${offset} (total ${total})` : 'No links',
+    footer: (count) =>
+      `Showing ${offset + 1}–${offset + count} of ${total}${offset + count < total ? `; more with --offset ${offset + count}, or --all` : ''}`,
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { note, printRows } from '../../io/output.js';
+import { printRows } from '../../io/output.js';
+import { tableNote } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
 
 /** `rsi mcp tools` takes no flags of its own. */
@@ -33,7 +34,7 @@ export async function run(_opts: ToolsOptions, ctx: Context): Promise<void> {
     ],
     (t) => t,
   );
-  if (out.format === 'table' && tools.length > 0) note(ctx.io, '* required. Call one with `rsi mcp call <tool> --arg key=value`.');
+  if (tools.length > 0) await tableNote(out, '* required. Call one with `rsi mcp call <tool> --arg key=value`.', 'note');
 }
 
 function typeLabel(schema: unknown): string {
