@@ -6,6 +6,14 @@
 export const OUTPUT_FORMATS = ['table', 'tsv', 'csv', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+/**
+ * Whether a format is read by a person at a terminal, so a pager helps and tables are fitted to
+ * its width: the table; the others are for scripts.
+ */
+export function forPeople(format: OutputFormat): boolean {
+  return format === 'table';
+}
+
 /** The formats as a person reads a choice: `table, tsv, csv, json or ndjson`. */
 export function formatChoices(): string {
   return `${OUTPUT_FORMATS.slice(0, -1).join(', ')} or ${OUTPUT_FORMATS[OUTPUT_FORMATS.length - 1]}`;

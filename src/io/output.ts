@@ -357,6 +357,8 @@ export interface Section<T = never> {
   columns: readonly Column<T>[];
   /** In a table, show the (single) row as aligned `field  value` lines instead of columns. */
   card?: boolean;
+  /** Not shown in a table (a summary above it says the same); tsv and csv still have its rows. */
+  tableless?: boolean;
   /** Columns for the table only, when people should see fewer or friendlier ones. */
   tableColumns?: readonly Column<T>[];
 }
@@ -384,6 +386,7 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
     target = { ...target, leftOut };
     let first = true;
     for (const s of sections) {
+      if (s.tableless) continue;
       const rows = [...s.rows];
       if (rows.length === 0 && s.title === undefined) continue;
       if (!first) await write(io.stdout, '\n');

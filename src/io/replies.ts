@@ -54,6 +54,26 @@ export async function printDocumentOr(target: OutputTarget, document: unknown, v
   else await view();
 }
 
+/**
+ * `--format json` prints `document` whole; ndjson prints `rows`, one item a line, as for every list
+ * (a reply whose list sits beside other parts); the other formats are `view`'s.
+ */
+export async function printReplyOrLines(
+  target: OutputTarget,
+  document: unknown,
+  rows: Iterable<unknown>,
+  view: () => Promise<unknown>,
+): Promise<void> {
+  if (target.format === 'json') await printJson(target.io, document);
+  else if (target.format === 'ndjson') await printRows(target, rows, []);
+  else await view();
+}
+
+/** `text` where a person reads a table (a footer's aside, such as the mode all rows share); '' elsewhere. */
+export function inTable(target: Pick<OutputTarget, 'format'>, text: string): string {
+  return target.format === 'table' ? text : '';
+}
+
 /** Whether the format is one of the JSON documents (json, ndjson): the reply goes out whole, no prose. */
 export function printsDocuments(target: Pick<OutputTarget, 'format'>): boolean {
   return target.format === 'json' || target.format === 'ndjson';

@@ -8,7 +8,8 @@ import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
 import { sanitizeLine } from '../../io/sanitize.js';
 import type { OutputFormat } from '../../formats.js';
-import { printSections, printText } from '../../io/output.js';
+import { printSections } from '../../io/output.js';
+import { printSummary } from '../../io/replies.js';
 
 /** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
 export type StatusLike = ProjectStatus;
@@ -108,27 +109,15 @@ export async function printStatus(
     `Next:     ${nextStep(status, projectName)}`,
   ].join('\n');
   const analyses = status.analyses as readonly Analysis[];
-  if (format === 'table') {
-    await printText(io, `${summary}\n${analyses.length > 0 ? '\n' : ''}`);
-    await printSections({ io, format, now }, [
-      {
-        name: 'analysis',
-        rows: analyses,
-        columns: [
-          { header: 'KEYWORD', value: (a: Analysis) => a.keyword_name },
-          { header: 'STATUS', value: (a: Analysis) => a.status },
-          { header: 'UPDATED', value: (a: Analysis) => a.updated_at, time: true },
-          { header: 'RUNS', value: (a: Analysis) => (a.runs ?? []).map((r) => `${r.type ?? '?'}:${r.status ?? '?'}`).join(' ') },
-          { header: 'KEYWORD ID', value: (a: Analysis) => a.keyword_id, id: true },
-        ],
-      },
-    ]);
-    return;
-  }
-  io.stderr.write(`${summary}\n`);
-  await printSections({ io, format }, [
+  const target = { io, format, now };
+  // Above a table the summary is read with it; beside tsv/csv it goes to stderr, so a pipe gets data
+  // and the person still sees the state.
+  await printSummary(target, summary, analyses.length > 0);
+  await printSections(target, [
     {
       name: 'status',
+      // In a table, the summary above says it.
+      tableless: true,
       rows: [status],
       columns: [
         { header: 'signals_ready', value: (s: StatusLike) => s.signals_ready },
@@ -147,6 +136,13 @@ export async function printStatus(
         { header: 'status', value: (a: Analysis) => a.status },
         { header: 'updated_at', value: (a: Analysis) => a.updated_at },
         { header: 'runs', value: (a: Analysis) => a.runs },
+      ],
+      tableColumns: [
+        { header: 'KEYWORD', value: (a: Analysis) => a.keyword_name },
+        { header: 'STATUS', value: (a: Analysis) => a.status },
+        { header: 'UPDATED', value: (a: Analysis) => a.updated_at, time: true },
+        { header: 'RUNS', value: (a: Analysis) => (a.runs ?? []).map((r) => `${r.type ?? '?'}:${r.status ?? '?'}`).join(' ') },
+        { header: 'KEYWORD ID', value: (a: Analysis) => a.keyword_id, id: true },
       ],
     },
   ]);
