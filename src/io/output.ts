@@ -277,7 +277,7 @@ async function printRowsTo<T>(
 }
 
 /** The columns as a table shows them: `tableValue` for `value`, `wideOnly` ones only with --wide. */
-function tableView<T>(columns: readonly Column<T>[], wide: boolean | undefined): readonly Column<T>[] {
+export function tableView<T>(columns: readonly Column<T>[], wide: boolean | undefined): readonly Column<T>[] {
   return columns.filter((c) => wide || !c.wideOnly).map((c) => (c.tableValue ? { ...c, value: c.tableValue } : c));
 }
 

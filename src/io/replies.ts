@@ -5,7 +5,7 @@
  */
 import { sanitizeLine } from './sanitize.js';
 import { note } from './lines.js';
-import { type Column, printDocument, printJson, printRows, printText, type OutputTarget } from './output.js';
+import { type Column, printDocument, printJson, printRows, printText, tableView, type OutputTarget } from './output.js';
 import { write } from './write.js';
 
 /**
@@ -43,6 +43,31 @@ export async function printListing<T>(target: OutputTarget, listing: Listing<T>)
     if (line !== undefined) target.io.stderr.write(`${line}\n`);
   } else if (count > 0 && listing.footer) await tableNote(target, () => listing.footer!(count));
   return count;
+}
+
+/**
+ * Fits a table to the terminal by leaving columns out, in `order` (by header), before the table's
+ * own layout would cut a name (`scoreboard` keeps names whole and drops the lesser scores). Only a
+ * table on a terminal, and not with --wide; returns the headers left out, for one note.
+ */
+export async function narrowTable<T>(
+  target: OutputTarget,
+  rows: readonly T[],
+  columns: Column<T>[],
+  order: readonly string[],
+): Promise<string[]> {
+  if (target.format !== 'table' || target.wide) return [];
+  const { tableWidth } = await import('./pictures.js');
+  const leftOut: string[] = [];
+  for (const header of order) {
+    if (tableWidth(rows, tableView(columns, true)) <= Math.max(20, target.io.columns)) break;
+    columns.splice(
+      columns.findIndex((c) => c.header === header),
+      1,
+    );
+    leftOut.push(header);
+  }
+  return leftOut;
 }
 
 /**
