@@ -5,7 +5,7 @@
  */
 import { sanitizeLine } from './sanitize.js';
 import { note } from './lines.js';
-import { type Column, printDocument, printJson, printRows, printText, tableView, type OutputTarget } from './output.js';
+import { type Column, printDocument, printJson, printPairsText, printRows, printText, tableView, type OutputTarget } from './output.js';
 import { write } from './write.js';
 
 /**
@@ -130,11 +130,37 @@ export function besideData(target: OutputTarget, line: string): void {
 }
 
 /**
- * What a listing that found nothing says (`No keywords match "x"`): on stderr, except under
- * `--format json`, whose document (`[]`, or the reply's empty list) already says it.
+ * A line for a person on stderr, except under `--format json`, whose document says it (`✓ Created
+ * project …`; ndjson, one item a line, has no document that would).
  */
-export function emptyNote(target: OutputTarget, line: string): void {
+export function noteUnlessJson(target: OutputTarget, line: string): void {
   if (target.format !== 'json') target.io.stderr.write(`${line}\n`);
+}
+
+/** A line for a person on stderr, except under the JSON formats, whose document says it (`✓ Created …`). */
+export function noteUnlessDocuments(target: OutputTarget, line: string): void {
+  if (!printsDocuments(target)) note(target.io, line);
+}
+
+/** What a command that made something hands over: the reply, its row, and what a person reads. */
+export interface Made<T> {
+  /** `--format json`: the reply whole. */
+  json: unknown;
+  /** ndjson: this document on its line (default: the row). */
+  ndjson?: unknown;
+  /** tsv and csv (and ndjson without its own document): the one row, in these columns. */
+  row: T;
+  columns: readonly Column<T>[];
+  /** A table: these `key  value` lines (the id and where to go next), not the whole row. */
+  pairs: ReadonlyArray<readonly [string, unknown]>;
+}
+
+/** Prints what a command made (a project) in the format asked (see `Made`). */
+export async function printMade<T>(target: OutputTarget, made: Made<T>): Promise<void> {
+  if (target.format === 'json') await printJson(target.io, made.json);
+  else if (target.format === 'ndjson' && made.ndjson !== undefined) await printJson(target.io, made.ndjson);
+  else if (target.format === 'table') await printPairsText(target.io, made.pairs);
+  else await printRows(target, [made.row], made.columns);
 }
 
 /**
