@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../client/client.js';
-import type { OutputFormat } from '../../formats.js';
+import { forPeople, type OutputFormat } from '../../formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
 import {
@@ -18,7 +18,8 @@ import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js
 import { shellQuote } from '../../io/text.js';
 import { collect } from '../shared/flags.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
-import { formatTable, note, printDocument, printJsonLine, printSections, printText } from '../../io/output.js';
+import { formatTable, note, printDocument, printJsonLine, printSections } from '../../io/output.js';
+import { inTable, printsDocuments, tableGap, tableNote } from '../../io/replies.js';
 import { readInput } from '../shared/flags.js';
 
 /** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
@@ -200,7 +201,7 @@ function dedupe(selections: Selection[]): Selection[] {
 export async function run(options: AnalysesRunOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const { format } = ctx.globals();
-  const machine = format === 'json' || format === 'ndjson';
+  const machine = printsDocuments({ format });
 
   // Read stdin/file before any request, so a bad file costs no round trip.
   let selections = [...options.select];
@@ -273,7 +274,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );
   if (!machine) {
-    if (format === 'table') await printText(io, '\n');
+    await tableGap({ io, format });
     await printStatus(io, format, final, project.name, () => ctx.clock.now());
   }
   // Exit 10 only for the analyses this command started; others' failures are reported.
@@ -445,7 +446,7 @@ async function signalNames(
   signal: AbortSignal,
 ): Promise<Map<string, string>> {
   const names = new Map<string, string>();
-  if (format !== 'table' || (result.runs?.length ?? 0) + (result.skipped?.length ?? 0) === 0) return names;
+  if (!forPeople(format) || (result.runs?.length ?? 0) + (result.skipped?.length ?? 0) === 0) return names;
   try {
     for (const s of await listSignals(client, projectId, signal)) if (s.name) names.set(s.signal_keyword_id, s.name);
   } catch (error) {
@@ -461,14 +462,14 @@ async function printResult(
   projectName: string,
   names: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
-  if (format === 'json' || format === 'ndjson') return printDocument({ io, format }, result);
+  if (printsDocuments({ format })) return printDocument({ io, format }, result);
   type Run = NonNullable<AnalysesReply['runs']>[number];
   type Skip = NonNullable<AnalysesReply['skipped']>[number];
   const runs = result.runs ?? [];
   const skipped = result.skipped ?? [];
   if (runs.length > 0) io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"\n`);
   else io.stderr.write(`No analysis was started for "${projectName}".\n`);
-  if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${format === 'table' ? ' (below)' : ''}\n`);
+  if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${inTable({ format }, ' (below)')}\n`);
   await printSections({ io, format }, [
     {
       name: 'run',
@@ -504,9 +505,9 @@ async function printResult(
     },
   ]);
   const analysed = skipped.filter((s) => /already analysed/i.test(s.reason ?? '')).length;
-  if (analysed > 0 && format === 'table') {
+  if (analysed > 0) {
     const them = analysed === 1 ? 'it' : 'them';
-    io.stderr.write(`hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again\n`);
+    await tableNote({ io, format }, `hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again`);
   }
 }
 
