@@ -5,6 +5,7 @@ import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
 import { maxPages, pageWindow } from '../../client/paging.js';
 import { note, printRows } from '../../io/output.js';
 import { printListing } from '../../io/replies.js';
+import { type LinkRow as Link, RELATION_BATCH_COLUMNS, RELATION_COLUMNS } from './views.js';
 import { enumFlag, intFlag, target } from '../shared/flags.js';
 
 /** `pipeline-targets`, `Pipeline_Targets`, `sponsor`: the intent is clear, so take it. */
@@ -71,12 +72,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const out = target(ctx);
-  const columns = [
-    { header: 'NAME', value: (r: { name: string }) => r.name, flexible: true },
-    { header: 'COUNT', value: (r: { count?: number }) => r.count, numeric: true },
-    { header: 'STAGE', value: (r: { stage?: string | null }) => r.stage },
-    { header: 'ID', value: (r: { id: string }) => r.id, id: true },
-  ];
+  const columns = [...RELATION_COLUMNS];
   const q = { relation: opts.relation, activity: opts.activity };
   if (opts.all) {
     const rows = client.iterateRelations(
@@ -130,25 +126,14 @@ async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
     }
     return links;
   });
-  type Link = { input: string; link?: Record<string, unknown>; error?: string };
   async function* rows(): AsyncGenerator<Link> {
     for await (const o of batch.outcomes) {
       if (!o.ok) yield { input: o.input, error: o.error.message };
       else for (const link of o.value) yield { input: o.input, link };
     }
   }
-  await printRows<Link>(
-    out,
-    rows(),
-    [
-      { header: 'INPUT', value: (r) => r.input },
-      { header: 'NAME', value: (r) => r.link?.name, flexible: true },
-      { header: 'COUNT', value: (r) => r.link?.count, numeric: true },
-      { header: 'STAGE', value: (r) => r.link?.stage },
-      { header: 'ID', value: (r) => r.link?.id, id: true },
-      { header: 'ERROR', value: (r) => r.error, flexible: true },
-    ],
-    (r) => (r.error !== undefined ? { input: r.input, error: r.error } : { input: r.input, ...r.link }),
+  await printRows<Link>(out, rows(), RELATION_BATCH_COLUMNS, (r) =>
+    r.error !== undefined ? { input: r.input, error: r.error } : { input: r.input, ...r.link },
   );
   batch.finish();
 }

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { maxPages, pageWindow } from '../../client/paging.js';
 import { note } from '../../io/output.js';
 import { printListing } from '../../io/replies.js';
+import { SEARCH_COLUMNS } from './views.js';
 import { intFlag, target } from '../shared/flags.js';
 
 export interface SearchOptions {
@@ -42,12 +43,7 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   const cap = maxPages(ctx.env);
   const client = await ctx.client();
   const out = target(ctx);
-  const columns = [
-    { header: 'NAME', value: (k: { name: string }) => k.name },
-    { header: 'TYPE', value: (k: { type: string }) => k.type },
-    { header: 'SYNONYMS', value: (k: { synonyms: string[] }) => k.synonyms, flexible: true },
-    { header: 'ID', value: (k: { id: string }) => k.id, id: true },
-  ];
+  const columns = SEARCH_COLUMNS;
   const empty = `No keywords match "${opts.query}"`;
   if (opts.all) {
     const rows = client.iterateKeywordSearch(

@@ -2,8 +2,9 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { ScoreboardReply } from '../../mcp/features.js';
-import { type Column, note, printRows, tableView } from '../../io/output.js';
+import { note, printRows, tableView } from '../../io/output.js';
 import { narrowTable, printReply, tableNote } from '../../io/replies.js';
+import { type ScoreRow, scoreboardColumns } from './views.js';
 import { intFlag, target } from '../shared/flags.js';
 
 export interface ScoreboardOptions {
@@ -55,32 +56,8 @@ export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> 
 /** The scoreboard in tsv, csv or a table, and (under a table) how many of how many it shows. */
 async function printBoard(ctx: Context, board: ScoreboardReply, projectName: string): Promise<void> {
   const out = target(ctx);
-  // In a table, scores as every other table shows them (`54.4`, `7`); tsv and csv keep their fixed
-  // two decimals, which scripts already read.
   const { formatNumber } = await import('../../io/pictures.js');
-  const figure = (score: (r: Row) => number | null | undefined): Pick<Column<Row>, 'value' | 'tableValue'> => ({
-    value: (r) => {
-      const n = score(r);
-      return typeof n === 'number' ? n.toFixed(2) : '';
-    },
-    tableValue: (r) => {
-      const n = score(r);
-      return typeof n === 'number' ? formatNumber(n) : '';
-    },
-  });
-  type Row = ScoreboardReply['scoreboard'][number];
-  const columns: Array<Column<Row>> = [
-    { header: 'RANK', value: (r) => r.rank, numeric: true },
-    { header: 'NAME', value: (r) => r.name, flexible: true },
-    { header: 'TYPE', value: (r) => r.type },
-    { header: 'SCORE', ...figure((r) => r.score), numeric: true },
-    { header: 'MOMENTUM', ...figure((r) => r.momentum), numeric: true },
-    { header: 'MATURITY', ...figure((r) => r.maturity), numeric: true },
-    { header: 'COMPETITION', ...figure((r) => r.competition), numeric: true },
-    { header: 'RISK', ...figure((r) => r.risk), numeric: true },
-    { header: 'TRANSLATION', ...figure((r) => r.translation), numeric: true },
-    { header: 'KEYWORD ID', value: (r) => r.keyword_id, id: true },
-  ];
+  const columns = scoreboardColumns(formatNumber);
   // On a terminal, as in `rsi opportunities`: a bar of the score beside it (scores run 0–100),
   // only where the table still fits.
   const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
@@ -101,7 +78,7 @@ async function printBoard(ctx: Context, board: ScoreboardReply, projectName: str
     if (width > 0)
       columns.splice(4, 0, { header: '', value: (r) => (typeof r.score === 'number' ? bar(r.score, max, width, style) : ''), keep: true });
   }
-  const printed = await printRows<Row>(out, board.scoreboard, columns);
+  const printed = await printRows<ScoreRow>(out, board.scoreboard, columns);
   if (leftOut.length > 0) note(ctx.io, `left out: ${leftOut.join(', ')} (see all with --format tsv or --json)`);
   const name = board.project?.name ?? projectName;
   const total = board.total ?? printed;

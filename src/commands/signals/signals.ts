@@ -1,9 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { Column } from '../../io/output.js';
-import type { Signal } from '../../client/schemas.js';
 import { ANALYSIS_MODES } from '../../client/enums.js';
 import { printListing } from '../../io/replies.js';
+import { signalColumns } from './views.js';
 import { enumFlag, intFlag, nonEmpty, target } from '../shared/flags.js';
 
 export interface SignalsOptions {
@@ -62,18 +61,7 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
   const out = target(ctx);
   // On a terminal the watchlist keyword's id is shown only when the rows do not all share it.
   const oneKeyword = new Set(list.signals.map((s) => s.keyword_id)).size <= 1;
-  const columns: Array<Column<Signal>> = [
-    { header: 'RANK', value: (s) => s.rank, numeric: true },
-    { header: 'NAME', value: (s) => s.name, flexible: true },
-    { header: 'TYPE', value: (s) => s.type },
-    { header: 'ANALYSED', value: (s) => s.analysed },
-    // A table leaves out what people rarely read (a shared keyword id; the feed position) unless
-    // --wide; tsv/csv keep every member.
-    { header: 'KEYWORD_ID', value: (s) => s.keyword_id, id: true, wideOnly: oneKeyword },
-    { header: 'SIGNAL_KEYWORD_ID', value: (s) => s.signal_keyword_id, id: true },
-    // Last, so the earlier columns keep their places for `cut -f`.
-    { header: 'POSITION', value: (s) => s.position, numeric: true, wideOnly: true },
-  ];
+  const columns = signalColumns(oneKeyword);
   await printListing(out, {
     document: list,
     rows: list.signals,
