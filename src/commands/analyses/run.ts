@@ -20,6 +20,7 @@ import { collect } from '../shared/flags.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
 import { formatTable, note, printDocument, printJsonLine, printSections } from '../../io/output.js';
 import { inTable, printsDocuments, tableGap, tableNote } from '../../io/replies.js';
+import { RUN_COLUMNS, SKIP_COLUMNS } from './views.js';
 import { readInput } from '../shared/flags.js';
 
 /** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
@@ -474,11 +475,7 @@ async function printResult(
     {
       name: 'run',
       rows: runs,
-      columns: [
-        { header: 'RUN ID', key: 'id', value: (r: Run) => r.id },
-        { header: 'KEYWORD ID', key: 'keyword_id', value: (r: Run) => r.keyword_id },
-        { header: 'KIND', key: 'kind', value: (r: Run) => r.kind },
-      ],
+      columns: RUN_COLUMNS,
       // On a terminal what the run is first, then its (shortened) ids.
       tableColumns: [
         ...(names.size ? [{ header: 'NAME', value: (r: Run) => names.get(r.keyword_id ?? '') ?? '', flexible: true }] : []),
@@ -491,11 +488,7 @@ async function printResult(
       name: 'skipped',
       ...(skipped.length > 0 ? { title: 'skipped' } : {}),
       rows: skipped,
-      columns: [
-        { header: 'KEYWORD ID', key: 'keyword_id', value: (s: Skip) => s.keyword_id },
-        { header: 'SIGNAL KEYWORD ID', key: 'signal_keyword_id', value: (s: Skip) => s.signal_keyword_id },
-        { header: 'REASON', key: 'reason', value: (s: Skip) => s.reason },
-      ],
+      columns: SKIP_COLUMNS,
       tableColumns: [
         ...(names.size ? [{ header: 'NAME', value: (s: Skip) => names.get(s.signal_keyword_id ?? '') ?? '', flexible: true }] : []),
         { header: 'REASON', value: (s: Skip) => s.reason, flexible: true },

@@ -8,9 +8,11 @@
 import { columnKey } from '../../io/columns.js';
 import { RELATION_BATCH_COLUMNS, RELATION_COLUMNS, SEARCH_COLUMNS } from '../keywords/views.js';
 import { toolColumns } from '../mcp/views.js';
+import { RUN_COLUMNS, SKIP_COLUMNS } from '../analyses/views.js';
 import { PROJECT_COLUMNS } from '../projects/views.js';
 import { scoreboardColumns } from '../scoreboard/views.js';
 import { signalColumns } from '../signals/views.js';
+import { ANALYSIS_COLUMNS, STATUS_COLUMNS } from '../status/views.js';
 /** What `--fields` may name for a command, and where its JSON keeps the rows. */
 export interface FieldSpec {
   /**
@@ -64,22 +66,8 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
   'projects list': { fields: keys(PROJECT_COLUMNS), rows: 'projects' },
   signals: { fields: keys(signalColumns(false)), rows: 'signals' },
   scoreboard: { fields: keys(scoreboardColumns(String)), rows: 'scoreboard' },
-  status: {
-    fields: [
-      'signals_ready',
-      'scoring',
-      'next',
-      'summary',
-      'analyses',
-      'keyword_id',
-      'keyword_name',
-      'task_id',
-      'status',
-      'updated_at',
-      'runs',
-      'section',
-    ],
-  },
-  'analyses run': { fields: ['id', 'keyword_id', 'kind', 'signal_keyword_id', 'reason', 'runs', 'skipped', 'section'] },
+  // The reply's list members (`analyses`, `runs`, `skipped`) are JSON members beside the parts' columns.
+  status: { fields: [...keys(STATUS_COLUMNS), 'analyses', ...keys(ANALYSIS_COLUMNS), 'section'] },
+  'analyses run': { fields: [...keys(RUN_COLUMNS, SKIP_COLUMNS), 'runs', 'skipped', 'section'] },
   'mcp tools': { fields: keys(toolColumns(() => '')) },
 };

@@ -10,6 +10,7 @@ import { sanitizeLine } from '../../io/sanitize.js';
 import type { OutputFormat } from '../../formats.js';
 import { printSections } from '../../io/output.js';
 import { printSummary } from '../../io/replies.js';
+import { ANALYSIS_COLUMNS, ANALYSIS_TABLE_COLUMNS, type AnalysisRow, STATUS_COLUMNS } from '../status/views.js';
 
 /** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
 export type StatusLike = ProjectStatus;
@@ -98,7 +99,7 @@ export async function printStatus(
   projectName: string,
   now: () => number = Date.now,
 ): Promise<void> {
-  type Analysis = StatusLike['analyses'][number] & { task_id?: string | undefined };
+  type Analysis = AnalysisRow;
   const summary = [
     // Service text on its own line each: a line break in a name or summary cannot add lines that
     // read as rsi's (issue 20).
@@ -119,31 +120,13 @@ export async function printStatus(
       // In a table, the summary above says it.
       tableless: true,
       rows: [status],
-      columns: [
-        { header: 'signals_ready', value: (s: StatusLike) => s.signals_ready },
-        { header: 'scoring', value: (s: StatusLike) => s.scoring },
-        { header: 'next', value: (s: StatusLike) => s.next },
-        { header: 'summary', value: (s: StatusLike) => s.summary },
-      ],
+      columns: STATUS_COLUMNS,
     },
     {
       name: 'analysis',
       rows: analyses,
-      columns: [
-        { header: 'keyword_id', value: (a: Analysis) => a.keyword_id },
-        { header: 'keyword_name', value: (a: Analysis) => a.keyword_name },
-        { header: 'task_id', value: (a: Analysis) => a.task_id },
-        { header: 'status', value: (a: Analysis) => a.status },
-        { header: 'updated_at', value: (a: Analysis) => a.updated_at },
-        { header: 'runs', value: (a: Analysis) => a.runs },
-      ],
-      tableColumns: [
-        { header: 'KEYWORD', value: (a: Analysis) => a.keyword_name },
-        { header: 'STATUS', value: (a: Analysis) => a.status },
-        { header: 'UPDATED', value: (a: Analysis) => a.updated_at, time: true },
-        { header: 'RUNS', value: (a: Analysis) => (a.runs ?? []).map((r) => `${r.type ?? '?'}:${r.status ?? '?'}`).join(' ') },
-        { header: 'KEYWORD ID', value: (a: Analysis) => a.keyword_id, id: true },
-      ],
+      columns: ANALYSIS_COLUMNS,
+      tableColumns: ANALYSIS_TABLE_COLUMNS,
     },
   ]);
 }
