@@ -3,10 +3,8 @@
  * around its data. Each helper here decides per format, so no command does (the architecture test
  * holds them to it): a new format is a change in src/io, not an audit of every command.
  */
-import { sanitizeLine } from './sanitize.js';
 import { note } from './lines.js';
 import { type Column, printDocument, printJson, printPairsText, printRows, printText, tableView, type OutputTarget } from './output.js';
-import { write } from './write.js';
 
 /**
  * `--format json` prints `document` (the reply exactly as the service sent it, shaped by
@@ -175,9 +173,4 @@ export async function printSummary(target: OutputTarget, text: string, more: boo
 /** A blank line between blocks of a table; other formats have no blocks to part. */
 export async function tableGap(target: OutputTarget): Promise<void> {
   if (target.format === 'table') await printText(target.io, '\n');
-}
-
-/** A heading line above a table; other formats name the part in their own cells. */
-export async function tableTitle(target: OutputTarget, title: string): Promise<void> {
-  if (target.format === 'table') await write(target.io.stdout, `${sanitizeLine(title)}\n`);
 }
