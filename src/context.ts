@@ -7,7 +7,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { UsageError } from './errors.js';
 import type { Clock, Io } from './io/io.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './io/formats.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
 import type { ApiClient } from './client/client.js';
 import type { AuthGlobals, Credentials, Env, Settings } from './auth/credentials.js';
 import type { Session } from './auth/session.js';

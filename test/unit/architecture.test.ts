@@ -14,10 +14,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   exe: ['main'],
   program: ['context', 'commands'],
   // The Context owns the process's one network (`ctx.network()`, the type of src/http/network.ts).
-  context: ['auth', 'client', 'mcp', 'http', 'io', 'errors', 'services'],
+  context: ['auth', 'client', 'mcp', 'http', 'io', 'errors', 'services', 'formats'],
   // What the Context loads for a command's action, as one module (src/services.ts), the network too.
   services: ['auth', 'client', 'http'],
-  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'ops'],
+  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'ops', 'formats'],
   client: ['http', 'errors'],
   mcp: ['client', 'http', 'errors', 'ops'],
   // The use cases both front-ends share (src/ops): ports in, data out. Of io only its text helpers
@@ -25,10 +25,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   ops: ['client', 'errors', 'io'],
   auth: ['http', 'storage', 'io', 'errors'],
   http: ['io', 'errors'],
-  storage: ['errors'],
-  io: ['errors'],
+  storage: ['errors', 'formats'],
+  io: ['errors', 'formats'],
   sandbox: [],
   errors: [],
+  // The output formats' names (src/formats.ts): a leaf, so the config store may check the
+  // `format` setting against the one list without importing the terminal layer.
+  formats: [],
 };
 // Only the `rsi sandbox` command may reach into the sandbox.
 const SANDBOX_DOORS = ['commands/sandbox/sandbox.ts'];
@@ -157,6 +160,34 @@ function shapeProblems(files: Map<string, string>): string[] {
   return problems;
 }
 
+/**
+ * Where a command file decides by the output format itself (`format === 'json'`, `out.format !==
+ * 'table'`, `switch (format)`, a comparison with a format's name): output alone does that
+ * (src/io/output.ts, src/io/replies.ts), so a new format is a change there, not an audit of every
+ * command. Comments are skipped; passing the format along (to output, to a picture style) is fine.
+ */
+function formatSwitches(files: Map<string, string>): string[] {
+  const FORMAT = '(?:table|tsv|csv|json|ndjson)';
+  const decides = new RegExp(
+    [
+      String.raw`\bformat\s*[!=]==?`,
+      String.raw`[!=]==?\s*(?:[\w$]+\??\.)*format\b`,
+      String.raw`switch\s*\([^)]*\bformat\b`,
+      String.raw`[!=]==?\s*['"\x60]${FORMAT}['"\x60]`,
+      String.raw`['"\x60]${FORMAT}['"\x60]\s*[!=]==?`,
+      String.raw`\bcase\s+['"\x60]${FORMAT}['"\x60]`,
+    ].join('|'),
+  );
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    const rel = relative(SRC, file).replaceAll('\\', '/');
+    if (!rel.startsWith('commands/')) continue;
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '');
+    for (const [i, line] of code.split('\n').entries()) if (decides.test(line)) found.push(`${rel}:${i + 1}: ${line.trim()}`);
+  }
+  return found;
+}
+
 function sources(): Map<string, string> {
   return new Map([...walk(SRC)].map((f) => [f, readFileSync(f, 'utf8')]));
 }
@@ -258,6 +289,28 @@ describe('architecture', () => {
       ['io/p.ts', 'io/q.ts', 'io/r.ts'],
     ]);
   });
+  it('no command file switches on the output format: output decides per format', () => {
+    expect(formatSwitches(sources())).toEqual([]);
+  });
+
+  it('catches a command that checks the format, however it is spelled', () => {
+    const planted = new Map([
+      [join(SRC, 'commands/x/a.ts'), "if (out.format === 'json') return printJson(io, body);"],
+      [join(SRC, 'commands/x/b.ts'), "const machine = format !== 'table';"],
+      [join(SRC, 'commands/x/c.ts'), "if ('ndjson' === ctx.globals().format) {}"],
+      [join(SRC, 'commands/x/d.ts'), 'switch (globals.format) {\n  case "csv":\n}'],
+      [join(SRC, 'commands/x/ok.ts'), "// format === 'json' in a comment\nconst style = pictureStyle(ctx.io, out.format, ctx.env);"],
+      [join(SRC, 'io/replies.ts'), "if (target.format === 'json') {}"],
+    ]);
+    expect(formatSwitches(planted).map((f) => f.split(':').slice(0, 2).join(':'))).toEqual([
+      'commands/x/a.ts:1',
+      'commands/x/b.ts:1',
+      'commands/x/c.ts:1',
+      'commands/x/d.ts:1',
+      'commands/x/d.ts:2',
+    ]);
+  });
+
   it('every command file has one shape: build(ctx, runF), an Options type, run(opts, ctx)', () => {
     expect(shapeProblems(sources())).toEqual([]);
   });

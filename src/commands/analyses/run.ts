@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../client/client.js';
-import type { OutputFormat } from '../../io/formats.js';
+import { forPeople, type OutputFormat } from '../../formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
 import { ConfirmationRequiredError, UsageError } from '../../errors.js';
@@ -10,7 +10,9 @@ import { analysesPicture, printStatus, elapsedSince } from '../shared/status-vie
 import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js';
 import { collect } from '../shared/flags.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
-import { formatTable, note, printDocument, printJsonLine, printSections, printText } from '../../io/output.js';
+import { formatTable, note, printDocument, printJsonLine, printSections } from '../../io/output.js';
+import { inTable, printsDocuments, tableGap, tableNote } from '../../io/replies.js';
+import { RUN_COLUMNS, SKIP_COLUMNS } from './views.js';
 import { readInput } from '../shared/flags.js';
 import * as ops from '../../ops/analyses.js';
 
@@ -196,7 +198,7 @@ function dedupe(selections: Selection[]): Selection[] {
 export async function run(options: AnalysesRunOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const { format } = ctx.globals();
-  const machine = format === 'json' || format === 'ndjson';
+  const machine = printsDocuments({ format });
 
   // Read stdin/file before any request, so a bad file costs no round trip.
   let selections = [...options.select];
@@ -265,7 +267,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );
   if (!machine) {
-    if (format === 'table') await printText(io, '\n');
+    await tableGap({ io, format });
     await printStatus(io, format, final, project.name, () => ctx.clock.now());
   }
   // Exit 10 only for the analyses this command started; others' failures are reported.
@@ -342,7 +344,7 @@ async function signalNames(
   result: AnalysesReply,
   signal: AbortSignal,
 ): Promise<Map<string, string>> {
-  return format === 'table' ? ops.signalNames(client, projectId, result, signal) : new Map();
+  return forPeople(format) ? ops.signalNames(client, projectId, result, signal) : new Map();
 }
 
 async function printResult(
@@ -352,23 +354,19 @@ async function printResult(
   projectName: string,
   names: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
-  if (format === 'json' || format === 'ndjson') return printDocument({ io, format }, result);
+  if (printsDocuments({ format })) return printDocument({ io, format }, result);
   type Run = NonNullable<AnalysesReply['runs']>[number];
   type Skip = NonNullable<AnalysesReply['skipped']>[number];
   const runs = result.runs ?? [];
   const skipped = result.skipped ?? [];
   if (runs.length > 0) io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"\n`);
   else io.stderr.write(`No analysis was started for "${projectName}".\n`);
-  if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${format === 'table' ? ' (below)' : ''}\n`);
+  if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${inTable({ format }, ' (below)')}\n`);
   await printSections({ io, format }, [
     {
       name: 'run',
       rows: runs,
-      columns: [
-        { header: 'RUN ID', key: 'id', value: (r: Run) => r.id },
-        { header: 'KEYWORD ID', key: 'keyword_id', value: (r: Run) => r.keyword_id },
-        { header: 'KIND', key: 'kind', value: (r: Run) => r.kind },
-      ],
+      columns: RUN_COLUMNS,
       // On a terminal what the run is first, then its (shortened) ids.
       tableColumns: [
         ...(names.size ? [{ header: 'NAME', value: (r: Run) => names.get(r.keyword_id ?? '') ?? '', flexible: true }] : []),
@@ -381,11 +379,7 @@ async function printResult(
       name: 'skipped',
       ...(skipped.length > 0 ? { title: 'skipped' } : {}),
       rows: skipped,
-      columns: [
-        { header: 'KEYWORD ID', key: 'keyword_id', value: (s: Skip) => s.keyword_id },
-        { header: 'SIGNAL KEYWORD ID', key: 'signal_keyword_id', value: (s: Skip) => s.signal_keyword_id },
-        { header: 'REASON', key: 'reason', value: (s: Skip) => s.reason },
-      ],
+      columns: SKIP_COLUMNS,
       tableColumns: [
         ...(names.size ? [{ header: 'NAME', value: (s: Skip) => names.get(s.signal_keyword_id ?? '') ?? '', flexible: true }] : []),
         { header: 'REASON', value: (s: Skip) => s.reason, flexible: true },
@@ -395,8 +389,8 @@ async function printResult(
     },
   ]);
   const analysed = skipped.filter((s) => /already analysed/i.test(s.reason ?? '')).length;
-  if (analysed > 0 && format === 'table') {
+  if (analysed > 0) {
     const them = analysed === 1 ? 'it' : 'them';
-    io.stderr.write(`hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again\n`);
+    await tableNote({ io, format }, `hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again`);
   }
 }

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { Context, TokenSource } from '../../context.js';
 import { ForbiddenError, NotSignedInError } from '../../errors.js';
-import { hangLine, printJson, printPairsText, printText } from '../../io/output.js';
+import { hangLine, printPairsText, printText } from '../../io/output.js';
+import { printReply } from '../../io/replies.js';
 
 export interface AuthStatusOptions {
   /** Only what is stored: no request to the service. */
@@ -219,14 +220,25 @@ async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 
 }
 
 async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus, profiles: AuthStatus[], offline: boolean): Promise<void> {
-  const globals = ctx.globals();
   const { defaultProject } = await import('../shared/pick.js');
   const project = defaultProject(ctx);
-  if (globals.format === 'json') {
-    // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all;
-    // `mcp` is the same profile's sign-in for the MCP server; `project` its default project.
-    return printJson(ctx.io, { ...status, project: project?.name ?? null, mcp, profiles });
-  }
+  const { format, time, wide } = ctx.globals();
+  // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all;
+  // `mcp` is the same profile's sign-in for the MCP server; `project` its default project.
+  await printReply({ io: ctx.io, format, time, wide }, { ...status, project: project?.name ?? null, mcp, profiles }, () =>
+    printStatusPairs(ctx, status, mcp, profiles, offline, project),
+  );
+}
+
+/** The status for a person: aligned `key  value` lines, then every profile when there are several. */
+async function printStatusPairs(
+  ctx: Context,
+  status: AuthStatus,
+  mcp: McpAuthStatus,
+  profiles: AuthStatus[],
+  offline: boolean,
+  project: ReturnType<typeof import('../shared/pick.js').defaultProject>,
+): Promise<void> {
   const now = ctx.clock.now();
   const until = (at: string | null): string => {
     const expires = at ? Date.parse(at) : undefined;

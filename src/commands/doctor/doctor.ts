@@ -3,7 +3,9 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Credentials } from '../../auth/credentials.js';
 import { CliError, ConfigError, ServiceUnavailableError } from '../../errors.js';
-import { printChecklist, printJson } from '../../io/output.js';
+import { printChecklist } from '../../io/output.js';
+import { printReply } from '../../io/replies.js';
+import { target } from '../shared/flags.js';
 
 export interface Check {
   name: string;
@@ -31,15 +33,12 @@ const MAX_SKEW_MS = 60_000;
 
 export async function run(_opts: DoctorOptions, ctx: Context): Promise<void> {
   const checks = await runChecks(ctx);
-  const globals = ctx.globals();
-
-  if (globals.format === 'json') await printJson(ctx.io, checks);
-  else {
-    await printChecklist(
+  await printReply(target(ctx), checks, () =>
+    printChecklist(
       ctx.io,
       checks.map((c) => ({ state: c.skipped ? 'skipped' : c.ok ? 'ok' : 'failed', text: `${c.name}: ${c.detail}`, hint: c.hint })),
-    );
-  }
+    ),
+  );
   const failed = checks.filter((c) => !c.ok);
   if (failed.length)
     throw new DoctorFailedError(`${failed.length} of ${checks.length} checks failed: ${failed.map((c) => c.name).join(', ')}`);

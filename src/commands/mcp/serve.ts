@@ -30,7 +30,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     )
     .action(async (flags: { allowWrite?: boolean; printConfig?: string }) => {
       await runF(
-        { allowWrite: flags.allowWrite === true, printConfig: await enumFlag('--print-config', flags.printConfig, CONFIG_CLIENTS) },
+        { allowWrite: flags.allowWrite === true, printConfig: enumFlag('--print-config', flags.printConfig, CONFIG_CLIENTS) },
         ctx,
       );
     });

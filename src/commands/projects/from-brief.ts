@@ -9,7 +9,8 @@ import { openSetupPage } from '../shared/open-setup.js';
 import type { Context } from '../../context.js';
 import { canPrompt } from '../../io/io.js';
 import { ConfirmationRequiredError, UsageError } from '../../errors.js';
-import { formatTable, note, printJson, printPairsText, printRows } from '../../io/output.js';
+import { formatTable, printJson } from '../../io/output.js';
+import { noteUnlessDocuments, printMade, printsDocuments, tableNote } from '../../io/replies.js';
 import { nonEmpty, readInput, target } from '../shared/flags.js';
 
 export interface FromBriefOptions {
@@ -46,7 +47,7 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promis
   if (!brief.trim()) throw new UsageError(`--from-brief: ${source} is empty`);
   const { io } = ctx;
   const out = target(ctx);
-  const machine = out.format === 'json' || out.format === 'ndjson';
+  const machine = printsDocuments(out);
   // stdin that carried the brief cannot also carry the answer to a question.
   const stdinFree = opts.from !== '-';
 
@@ -96,29 +97,21 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promis
   if (!created) return;
 
   const { project } = created;
-  if (out.format === 'json') await printJson(io, created.raw);
-  else if (out.format === 'ndjson') await printJson(io, project);
-  else {
-    note(io, `✓ Created project ${project.name}`);
-    // The same shape as `rsi projects create`.
-    if (out.format === 'table') {
-      await printPairsText(io, [
-        ['id', project.id],
-        ['setup_url', project.setup_url],
-      ]);
-    } else {
-      const row = project as Record<string, unknown>;
-      await printRows(
-        out,
-        [row],
-        ['id', 'name', 'role', 'setup_url', 'scan_error'].map((k) => ({ header: k, value: (r: Record<string, unknown>) => r[k] })),
-      );
-    }
-  }
+  noteUnlessDocuments(out, `✓ Created project ${project.name}`);
+  // The same shape as `rsi projects create`.
+  await printMade(out, {
+    json: created.raw,
+    ndjson: project,
+    row: project as Record<string, unknown>,
+    columns: ['id', 'name', 'role', 'setup_url', 'scan_error'].map((k) => ({ header: k, value: (r: Record<string, unknown>) => r[k] })),
+    pairs: [
+      ['id', project.id],
+      ['setup_url', project.setup_url],
+    ],
+  });
   // Server text inside a message of rsi's: line breaks folded, so it stays one line.
   if (project.scan_error)
     io.stderr.write(`warning: the initial scan did not start: ${project.scan_error.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
-  if (out.format === 'table')
-    io.stderr.write(`Next: finish scoring setup at ${project.setup_url}, then \`rsi status ${shellQuote(project.id)} --watch\`\n`);
+  await tableNote(out, `Next: finish scoring setup at ${project.setup_url}, then \`rsi status ${shellQuote(project.id)} --watch\``);
   if (opts.openSetup) await openSetupPage(ctx, project.setup_url);
 }
