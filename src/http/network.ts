@@ -17,7 +17,6 @@
  * - errors that say what failed: timeout, refused, TLS (naming the CA fix), the proxy;
  * - the redacting `--debug` trace, and no redaction work at all without `--debug`.
  */
-import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import {
   CliError,
@@ -28,7 +27,10 @@ import {
   UnexpectedReplyError,
   UsageError,
 } from '../errors.js';
+import { formatSeconds } from '../io/text.js';
 import { readBody } from './decode.js';
+import { type NodeHttp, requestDirect } from './direct.js';
+import { makeProxyAgent, requestProxied } from './proxied.js';
 import {
   httpOnlyNote,
   isLoopback,
@@ -36,154 +38,23 @@ import {
   proxyFor,
   proxySettings,
   redactProxyUrl,
-  type Env,
   type ProxyDecision,
   type ProxySettings,
 } from './proxy.js';
-import { Tracer, redactBody, redactHeaders, redactUrl } from './redact.js';
-import { formatSeconds } from '../io/text.js';
-import { readSystemStore, systemStoreOff, NO_SYSTEM_CA, type SystemStore } from './system-ca.js';
+import { Tracer } from './redact.js';
+import { readSystemStore, systemStoreOff, type SystemStore } from './system-ca.js';
+import { UNKNOWN_CA, describeStore, errorCode, markPermanent, networkReason, tlsFailure } from './tls-errors.js';
+import { traceRequest, traceResponse } from './trace.js';
+import { OAUTH_MAX_BYTES, type FetchInit, type NetworkOptions, type WireHead, type WireRequest, type WireResponse } from './wire.js';
 
-/** OAuth, discovery and probe replies are small documents: a megabyte is generous. */
-export const OAUTH_MAX_BYTES = 1024 * 1024;
-/** API replies: the largest page the spec allows is far below this. */
-export const API_MAX_BYTES = 64 * 1024 * 1024;
-const TRACE_BODY_CHARS = 2000;
+// The network's public API, where its importers have always found it.
+export { loadUndici, type UndiciParts } from './proxied.js';
+export { isPermanentFailure, tlsFailure } from './tls-errors.js';
+export { API_MAX_BYTES, OAUTH_MAX_BYTES, type FetchInit, type NetworkOptions, type WireRequest, type WireResponse } from './wire.js';
+
 /** The hint of a body that cannot be decoded: the bytes arrived, they are just not what they claim. */
 const NOT_THE_NETWORK =
   'the service, or a proxy in front of it, sent a body its Content-Encoding header does not describe; this is not a network failure and retrying will not help';
-
-export interface NetworkOptions {
-  /** The process environment, for the proxy variables (read nowhere else). */
-  env: Env;
-  /** The whole-request deadline of one attempt, in milliseconds (`--http-timeout`). */
-  timeoutMs: number;
-  /** Where the `--debug` trace goes; undefined means no trace and no redaction work. */
-  trace?: { write(chunk: string): unknown } | undefined;
-}
-
-export interface WireRequest {
-  method: string;
-  url: URL;
-  headers: Record<string, string>;
-  body?: string | undefined;
-  /** The caller's signal (Ctrl-C); the deadline is added here. */
-  signal?: AbortSignal | undefined;
-  /** Cap on the decompressed body. */
-  maxBytes: number;
-  /** Hint when a request other than GET was cut off after it may have been processed. */
-  hintIfSent?: string | undefined;
-}
-
-export interface WireResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  /** set-cookie and other repeated headers as sent, for building a fetch Response. */
-  rawHeaders: [string, string][];
-  body: Buffer;
-}
-
-/** The fetch subset oauth4webapi and the probes use; never follows redirects. */
-export interface FetchInit {
-  method?: string | undefined;
-  headers?: Record<string, string> | Headers | undefined;
-  body?: string | URLSearchParams | null | undefined;
-  redirect?: string | undefined;
-  signal?: AbortSignal | null | undefined;
-  /** Cap on the decompressed body; default OAUTH_MAX_BYTES (MCP replies use API_MAX_BYTES). */
-  maxBytes?: number | undefined;
-}
-
-type NodeHttp = typeof import('node:http');
-/**
- * Node's own client for `url`, loaded on the first request of its scheme: `node:https` brings TLS
- * and crypto (~150 ms of a loaded machine), which a loopback http:// run never needs. The bundle
- * turns this import into a `require` (docs/architecture.md, "Node's built-ins").
- */
-const nodeClient = async (url: URL): Promise<NodeHttp> =>
-  url.protocol === 'https:' ? ((await import('node:https')) as unknown as NodeHttp) : import('node:http');
-
-/** A reply's status line and headers, its body still to read. */
-interface WireHead {
-  status: number;
-  headers: Record<string, string>;
-  rawHeaders: [string, string][];
-  body: Readable;
-}
-
-/** Headers from Node's flat rawHeaders: lower-case names, repeats joined with ", " (as undici did). */
-function fromRaw(raw: string[]): { headers: Record<string, string>; rawHeaders: [string, string][] } {
-  const headers: Record<string, string> = {};
-  const rawHeaders: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = (raw[i] as string).toLowerCase();
-    const value = raw[i + 1] as string;
-    headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
-    rawHeaders.push([name, value]);
-  }
-  return { headers, rawHeaders };
-}
-
-/** Failures that retrying cannot fix (TLS verification, proxy credentials): never retried. */
-const permanent = new WeakSet<Error>();
-export function isPermanentFailure(error: unknown): boolean {
-  return error instanceof Error && permanent.has(error);
-}
-function markPermanent<E extends Error>(error: E): E {
-  permanent.add(error);
-  return error;
-}
-
-export interface UndiciParts {
-  ProxyAgent: typeof import('undici').ProxyAgent;
-  request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-}
-let undiciParts: Promise<UndiciParts> | undefined;
-/** undici's ProxyAgent and request, loaded only when a proxy carries a request (most runs have none). */
-export const loadUndici = (): Promise<UndiciParts> => (undiciParts ??= importUndici());
-
-async function importUndici(): Promise<UndiciParts> {
-  // The parts rsi uses, not undici's index, which also loads fetch, WebSocket, cookies, caches and
-  // mocks (about 1 MB of code no request needs): the index cost ~9 % more CPU per proxied request,
-  // measured (docs/performance.md, "Proxied requests after the network cleanup"). undici has no
-  // `exports` map, so these paths resolve as any file of the package; src/http/undici-parts.d.ts
-  // types them, and test/unit/http-network.test.ts fails when an upgrade moves one.
-  const [proxyAgent, request, connect, dispatcher] = await Promise.all([
-    import('undici/lib/dispatcher/proxy-agent.js'),
-    import('undici/lib/api/api-request.js'),
-    import('undici/lib/api/api-connect.js'),
-    import('undici/lib/dispatcher/dispatcher.js'),
-  ]);
-  // ProxyAgent opens its CONNECT tunnel with `Dispatcher.prototype.connect`, a method undici's
-  // index attaches (lib/api) and these direct imports do not: without it every https:// request
-  // through a proxy fails with "this[kClient].connect is not a function". It is the only one of
-  // those methods undici's dispatchers call on themselves (request is called from outside, above).
-  const proto = dispatcher.default.prototype as { connect?: unknown };
-  proto.connect ??= connect.default;
-  // CommonJS: the module itself is the default export.
-  return { ProxyAgent: proxyAgent.default, request: request.default };
-}
-
-let socksHushed: Promise<void> | undefined;
-/**
- * undici's SOCKS5 agent prints an ExperimentalWarning (two lines on stderr, not in rsi's voice) the
- * first time one is made, deep inside a request. socks5:// is a documented proxy here, so one
- * agent is made up front with that warning held back; undici then never prints it. Not a speed-up:
- * kept for what the person reads (docs/performance.md, "Proxied requests after the network cleanup").
- */
-const hushSocksWarning = (): Promise<void> =>
-  (socksHushed ??= import('undici/lib/dispatcher/socks5-proxy-agent.js').then(async ({ default: Socks5ProxyAgent }) => {
-    const emit = process.emitWarning;
-    process.emitWarning = () => undefined;
-    let agent: { close(): Promise<void> };
-    try {
-      agent = new Socks5ProxyAgent('socks5://127.0.0.1:1080');
-    } finally {
-      process.emitWarning = emit;
-    }
-    await agent.close();
-  }));
 
 export class Network {
   readonly proxy: ProxySettings;
@@ -255,22 +126,7 @@ export class Network {
   private dispatcher(proxy: string): Promise<Dispatcher> {
     let found = this.dispatchers.get(proxy);
     if (!found) {
-      found = Promise.all([loadUndici(), /^socks5?:/i.test(proxy) ? hushSocksWarning() : undefined]).then(
-        ([{ ProxyAgent }]) =>
-          new ProxyAgent({
-            headersTimeout: this.timeoutMs,
-            bodyTimeout: this.timeoutMs,
-            keepAliveTimeout: 10_000,
-            connections: 8,
-            // Credentials in the URL become Proxy-Authorization (undici decodes them).
-            uri: proxy,
-            // http:// targets go to an http proxy in absolute form, as curl does: many corporate
-            // proxies refuse CONNECT to ports other than 443. https:// always tunnels (CONNECT).
-            proxyTunnel: false,
-            proxyTls: { timeout: this.timeoutMs, ...this.tlsOptions() },
-            requestTls: { timeout: this.timeoutMs, ...this.tlsOptions() },
-          }),
-      );
+      found = makeProxyAgent(proxy, this.timeoutMs, () => this.tlsOptions());
       this.dispatchers.set(proxy, found);
     }
     return found;
@@ -280,7 +136,7 @@ export class Network {
     const proxy = proxyFor(req.url, this.proxy);
     const tracer = this.tracer;
     const started = Date.now();
-    if (tracer) this.traceRequest(tracer, req);
+    if (tracer) traceRequest(tracer, req, this.proxyFor(req.url));
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
@@ -310,7 +166,7 @@ export class Network {
             hint: encoding === 'zstd' ? `Node ${process.version} cannot read zstd; Node 22.15 or later can` : NOT_THE_NETWORK,
           }),
       });
-      if (tracer) this.traceResponse(tracer, req, res.status, res.headers, body, Date.now() - started);
+      if (tracer) traceResponse(tracer, req, res.status, res.headers, body, Date.now() - started);
       return { status: res.status, headers: res.headers, rawHeaders: res.rawHeaders, body };
     } catch (error) {
       throw this.classify(error, req, deadline.signal.aborted);
@@ -319,37 +175,9 @@ export class Network {
     }
   }
 
-  /**
-   * A request that goes straight to the host, on Node's own HTTP client (in Node's snapshot, so
-   * nothing to load or compile: docs/performance.md, round 3) and a keep-alive agent per scheme.
-   */
-  private async direct(req: WireRequest, signal: AbortSignal, fresh = false): Promise<WireHead> {
-    const https = req.url.protocol === 'https:';
-    const client = await nodeClient(req.url);
-    // `agent: false` is one new connection for this request alone (see the retry below).
-    const agent = fresh ? false : this.agent(https, client);
-    return new Promise<WireHead>((resolve, reject) => {
-      const headers: Record<string, string | number> = { ...req.headers };
-      if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
-      const outgoing = client
-        .request(req.url, { method: req.method, headers, agent, signal }, (res) => {
-          const { headers: joined, rawHeaders } = fromRaw(res.rawHeaders);
-          resolve({ status: res.statusCode ?? 0, headers: joined, rawHeaders, body: res });
-        })
-        .on('error', (error) => {
-          // A kept-alive connection the server closed while it sat idle (its keep-alive timeout,
-          // e.g. while the person was in the browser during sign-in) fails the next request at
-          // once, before any reply. The server never read that request, so it goes again on a new
-          // connection, whatever its method: the pattern Node documents for `reusedSocket`, and
-          // what Go's transport does for a request it never wrote. Not a retry of the request.
-          if (!fresh && outgoing.reusedSocket && !signal.aborted && STALE_SOCKET.has(errorCode(error) ?? '')) {
-            this.direct(req, signal, true).then(resolve, reject);
-            return;
-          }
-          reject(error);
-        });
-      outgoing.end(req.body);
-    });
+  /** A direct request, on the keep-alive agent of its scheme (src/http/direct.ts). */
+  private direct(req: WireRequest, signal: AbortSignal): Promise<WireHead> {
+    return requestDirect(req, signal, (https, client) => this.agent(https, client));
   }
 
   /**
@@ -389,28 +217,9 @@ export class Network {
     return agent;
   }
 
-  /** A request through the proxy `proxyFor` named: undici's ProxyAgent (CONNECT for https://). */
-  private async proxied(req: WireRequest, proxy: string, signal: AbortSignal): Promise<WireHead> {
-    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.dispatcher(proxy)]);
-    const res = await request.call(dispatcher, {
-      origin: req.url.origin,
-      path: `${req.url.pathname}${req.url.search}`,
-      method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers,
-      body: req.body ?? null,
-      signal,
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-    });
-    const headers: Record<string, string> = {};
-    const rawHeaders: [string, string][] = [];
-    for (const [k, v] of Object.entries(res.headers)) {
-      if (v === undefined) continue;
-      const name = k.toLowerCase();
-      headers[name] = Array.isArray(v) ? v.join(', ') : v;
-      for (const one of Array.isArray(v) ? v : [v]) rawHeaders.push([name, one]);
-    }
-    return { status: res.statusCode, headers, rawHeaders, body: res.body };
+  /** A request through the proxy `proxyFor` named (src/http/proxied.ts). */
+  private proxied(req: WireRequest, proxy: string, signal: AbortSignal): Promise<WireHead> {
+    return requestProxied(req, this.dispatcher(proxy), signal, this.timeoutMs);
   }
 
   /**
@@ -447,26 +256,6 @@ export class Network {
     for (const agent of [...this.agents.values(), ...retired]) agent.destroy();
     const dispatchers = [...this.dispatchers.values(), ...this.retired.filter((one) => one instanceof Promise)];
     await Promise.all(dispatchers.map((d) => d.then((one) => one.destroy()).catch(() => undefined)));
-  }
-
-  private traceRequest(tracer: Tracer, req: WireRequest): void {
-    // Redact (and learn the secrets of) everything before printing any of it.
-    const line = `> ${req.method} ${redactUrl(req.url.href, tracer.learn)}`;
-    const headers = redactHeaders(req.headers, tracer.learn);
-    const body = req.body ? redactBody(req.body, req.headers['content-type'] ?? '', tracer.learn) : undefined;
-    tracer.line(line);
-    const proxy = this.proxyFor(req.url);
-    if (proxy) tracer.line(`* through proxy ${proxy}`);
-    for (const [k, v] of Object.entries(headers)) tracer.line(`> ${k}: ${v}`);
-    if (body) tracer.line(`> ${truncate(tracer.scrub(body), TRACE_BODY_CHARS)}`);
-  }
-
-  private traceResponse(tracer: Tracer, req: WireRequest, status: number, headers: Record<string, string>, body: Buffer, ms: number) {
-    const redacted = redactHeaders(headers, tracer.learn);
-    const text = body.length ? redactBody(body.toString('utf8'), headers['content-type'] ?? 'application/octet-stream', tracer.learn) : '';
-    tracer.line(`< ${status} ${req.method} ${redactUrl(`${req.url.origin}${req.url.pathname}`)} (${ms} ms)`);
-    for (const [k, v] of Object.entries(redacted)) tracer.line(`< ${k}: ${v}`);
-    if (text) tracer.line(`< ${truncate(tracer.scrub(text), TRACE_BODY_CHARS)}`);
   }
 
   private where(req: WireRequest): string {
@@ -576,142 +365,6 @@ export class Network {
     }
     return out;
   }
-}
-
-function errorCode(error: unknown): string | undefined {
-  const e = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
-  return code;
-}
-
-function networkReason(code: string | undefined, message: string): string {
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'host not found';
-    case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
-      return 'the connection was closed unexpectedly';
-    default:
-      return message;
-  }
-}
-
-/** How a kept-alive connection the server already closed fails the next request sent on it. */
-const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
-const UNKNOWN_CA = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'CERT_UNTRUSTED',
-  'CERT_SIGNATURE_FAILURE',
-]);
-
-/** OpenSSL's other certificate verdicts (X509_V_ERR_*, as Node names them). */
-const REJECTED_CERT = new Set([
-  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
-  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
-  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
-  'ERROR_IN_CERT_NOT_AFTER_FIELD',
-  'CERT_CHAIN_TOO_LONG',
-  'CERT_REVOKED',
-  'INVALID_CA',
-  'PATH_LENGTH_EXCEEDED',
-  'INVALID_PURPOSE',
-  'CERT_REJECTED',
-]);
-
-/**
- * A TLS verification failure, with the fix named. For an unknown CA the fix depends on where the
- * system store stands (src/http/system-ca.ts): already trusted and the CA not in it, turned off,
- * or out of this Node's reach (before 22.15).
- */
-export function tlsFailure(
-  code: string | undefined,
-  host: string,
-  store: SystemStore,
-  message = '',
-): { reason: string; hint: string } | undefined {
-  if (!code) return undefined;
-  // OpenSSL's own text ("…:SSL routines:ssl3_get_record:wrong version number:../deps/…") is for
-  // its developers: the one case a person meets is an https:// address on a port that is not TLS.
-  if (code === 'EPROTO' || code.startsWith('ERR_SSL_')) {
-    const plain = /wrong version number|packet length too long|http request/i.test(message);
-    const what = /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1] ?? code;
-    return plain
-      ? {
-          reason: `${host} does not answer in TLS on that port (${what})`,
-          hint: 'check the port in --base-url; a service that speaks plain HTTP needs an http:// address, which rsi accepts for loopback only',
-        }
-      : { reason: `the TLS handshake with ${host} failed (${what})`, hint: 'check --base-url, and any proxy or gateway that handles TLS' };
-  }
-  if (UNKNOWN_CA.has(code)) {
-    const self = code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN';
-    const who = store.state === 'added' ? "Node and this system's trust store do not trust" : 'Node does not trust';
-    return {
-      reason: `the TLS certificate of ${host} is ${self ? 'self-signed or signed by an unknown authority' : `signed by an authority ${who}`} (${code})`,
-      hint: `if your network uses its own certificate authority (a corporate proxy or gateway), trust it: ${caFix(store)}`,
-    };
-  }
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
-    return {
-      reason: `the TLS certificate presented for ${host} is for another host name (${code})`,
-      hint: "check --base-url: use the host name the service's certificate names; a proxy that intercepts TLS must issue certificates for the real host",
-    };
-  }
-  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
-    return {
-      reason: `the TLS certificate of ${host} ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'} (${code})`,
-      hint: "check your computer's clock (NTP); if it is right, the service must renew its certificate",
-    };
-  }
-  // Every other verdict of OpenSSL's certificate check: the network delivered the certificate
-  // faithfully, and asking again gets the same one.
-  if (REJECTED_CERT.has(code)) {
-    return {
-      reason: `the TLS certificate of ${host} was rejected (${code})`,
-      hint: 'the certificate the service (or a proxy or gateway in front of it) presents cannot be used for TLS; its owner must replace it',
-    };
-  }
-  return undefined;
-}
-
-/** The ways to trust a CA that are open, given where the system store stands. */
-function caFix(store: SystemStore): string {
-  const file = 'NODE_EXTRA_CA_CERTS=/path/ca.pem';
-  switch (store.state) {
-    case 'added':
-    case 'unread':
-      return `install it in the system's trust store (where IT installs it; update-ca-certificates on Debian), or ${file}`;
-    case 'off':
-      return `${file}, or let rsi read the system's trust store: unset ${NO_SYSTEM_CA}`;
-    case 'unavailable':
-      return `${file} (Node ${store.nodeVersion} cannot read the system's trust store; on Node 22.15 or later rsi trusts it too)`;
-    case 'unreadable':
-      return `${file} (the system's trust store could not be read: ${store.reason})`;
-  }
-}
-
-/** The `--debug` trace line for the moment the system store was looked at. */
-function describeStore(store: SystemStore): string {
-  switch (store.state) {
-    case 'added':
-      return `certificate not trusted by Node's roots: trying again with the system's trust store (${store.count} more certificates)`;
-    case 'unavailable':
-      return `certificate not trusted by Node's roots; Node ${store.nodeVersion} cannot read the system's trust store`;
-    case 'unreadable':
-      return `certificate not trusted by Node's roots; the system's trust store could not be read: ${store.reason}`;
-    default:
-      return `certificate not trusted by Node's roots (system trust store: ${store.state})`;
-  }
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
 }
 
 function formatBytes(n: number): string {

@@ -8,7 +8,7 @@ declare module 'undici/lib/dispatcher/proxy-agent.js' {
 }
 
 declare module 'undici/lib/dispatcher/socks5-proxy-agent.js' {
-  /** Made once, only to spend undici's one-time ExperimentalWarning quietly (src/http/network.ts). */
+  /** Made once, only to spend undici's one-time ExperimentalWarning quietly (src/http/proxied.ts). */
   class Socks5ProxyAgent {
     constructor(proxyUrl: string);
     close(): Promise<void>;

@@ -1,0 +1,65 @@
+/**
+ * Requests that go straight to the host, on Node's own HTTP client (in Node's snapshot, so nothing
+ * to load or compile: docs/performance.md, round 3). `Network` (src/http/network.ts) owns the
+ * keep-alive agents and hands one in per request.
+ */
+import { STALE_SOCKET, errorCode } from './tls-errors.js';
+import type { WireHead, WireRequest } from './wire.js';
+
+export type NodeHttp = typeof import('node:http');
+/**
+ * Node's own client for `url`, loaded on the first request of its scheme: `node:https` brings TLS
+ * and crypto (~150 ms of a loaded machine), which a loopback http:// run never needs. The bundle
+ * turns this import into a `require` (docs/architecture.md, "Node's built-ins").
+ */
+const nodeClient = async (url: URL): Promise<NodeHttp> =>
+  url.protocol === 'https:' ? ((await import('node:https')) as unknown as NodeHttp) : import('node:http');
+
+/** Headers from Node's flat rawHeaders: lower-case names, repeats joined with ", " (as undici did). */
+function fromRaw(raw: string[]): { headers: Record<string, string>; rawHeaders: [string, string][] } {
+  const headers: Record<string, string> = {};
+  const rawHeaders: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    headers[name] = Object.hasOwn(headers, name) ? `${headers[name]}, ${value}` : value;
+    rawHeaders.push([name, value]);
+  }
+  return { headers, rawHeaders };
+}
+
+/** The keep-alive agent for a scheme, made by `Network` on first use. */
+export type AgentFor = (https: boolean, client: NodeHttp) => import('node:http').Agent;
+
+/**
+ * One request on Node's client, with the agent `agentFor` gives for its scheme. `fresh` sends it
+ * on a new connection of its own instead (see the retry below).
+ */
+export async function requestDirect(req: WireRequest, signal: AbortSignal, agentFor: AgentFor, fresh = false): Promise<WireHead> {
+  const https = req.url.protocol === 'https:';
+  const client = await nodeClient(req.url);
+  // `agent: false` is one new connection for this request alone (see the retry below).
+  const agent = fresh ? false : agentFor(https, client);
+  return new Promise<WireHead>((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...req.headers };
+    if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+    const outgoing = client
+      .request(req.url, { method: req.method, headers, agent, signal }, (res) => {
+        const { headers: joined, rawHeaders } = fromRaw(res.rawHeaders);
+        resolve({ status: res.statusCode ?? 0, headers: joined, rawHeaders, body: res });
+      })
+      .on('error', (error) => {
+        // A kept-alive connection the server closed while it sat idle (its keep-alive timeout,
+        // e.g. while the person was in the browser during sign-in) fails the next request at
+        // once, before any reply. The server never read that request, so it goes again on a new
+        // connection, whatever its method: the pattern Node documents for `reusedSocket`, and
+        // what Go's transport does for a request it never wrote. Not a retry of the request.
+        if (!fresh && outgoing.reusedSocket && !signal.aborted && STALE_SOCKET.has(errorCode(error) ?? '')) {
+          requestDirect(req, signal, agentFor, true).then(resolve, reject);
+          return;
+        }
+        reject(error);
+      });
+    outgoing.end(req.body);
+  });
+}
