@@ -271,6 +271,16 @@ describe('architecture', () => {
     expect(frontEndProblems(planted).map((p) => p.split(' ')[0])).toEqual(['mcp/tools/x.ts', 'commands/scoreboard/scoreboard.ts']);
   });
 
+  // Issue 34: a file past this is doing more than one job; src/sandbox (the fake service) is exempt.
+  it('no source file outside src/sandbox is over 450 lines', () => {
+    const long = [...sources()]
+      .filter(([file]) => !relative(SRC, file).startsWith('sandbox/'))
+      .map(([file, text]) => ({ file: relative(SRC, file), lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0) }))
+      .filter(({ lines }) => lines > 450)
+      .map(({ file, lines }) => `src/${file}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+
   it('no file imports itself, directly or round a circle', () => {
     expect(circles(sources())).toEqual([]);
   });
