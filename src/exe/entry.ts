@@ -1,18 +1,10 @@
 /**
- * The single executable's entry (src/build/exe.mjs bundles it as one CommonJS script): bin/rsi.js
- * without its two caches. The compile cache is replaced by the code cache Node embeds at build
- * time; the help cache is keyed by the bundle file's text, which the binary does not have, so
- * help is rendered by commander each time (same bytes).
+ * The single executable's entry without a startup snapshot (src/build/exe.mjs bundles it as one
+ * CommonJS script; the cross-built targets use it, since a snapshot is made by the builder's own
+ * Node and only runs on its platform): bin/rsi.js without the compile cache, which the code cache
+ * Node embeds at build time replaces. src/exe/snapshot.ts is the entry of the host's target.
  */
 import { main } from '../main.js';
+import { run } from './run.js';
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    // main() maps every error itself; this is the last resort bin/rsi.js gets from Node.
-    process.stderr.write(`rsi: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+run(main);
