@@ -110,7 +110,7 @@ beforeAll(async () => {
   const install = await npm(['install', '-g', '--prefix', join(work, 'prefix'), '--prefer-offline', tarball], elsewhere);
   expect(install.code, install.stderr).toBe(0);
   rsi = join(work, 'prefix', 'bin', 'rsi');
-}, 180_000);
+});
 
 afterAll(async () => {
   await sandbox?.stop();
@@ -138,7 +138,7 @@ describe('the packed tarball', () => {
   });
 
   // npm pack runs prepack, a whole build: minutes on a busy machine.
-  it('never holds the single executables of dist/exe, and prepack keeps them', { timeout: 180_000 }, async () => {
+  it('never holds the single executables of dist/exe, and prepack keeps them', async () => {
     // A built binary beside the bundle, as `npm run build:exe` leaves it (a stand-in: only its path matters).
     mkdirSync(join(copy, 'dist', 'exe'), { recursive: true });
     writeFileSync(join(copy, 'dist', 'exe', 'rsi-linux-x64'), 'not really a binary');

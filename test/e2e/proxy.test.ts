@@ -189,7 +189,7 @@ describe('behind a CONNECT proxy (HTTPS_PROXY with credentials)', () => {
     } finally {
       await refusing.stop();
     }
-  }, 120_000);
+  });
 
   it('--http-timeout bounds the whole request: a reply dripping a byte at a time through the tunnel ends with exit 8', async () => {
     const ca = createTestCa();
@@ -233,7 +233,7 @@ describe('behind a CONNECT proxy (HTTPS_PROXY with credentials)', () => {
 describe('which variable carries which request (as curl and Go read them)', () => {
   // Each test runs two or three rsi processes: room for a machine busy with other work.
   const SLOW = 120_000;
-  const cli = (args: string[], extra: Record<string, string>) => runCli(args, { env: env(signedIn, extra), timeoutMs: 100_000 });
+  const cli = (args: string[], extra: Record<string, string>) => runCli(args, { env: env(signedIn, extra) });
   let signedIn: string;
   beforeAll(async () => {
     // Signed in once, through ALL_PROXY alone: curl's fallback carries the whole sign-in.

@@ -319,7 +319,7 @@ describe.skipIf(skipWithout(part))("jq 1.8.2's test suite through rsi api --jq",
 
   it('through real processes: a sample of cases, and each rule of --jq', async () => {
     const cli = (path: string, program: string, extraEnv: Record<string, string> = {}) =>
-      runCli(['api', path, `--jq=${program}`], { env: { ...env(), ...extraEnv }, timeoutMs: 120_000 });
+      runCli(['api', path, `--jq=${program}`], { env: { ...env(), ...extraEnv } });
     // Every 90th applicable case, and two compile errors: run two at a time (the machine is shared).
     const sample = [...applicable.filter((_c, i) => i % 90 === 0), ...applicable.filter((c) => c.fail).slice(0, 2)];
     const failed: string[] = [];

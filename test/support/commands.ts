@@ -117,7 +117,7 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
     envToken: o.envToken,
     source: o.envToken ? 'RSI_TOKEN' : profile ? 'keychain' : undefined,
     config: { file: '/nonexistent/rsi/config.json', read: async () => ({ version: 1, profiles: o.profiles ?? {} }) } as never,
-    oauth: { userAgent: 'rsi/test', timeoutMs: 2000, network: new Network({ env: {}, timeoutMs: 2000 }) },
+    oauth: { userAgent: 'rsi/test', timeoutMs: 120_000, network: new Network({ env: {}, timeoutMs: 120_000 }) },
     userAgent: 'rsi/test',
     store: () => store,
     key: () => ({ baseUrl: baseUrl ?? '', profile: 'default' }),
@@ -143,7 +143,7 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
         configDir: o.configDir ?? '/nonexistent/rsi',
         // fakeCtx's clock starts at 0: tokens in these tests expire hours after it.
         clock: o.clock ?? fakeClock(0),
-        oauth: { userAgent: 'rsi/test', timeoutMs: 2000, network: new Network({ env: {}, timeoutMs: 2000 }) },
+        oauth: { userAgent: 'rsi/test', timeoutMs: 120_000, network: new Network({ env: {}, timeoutMs: 120_000 }) },
         warn: () => undefined,
       });
       return {
