@@ -88,32 +88,36 @@ describe.skipIf(skip || !nodeReadsStore)('a CA in the system trust store, no NOD
     LONG,
   );
 
-  it('every read command works', async () => {
-    const commands = [
-      ['projects', 'list', '--json'],
-      ['keywords', 'search', 'EGFR', '--json'],
-      ['keywords', 'get', 'erbb1', '--json'],
-      ['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--limit', '5', '--json'],
-      ['opportunities', 'Oncology watchlist', '--json'],
-      ['signals', 'KRAS inhibitors', '--limit', '5', '--json'],
-      ['status', 'KRAS inhibitors', '--json'],
-      ['scoreboard', 'Oncology watchlist', '--json', '--limit', '2'],
-      ['mcp', 'tools', '--json'],
-      ['api', 'GET', '/projects'],
-      ['auth', 'status', '--json'],
-      ['doctor', '--json'],
-    ];
-    // Two at a time: a busy machine must make this slower, never make it fail.
-    for (let i = 0; i < commands.length; i += 2) {
-      const batch = commands.slice(i, i + 2);
-      const results = await Promise.all(batch.map((args) => runCli(args, { env: env(configDir) })));
-      results.forEach((r, j) => {
-        const args = batch[j]!.join(' ');
-        expect(r.code, `${args}: ${r.stderr}`).toBe(0);
-        expect(JSON.parse(r.stdout), args).toBeTruthy();
-      });
-    }
-  }, LONG);
+  it(
+    'every read command works',
+    async () => {
+      const commands = [
+        ['projects', 'list', '--json'],
+        ['keywords', 'search', 'EGFR', '--json'],
+        ['keywords', 'get', 'erbb1', '--json'],
+        ['keywords', 'relations', 'NSCLC', '--relation', 'assets', '--limit', '5', '--json'],
+        ['opportunities', 'Oncology watchlist', '--json'],
+        ['signals', 'KRAS inhibitors', '--limit', '5', '--json'],
+        ['status', 'KRAS inhibitors', '--json'],
+        ['scoreboard', 'Oncology watchlist', '--json', '--limit', '2'],
+        ['mcp', 'tools', '--json'],
+        ['api', 'GET', '/projects'],
+        ['auth', 'status', '--json'],
+        ['doctor', '--json'],
+      ];
+      // Two at a time: a busy machine must make this slower, never make it fail.
+      for (let i = 0; i < commands.length; i += 2) {
+        const batch = commands.slice(i, i + 2);
+        const results = await Promise.all(batch.map((args) => runCli(args, { env: env(configDir) })));
+        results.forEach((r, j) => {
+          const args = batch[j]!.join(' ');
+          expect(r.code, `${args}: ${r.stderr}`).toBe(0);
+          expect(JSON.parse(r.stdout), args).toBeTruthy();
+        });
+      }
+    },
+    LONG,
+  );
 
   it(
     'through a CONNECT proxy to a host only the proxy resolves',
