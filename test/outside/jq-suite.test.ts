@@ -366,7 +366,7 @@ describe.skipIf(skipWithout(part))("jq 1.8.2's test suite through rsi api --jq",
     expect(deep.code).toBe(2);
     expect(deep.stderr).toMatch(/^rsi: --jq: [^\n]*\n$/);
     expect(deep.stderr).not.toMatch(/unexpected error|report/i);
-  // A dozen rsi processes, two at a time: the same outer bound as above.
+    // A dozen rsi processes, two at a time: the same outer bound as above.
   }, 900_000);
 
   it.each([
