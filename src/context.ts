@@ -7,7 +7,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { UsageError } from './errors.js';
 import type { Clock, Io } from './io/io.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './io/formats.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
 import type { ApiClient } from './client/client.js';
 import type { AuthGlobals, Credentials, Env, Settings } from './auth/credentials.js';
 import type { Session } from './auth/session.js';
@@ -15,6 +15,7 @@ import type { Browser } from './io/browser.js';
 import type { Prompter } from './io/prompter.js';
 import type { Progress, ProgressOptions } from './io/progress.js';
 import type { McpConnection } from './mcp/client.js';
+import type { Network } from './http/network.js';
 
 export type { Env, Settings };
 
@@ -64,6 +65,12 @@ export interface Context {
   /** The person's `rsi config` settings; empty until `loadSettings` ran (before every action). */
   settings(): Settings;
   loadSettings(): Promise<void>;
+  /**
+   * The process's one network (src/http/network.ts): proxies, the per-request deadline, bounded
+   * bodies, trust, the `--debug` trace. Every request goes out on it — API, OAuth, doctor's probes,
+   * MCP — and each of those is handed it; the Context alone makes and closes it.
+   */
+  network(): Promise<Network>;
   /** The profile, base URL, stores and token source in force: resolved in `auth/credentials.ts`. */
   credentials(): Promise<Credentials>;
   session(): Promise<Session>;
@@ -79,7 +86,7 @@ export interface Context {
    * one per call, which the caller closes.
    */
   mcp(): Promise<McpConnection>;
-  /** Releases what was built (the HTTP pool); safe to call when nothing was. */
+  /** Releases what was built (the network's connections); safe to call when nothing was. */
   close(): Promise<void>;
   /** Work `close()` does first (waiting for the pager the person is reading). */
   onClose(fn: () => Promise<void>): void;
@@ -99,6 +106,7 @@ export function createContext(deps: ContextDeps): Context {
   const { io, env, signal, version } = deps;
   const clock = deps.clock ?? systemClock;
   let globals: GlobalOptions | undefined;
+  let network: Promise<Network> | undefined;
   let credentials: Promise<Credentials> | undefined;
   let session: Promise<Session> | undefined;
   let client: Promise<ApiClient> | undefined;
@@ -119,13 +127,22 @@ export function createContext(deps: ContextDeps): Context {
     loadSettings: async () => {
       settings = await (await services()).readSettings(env);
     },
+    network: () => {
+      network ??= services().then((m) => {
+        const { timeoutMs, debug } = ctx.globals();
+        return new m.Network({ env, timeoutMs, trace: debug ? io.stderr : undefined });
+      });
+      return network;
+    },
     credentials: () => {
-      credentials ??= services().then((m) => m.resolveCredentials({ globals: ctx.globals(), env, io, clock, signal, version }));
+      credentials ??= Promise.all([ctx.network(), services()]).then(([net, m]) =>
+        m.resolveCredentials({ globals: ctx.globals(), env, io, clock, signal, version, network: net }),
+      );
       return credentials;
     },
     session: () => {
-      session ??= Promise.all([ctx.credentials(), services()]).then(([creds, m]) =>
-        m.openSession(creds, { globals: ctx.globals(), io, clock }),
+      session ??= Promise.all([ctx.credentials(), ctx.network(), services()]).then(([creds, net, m]) =>
+        m.openSession(creds, { globals: ctx.globals(), io, clock, network: net }),
       );
       return session;
     },
@@ -144,8 +161,7 @@ export function createContext(deps: ContextDeps): Context {
     close: async () => {
       for (const fn of closers.splice(0)) await fn().catch(() => undefined);
       if (session) await session.then((s) => s.http.close()).catch(() => undefined);
-      // The one network path (undici's pool) lives with the credentials; OAuth-only commands use it too.
-      if (credentials) await credentials.then((c) => c.oauth.network.close()).catch(() => undefined);
+      if (network) await network.then((n) => n.close()).catch(() => undefined);
     },
   };
   return ctx;
@@ -155,16 +171,21 @@ let servicesModule: Promise<typeof import('./services.js')> | undefined;
 const services = () => (servicesModule ??= import('./services.js'));
 
 /**
- * The MCP session behind `ctx.mcp()`: the MCP sign-in (or RSI_MCP_TOKEN) on the credentials'
+ * The MCP session behind `ctx.mcp()`: the MCP sign-in (or RSI_MCP_TOKEN) on the Context's
  * network. `rsi mcp serve` passes credentials it read afresh (a sign-in made while it serves).
  */
 export async function openMcp(ctx: Context, fresh?: Credentials): Promise<McpConnection> {
-  const [creds, { connectMcp }, { profileFlag }] = await Promise.all([fresh ?? ctx.credentials(), import('./mcp/client.js'), services()]);
+  const [creds, network, { connectMcp }, { profileFlag }] = await Promise.all([
+    fresh ?? ctx.credentials(),
+    ctx.network(),
+    import('./mcp/client.js'),
+    services(),
+  ]);
   const mcp = await creds.tokenProvider('mcp');
   return connectMcp({
     url: mcp.url,
     auth: mcp,
-    network: creds.oauth.network,
+    network,
     userAgent: creds.userAgent,
     version: ctx.version,
     signal: ctx.signal,

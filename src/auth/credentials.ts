@@ -12,10 +12,9 @@ export type { Settings };
 /** `rsi config` reaches the settings' keys and checks through here (commands do not import storage). */
 export { SETTING_KEYS, parseSetting, type SettingKey } from '../storage/config.js';
 import { FileStore, KeychainStore, type CredentialKey, type CredentialStore, type StoredTokens } from '../storage/credentials.js';
-import { Network } from '../http/network.js';
+import type { Network } from '../http/network.js';
 import type { AuthProvider } from '../http/types.js';
 import { normaliseBaseUrl } from './base-url.js';
-import type { OAuthEnv } from './oauth.js';
 import { credentialKeyFor, resourceUrl, type Resource } from './resources.js';
 import { StaticTokenProvider, StoredTokenProvider } from './tokens.js';
 
@@ -41,8 +40,8 @@ export interface ResolveOptions {
   clock: Clock;
   signal: AbortSignal;
   version: string;
-  /** The process's one network path (the Context's); a new one when left out (the first resolution). */
-  network?: Network;
+  /** The process's one network (the Context's `ctx.network()`): the token providers refresh on it. */
+  network: Network;
 }
 
 /**
@@ -70,8 +69,7 @@ export interface Credentials {
   envToken: string | undefined;
   /** Where the token in use comes from; undefined when there is none. */
   source: TokenSource | undefined;
-  /** How OAuth requests identify themselves; `oauth.network` is the process's one network path. */
-  oauth: OAuthEnv & { network: Network };
+  /** How rsi's requests identify themselves (`rsi/<version>`). */
   userAgent: string;
   /** The store this profile's tokens live in (RSI_CREDENTIAL_STORE, else the profile's, else keychain). */
   store(options?: { insecure?: boolean }): CredentialStore;
@@ -123,12 +121,6 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
     envToken,
     source,
     userAgent,
-    oauth: {
-      userAgent,
-      timeoutMs: globals.timeoutMs,
-      // One per process (credentials are resolved once): API and OAuth share proxy, deadline and trace.
-      network: options.network ?? new Network({ env, timeoutMs: globals.timeoutMs, trace: globals.debug ? options.io.stderr : undefined }),
-    },
     store: (o) => storeFor(o?.insecure),
     key: () => ({ baseUrl: creds.requireBaseUrl(), profile: globals.profile }),
     requireBaseUrl: () => {
@@ -154,7 +146,7 @@ async function apiTokenProvider(creds: Credentials, options: ResolveOptions): Pr
     authServer: profile.authServer,
     configDir: creds.configDir,
     clock: options.clock,
-    oauth: creds.oauth,
+    oauth: { userAgent: creds.userAgent, network: options.network },
     warn: (message) => void options.io.stderr.write(`${message}\n`),
   });
   return {
@@ -196,7 +188,7 @@ async function mcpTokenProvider(creds: Credentials, options: ResolveOptions): Pr
     authServer,
     configDir: creds.configDir,
     clock: options.clock,
-    oauth: creds.oauth,
+    oauth: { userAgent: creds.userAgent, network: options.network },
     warn: (message) => void options.io.stderr.write(`${message}\n`),
   });
   // The provider's own "not signed in" names the internal `<profile>+mcp` account: say it plainly.

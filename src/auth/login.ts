@@ -22,9 +22,9 @@ import {
 } from './oauth.js';
 import { PortInUseError, startLoopbackReceiver, type Callback, type LoopbackReceiver } from './loopback.js';
 import { credentialKeyFor, resourceUrl, type Resource } from './resources.js';
+import { retryWait } from '../http/retry-after.js';
 
 export const DEFAULT_SCOPES = ['service:read', 'projects:write', 'analyses:run'] as const;
-const MAX_REGISTRATION_WAIT_MS = 10_000;
 
 export interface LoginEvents {
   /** Progress for the person at the terminal (the command prints it on stderr). */
@@ -407,7 +407,8 @@ export async function registrationAccepted(
 
 /**
  * RFC 7591 dynamic registration of a public client. A 429 `slow_down` is waited out a bounded
- * number of times, honouring Retry-After.
+ * number of times, as src/http/retry-after.ts decides (the API's retry policy: Retry-After, cap,
+ * backoff).
  * @see https://www.rfc-editor.org/rfc/rfc7591#section-3
  */
 export async function registerClient(opts: LoginOptions, as: oauth.AuthorizationServer, redirectUri: string): Promise<oauth.Client> {
@@ -424,10 +425,10 @@ export async function registerClient(opts: LoginOptions, as: oauth.Authorization
       requestOptions(as.registration_endpoint ?? as.issuer, opts.oauth),
     );
     if (res.status === 429) {
-      const header = res.headers.get('retry-after');
-      const waitMs = header && /^\d+$/.test(header) ? Number(header) * 1000 : 2000 * (attempt + 1);
+      // Registering is rarer than an API call: without Retry-After, a slower backoff (1 s, 2 s).
+      const { waitMs, retry } = retryWait(res.headers.get('retry-after'), { now: opts.clock.now(), attempt, baseMs: 1000 });
       await res.body?.cancel();
-      if (attempt >= 2 || waitMs > MAX_REGISTRATION_WAIT_MS) {
+      if (attempt >= 2 || !retry) {
         throw new ServiceUnavailableError('the service is limiting client registrations from this address (429 slow_down)', 429, {
           hint: `wait ${Math.ceil(waitMs / 1000)} s and run \`rsi login\` again`,
         });

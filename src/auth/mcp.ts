@@ -276,7 +276,11 @@ export async function discoverMcpAuthorization(mcpUrl: string, env: OAuthEnv, ch
 }
 
 /** Revokes (best effort) and deletes the stored MCP tokens; `rsi logout` calls it beside the API's. */
-export async function signOutMcp(creds: Credentials, store: CredentialStore): Promise<{ removed: boolean; revokeError?: Error }> {
+export async function signOutMcp(
+  creds: Credentials,
+  store: CredentialStore,
+  oauth: OAuthEnv,
+): Promise<{ removed: boolean; revokeError?: Error }> {
   const key = credentialKeyFor(creds.key(), 'mcp');
   const tokens = await store.load(key);
   if (!tokens) return { removed: false };
@@ -291,7 +295,7 @@ export async function signOutMcp(creds: Credentials, store: CredentialStore): Pr
         authServer,
         tokens.clientId,
         tokens.refreshToken ?? tokens.accessToken,
-        creds.oauth,
+        oauth,
         tokens.clientAuth ? { method: tokens.clientAuth, secret: tokens.clientSecret } : undefined,
       );
     } catch (error) {

@@ -10,8 +10,7 @@ import { isLoopbackHost } from './base-url.js';
 
 export interface OAuthEnv {
   userAgent: string;
-  timeoutMs: number;
-  /** The process's one network path (proxies, deadline, caps, trace), shared with the API: the Context's. */
+  /** The process's one network (proxies, deadline, caps, trace), shared with the API: the Context's, passed in. */
   network: Network;
 }
 

@@ -4,9 +4,10 @@
  * under a lock).
  */
 import type { Clock, Io } from '../io/io.js';
-import { UndiciHttp } from '../http/http.js';
+import { RetryingHttp } from '../http/retrying-http.js';
 import type { AuthGlobals, Credentials, TokenSource } from './credentials.js';
 import type { Http } from '../http/types.js';
+import type { Network } from '../http/network.js';
 
 /** An authenticated connection to one service. */
 export interface Session {
@@ -20,12 +21,14 @@ export interface SessionOptions {
   globals: AuthGlobals;
   io: Io;
   clock: Clock;
+  /** The process's one network (the Context's), which the session's requests go out on. */
+  network: Network;
 }
 
 export async function openSession(creds: Credentials, options: SessionOptions): Promise<Session> {
   const { globals, clock } = options;
   const baseUrl = creds.requireBaseUrl();
   const auth = await creds.tokenProvider('api');
-  const http = new UndiciHttp({ baseUrl, auth, timeoutMs: globals.timeoutMs, userAgent: creds.userAgent, clock }, creds.oauth.network);
+  const http = new RetryingHttp({ baseUrl, auth, timeoutMs: globals.timeoutMs, userAgent: creds.userAgent, clock }, options.network);
   return { profile: creds.profileName, baseUrl, tokenSource: auth.source as TokenSource, http };
 }

@@ -8,8 +8,6 @@
  *   process.getBuiltinModule), never imported: an ES import of a built-in builds its ESM facade,
  *   which reads every export, lazy ones included (`node:process` ~4 ms on Node 24 against 0.08 ms
  *   for require, `node:module` loads the source-map support, `node:http` Node's own undici).
- * - `node:http2` is src/http/http2-on-demand.ts: undici's HTTP/2 client wants ten constants from it
- *   at load, and rsi never speaks HTTP/2.
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,7 +27,6 @@ export const options = {
   platform: 'node',
   target: 'node22',
   external: ['@napi-rs/keyring', 'open'],
-  alias: { 'node:http2': join(ROOT, 'src/http/http2-on-demand.ts') },
   outdir: join(ROOT, 'dist'),
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',

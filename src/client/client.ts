@@ -17,10 +17,12 @@ import {
   UsageError,
 } from '../errors.js';
 import * as S from './schemas.js';
+import { isUuid } from './ids.js';
 import type { InFlight } from './window.js';
 import { carryLiterals } from '../http/literals.js';
 import { notJsonError } from './not-json.js';
 import { pageCapError, readAhead, type RequestOptions } from './paging.js';
+import { KEYWORD_SEARCH, type PagedEndpoint, RELATIONS, type WalkOptions } from './walks.js';
 
 export type * from './schemas.js';
 
@@ -75,34 +77,13 @@ export class ApiClient {
   }
 
   /**
-   * Every hit of a search, in order, each once (the read-ahead walk of paging.ts over numbered
-   * pages). Pages are numbered by the server, so page N holds whatever the server's own page size
-   * makes it hold; only an empty page ends the walk (a short page mid-walk was once taken for the
-   * end, and lost 7 of 23 hits). A `meta.total` (not in the spec, but some servers send one) that
-   * disagrees with the data is reported through `onWarning`, never trusted to end the walk.
+   * Every hit of a search, in order, each once: the generic walk over numbered pages (walks.ts
+   * `KEYWORD_SEARCH`). Page N holds whatever the server's own page size makes it hold; only an
+   * empty page ends the walk (a short page mid-walk was once taken for the end, and lost 7 of 23
+   * hits). A `meta.total` that disagrees with the data is reported through `onWarning`.
    */
-  async *iterateKeywordSearch(q: SearchWalk, signal?: AbortSignal): AsyncIterable<S.KeywordHit> {
-    const limit = q.limit ?? 20;
-    const { received, totals } = yield* readAhead<S.KeywordHit>({
-      by: 'page',
-      start: 1,
-      window: q.window ?? 3,
-      signal,
-      fetch: async (page, options) => {
-        const res = await this.get('/keywords', S.KeywordSearchPage(), { q: q.q, page, limit }, options);
-        const total = (res.meta as { total?: unknown }).total;
-        return { rows: res.data, total: Number.isInteger(total) ? (total as number) : undefined, pageSize: res.meta.pageSize };
-      },
-      repeated: (page, before) => repeatedPage(`GET /keywords page ${page}`, `page ${before}`),
-      maxPages: q.maxPages,
-      capped: (cap) => pageCapError('GET /keywords', cap),
-    });
-    const wrong = [...totals].filter((t) => t !== received);
-    if (wrong.length > 0) {
-      q.onWarning?.(
-        `the service reported ${wrong.join(' or ')} hits in total for "${q.q}" but sent ${received}; all ${received} are shown`,
-      );
-    }
+  iterateKeywordSearch(q: SearchWalk, signal?: AbortSignal): AsyncIterable<S.KeywordHit> {
+    return this.walk(KEYWORD_SEARCH, q, q, signal);
   }
 
   async getKeyword(id: string, q: { include?: readonly string[] } = {}, signal?: AbortSignal): Promise<S.KeywordCard> {
@@ -124,34 +105,33 @@ export class ApiClient {
 
   /**
    * Every link of a relation from `offset` on, in order, each exactly once, whatever page size the
-   * server actually uses (the read-ahead walk of paging.ts over offsets): the offset steps by the
-   * rows received, and the walk ends only at an empty page. `meta.total` only bounds the
-   * read-ahead; a total that disagrees with the data is reported through `onWarning`.
+   * server actually uses: the generic walk over offsets (walks.ts `RELATIONS`), which steps by the
+   * rows received and ends only at an empty page.
    */
   async *iterateRelations(id: string, q: RelationsWalk, signal?: AbortSignal): AsyncIterable<S.RelationItem> {
-    const limit = q.pageSize ?? 100;
-    const start = q.offset ?? 0;
-    const path = `/keywords/${pathId(id)}/relations`;
-    const { end, totals } = yield* readAhead<S.RelationItem>({
-      by: 'row',
+    yield* this.walk(RELATIONS, { ...q, id: pathId(id) }, { ...q, window: q.concurrency }, signal);
+  }
+
+  /**
+   * The one walk over any paged endpoint (walks.ts): every row from its start, in order, each once,
+   * with pages read ahead (paging.ts `readAhead`), repeated pages and the page cap as errors, and a
+   * total that disagrees with the rows reported through `how.onWarning`.
+   */
+  async *walk<Q, R, T>(paged: PagedEndpoint<Q, R, T>, q: Q, how: WalkOptions = {}, signal?: AbortSignal): AsyncGenerator<T, void> {
+    const path = paged.path(q);
+    const start = paged.start(q);
+    const end = yield* readAhead<T>({
+      by: paged.by,
       start,
-      window: q.concurrency ?? 4,
+      window: how.window ?? paged.window,
       signal,
-      fetch: async (offset, options) => {
-        const page = await this.get(path, S.RelationPage(), { relation: q.relation, activity: q.activity, limit, offset }, options);
-        return { rows: page.data, total: page.meta.total };
-      },
-      repeated: (offset, before) => repeatedPage(`offset ${offset}`, `offset ${before}`),
-      maxPages: q.maxPages,
+      fetch: async (position, options) => paged.page(await this.get(path, paged.reply(), paged.query(q, position), options)),
+      repeated: (position, before) => repeatedPage(...paged.positions(path, position, before)),
+      maxPages: how.maxPages,
       capped: (cap) => pageCapError(`GET ${path}`, cap),
     });
-    // An offset at or past the total that finds nothing agrees with it.
-    const wrong = [...totals].filter((t) => t !== end && !(end === start && t <= start));
-    if (wrong.length > 0) {
-      q.onWarning?.(
-        `the service reported a total of ${wrong.join(' or ')} ${q.relation} links, but the data ended at ${end}; all ${end - start} links it sent are shown`,
-      );
-    }
+    const warning = paged.disagreement(q, end, start);
+    if (warning !== undefined) how.onWarning?.(warning);
   }
 
   async listProjects(signal?: AbortSignal): Promise<S.ProjectList> {
@@ -282,14 +262,12 @@ function repeatedPage(where: string, before: string): UnexpectedReplyError {
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * A path segment for an id. The spec's path ids are UUIDs; refusing anything else here is the last
  * fence before the URL, so `.`/`..` (which URL parsing would resolve) or a slash never reach one.
  */
 function pathId(id: string): string {
-  if (!UUID.test(id)) throw new UsageError(`${JSON.stringify(id)} is not a UUID, so it cannot name a keyword or project in a request`);
+  if (!isUuid(id)) throw new UsageError(`${JSON.stringify(id)} is not a UUID, so it cannot name a keyword or project in a request`);
   return id;
 }
 

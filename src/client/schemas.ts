@@ -13,6 +13,7 @@
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { ANALYSIS_MODES, OPERANDS, TOP_TYPES } from './enums.js';
+import { UUID_RE } from './ids.js';
 
 // zod/mini, not zod: its schemas carry no methods, so building one and parsing with it compile a
 // fraction of the code (one GET: ~5 ms of CPU less on Node 24, docs/performance.md round 3). mini
@@ -123,7 +124,7 @@ export const CreateProjectBody = lazy(() =>
   }),
 );
 /** The spec's ids are UUIDs: an id that is not one never reaches a path or a suggested command. */
-const Uuid = lazy(() => z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'not a UUID')));
+const Uuid = lazy(() => z.string().check(z.regex(UUID_RE, 'not a UUID')));
 export const CreatedProject = lazy(() =>
   z.looseObject({
     id: Uuid(),

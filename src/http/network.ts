@@ -95,14 +95,14 @@ export interface FetchInit {
   maxBytes?: number | undefined;
 }
 
+type NodeHttp = typeof import('node:http');
 /**
- * Node's own client, without an ES import: in an ES module, `import 'node:http'` also evaluates
- * the lazy exports of its ESM facade, which load Node's bundled undici on Node 22 and 24
- * (docs/performance.md). `process.getBuiltinModule` (Node ≥ 20.16) hands over the module itself,
- * in the npm bundle, the tests and the single executable alike.
+ * Node's own client for `url`, loaded on the first request of its scheme: `node:https` brings TLS
+ * and crypto (~150 ms of a loaded machine), which a loopback http:// run never needs. The bundle
+ * turns this import into a `require` (docs/architecture.md, "Node's built-ins").
  */
-const nodeHttp = () => process.getBuiltinModule('node:http');
-const nodeHttps = () => process.getBuiltinModule('node:https');
+const nodeClient = async (url: URL): Promise<NodeHttp> =>
+  url.protocol === 'https:' ? ((await import('node:https')) as unknown as NodeHttp) : import('node:http');
 
 /** A reply's status line and headers, its body still to read. */
 interface WireHead {
@@ -136,53 +136,41 @@ function markPermanent<E extends Error>(error: E): E {
 }
 
 export interface UndiciParts {
-  Agent: typeof import('undici').Agent;
+  ProxyAgent: typeof import('undici').ProxyAgent;
   request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 }
 let undiciParts: Promise<UndiciParts> | undefined;
+/** undici's ProxyAgent and request, loaded only when a proxy carries a request (most runs have none). */
 export const loadUndici = (): Promise<UndiciParts> => (undiciParts ??= importUndici());
 
 async function importUndici(): Promise<UndiciParts> {
-  // undici parses HTTP with a WebAssembly build of llhttp. By default V8 also recompiles that
-  // parser's hot functions with its optimising compiler in the background, and a finished rsi then
-  // sits idle until that compile ends (~150-600 ms per run, measured; docs/performance.md). The
-  // baseline (Liftoff) code parses our few kilobytes per request in microseconds, so that compile
-  // only ever costs. Neither flag is one V8 marks "for testing"; both must be set before undici
-  // compiles the module, which happens on its first connection.
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--no-wasm-tier-up');
-  setFlagsFromString('--no-wasm-dynamic-tiering');
-  // The parts rsi uses, not undici's index: that also loads fetch, WebSocket, cookies (which pull
-  // in Node's own copy of undici), caches and mocks, about 1 MB of code no request needs.
-  const [agent, request] = await Promise.all([import('undici/lib/dispatcher/agent.js'), import('undici/lib/api/api-request.js')]);
-  // CommonJS: the module itself is the default export.
-  return { Agent: agent.default, request: request.default };
-}
-
-let proxyAgentPart: Promise<typeof import('undici').ProxyAgent> | undefined;
-/** undici's ProxyAgent, loaded only when a proxy is configured (most runs have none). */
-export const loadProxyAgent = (): Promise<typeof import('undici').ProxyAgent> => (proxyAgentPart ??= importProxyAgent());
-
-async function importProxyAgent(): Promise<typeof import('undici').ProxyAgent> {
-  const [proxyAgent, connect, dispatcher] = await Promise.all([
+  // The parts rsi uses, not undici's index, which also loads fetch, WebSocket, cookies, caches and
+  // mocks (about 1 MB of code no request needs): the index cost ~9 % more CPU per proxied request,
+  // measured (docs/performance.md, "Proxied requests after the network cleanup"). undici has no
+  // `exports` map, so these paths resolve as any file of the package; src/http/undici-parts.d.ts
+  // types them, and test/unit/http-network.test.ts fails when an upgrade moves one.
+  const [proxyAgent, request, connect, dispatcher] = await Promise.all([
     import('undici/lib/dispatcher/proxy-agent.js'),
+    import('undici/lib/api/api-request.js'),
     import('undici/lib/api/api-connect.js'),
     import('undici/lib/dispatcher/dispatcher.js'),
   ]);
   // ProxyAgent opens its CONNECT tunnel with `Dispatcher.prototype.connect`, a method undici's
-  // index attaches (lib/api) and our direct imports do not: without it every https:// request
-  // through a proxy failed with "this[kClient].connect is not a function". It is the only one of
+  // index attaches (lib/api) and these direct imports do not: without it every https:// request
+  // through a proxy fails with "this[kClient].connect is not a function". It is the only one of
   // those methods undici's dispatchers call on themselves (request is called from outside, above).
   const proto = dispatcher.default.prototype as { connect?: unknown };
   proto.connect ??= connect.default;
-  return proxyAgent.default;
+  // CommonJS: the module itself is the default export.
+  return { ProxyAgent: proxyAgent.default, request: request.default };
 }
 
 let socksHushed: Promise<void> | undefined;
 /**
  * undici's SOCKS5 agent prints an ExperimentalWarning (two lines on stderr, not in rsi's voice) the
  * first time one is made, deep inside a request. socks5:// is a documented proxy here, so one
- * agent is made up front with that warning held back; undici then never prints it.
+ * agent is made up front with that warning held back; undici then never prints it. Not a speed-up:
+ * kept for what the person reads (docs/performance.md, "Proxied requests after the network cleanup").
  */
 const hushSocksWarning = (): Promise<void> =>
   (socksHushed ??= import('undici/lib/dispatcher/socks5-proxy-agent.js').then(async ({ default: Socks5ProxyAgent }) => {
@@ -267,8 +255,8 @@ export class Network {
   private dispatcher(proxy: string): Promise<Dispatcher> {
     let found = this.dispatchers.get(proxy);
     if (!found) {
-      found = Promise.all([loadProxyAgent(), /^socks5?:/i.test(proxy) ? hushSocksWarning() : undefined]).then(
-        ([ProxyAgent]) =>
+      found = Promise.all([loadUndici(), /^socks5?:/i.test(proxy) ? hushSocksWarning() : undefined]).then(
+        ([{ ProxyAgent }]) =>
           new ProxyAgent({
             headersTimeout: this.timeoutMs,
             bodyTimeout: this.timeoutMs,
@@ -304,7 +292,7 @@ export class Network {
         res = await open();
       } catch (error) {
         // A failed handshake sent nothing, so any method may go again, once, with the new roots.
-        if (signal.aborted || !this.trustSystemStore(error, epoch)) throw error;
+        if (signal.aborted || !(await this.trustSystemStore(error, epoch))) throw error;
         res = await open();
       }
       if (res.status === 407 && proxy !== undefined) {
@@ -335,14 +323,15 @@ export class Network {
    * A request that goes straight to the host, on Node's own HTTP client (in Node's snapshot, so
    * nothing to load or compile: docs/performance.md, round 3) and a keep-alive agent per scheme.
    */
-  private direct(req: WireRequest, signal: AbortSignal, fresh = false): Promise<WireHead> {
+  private async direct(req: WireRequest, signal: AbortSignal, fresh = false): Promise<WireHead> {
     const https = req.url.protocol === 'https:';
+    const client = await nodeClient(req.url);
     // `agent: false` is one new connection for this request alone (see the retry below).
-    const agent = fresh ? false : this.agent(https);
+    const agent = fresh ? false : this.agent(https, client);
     return new Promise<WireHead>((resolve, reject) => {
       const headers: Record<string, string | number> = { ...req.headers };
       if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
-      const outgoing = (https ? nodeHttps() : nodeHttp())
+      const outgoing = client
         .request(req.url, { method: req.method, headers, agent, signal }, (res) => {
           const { headers: joined, rawHeaders } = fromRaw(res.rawHeaders);
           resolve({ status: res.statusCode ?? 0, headers: joined, rawHeaders, body: res });
@@ -368,10 +357,14 @@ export class Network {
    * is in use, makes new connections verify against both. True when the request should go again:
    * the roots changed since it started.
    */
-  private trustSystemStore(error: unknown, epoch: number): boolean {
+  private async trustSystemStore(error: unknown, epoch: number): Promise<boolean> {
     if (!UNKNOWN_CA.has(errorCode(error) ?? '')) return false;
     if (this.store.state === 'unread') {
-      this.store = readSystemStore();
+      const store = await readSystemStore();
+      // Another request that failed alongside this one may have moved to the new roots already.
+      const meanwhile = this.store as SystemStore;
+      if (meanwhile.state !== 'unread') return meanwhile.state === 'added' && epoch !== this.trustEpoch;
+      this.store = store;
       this.tracer?.line(`* ${describeStore(this.store)}`);
       if (this.store.state !== 'added') return false;
       this.trustEpoch++;
@@ -385,12 +378,12 @@ export class Network {
     return this.store.state === 'added' && epoch !== this.trustEpoch;
   }
 
-  private agent(https: boolean): import('node:http').Agent {
+  private agent(https: boolean, client: NodeHttp): import('node:http').Agent {
     const key = https ? 'https:' : 'http:';
     let agent = this.agents.get(key);
     if (!agent) {
       const options = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 10_000 };
-      agent = https ? new (nodeHttps().Agent)({ ...options, ...this.tlsOptions() }) : new (nodeHttp().Agent)(options);
+      agent = new client.Agent(https ? { ...options, ...this.tlsOptions() } : options);
       this.agents.set(key, agent);
     }
     return agent;

@@ -7,6 +7,7 @@
 // A namespace, not `{ BlockList }`: net's BlockList is a lazy export that loads its own modules
 // when read, and most runs never need one.
 import * as net from 'node:net';
+import { domainToASCII } from 'node:url';
 import { UsageError } from '../errors.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -214,12 +215,12 @@ export function bypassed(url: URL, noProxy: string): boolean {
 
 /**
  * A host name in punycode (`示例.com` → `xn--fsq092h.com`), as URL already gives a request's host,
- * so an IDN entry and an IDN host compare alike. ASCII is returned as it is, without loading
- * node:url; a name IDNA cannot convert is kept, and then matches only itself.
+ * so an IDN entry and an IDN host compare alike. ASCII is returned as it is; a name IDNA cannot
+ * convert is kept, and then matches only itself.
  */
 function asciiName(name: string): string {
   if (/^[\x00-\x7f]*$/.test(name)) return name;
-  return process.getBuiltinModule('node:url').domainToASCII(name) || name;
+  return domainToASCII(name) || name;
 }
 
 /** `host:port`, `[v6]:port`, `[v6]`, a bare IPv6 address (its colons are not a port) or a name. */

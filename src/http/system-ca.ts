@@ -42,24 +42,24 @@ export function systemStoreOff(env: Record<string, string | undefined>): boolean
   return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }
 
-let read: SystemStore | undefined;
+let read: Promise<SystemStore> | undefined;
 
 /**
  * Node's default roots (bundled, NODE_EXTRA_CA_CERTS) and the system's, as one TLS context for
  * every later connection: made once per process, since the read is the costly part.
  */
-export function readSystemStore(): SystemStore {
-  if (read) return read;
-  const tls = process.getBuiltinModule('node:tls') as TlsWithStore;
-  if (typeof tls.getCACertificates !== 'function') return (read = { state: 'unavailable', nodeVersion: process.version });
-  try {
-    const own = tls.getCACertificates('default');
-    const system = tls.getCACertificates('system');
-    // On Debian the store lists each certificate up to three times (bundle file, folder, hash link).
-    const ca = [...new Set([...own, ...system])];
-    read = { state: 'added', count: ca.length - own.length, context: tls.createSecureContext({ ca }) };
-  } catch (error) {
-    read = { state: 'unreadable', reason: error instanceof Error ? error.message : String(error) };
-  }
+export function readSystemStore(): Promise<SystemStore> {
+  read ??= import('node:tls').then((tls: TlsWithStore): SystemStore => {
+    if (typeof tls.getCACertificates !== 'function') return { state: 'unavailable', nodeVersion: process.version };
+    try {
+      const own = tls.getCACertificates('default');
+      const system = tls.getCACertificates('system');
+      // On Debian the store lists each certificate up to three times (bundle file, folder, hash link).
+      const ca = [...new Set([...own, ...system])];
+      return { state: 'added', count: ca.length - own.length, context: tls.createSecureContext({ ca }) };
+    } catch (error) {
+      return { state: 'unreadable', reason: error instanceof Error ? error.message : String(error) };
+    }
+  });
   return read;
 }

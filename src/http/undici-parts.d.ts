@@ -1,12 +1,6 @@
 // Types for the undici modules the network path imports directly instead of undici's index
 // (which also loads fetch, WebSocket, cookies, caches and mocks). test/unit/http-network.test.ts
 // checks these shapes, so an undici upgrade that moves them fails a test, not a user.
-declare module 'undici/lib/dispatcher/agent.js' {
-  import type { Agent } from 'undici';
-  const AgentClass: typeof Agent;
-  export default AgentClass;
-}
-
 declare module 'undici/lib/dispatcher/proxy-agent.js' {
   import type { ProxyAgent } from 'undici';
   const ProxyAgentClass: typeof ProxyAgent;

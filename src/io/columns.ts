@@ -13,6 +13,10 @@ export interface Column<T> {
   /** The csv header; default: `header` in lower_snake case (`RUN ID` → `run_id`). */
   key?: string;
   value: (row: T) => unknown;
+  /** What a table shows instead of `value` (a score's figure, where tsv/csv keep the whole KeywordScore). */
+  tableValue?: ((row: T) => unknown) | undefined;
+  /** In a table, shown only with --wide (what people rarely read); tsv, csv and JSON always have it. */
+  wideOnly?: boolean | undefined;
   /** Right-align numbers in tables. */
   numeric?: boolean;
   /** Column gives up width first when the table is too wide. */

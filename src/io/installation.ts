@@ -4,7 +4,9 @@
  * checkout of the sources run through bin/rsi.js. Worked out from where the running code is, never
  * from the environment.
  */
+import { existsSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
+import { isSea } from 'node:sea';
 import { fileURLToPath } from 'node:url';
 
 export interface Installation {
@@ -16,7 +18,7 @@ export interface Installation {
 /** Whether this process is a Node single executable application (node:sea, Node ≥ 21.7 / 20.12). */
 export function isSingleExecutable(): boolean {
   try {
-    return (process.getBuiltinModule('node:sea') as { isSea?: () => boolean } | undefined)?.isSea?.() === true;
+    return isSea();
   } catch {
     return false;
   }
@@ -26,7 +28,6 @@ export function installation(moduleUrl: string = import.meta.url): Installation 
   if (isSingleExecutable() || !moduleUrl) return { kind: 'executable', path: process.execPath };
   // The bundle is dist/main.js or dist/chunks/*.js; the sources (tests) are src/**: the package
   // folder is the nearest one above with a package.json, which is rsi's.
-  const { existsSync } = process.getBuiltinModule('node:fs');
   let dir = dirname(fileURLToPath(moduleUrl));
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);

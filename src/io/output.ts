@@ -19,21 +19,30 @@
  *
  * Output is written in batches (a few KiB at a time, and at least every 100 ms while rows keep
  * coming), waiting for the stream to drain, so `--all` streams with flat memory and without one
- * write() per row.
+ * write() per row (src/io/write.ts).
+ *
+ * This module holds the printers, the one place that decides per format; what they are made of
+ * lives beside it: cell spelling in `cells.ts`, the table for people in `table.ts`, lines for people
+ * (notes, pairs, fitted text) in `lines.ts`, csv/tsv columns in `columns.ts`.
  */
-import type { Writable } from 'node:stream';
 import type { Io } from './io.js';
-import type { OutputFormat } from './formats.js';
+import type { OutputFormat } from '../formats.js';
 import { colourJson, paint } from './colors.js';
-import { escapeHiddenJson, ExactNumber, keepLiterals, numberText, stringifyJson } from './json.js';
+import { escapeHiddenJson, keepLiterals, stringifyJson } from './json.js';
 import { type Column, columnKey, exactInRow, expandColumns, pickFields, selectColumns } from './columns.js';
-import { displayUnits, displayWidth, sanitizeCell, sanitizeLine, sanitizeText, truncate, wrap } from './sanitize.js';
+import { csvField, tsvField } from './cells.js';
+import { fitText, hangLine, leftOutNote, pairsText } from './lines.js';
+import { streamTable } from './table.js';
+import { sanitizeLine, sanitizeText } from './sanitize.js';
+import { Batch, write } from './write.js';
 
+// The parts the printers are made of, for the commands and tests that use one directly.
 export type { Column } from './columns.js';
 export { columnKey, pickFields, selectColumns } from './columns.js';
-
-/** What a table needs to know about a column to lay it out. */
-export type TableColumn = Pick<Column<never>, 'header' | 'numeric' | 'flexible' | 'keep' | 'id' | 'time'>;
+export { absoluteTime, cell, csvField, idPrefixLength, isFormulaLike, relativeTime, shortId, tableField, tsvField } from './cells.js';
+export { fitWidths, formatTable, type TableColumn } from './table.js';
+export { hangLine, leftOutNote, note, pairsText } from './lines.js';
+export { write } from './write.js';
 
 export interface OutputTarget {
   io: Io;
@@ -50,57 +59,6 @@ export interface OutputTarget {
    * writes its own note after itself.
    */
   leftOut?: string[] | undefined;
-}
-
-/** Writes and waits for the stream to drain, so streaming large outputs keeps memory flat. */
-export async function write(stream: Writable, text: string): Promise<void> {
-  // A reader that went away (a pager quit with `q`) leaves a destroyed stream: it will neither
-  // drain nor fail again, so waiting on it would hang (on Node 22 and 24 the process then stops
-  // with an unsettled top-level await). Treat it as the closed pipe it is.
-  if (stream.destroyed) throw closedOutput(stream);
-  if (!stream.write(text)) {
-    await new Promise<void>((resolve, reject) => {
-      const settle = (error?: Error): void => {
-        stream.off('drain', drained);
-        stream.off('error', settle);
-        stream.off('close', closed);
-        if (error) reject(error);
-        else resolve();
-      };
-      const drained = (): void => settle();
-      const closed = (): void => settle(closedOutput(stream));
-      stream.once('drain', drained);
-      stream.once('error', settle);
-      stream.once('close', closed);
-    });
-  }
-}
-
-function closedOutput(stream: Writable): Error {
-  return stream.errored ?? Object.assign(new Error('the output was closed'), { code: 'EPIPE' });
-}
-
-const BATCH_BYTES = 16 * 1024;
-const BATCH_MS = 100;
-
-/** Collects text and writes it in batches: by size, by age, and at the end. */
-class Batch {
-  private text = '';
-  private since = performance.now();
-  constructor(private readonly stream: Writable) {}
-
-  async add(text: string): Promise<void> {
-    this.text += text;
-    if (this.text.length >= BATCH_BYTES || performance.now() - this.since >= BATCH_MS) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    this.since = performance.now();
-    if (this.text === '') return;
-    const text = this.text;
-    this.text = '';
-    await write(this.stream, text);
-  }
 }
 
 /**
@@ -219,59 +177,6 @@ export async function printDocument(target: OutputTarget, value: unknown): Promi
 }
 
 /**
- * A value as cell text, before sanitising and quoting. Arrays of plain values read as a list in a
- * table; everywhere else nested members are JSON, so nothing is lost and a script can parse it.
- */
-export function cell(value: unknown, format: OutputFormat = 'tsv'): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  // A number as the service spelled it (`1.10` where its place is known, all the digits of a big integer).
-  if (value instanceof ExactNumber) return value.literal;
-  if (typeof value === 'number') return numberText(value);
-  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (Array.isArray(value) && format === 'table' && value.every((v) => v === null || typeof v !== 'object')) {
-    return value.map((v) => cell(v, format)).join(', ');
-  }
-  return stringifyJson(value);
-}
-
-const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-/**
- * Whether a spreadsheet would read the cell as a formula (OWASP's list: `=`, `+`, `-`, `@`, tab,
- * carriage return) and it is not a plain number such as `-1.5`.
- */
-export function isFormulaLike(text: string): boolean {
-  const first = text.charCodeAt(0);
-  // = + - @ \t \r
-  if (first !== 0x3d && first !== 0x2b && first !== 0x2d && first !== 0x40 && first !== 0x09 && first !== 0x0d) return false;
-  return !PLAIN_NUMBER.test(text);
-}
-
-/**
- * A CSV field per RFC 4180. Controls other than the line feed become visible escapes; a cell a
- * spreadsheet would run as a formula gets OWASP's leading `'` (and is quoted), so opening an
- * export never executes server-supplied text.
- */
-export function csvField(value: unknown): string {
-  const raw = cell(value, 'csv');
-  let text = sanitizeCell(raw, true);
-  if (isFormulaLike(raw) || isFormulaLike(text)) text = `'${text}`;
-  else if (!/[",\n]/.test(text)) return text;
-  return `"${text.replaceAll('"', '""')}"`;
-}
-
-/** A TSV field: sanitised, with tab and newline as `\t` / `\n`, so a row is one line. */
-export function tsvField(value: unknown): string {
-  return sanitizeCell(cell(value, 'tsv'), false);
-}
-
-/** A table cell: sanitised to one line. */
-export function tableField(value: unknown): string {
-  return sanitizeLine(cell(value, 'table'));
-}
-
-/**
  * Prints rows in a tabular format (table, tsv, csv) or as items (json array, ndjson), streaming
  * from an iterable. Only a table holds rows: the first ones, to size its columns.
  * Returns the number of rows printed.
@@ -305,6 +210,7 @@ async function printRowsTo<T>(
   let count = 0;
   const shape = shapes.get(io);
   const toJson = fields ? (row: T) => pickFields(rowJson(row), fields) : rowJson;
+  if (format === 'table') allColumns = tableView(allColumns, target.wide);
   let columns = fields ? selectColumns(allColumns, fields, rowJson) : allColumns;
   if (format === 'csv' || format === 'tsv') {
     // Objects become dotted columns, fixed before the first line from the rows known by then: all
@@ -370,6 +276,11 @@ async function printRowsTo<T>(
   return count;
 }
 
+/** The columns as a table shows them: `tableValue` for `value`, `wideOnly` ones only with --wide. */
+export function tableView<T>(columns: readonly Column<T>[], wide: boolean | undefined): readonly Column<T>[] {
+  return columns.filter((c) => wide || !c.wideOnly).map((c) => (c.tableValue ? { ...c, value: c.tableValue } : c));
+}
+
 /** The first row of a stream, and the whole stream again (that row first). */
 async function peek<T>(rows: AsyncIterable<T> | Iterable<T>): Promise<{ first: T[]; rest: AsyncIterable<T> }> {
   const it = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<T>)[Symbol.iterator]();
@@ -380,292 +291,6 @@ async function peek<T>(rows: AsyncIterable<T> | Iterable<T>): Promise<{ first: T
     for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
   }
   return { first: head.done ? [] : [head.value], rest: rest() };
-}
-
-/** Rows a table reads before it fixes its column widths; later rows are fitted to them. */
-const TABLE_WINDOW = 1000;
-
-async function streamTable<T>(
-  target: OutputTarget,
-  columns: readonly Column<T>[],
-  rows: AsyncIterable<T> | Iterable<T>,
-  out: Batch,
-): Promise<{ count: number; dropped: string[]; width: number }> {
-  const { io } = target;
-  const now = target.now ?? Date.now;
-  const first: string[][] = [];
-  let layout: TableLayout | undefined;
-  let count = 0;
-  for await (const row of rows) {
-    const cells = tableCells(columns, row, now, target.time);
-    count++;
-    if (layout === undefined) {
-      first.push(cells);
-      if (first.length < TABLE_WINDOW) continue;
-      layout = tableLayout(io, columns, first, true, target.wide);
-      await out.add(layout.head);
-      for (const r of first) await out.add(layout.line(r));
-      first.length = 0;
-    } else {
-      await out.add(layout.line(cells));
-    }
-  }
-  if (layout === undefined && first.length > 0) {
-    layout = tableLayout(io, columns, first, false, target.wide);
-    await out.add(layout.head);
-    for (const r of first) await out.add(layout.line(r));
-  }
-  return { count, dropped: layout?.dropped ?? [], width: layout?.width ?? 0 };
-}
-
-/** One row's table cells: sanitised, times relative to `now` (or absolute); ids are shortened by the layout. */
-function tableCells<T>(columns: readonly Column<T>[], row: T, now: () => number, time?: 'relative' | 'absolute'): string[] {
-  return columns.map((c) => {
-    const value = c.value(row);
-    if (!c.time || typeof value !== 'string') return tableField(value);
-    return sanitizeLine(time === 'absolute' ? absoluteTime(value) : relativeTime(value, now()));
-  });
-}
-
-/**
- * An ISO 8601 time for an audit trail: `2026-05-01 14:03:07Z`, in UTC, to the second. Anything that
- * is not an ISO 8601 time with a zone comes back unchanged.
- */
-export function absoluteTime(text: string): string {
-  if (!ISO_TIME.test(text)) return text;
-  const t = Date.parse(text);
-  if (Number.isNaN(t)) return text;
-  return `${new Date(t).toISOString().slice(0, 19).replace('T', ' ')}Z`;
-}
-
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-/**
- * An ISO 8601 time as people say it: `just now`, `3 min ago`, `2 h ago`, `5 d ago` (or `in 2 h`
- * for a time ahead), and its date (as the server wrote it) beyond 30 days. Anything that is not
- * an ISO 8601 time with a zone comes back unchanged, so a missing or odd value is never invented.
- */
-export function relativeTime(text: string, now: number): string {
-  if (!ISO_TIME.test(text)) return text;
-  const t = Date.parse(text);
-  if (Number.isNaN(t)) return text;
-  const ms = now - t;
-  const abs = Math.abs(ms);
-  if (abs < MINUTE) return 'just now';
-  if (abs >= 30 * DAY) return text.slice(0, 10);
-  const [n, unit] =
-    abs < HOUR ? [Math.floor(abs / MINUTE), 'min'] : abs < DAY ? [Math.floor(abs / HOUR), 'h'] : [Math.floor(abs / DAY), 'd'];
-  return ms >= 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
-}
-
-/** Characters of an id a table shows at least. */
-const ID_CHARS = 8;
-
-/**
- * How many characters of each id a table shows so that no two ids of the column read the same:
- * 8, or one more than the longest prefix two of them share.
- */
-export function idPrefixLength(ids: readonly string[]): number {
-  const distinct = [...new Set(ids)].filter((id) => id !== '').sort();
-  let n = ID_CHARS;
-  for (let i = 1; i < distinct.length; i++) {
-    const a = displayUnits(distinct[i - 1]!);
-    const b = displayUnits(distinct[i]!);
-    let k = 0;
-    while (k < a.length && k < b.length && a[k] === b[k]) k++;
-    n = Math.max(n, k + 1);
-  }
-  return n;
-}
-
-/** An id's first `n` characters and `…`; in full when that would not be shorter. */
-export function shortId(id: string, n: number): string {
-  const units = displayUnits(id);
-  return units.length <= n + 1 ? id : `${units.slice(0, n).join('')}…`;
-}
-
-interface TableLayout {
-  head: string;
-  line: (cells: readonly string[]) => string;
-  /** Headers of the columns left out to fit the width (pictures are left out without a name). */
-  dropped: string[];
-  /** The width the table was fitted to. */
-  width: number;
-}
-
-/**
- * Lays a table out in `io.columns` (at least 20), from the rows seen (sanitised cells):
- *
- * 1. Ids are shortened to a prefix unique within the column (`idPrefixLength`).
- * 2. Too wide: the flexible columns give up width first, then the widest of the others, each down
- *    to its least width: text 8 (cut with `…`), numbers and ids their longest cell (a number or an
- *    id is never cut; a header may be), pictures and `keep` columns their full width.
- * 3. Still too wide: columns are left out, pictures (`keep`, no header) first, then from the right (the least
- *    important; names come first), never the first; the caller says which on stderr.
- * 4. One column left and still too wide: it is cut to the width.
- *
- * Two spaces between columns, no borders, trailing spaces trimmed; no line is wider than the
- * width. `more`: rows beyond the measured window will follow and are fitted to these widths.
- */
-function tableLayout(io: Io, columns: readonly TableColumn[], rows: string[][], more = false, wide = false): TableLayout {
-  const idLength = columns.map((c, i) => (c.id && !wide ? idPrefixLength(rows.map((r) => r[i] ?? '')) : 0));
-  const shown = (i: number, raw: string): string => (columns[i]!.id && !wide ? shortId(raw, idLength[i]!) : raw);
-  // One header style in every table: upper case words, spaces between them (`KEYWORD_ID` and
-  // `KEYWORD ID` alike read `KEYWORD ID`); the csv header row keeps its lower_snake keys.
-  const headers = columns.map((c) => sanitizeLine(c.header).replace(/_/g, ' ').toUpperCase());
-  const cellMax = columns.map((_, i) => {
-    let w = 0;
-    for (const r of rows) w = Math.max(w, displayWidth(shown(i, r[i] ?? '')));
-    return w;
-  });
-  const natural = columns.map((_, i) => Math.max(cellMax[i]!, displayWidth(headers[i]!)));
-  // --wide: every column at its natural width, however wide the line gets (a pager scrolls it).
-  const total = wide ? natural.reduce((a, b) => a + b, 0) + 2 * columns.length : Math.max(20, io.columns);
-  const least = columns.map((c, i) => {
-    if (c.keep) return natural[i]!;
-    if (c.numeric || c.id) return Math.max(cellMax[i]!, Math.min(displayWidth(headers[i]!), ID_CHARS));
-    return Math.min(natural[i]!, ID_CHARS);
-  });
-  const visible = columns.map((_, i) => i);
-  const need = (): number => visible.reduce((a, i) => a + least[i]!, 0) + 2 * (visible.length - 1);
-  const picture = (i: number): boolean => columns[i]!.keep === true && headers[i] === '';
-  const dropOrder = [...visible.filter(picture).reverse(), ...visible.filter((i) => i > 0 && !picture(i)).reverse()];
-  const dropped: string[] = [];
-  for (const i of dropOrder) {
-    if (need() <= total || visible.length === 1) break;
-    visible.splice(visible.indexOf(i), 1);
-    if (!picture(i)) dropped.push(headers[i]!);
-  }
-  const widths = new Map<number, number>();
-  if (visible.length === 1 && least[visible[0]!]! > total) widths.set(visible[0]!, total);
-  else {
-    const fitted = fitWidths(
-      visible.map((i) => natural[i]!),
-      visible.map((i) => least[i]!),
-      visible.map((i) => columns[i]!.flexible === true),
-      total,
-    );
-    for (const [k, i] of visible.entries()) widths.set(i, fitted[k]!);
-  }
-  if (more) {
-    // More rows will come than were measured: give the text columns headroom from the terminal's
-    // spare width, so a later, slightly longer cell ("name 10000" after "name 999") is not cut.
-    let spare = total - [...widths.values()].reduce((a, b) => a + b, 0) - 2 * (visible.length - 1);
-    for (const i of visible) {
-      if (spare <= 0) break;
-      if (columns[i]!.keep || columns[i]!.id) continue;
-      const extra = Math.min(spare, Math.ceil(widths.get(i)! / 2) + 2);
-      widths.set(i, widths.get(i)! + extra);
-      spare -= extra;
-    }
-  }
-  const last = visible[visible.length - 1];
-  const line = (cells: readonly string[], bold = false, head = false): string => {
-    let text = '';
-    for (const i of visible) {
-      const width = widths.get(i)!;
-      const cut = truncate(head ? (cells[i] ?? '') : shown(i, cells[i] ?? ''), width);
-      const pad = width - displayWidth(cut);
-      const padded = pad <= 0 ? cut : columns[i]!.numeric ? ' '.repeat(pad) + cut : i === last ? cut : cut + ' '.repeat(pad);
-      text += i === visible[0] ? '' : '  ';
-      text += bold ? paint(io.color).bold(padded) : padded;
-    }
-    return `${text.trimEnd()}\n`;
-  };
-  return { head: line(headers, true, true), line: (cells) => line(cells), dropped, width: total };
-}
-
-/** The stderr note for columns a table left out. */
-function droppedNote(dropped: readonly string[]): string {
-  return `left out: ${dropped.join(', ')} (see all with --format tsv or --json)`;
-}
-
-/** That note, wrapped at words to `width`, so a narrow terminal does not break it mid-word. */
-export function leftOutNote(io: Io, dropped: readonly string[], width = Math.max(20, io.columns)): void {
-  for (const l of wrap(droppedNote(dropped), width, { breakWords: false })) note(io, l);
-}
-
-/** A whole table as text (for stderr listings such as the confirmation's signals); no colour. */
-export function formatTable(io: Io, columns: readonly TableColumn[], rows: readonly unknown[][], now: () => number = Date.now): string {
-  const cells = rows.map((r) =>
-    r.map((v, i) => (columns[i]?.time && typeof v === 'string' ? sanitizeLine(relativeTime(v, now())) : tableField(v))),
-  );
-  const layout = tableLayout({ ...io, color: false }, columns, cells);
-  const text = layout.head + cells.map((r) => layout.line(r)).join('');
-  return layout.dropped.length > 0 ? `${text}(left out to fit: ${layout.dropped.join(', ')})\n` : text;
-}
-
-/**
- * Widths from `natural` down to at most `total` (cells plus two-space gaps) where the least widths
- * allow: flexible columns first, then any; the widest column is narrowed to the next widest each
- * step, so the cut is shared rather than taken from one column.
- */
-export function fitWidths(natural: readonly number[], least: readonly number[], flexible: readonly boolean[], total: number): number[] {
-  const widths = [...natural];
-  const gap = 2 * (widths.length - 1);
-  let excess = widths.reduce((a, b) => a + b, 0) + gap - total;
-  for (const pass of [true, false]) {
-    while (excess > 0) {
-      let widest = -1;
-      let next = 0;
-      for (let i = 0; i < widths.length; i++) {
-        if ((pass && !flexible[i]) || widths[i]! <= least[i]!) continue;
-        if (widest < 0 || widths[i]! > widths[widest]!) {
-          if (widest >= 0) next = Math.max(next, widths[widest]!);
-          widest = i;
-        } else next = Math.max(next, widths[i]!);
-      }
-      if (widest < 0) break;
-      const floor = Math.max(least[widest]!, next, widths[widest]! - excess);
-      // Equal widths: one character at a time, so the cut goes round them.
-      const cut = Math.max(1, widths[widest]! - floor);
-      widths[widest]! -= cut;
-      excess -= cut;
-    }
-  }
-  return widths;
-}
-
-/** Aligned `key  value` lines, sanitised; the key dimmed when colour is on. */
-export function pairsText(pairs: ReadonlyArray<readonly [string, unknown]>, color = false, columns?: number): string {
-  const width = Math.max(0, ...pairs.map(([k]) => displayWidth(sanitizeLine(k))));
-  // On a terminal a value wider than what is left of the line continues under itself, so a long
-  // description does not wrap back under the keys.
-  const room = columns === undefined ? Number.POSITIVE_INFINITY : Math.max(20, columns - width - 2);
-  let text = '';
-  for (const [k, v] of pairs) {
-    const key = sanitizeLine(k).padEnd(width);
-    const [first = '', ...rest] = room === Number.POSITIVE_INFINITY ? [tableField(v)] : wrap(tableField(v), room, { breakWords: false });
-    text += `${paint(color).dim(key)}  ${first}\n`;
-    for (const more of rest) text += `${' '.repeat(width + 2)}${more}\n`;
-  }
-  return text;
-}
-
-/**
- * A line for a person fitted to `columns`: what does not fit continues under itself, indented
- * as far as the line's value starts (after `key:  ` or `✓ `), so the labels stay a column.
- */
-export function hangLine(line: string, columns: number, indent?: number): string {
-  if (displayWidth(line) <= columns) return line;
-  // An indented line continues at its indent; a `key:  value` line under its value.
-  const gap = /^ +|^\S.*?\S( {2,})/.exec(line);
-  let at = indent ?? (gap ? gap.index + gap[0].length : 0);
-  if (at > columns / 2) at = 2;
-  const [first = '', ...rest] = wrap(line.slice(at), Math.max(20, columns - at), { breakWords: false });
-  return [line.slice(0, at) + first, ...rest.map((r) => ' '.repeat(at) + r)].join('\n');
-}
-
-/** Text fitted line by line to the terminal when stdout is one; piped text is left alone. */
-function fitText(io: Io, text: string): string {
-  if (!io.stdoutIsTTY) return text;
-  return text
-    .split('\n')
-    .map((l) => hangLine(l, Math.max(20, io.columns)))
-    .join('\n');
 }
 
 /**
@@ -722,22 +347,6 @@ export async function printServiceText(io: Io, text: string): Promise<void> {
   await write(io.stdout, shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 
-/** One line for a person on stderr (a note, a warning), sanitised whatever stream it goes to. */
-export function note(io: Io, line: string): void {
-  // On a terminal a long note continues under itself, broken at spaces (see `hangLine`).
-  const text = sanitizeText(line);
-  io.stderr.write(
-    `${
-      io.stderrIsTTY
-        ? text
-            .split('\n')
-            .map((l) => hangLine(l, Math.max(20, io.columns)))
-            .join('\n')
-        : text
-    }\n`,
-  );
-}
-
 /** One part of a multi-part reply. */
 export interface Section<T = never> {
   /** The `section` cell of its rows in tsv/csv (`keyword`, `indications`, `run`, `skipped`). */
@@ -748,6 +357,8 @@ export interface Section<T = never> {
   columns: readonly Column<T>[];
   /** In a table, show the (single) row as aligned `field  value` lines instead of columns. */
   card?: boolean;
+  /** Not shown in a table (a summary above it says the same); tsv and csv still have its rows. */
+  tableless?: boolean;
   /** Columns for the table only, when people should see fewer or friendlier ones. */
   tableColumns?: readonly Column<T>[];
 }
@@ -775,6 +386,7 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
     target = { ...target, leftOut };
     let first = true;
     for (const s of sections) {
+      if (s.tableless) continue;
       const rows = [...s.rows];
       if (rows.length === 0 && s.title === undefined) continue;
       if (!first) await write(io.stdout, '\n');

@@ -4,7 +4,7 @@
  * where the terminal may not draw block characters (NO_COLOR, or a locale that is not UTF-8).
  */
 import type { Io } from './io.js';
-import type { OutputFormat } from './formats.js';
+import type { OutputFormat } from '../formats.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -18,6 +18,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AnalysesResult } from '../client/schemas.js';
 import { UsageError } from '../errors.js';
+import { confirmPlan } from '../ops/analyses.js';
 import { canonical, QUESTION_TTL_MS, type QuestionBook } from './confirm.js';
 import { escapeInvisible, fence, oneLine } from './fence.js';
 import type { ResourceLink } from './results.js';
@@ -174,13 +175,20 @@ export function createGate(server: McpServer, book: QuestionBook): Gate {
 /** Service text for a question a person reads: one line, cut, invisible characters shown. */
 export const said = (text: string, max: number): string => escapeInvisible(oneLine(text, max));
 
-/** The question a person is asked about a run, from the service's own words. */
+/**
+ * The question a person is asked about a run, from the service's own words. How many would run is
+ * the plan `rsi analyses run` states too (ops' confirmPlan: the number the service acts on, never
+ * the length of its preview), with the service's own numbers beside it.
+ */
 export function analysesQuestion(projectName: string, reply: AnalysesResult): string {
   const names = (reply.signals ?? []).map((s) => said(String(s.name ?? s.signal_keyword_id ?? '?'), 80));
   const shown = names.length > 10 ? `${names.slice(0, 10).join(', ')} and ${names.length - 10} more` : names.join(', ');
+  const { count } = confirmPlan(reply);
   const numbers = [
+    ...(count !== undefined ? [`${count} would run`] : []),
     ...(reply.limit !== undefined ? [`asked for ${reply.limit}`] : []),
     ...(reply.available !== undefined ? [`${reply.available} available`] : []),
+    ...(names.length > 0 && count !== undefined && names.length !== count ? [`${names.length} listed`] : []),
   ];
   const assumption = said(reply.assumption ?? 'confirmation needed', 400).replace(/[.\s]+$/, '');
   return (

@@ -197,33 +197,5 @@ export function mcpFailure(error: unknown, what: string, url: string, signal?: A
   return new UnexpectedReplyError(`${what} failed: ${message}`, { cause: error });
 }
 
-/** A tool that answered `isError: true`, as an error with the contract's exit code. */
-export function toolFailure(name: string, result: CallToolResult): CliError {
-  const text = toolText(result) || 'no details';
-  // The scope convention of the service's tools (docs/sandbox.md, "MCP"): a named missing scope.
-  const scope = /^insufficient_scope\b.*?\b(service:read|projects:write|analyses:run)\b/.exec(text)?.[1];
-  // --add-scope keeps the scopes the MCP sign-in has; the CLI's explainError spells out the union.
-  if (scope)
-    return new ForbiddenError(
-      `the tool ${name} needs the ${scope} scope`,
-      scope,
-      { hint: `run \`rsi login --resource mcp --add-scope ${scope}\`` },
-      'mcp',
-    );
-  if (/not a member/i.test(text)) return new ForbiddenError(`the tool ${name} failed: ${text}`);
-  return new ToolError(`the tool ${name} failed: ${text}`);
-}
-
-/** A tool's own failure (`isError`) with no better match: exit 1. */
-export class ToolError extends CliError {
-  override readonly code = 'tool_error';
-}
-
-/** The text parts of a tool result, joined. */
-export function toolText(result: CallToolResult): string {
-  return (result.content ?? [])
-    .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n')
-    .trim();
-}
+// A tool's own failure and its text: the use cases' (src/ops/mcp-tools.ts), here for `rsi mcp call`.
+export { ToolError, toolFailure, toolText } from '../ops/mcp-tools.js';

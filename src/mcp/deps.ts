@@ -1,4 +1,4 @@
-/** What `rsi mcp serve` (src/commands/mcp/serve.ts) hands the server: server.ts, remote-tools.ts. */
+/** What `rsi mcp serve` (src/commands/mcp/serve.ts) hands the server (server.ts) and, through the Kit, its tools. */
 import type { ApiClient } from '../client/client.js';
 import type { McpConnection } from './client.js';
 
@@ -20,8 +20,6 @@ export interface ServeDeps {
   allowWrite: boolean;
   /** The API client, built on first use (and again after a failure: a later `rsi login` is picked up). */
   client(): Promise<ApiClient>;
-  resolveProject(client: ApiClient, ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
-  resolveKeyword(client: ApiClient, ref: string, signal: AbortSignal): Promise<{ id: string; name: string }>;
   /** Reads the sign-ins now; the tool list follows them (see SignIns). */
   signIns(): Promise<SignIns>;
   /** The service's own MCP server, used when the user is signed in for it (SignIns.mcp). */
@@ -37,7 +35,7 @@ export interface ServeDeps {
   signal?: AbortSignal | undefined;
   /** A service page rsi may link to: its href when `raw` is a safe URL on `trustedOrigin` (io/browser's rule). */
   checkUrl?: ((raw: string, trustedOrigin: string) => string | undefined) | undefined;
-  /** How often the sign-ins are read again while serving (SIGN_IN_POLL_MS in server.ts). */
+  /** How often the sign-ins are read again while serving (SIGN_IN_POLL_MS in sign-ins.ts). */
   pollMs?: number;
   /** Bytes one copy of a result may take (RESULT_BUDGET_BYTES). */
   budgetBytes?: number;

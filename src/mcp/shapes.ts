@@ -1,7 +1,8 @@
-/** The zod pieces the tools of `rsi mcp serve` share (server.ts, remote-tools.ts). */
+/** The zod pieces the tools of `rsi mcp serve` share (src/mcp/tools/). */
 import * as z from 'zod';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// The one UUID pattern (src/client/ids.ts), under the name the tools use.
+export { UUID_RE as UUID } from '../client/ids.js';
 export const project = z.string().min(1).describe('project UUID or exact project name');
 export const keyword = z.string().min(1).describe('keyword UUID, or a name or synonym matched exactly (case-insensitive)');
 

@@ -1,12 +1,12 @@
 /**
- * `wait_for_scoring`: follows a project's status as `rsi status --watch` does, for an assistant.
- * The text command's loop lives in src/commands/shared/watch.ts, which this layer may not import;
- * this is the same rule in a few lines: poll until `next` is no longer `wait`, retry transient
- * failures with backoff, stop at the timeout or when the request is cancelled, and end with the
- * same three outcomes as the command's exit codes (0 done, 10 an analysis failed, 9 timed out).
+ * `wait_for_scoring`: follows a project's status as `rsi status --watch` does, for an assistant,
+ * on the same loop (src/ops/watch.ts: poll until `next` is no longer `wait`, retry transient
+ * failures with backoff, stop at the timeout or when the request is cancelled). What is the
+ * assistant's is the ending: the same three outcomes as the command's exit codes (0 done, 10 an
+ * analysis failed, 9 timed out), told in a message rather than an error.
  */
 import type { ProjectStatus } from '../client/schemas.js';
-import { ServiceUnavailableError } from '../errors.js';
+import { watchScoring } from '../ops/watch.js';
 
 export type WaitOutcome = 'done' | 'analyses_failed' | 'timed_out';
 
@@ -32,8 +32,6 @@ export interface WaitOptions {
   onStatus?: (status: ProjectStatus) => void | Promise<void>;
 }
 
-const MAX_BACKOFF_MS = 30_000;
-
 export function counts(status: ProjectStatus): { total: number; done: number; failed: number } {
   let done = 0;
   let failed = 0;
@@ -58,68 +56,58 @@ function key(a: ProjectStatus['analyses'][number], i: number): string {
 }
 
 export async function waitForScoring(poll: (signal: AbortSignal) => Promise<ProjectStatus>, options: WaitOptions): Promise<WaitResult> {
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? abortableSleep;
-  const started = now();
-  const deadline = options.timeoutMs > 0 ? started + options.timeoutMs : Number.POSITIVE_INFINITY;
-  let last: ProjectStatus | undefined;
+  const clock = { now: options.now ?? Date.now, sleep: options.sleep ?? abortableSleep };
   let failedBefore: Set<string> | undefined;
-  let failures = 0;
-  let lastError: ServiceUnavailableError | undefined;
-  const waited = (): number => Math.round((now() - started) / 100) / 10;
-  for (;;) {
-    options.signal.throwIfAborted();
-    let delay = options.intervalMs;
-    try {
-      const status = await poll(options.signal);
-      last = status;
-      lastError = undefined;
-      failures = 0;
-      failedBefore ??= new Set(status.analyses.flatMap((a, i) => (a.status === 'failed' ? [key(a, i)] : [])));
-      await options.onStatus?.(status);
-      if (status.next !== 'wait') {
-        const failed = status.analyses.filter((a, i) => a.status === 'failed' && !failedBefore!.has(key(a, i)));
-        const list = failed.map((a) => ({ keyword_id: a.keyword_id, keyword_name: a.keyword_name }));
-        if (status.scoring === 'done' && failed.length > 0) {
-          return {
-            outcome: 'analyses_failed',
-            exit_code: 10,
-            message: `Scoring is done, but ${failed.length} of ${status.analyses.length} analyses failed while waiting.`,
-            waited_seconds: waited(),
-            status,
-            failed_analyses: list,
-          };
-        }
-        return {
-          outcome: 'done',
-          exit_code: 0,
-          message: `The service no longer says wait (${describe(status)}; next: ${status.next}).`,
-          waited_seconds: waited(),
-          status,
-          failed_analyses: [],
-        };
-      }
-    } catch (error) {
-      if (!(error instanceof ServiceUnavailableError) || options.signal.aborted) throw error;
-      lastError = error;
-      failures += 1;
-      delay = Math.min(MAX_BACKOFF_MS, options.intervalMs * 2 ** failures);
-    }
-    const left = deadline - now();
-    if (left <= 0) {
-      return {
-        outcome: 'timed_out',
-        exit_code: 9,
-        message: `Gave up after ${Math.round(options.timeoutMs / 1000)} s: ${last ? describe(last) : 'no status received yet'}${
-          lastError ? `; the last poll failed: ${lastError.message}` : ''
-        }. Call wait_for_scoring again to keep waiting.`,
-        waited_seconds: waited(),
-        ...(last ? { status: last } : {}),
-        failed_analyses: [],
-      };
-    }
-    await sleep(Math.min(delay, left), options.signal);
+  const end = await watchScoring(
+    (signal) => {
+      // A request cancelled before (or between) polls sends nothing more.
+      signal.throwIfAborted();
+      return poll(signal);
+    },
+    { intervalMs: options.intervalMs, timeoutMs: options.timeoutMs },
+    { clock: { now: clock.now, sleep: (ms, signal) => clock.sleep(ms, signal ?? options.signal) }, signal: options.signal },
+    {
+      async onStatus(status) {
+        // Failures already there when the wait began are history, not news.
+        failedBefore ??= new Set(status.analyses.flatMap((a, i) => (a.status === 'failed' ? [key(a, i)] : [])));
+        await options.onStatus?.(status);
+      },
+    },
+  );
+  const waited_seconds = Math.round(end.waitedMs / 100) / 10;
+  if (end.outcome === 'timed_out') {
+    const { last, lastError } = end;
+    return {
+      outcome: 'timed_out',
+      exit_code: 9,
+      message: `Gave up after ${Math.round(options.timeoutMs / 1000)} s: ${last ? describe(last) : 'no status received yet'}${
+        lastError ? `; the last poll failed: ${lastError.message}` : ''
+      }. Call wait_for_scoring again to keep waiting.`,
+      waited_seconds,
+      ...(last ? { status: last } : {}),
+      failed_analyses: [],
+    };
   }
+  const { status } = end;
+  const failed = status.analyses.filter((a, i) => a.status === 'failed' && !failedBefore?.has(key(a, i)));
+  if (status.scoring === 'done' && failed.length > 0) {
+    return {
+      outcome: 'analyses_failed',
+      exit_code: 10,
+      message: `Scoring is done, but ${failed.length} of ${status.analyses.length} analyses failed while waiting.`,
+      waited_seconds,
+      status,
+      failed_analyses: failed.map((a) => ({ keyword_id: a.keyword_id, keyword_name: a.keyword_name })),
+    };
+  }
+  return {
+    outcome: 'done',
+    exit_code: 0,
+    message: `The service no longer says wait (${describe(status)}; next: ${status.next}).`,
+    waited_seconds,
+    status,
+    failed_analyses: [],
+  };
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -10,6 +10,7 @@ import envPaths from 'env-paths';
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { ConfigError, UsageError } from '../errors.js';
+import { formatChoices, OUTPUT_FORMATS } from '../formats.js';
 import { withLock } from './lock.js';
 import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './trust.js';
 
@@ -76,7 +77,7 @@ const schemas = (() => {
       z.refine((v) => v.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(v), 'a project name or UUID on one line'),
     );
     const Settings = z.object({
-      format: z.optional(z.enum(['table', 'tsv', 'csv', 'json', 'ndjson'])),
+      format: z.optional(z.enum(OUTPUT_FORMATS)),
       pager: z.optional(z.string().check(z.minLength(1))),
       profile: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/))),
       prompts: z.optional(z.enum(['on', 'off'])),
@@ -227,7 +228,7 @@ export function parseSetting(key: SettingKey, value: string): string {
   const parsed = (key === 'project' ? schemas().ProjectName : schemas().Settings.shape[key]).safeParse(value);
   if (parsed.success) return value;
   const allowed: Record<SettingKey, string> = {
-    format: 'table, tsv, csv, json or ndjson',
+    format: formatChoices(),
     pager: 'a command, such as "less -FRX" (cat: no pager)',
     profile: 'a profile name: letters, digits, ".", "_" or "-"',
     project: 'a project name or UUID on one line',

@@ -91,9 +91,10 @@ export function keychainService(baseUrl: string): string {
  * A stable id of the config folder (its absolute path, hashed): two config folders with the same
  * profile and base URL never share, overwrite or delete each other's keychain entries.
  */
-export function configFolderId(dir: string): string {
+export async function configFolderId(dir: string): Promise<string> {
   // node:crypto on first use: loading it costs ~3 ms of a start that may never need a hash.
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(resolve(dir)).digest('hex').slice(0, 12);
 }
 
 /** The keychain account of one part of a profile's tokens in one config folder. */
@@ -133,21 +134,29 @@ async function napiEntry(service: string, account: string): Promise<KeychainEntr
  */
 export class KeychainStore implements CredentialStore {
   readonly kind = 'keychain';
-  readonly folderId: string;
   readonly timeoutMs: number;
+  private readonly configDir: string;
+  private folder: Promise<string> | undefined;
   private readonly platform: NodeJS.Platform;
   private readonly openEntry: (service: string, account: string) => Promise<KeychainEntry>;
 
   constructor(options: KeychainStoreOptions) {
-    this.folderId = configFolderId(options.configDir);
+    this.configDir = options.configDir;
     this.platform = options.platform ?? process.platform;
     this.openEntry = options.openEntry ?? napiEntry;
     this.timeoutMs = keychainTimeoutMs(this.platform, options.interactive ?? false);
   }
 
+  /** The config folder's id its entries carry (`configFolderId`), worked out on first use. */
+  folderId(): Promise<string> {
+    this.folder ??= configFolderId(this.configDir);
+    return this.folder;
+  }
+
   private async entry(key: CredentialKey, part: 'access' | 'refresh', scoped = true): Promise<KeychainEntry> {
+    const folderId = scoped ? await this.folderId() : undefined;
     try {
-      return await this.openEntry(keychainService(key.baseUrl), keychainAccount(key.profile, part, scoped ? this.folderId : undefined));
+      return await this.openEntry(keychainService(key.baseUrl), keychainAccount(key.profile, part, folderId));
     } catch (error) {
       throw keychainError('open the keychain', error);
     }

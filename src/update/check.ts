@@ -5,6 +5,9 @@
  * is npm's own setting (`npm_config_registry`, default https://registry.npmjs.org/); proxies are
  * honoured as for every other request. Prints nothing, whatever happens.
  */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Env } from '../context.js';
 import { Network } from '../http/network.js';
 import { stateFile, type UpdateState, writeAtomically } from './notice.js';
@@ -31,13 +34,11 @@ export async function runUpdateCheck(env: Env, name: string, now: () => number):
     if (res.status !== 200) return;
     const latest = (JSON.parse(res.body.toString('utf8')) as { version?: unknown }).version;
     if (typeof latest !== 'string' || !/^\d+\.\d+\.\d+$/.test(latest)) return;
-    const { homedir } = process.getBuiltinModule('node:os');
-    const { dirname, join } = process.getBuiltinModule('node:path');
     const file = stateFile(env, process.platform, homedir(), join);
-    process.getBuiltinModule('node:fs').mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     let state: UpdateState = {};
     try {
-      state = JSON.parse(process.getBuiltinModule('node:fs').readFileSync(file, 'utf8')) as UpdateState;
+      state = JSON.parse(readFileSync(file, 'utf8')) as UpdateState;
     } catch {
       // Written by the run that started this check; gone or broken, start over.
     }

@@ -5,6 +5,9 @@
  * cache folder, where a later run finds it. So the check never delays a command, and a run with no
  * terminal, in CI, with --json/--jq, or as `mcp serve` neither prints nor checks.
  */
+import * as fs from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Env } from '../context.js';
 import type { Installation } from '../io/installation.js';
 
@@ -108,9 +111,6 @@ export interface RunOptions {
  * the network; a cache folder that cannot be read or written only means no notice.
  */
 export async function afterCommand(options: RunOptions): Promise<void> {
-  const fs = process.getBuiltinModule('node:fs');
-  const { dirname, join } = process.getBuiltinModule('node:path');
-  const { homedir } = process.getBuiltinModule('node:os');
   const { installation } = await import('../io/installation.js');
   try {
     const file = stateFile(options.env, process.platform, homedir(), join);
@@ -134,7 +134,6 @@ export async function afterCommand(options: RunOptions): Promise<void> {
 
 /** Writes the state through a temporary file and a rename, so a reader never sees half a file. */
 export function writeAtomically(file: string, state: UpdateState): void {
-  const fs = process.getBuiltinModule('node:fs');
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, `${JSON.stringify(state)}\n`, { mode: 0o600 });
   fs.renameSync(temp, file);

@@ -171,7 +171,7 @@ describe('a service whose every string tries to close the fence', () => {
       for (const t of texts(r)) expectFenced(t, what);
     }
     expect(runs).toBe(0);
-  }, 60_000);
+  });
 
   it('the asked-then-repeat flow quotes the question only inside the fence', async () => {
     const { client } = await serve(false);

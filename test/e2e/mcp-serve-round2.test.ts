@@ -1,7 +1,8 @@
-// `rsi mcp serve`, round 2, driven by the official SDK client over stdio against a real sandbox: a
-// person confirms writes (elicitation, or a repeated identical confirmation), wait_for_scoring with
-// progress and cancellation, typed and bounded results, fenced third-party text, an honest tool
-// list, and the service's own MCP tools through rsi.
+// `rsi mcp serve`, round 2, driven by the official SDK client over stdio against a real sandbox:
+// typed and bounded results on the sandbox's real replies, fenced third-party text, an honest tool
+// list, and the service's own MCP tools through rsi. Confirmation (elicitation, the asked-then-repeat
+// flow, changed selections) and wait_for_scoring (progress, outcomes, cancellation) are tested in
+// process, tool by tool: test/unit/mcp-tools-write.test.ts and mcp-tools-wait.test.ts.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,11 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { type CallToolResult, ElicitRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { apiCaller, sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { apiCaller, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let sb: SandboxProcess;
@@ -66,148 +67,6 @@ async function serve(
 
 const structured = (r: unknown) => (r as CallToolResult).structuredContent as Record<string, any>;
 const text = (r: unknown) => ((r as CallToolResult).content as Array<{ text: string }>).map((c) => c.text).join('\n');
-const runs = async () => (await sandboxStats(sb.url)).runs;
-const top = (limit: number) => ({ project: 'KRAS inhibitors', top: { type: 'target', limit } });
-
-describe('a person confirms, or nothing runs', () => {
-  it('asks through elicitation and runs only on accept; decline and cancel run nothing', async () => {
-    const { client, asked } = await serve(['--allow-write'], { answers: ['decline', 'cancel', 'accept'] });
-    const before = await runs();
-    // Even a first call that claims confirmed: true is asked.
-    const declined = structured(await client.callTool({ name: 'run_analyses', arguments: { ...top(2), confirmed: true } }));
-    expect(declined).toMatchObject({ needs_confirmation: true, rsi_confirmation: 'declined' });
-    expect(await runs()).toBe(before);
-    const cancelled = structured(await client.callTool({ name: 'run_analyses', arguments: top(2) }));
-    expect(cancelled.rsi_confirmation).toBe('cancelled');
-    expect(await runs()).toBe(before);
-    const accepted = await client.callTool({ name: 'run_analyses', arguments: top(2) });
-    expect(structured(accepted)).toMatchObject({ needs_confirmation: false, rsi_confirmation: 'accepted' });
-    expect(structured(accepted).runs).toHaveLength(2);
-    expect(await runs()).toBe(before + 2);
-    expect(asked).toHaveLength(3);
-    // A form-mode question, the service's words fenced.
-    expect(asked[0]).toMatch(
-      /\n<service-data tool="run_analyses" part="question">\nRun scoring analyses in the project &quot;KRAS inhibitors&quot;\? The service says: Score the top 2 target signals/,
-    );
-  });
-
-  it('without elicitation: returns the question; only an identical repeat runs, once; a widened one is refused', async () => {
-    const { client } = await serve(['--allow-write']);
-    const before = await runs();
-    const first = await client.callTool({ name: 'run_analyses', arguments: { ...top(1), confirmed: true } });
-    expect(structured(first)).toMatchObject({ needs_confirmation: true, rsi_confirmation: 'asked' });
-    expect(text(first)).toContain('exactly the same arguments plus confirmed: true');
-    expect(await runs()).toBe(before);
-
-    const widened = (await client.callTool({ name: 'run_analyses', arguments: { ...top(3), confirmed: true } })) as CallToolResult;
-    expect(widened.isError).toBe(true);
-    expect(text(widened)).toContain('does not repeat the request the user was asked about; nothing was run');
-    expect(await runs()).toBe(before);
-
-    // Property order does not make it another request.
-    const same = { top: { limit: 1, type: 'target' }, project: 'KRAS inhibitors', confirmed: true };
-    const ran = structured(await client.callTool({ name: 'run_analyses', arguments: same }));
-    expect(ran).toMatchObject({ rsi_confirmation: 'confirmed' });
-    expect(await runs()).toBe(before + 1);
-    // The question was answered once: the same claim again is asked again.
-    const again = structured(await client.callTool({ name: 'run_analyses', arguments: same }));
-    expect(again.rsi_confirmation).toBe('asked');
-    expect(await runs()).toBe(before + 1);
-  });
-  it('a repeat whose words now select other signals is asked again, not run', async () => {
-    const { client } = await serve(['--allow-write']);
-    const asked = structured(await client.callTool({ name: 'run_analyses', arguments: top(1) }));
-    expect(asked.rsi_confirmation).toBe('asked');
-    const [shown] = asked.signals as Array<{ keyword_id: string; signal_keyword_id: string; name: string }>;
-    // Meanwhile the signal the user was shown starts scoring elsewhere: "the top 1" is another one now.
-    const projects = (await api('/projects')).body.projects as Array<{ id: string; name: string }>;
-    const kras = projects.find((p) => p.name === 'KRAS inhibitors')!;
-    const elsewhere = await api(`/projects/${kras.id}/analyses`, {
-      method: 'POST',
-      body: JSON.stringify({ selections: [{ keyword_id: shown!.keyword_id, signal_keyword_id: shown!.signal_keyword_id }] }),
-    });
-    expect(elsewhere.status).toBe(202);
-    const before = await runs();
-    const repeat = await client.callTool({ name: 'run_analyses', arguments: { ...top(1), confirmed: true } });
-    expect(structured(repeat)).toMatchObject({ needs_confirmation: true, rsi_confirmation: 'asked' });
-    expect((structured(repeat).signals as Array<{ name: string }>)[0]!.name).not.toBe(shown!.name);
-    expect(text(repeat)).toContain('what this request selects changed since the user was asked');
-    expect(await runs()).toBe(before);
-  });
-});
-
-describe('wait_for_scoring', () => {
-  it('follows scoring with progress notifications and ends done, or analyses_failed when one failed', async () => {
-    const { client } = await serve();
-    const projects = (await api('/projects')).body.projects as Array<{ id: string; name: string }>;
-    const kras = projects.find((p) => p.name === 'KRAS inhibitors')!;
-    const signals = (await api(`/projects/${kras.id}/signals?limit=500`)).body.signals as Array<{
-      keyword_id: string;
-      signal_keyword_id: string;
-      rank: number;
-      analysed: boolean;
-    }>;
-    // Rank 7 fails in the sandbox; rank 8 succeeds.
-    const pick = (rank: number) => signals.find((s) => s.rank === rank && !s.analysed)!;
-    const started = await api(`/projects/${kras.id}/analyses`, {
-      method: 'POST',
-      body: JSON.stringify({
-        selections: [pick(7), pick(8)].map(({ keyword_id, signal_keyword_id }) => ({ keyword_id, signal_keyword_id })),
-      }),
-    });
-    expect(started.status).toBe(202);
-    const progress: Progress[] = [];
-    const result = await client.callTool(
-      { name: 'wait_for_scoring', arguments: { project: 'KRAS inhibitors', interval_seconds: 0.2, timeout_seconds: 120 } },
-      undefined,
-      { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true },
-    );
-    const out = structured(result);
-    expect(out).toMatchObject({ outcome: 'analyses_failed', exit_code: 10 });
-    expect(out.status.next).not.toBe('wait');
-    expect(out.failed_analyses).toHaveLength(1);
-    expect(progress.length).toBeGreaterThan(0);
-    // The SDK client handles a notification a tick after a response read in the same chunk, so the
-    // last notification may arrive after the result: only what came before it is checked.
-    for (const p of progress) {
-      expect(p.total).toBe(out.status.analyses.length);
-      expect(p.progress).toBeLessThanOrEqual(p.total!);
-      expect(p.message).toMatch(/^scoring \w+ · \d+\/\d+ analyses done.* \(done \d+, failed \d+, total \d+\)$/);
-    }
-    for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
-
-    // Nothing new failed during a second wait: done, exit_code 0.
-    const done = structured(await client.callTool({ name: 'wait_for_scoring', arguments: { project: 'KRAS inhibitors' } }));
-    expect(done).toMatchObject({ outcome: 'done', exit_code: 0, failed_analyses: [] });
-  }, 60_000);
-
-  it('times out like --timeout (exit_code 9), and stops polling when the request is cancelled', async () => {
-    const { client } = await serve();
-    const created = await api('/projects', { method: 'POST', body: JSON.stringify({ name: `Waiting ${Date.now()}` }) });
-    const name = created.body.name as string;
-    const timedOut = structured(
-      await client.callTool({ name: 'wait_for_scoring', arguments: { project: name, interval_seconds: 0.1, timeout_seconds: 0.3 } }),
-    );
-    expect(timedOut).toMatchObject({ outcome: 'timed_out', exit_code: 9 });
-    expect(timedOut.status.next).toBe('wait');
-
-    const abort = new AbortController();
-    let polled!: () => void;
-    const firstPoll = new Promise<void>((resolve) => (polled = resolve));
-    const call = client.callTool(
-      { name: 'wait_for_scoring', arguments: { project: name, interval_seconds: 0.1, timeout_seconds: 600 } },
-      undefined,
-      { signal: abort.signal, onprogress: () => polled() },
-    );
-    await firstPoll;
-    abort.abort();
-    await expect(call).rejects.toThrow();
-    const after = (await sandboxStats(sb.url)).apiRequests;
-    await new Promise((r) => setTimeout(r, 800));
-    // At most one poll was already on its way when the cancellation arrived.
-    expect((await sandboxStats(sb.url)).apiRequests).toBeLessThanOrEqual(after + 1);
-  }, 60_000);
-});
 
 describe('typed, bounded and fenced results', () => {
   let client: Client;
@@ -238,7 +97,7 @@ describe('typed, bounded and fenced results', () => {
       expect(check.errorMessage ?? '', name).toBe('');
       expect(check.valid, name).toBe(true);
     }
-  }, 60_000);
+  });
 
   it('cuts a reply above 256 KiB with a note, and the session lives on', async () => {
     const brief = `A very long brief. ${'x'.repeat(700 * 1024)}`;
@@ -326,5 +185,5 @@ describe("the service's MCP-only tools through rsi", () => {
     expect(yes).toMatchObject({ created: true, rsi_confirmation: 'accepted', project: { name: brief.name } });
     expect(await count()).toBe(before + 1);
     expect(asked[0]).toMatch(/\nCreate the project &quot;From a brief \d+&quot; with \d+ scope items?: /);
-  }, 60_000);
+  });
 });

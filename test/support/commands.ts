@@ -97,8 +97,8 @@ export interface FakeCredentialsOptions {
 
 /**
  * A resolved `Credentials` for the auth commands' `run`: a store the test gives (MemoryStore by
- * default), the profile "default", and a config whose read() lists `profiles`. The OAuth env has no
- * network of its own, so an OAuth call gets a private one (unit tests only).
+ * default), the profile "default", and a config whose read() lists `profiles`. Its token provider
+ * refreshes on a network of its own (unit tests only); the command's other requests use `ctx.network()`.
  */
 export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credentials> & { store(): CredentialStore } {
   const baseUrl = 'baseUrl' in o ? o.baseUrl : 'https://rsi.example';
@@ -117,7 +117,6 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
     envToken: o.envToken,
     source: o.envToken ? 'RSI_TOKEN' : profile ? 'keychain' : undefined,
     config: { file: '/nonexistent/rsi/config.json', read: async () => ({ version: 1, profiles: o.profiles ?? {} }) } as never,
-    oauth: { userAgent: 'rsi/test', timeoutMs: 120_000, network: new Network({ env: {}, timeoutMs: 120_000 }) },
     userAgent: 'rsi/test',
     store: () => store,
     key: () => ({ baseUrl: baseUrl ?? '', profile: 'default' }),
@@ -143,7 +142,7 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
         configDir: o.configDir ?? '/nonexistent/rsi',
         // fakeCtx's clock starts at 0: tokens in these tests expire hours after it.
         clock: o.clock ?? fakeClock(0),
-        oauth: { userAgent: 'rsi/test', timeoutMs: 120_000, network: new Network({ env: {}, timeoutMs: 120_000 }) },
+        oauth: { userAgent: 'rsi/test', network: new Network({ env: {}, timeoutMs: 120_000 }) },
         warn: () => undefined,
       });
       return {

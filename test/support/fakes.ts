@@ -11,6 +11,7 @@ import { createProgress, type Progress } from '../../src/io/progress.js';
 import type { Browser } from '../../src/io/browser.js';
 import type { Prompter } from '../../src/io/prompter.js';
 import type { McpConnection } from '../../src/mcp/client.js';
+import { Network } from '../../src/http/network.js';
 
 export type FakeIo = Io & { out: () => string; err: () => string; stdinStream: PassThrough };
 
@@ -77,6 +78,8 @@ export interface FakeCtxOptions {
   /** The client `ctx.client()` resolves to; omitted, asking for one fails the test. */
   client?: Partial<ApiClient>;
   session?: Partial<Session>;
+  /** What `ctx.network()` resolves to; omitted, a real one on the test's env (tests reach loopback only). */
+  network?: Network;
   /** What `ctx.credentials()` resolves to (auth commands); omitted, asking for them fails the test. */
   credentials?: Partial<Credentials>;
   /** What `ctx.prompter()` resolves to (a ScriptedPrompter); omitted, asking one fails the test. */
@@ -104,6 +107,8 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     ...o.globals,
   };
   const missing = (what: string) => () => Promise.reject(new Error(`no ${what} in this unit test`));
+  // A generous deadline: these requests go to loopback, and a busy machine must not trip it.
+  let network: Network | undefined = o.network;
   return {
     io,
     env: o.env ?? {},
@@ -113,6 +118,7 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     globals: () => globals,
     settings: () => ({}),
     loadSettings: () => Promise.resolve(),
+    network: async () => (network ??= new Network({ env: o.env ?? {}, timeoutMs: 30_000 })),
     credentials: o.credentials ? () => Promise.resolve(o.credentials as Credentials) : missing('credentials'),
     session: o.session ? () => Promise.resolve(o.session as Session) : missing('session'),
     client: o.client ? () => Promise.resolve(o.client as ApiClient) : missing('client'),

@@ -3,10 +3,10 @@
  * owned by the Context and passed in (src/auth/session.ts); a test that builds the layer alone
  * owns both, and closes both.
  */
-import { type HttpOptions, UndiciHttp } from '../../src/http/http.js';
+import { type HttpOptions, RetryingHttp } from '../../src/http/retrying-http.js';
 import { Network } from '../../src/http/network.js';
 
-export class TestHttp extends UndiciHttp {
+export class TestHttp extends RetryingHttp {
   private readonly own: Network;
 
   constructor(options: HttpOptions) {

@@ -39,10 +39,11 @@ describe.skipIf(skip)('credentials in the Secret Service (gnome-keyring)', () =>
   let keyring: PrivateKeyring;
   let sandbox: SandboxProcess;
   const dir = mkdtempSync(join(tmpdir(), 'rsi-keychain-'));
-  const id = configFolderId(dir);
+  let id: string;
   const realBefore = realKeyrings();
 
   beforeAll(async () => {
+    id = await configFolderId(dir);
     [keyring, sandbox] = await Promise.all([startPrivateKeyring(), startSandbox(['--auto-approve'])]);
   });
   afterAll(async () => {
@@ -90,7 +91,7 @@ describe.skipIf(skip)('credentials in the Secret Service (gnome-keyring)', () =>
     const before = lookup(`default:refresh@${id}`);
     const login = await runCli(['login', '--base-url', sandbox.url], { env: { ...env(other), BROWSER: FAKE_BROWSER } });
     expect(login.code, login.stderr).toBe(0);
-    expect(lookup(`default:refresh@${configFolderId(other)}`)).not.toBe('');
+    expect(lookup(`default:refresh@${await configFolderId(other)}`)).not.toBe('');
     expect((await runCli(['logout'], { env: env(other) })).code).toBe(0);
     expect(lookup(`default:refresh@${id}`)).toBe(before);
     expect((await runCli(['projects', 'list', '--json'], { env: env() })).code).toBe(0);

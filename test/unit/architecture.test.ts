@@ -13,21 +13,30 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The single executable's entry and its keychain loader (docs/install.md): only main.
   exe: ['main'],
   program: ['context', 'commands'],
-  context: ['auth', 'client', 'mcp', 'io', 'errors', 'services'],
-  // What the Context loads for a command's action, as one module (src/services.ts).
-  services: ['auth', 'client'],
-  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp'],
+  // The Context owns the process's one network (`ctx.network()`, the type of src/http/network.ts).
+  context: ['auth', 'client', 'mcp', 'http', 'io', 'errors', 'services', 'formats'],
+  // What the Context loads for a command's action, as one module (src/services.ts), the network too.
+  services: ['auth', 'client', 'http'],
+  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'ops', 'formats'],
   client: ['http', 'errors'],
-  mcp: ['client', 'http', 'errors'],
+  mcp: ['client', 'http', 'errors', 'ops'],
+  // The use cases both front-ends share (src/ops): ports in, data out. Of io only its text helpers
+  // (OPS_IO): no printer, no prompter, no Context.
+  ops: ['client', 'errors', 'io'],
   auth: ['http', 'storage', 'io', 'errors'],
   http: ['io', 'errors'],
-  storage: ['errors'],
-  io: ['errors'],
+  storage: ['errors', 'formats'],
+  io: ['errors', 'formats'],
   sandbox: [],
   errors: [],
+  // The output formats' names (src/formats.ts): a leaf, so the config store may check the
+  // `format` setting against the one list without importing the terminal layer.
+  formats: [],
 };
 // Only the `rsi sandbox` command may reach into the sandbox.
 const SANDBOX_DOORS = ['commands/sandbox/sandbox.ts'];
+// What the use cases may use of io: the quoting rule of suggested commands, nothing that prints.
+const OPS_IO = ['io/text.ts'];
 
 function layerOf(file: string): string {
   const rel = relative(SRC, file).replaceAll('\\', '/');
@@ -62,6 +71,12 @@ function check(files: Map<string, string>): { violations: string[]; used: Set<st
       const rel = relative(SRC, file).replaceAll('\\', '/');
       if (target === 'sandbox' && !SANDBOX_DOORS.includes(rel))
         violations.push(`${rel} → ${spec} (only the sandbox command may import the sandbox)`);
+      else if (
+        from === 'ops' &&
+        target === 'io' &&
+        !OPS_IO.includes(relative(SRC, resolve(dirname(file), spec.replace(/\.js$/, '.ts'))).replaceAll('\\', '/'))
+      )
+        violations.push(`${rel} → ${spec} (ops may use only io's text helpers: ${OPS_IO.join(', ')})`);
       else if (!(ALLOWED[from] ?? []).includes(target)) violations.push(`${rel} → ${spec} (${from} → ${target})`);
       else used.add(`${from} → ${target}`);
     }
@@ -145,8 +160,56 @@ function shapeProblems(files: Map<string, string>): string[] {
   return problems;
 }
 
+/**
+ * Where a command file decides by the output format itself (`format === 'json'`, `out.format !==
+ * 'table'`, `switch (format)`, a comparison with a format's name): output alone does that
+ * (src/io/output.ts, src/io/replies.ts), so a new format is a change there, not an audit of every
+ * command. Comments are skipped; passing the format along (to output, to a picture style) is fine.
+ */
+function formatSwitches(files: Map<string, string>): string[] {
+  const FORMAT = '(?:table|tsv|csv|json|ndjson)';
+  const decides = new RegExp(
+    [
+      String.raw`\bformat\s*[!=]==?`,
+      String.raw`[!=]==?\s*(?:[\w$]+\??\.)*format\b`,
+      String.raw`switch\s*\([^)]*\bformat\b`,
+      String.raw`[!=]==?\s*['"\x60]${FORMAT}['"\x60]`,
+      String.raw`['"\x60]${FORMAT}['"\x60]\s*[!=]==?`,
+      String.raw`\bcase\s+['"\x60]${FORMAT}['"\x60]`,
+    ].join('|'),
+  );
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    const rel = relative(SRC, file).replaceAll('\\', '/');
+    if (!rel.startsWith('commands/')) continue;
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '');
+    for (const [i, line] of code.split('\n').entries()) if (decides.test(line)) found.push(`${rel}:${i + 1}: ${line.trim()}`);
+  }
+  return found;
+}
+
 function sources(): Map<string, string> {
   return new Map([...walk(SRC)].map((f) => [f, readFileSync(f, 'utf8')]));
+}
+
+/**
+ * The two front-ends meet only at the door: `rsi mcp serve` and its siblings (commands/mcp/*) are
+ * the only commands that import src/mcp, and src/mcp imports nothing of the commands (what both
+ * need is in src/ops). The layer table already forbids mcp → commands; this says it by name, and
+ * narrows commands → mcp to the one folder.
+ */
+function frontEndProblems(files: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [file, text] of files) {
+    const rel = relative(SRC, file).replaceAll('\\', '/');
+    for (const spec of importsOf(text)) {
+      const target = relative(SRC, resolve(dirname(file), spec.replace(/\.js$/, '.ts'))).replaceAll('\\', '/');
+      if (rel.startsWith('mcp/') && target.startsWith('commands/')) problems.push(`${rel} → ${spec} (src/mcp may not import a command)`);
+      if (rel.startsWith('commands/') && !rel.startsWith('commands/mcp/') && target.startsWith('mcp/'))
+        problems.push(`${rel} → ${spec} (only the mcp commands import src/mcp)`);
+    }
+  }
+  return problems;
 }
 
 describe('architecture', () => {
@@ -172,6 +235,42 @@ describe('architecture', () => {
     ]);
     expect(check(planted).violations).toHaveLength(4);
   });
+
+  it('catches a use case that prints, reaches a front-end or the Context', () => {
+    const planted = new Map([
+      [join(SRC, 'ops/a.ts'), "import { printJson } from '../io/output.js';"],
+      [join(SRC, 'ops/b.ts'), "import type { Context } from '../context.js';"],
+      [join(SRC, 'ops/c.ts'), "import { run } from '../commands/status/status.js';"],
+      [join(SRC, 'ops/d.ts'), "import { fence } from '../mcp/fence.js';"],
+      [join(SRC, 'ops/e.ts'), "import { shellQuote } from '../io/text.js';\nimport { isUuid } from '../client/ids.js';"],
+      [join(SRC, 'client/x.ts'), "import { resolveProject } from '../ops/resolve.js';"],
+    ]);
+    expect(check(planted).violations.map((v) => v.split(' ')[0])).toEqual(['ops/a.ts', 'ops/b.ts', 'ops/c.ts', 'ops/d.ts', 'client/x.ts']);
+  });
+  it('the use cases (src/ops) load no front-end library: no MCP SDK, commander or prompts', () => {
+    const packages = [...sources()]
+      .filter(([file]) => relative(SRC, file).startsWith('ops'))
+      .flatMap(([file, text]) =>
+        [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"]([^'".][^'"]*)['"]/g)].map((m) => `${relative(SRC, file)} → ${m[1]}`),
+      )
+      .filter((edge) => !/ → zod(\/|$)/.test(edge));
+    expect(packages).toEqual([]);
+  });
+
+  it('src/mcp imports nothing from src/commands; only the mcp commands import src/mcp', () => {
+    expect(frontEndProblems(sources())).toEqual([]);
+  });
+
+  it('catches an MCP tool reaching into a command, and a command other than mcp reaching into src/mcp', () => {
+    const planted = new Map([
+      [join(SRC, 'mcp/tools/x.ts'), "import { resolveProject } from '../../commands/shared/resolve.js';"],
+      [join(SRC, 'commands/scoreboard/scoreboard.ts'), "const f = await import('../../mcp/features.js');"],
+      [join(SRC, 'commands/mcp/serve.ts'), "import { createServer } from '../../mcp/server.js';"],
+      [join(SRC, 'commands/scoreboard/ok.ts'), "import { withMcp } from '../mcp/connect.js';"],
+    ]);
+    expect(frontEndProblems(planted).map((p) => p.split(' ')[0])).toEqual(['mcp/tools/x.ts', 'commands/scoreboard/scoreboard.ts']);
+  });
+
   it('no file imports itself, directly or round a circle', () => {
     expect(circles(sources())).toEqual([]);
   });
@@ -190,6 +289,28 @@ describe('architecture', () => {
       ['io/p.ts', 'io/q.ts', 'io/r.ts'],
     ]);
   });
+  it('no command file switches on the output format: output decides per format', () => {
+    expect(formatSwitches(sources())).toEqual([]);
+  });
+
+  it('catches a command that checks the format, however it is spelled', () => {
+    const planted = new Map([
+      [join(SRC, 'commands/x/a.ts'), "if (out.format === 'json') return printJson(io, body);"],
+      [join(SRC, 'commands/x/b.ts'), "const machine = format !== 'table';"],
+      [join(SRC, 'commands/x/c.ts'), "if ('ndjson' === ctx.globals().format) {}"],
+      [join(SRC, 'commands/x/d.ts'), 'switch (globals.format) {\n  case "csv":\n}'],
+      [join(SRC, 'commands/x/ok.ts'), "// format === 'json' in a comment\nconst style = pictureStyle(ctx.io, out.format, ctx.env);"],
+      [join(SRC, 'io/replies.ts'), "if (target.format === 'json') {}"],
+    ]);
+    expect(formatSwitches(planted).map((f) => f.split(':').slice(0, 2).join(':'))).toEqual([
+      'commands/x/a.ts:1',
+      'commands/x/b.ts:1',
+      'commands/x/c.ts:1',
+      'commands/x/d.ts:1',
+      'commands/x/d.ts:2',
+    ]);
+  });
+
   it('every command file has one shape: build(ctx, runF), an Options type, run(opts, ctx)', () => {
     expect(shapeProblems(sources())).toEqual([]);
   });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveCredentials } from '../../src/auth/credentials.js';
 import { UsageError } from '../../src/errors.js';
+import { Network } from '../../src/http/network.js';
 import { fakeClock, fakeIo } from '../support/fakes.js';
 
 const resolve = (token: string) =>
@@ -12,6 +13,7 @@ const resolve = (token: string) =>
     clock: fakeClock(),
     signal: new AbortController().signal,
     version: '0.0.0',
+    network: new Network({ env: {}, timeoutMs: 1000 }),
   });
 
 describe('RSI_TOKEN', () => {

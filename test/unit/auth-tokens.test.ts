@@ -88,7 +88,7 @@ function provider(store: MemoryStore, warnings: string[] = []): StoredTokenProvi
     authServer: { issuer: 'http://127.0.0.1', token_endpoint: tokenEndpoint },
     configDir: dir,
     clock,
-    oauth: { userAgent: 'rsi/test', timeoutMs: 120_000, network },
+    oauth: { userAgent: 'rsi/test', network },
     warn: (m) => warnings.push(m),
   });
 }
@@ -330,7 +330,7 @@ describe('interrupts never lose a rotated token', () => {
       authServer: { issuer: 'http://127.0.0.1', token_endpoint: tokenEndpoint },
       configDir: dir,
       clock,
-      oauth: { userAgent: 'rsi/test', timeoutMs: 120_000, network },
+      oauth: { userAgent: 'rsi/test', network },
       warn: (m) => warnings.push(m),
       lockNoteAfterMs: 20,
     });

@@ -102,18 +102,28 @@ describe('resolveKeyword', () => {
 });
 
 describe('flags', () => {
-  it('intFlag accepts the range and names the flag otherwise', async () => {
-    expect(await intFlag('--limit', '20', 1, 20)).toBe(20);
-    expect(await intFlag('--limit', undefined, 1, 20)).toBeUndefined();
-    for (const bad of ['0', '21', '1.5', 'abc', '']) {
-      const err = await intFlag('--limit', bad, 1, 20).catch((e: unknown) => e);
+  // Synchronous: a flag is checked before anything loads or is sent.
+  const thrown = (f: () => unknown): unknown => {
+    try {
+      f();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+  it('intFlag accepts the range and names the flag otherwise', () => {
+    expect(intFlag('--limit', '20', 1, 20)).toBe(20);
+    expect(intFlag('--limit', ' 7 ', 1, 20)).toBe(7);
+    expect(intFlag('--limit', undefined, 1, 20)).toBeUndefined();
+    for (const bad of ['0', '21', '1.5', 'abc', '', '1e1', '0x10', '99999999999999999999']) {
+      const err = thrown(() => intFlag('--limit', bad, 1, 20));
       expect(err).toBeInstanceOf(UsageError);
       expect((err as Error).message).toMatch(/^--limit must be an integer from 1 to 20/);
     }
   });
-  it('enumFlag lists the allowed values', async () => {
-    expect(await enumFlag('--operand', 'or', ['and', 'or'])).toBe('or');
-    const err = await enumFlag('--operand', 'xor', ['and', 'or']).catch((e: unknown) => e);
+  it('enumFlag lists the allowed values', () => {
+    expect(enumFlag('--operand', 'or', ['and', 'or'])).toBe('or');
+    const err = thrown(() => enumFlag('--operand', 'xor', ['and', 'or']));
     expect((err as Error).message).toBe('--operand must be one of and, or (got "xor")');
   });
   it('parseJsonInput names the flag and source', () => {

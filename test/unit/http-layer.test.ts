@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError, NotSignedInError, ServiceUnavailableError } from '../../src/errors.js';
-import { type UndiciHttp, retryAfterMs } from '../../src/http/http.js';
+import type { RetryingHttp } from '../../src/http/retrying-http.js';
 import { redactBody, redactHeaders, redactUrl } from '../../src/http/redact.js';
 import type { AuthProvider } from '../../src/http/types.js';
 import type { Clock } from '../../src/io/io.js';
@@ -43,7 +43,7 @@ function json(res: ServerResponse, status: number, value: unknown, headers: Reco
   res.end(JSON.stringify(value));
 }
 
-function makeHttp(opts: { auth?: AuthProvider; clock?: Clock; trace?: PassThrough; timeoutMs?: number } = {}): UndiciHttp {
+function makeHttp(opts: { auth?: AuthProvider; clock?: Clock; trace?: PassThrough; timeoutMs?: number } = {}): RetryingHttp {
   return new TestHttp({
     baseUrl: base,
     auth: opts.auth,
@@ -55,7 +55,7 @@ function makeHttp(opts: { auth?: AuthProvider; clock?: Clock; trace?: PassThroug
   });
 }
 
-describe('UndiciHttp', () => {
+describe('RetryingHttp', () => {
   it('sends JSON under /api/v1 with the query, user agent and bearer token, and parses the reply', async () => {
     handler = (_req, res) => json(res, 200, { ok: true });
     const http = makeHttp({ auth: { getAccessToken: async () => 'tok-1', refreshAfterUnauthorized: async () => undefined } });
@@ -290,14 +290,5 @@ describe('redaction helpers', () => {
     );
     // Fail closed: a body that is neither JSON nor a form is never shown.
     expect(redactBody('plain text')).toBe('[10 bytes of text not shown]');
-  });
-
-  it('reads Retry-After as seconds or an HTTP date', () => {
-    expect(retryAfterMs('5', 0)).toBe(5000);
-    expect(retryAfterMs(undefined, 0)).toBeUndefined();
-    expect(retryAfterMs('soon', 0)).toBeUndefined();
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:03 GMT', now)).toBe(3000);
-    expect(retryAfterMs('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
   });
 });

@@ -7,8 +7,8 @@ import { PassThrough } from 'node:stream';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../../src/errors.js';
-import { UndiciHttp } from '../../src/http/http.js';
-import { Network, OAUTH_MAX_BYTES, loadProxyAgent, loadUndici, tlsFailure } from '../../src/http/network.js';
+import { RetryingHttp } from '../../src/http/retrying-http.js';
+import { Network, OAUTH_MAX_BYTES, loadUndici, tlsFailure } from '../../src/http/network.js';
 import { httpOnlyNote, proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
 import { redactBody } from '../../src/http/redact.js';
 import { fakeClock } from '../support/fakes.js';
@@ -506,7 +506,7 @@ describe('through a real forward proxy', () => {
     const trace = collect();
     const proxyUrl = proxy.url.replace('//', '//alice:pr0xy-s3cret@');
     const network = new Network({ env: { http_proxy: proxyUrl }, timeoutMs: 120_000, trace: trace.stream });
-    const http = new UndiciHttp({ baseUrl: named, timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const http = new RetryingHttp({ baseUrl: named, timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
       expect((await http.request({ method: 'GET', path: '/keywords' })).json).toEqual({ ok: true });
       expect((await network.fetch(`${named}/.well-known/oauth-authorization-server`)).status).toBe(200);
@@ -523,7 +523,7 @@ describe('through a real forward proxy', () => {
   it('names the proxy (redacted) and does not retry when it wants credentials (407)', async () => {
     proxy.hits.length = 0;
     const network = new Network({ env: { http_proxy: proxy.url.replace('//', '//alice:wrong-pass@') }, timeoutMs: 120_000 });
-    const http = new UndiciHttp({ baseUrl: named, timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const http = new RetryingHttp({ baseUrl: named, timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
       const error = await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceUnavailableError);
@@ -596,7 +596,10 @@ describe('a proxy that refuses CONNECT', () => {
   it.each([403, 502, 503])('%i: one line naming the proxy, the host and the status, and no retry', async (status) => {
     const refusing = await startProxy({ refuseConnect: status });
     const network = new Network({ env: { HTTPS_PROXY: refusing.url }, timeoutMs: 120_000 });
-    const http = new UndiciHttp({ baseUrl: 'https://svc.test:8443', timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const http = new RetryingHttp(
+      { baseUrl: 'https://svc.test:8443', timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() },
+      network,
+    );
     try {
       const error = (await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e)) as ServiceUnavailableError;
       expect(error).toBeInstanceOf(ServiceUnavailableError);
@@ -660,16 +663,15 @@ describe('TLS failures name the fix', () => {
 
 describe("the undici parts the network path imports (not undici's index)", () => {
   it('still exist with the shapes rsi relies on, and carry a request', async () => {
-    // If an undici upgrade moves lib/dispatcher/agent.js, proxy-agent.js, dispatcher.js or
-    // lib/api/api-request.js, api-connect.js, this fails here, naming them.
-    const { Agent, request } = await loadUndici();
-    expect(typeof Agent).toBe('function');
-    expect(typeof request).toBe('function');
-    const ProxyAgent = await loadProxyAgent();
+    // If an undici upgrade moves lib/dispatcher/proxy-agent.js, dispatcher.js or lib/api/api-request.js,
+    // api-connect.js, this fails here, naming them.
+    const { ProxyAgent, request } = await loadUndici();
     expect(typeof ProxyAgent).toBe('function');
-    // The tunnel's CONNECT: undici's index attaches it to every dispatcher; loadProxyAgent must too.
+    expect(typeof request).toBe('function');
+    // The tunnel's CONNECT: undici's index attaches it to every dispatcher; loadUndici must too.
     expect(typeof (new ProxyAgent('http://127.0.0.1:1') as unknown as { connect?: unknown }).connect).toBe('function');
     handler = (_req, res) => res.end('pong');
+    const { Agent } = await import('undici');
     const agent = new Agent();
     try {
       const res = await request.call(agent, { origin: base, path: '/ping', method: 'GET' });

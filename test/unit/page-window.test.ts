@@ -152,7 +152,7 @@ function virtualServer(kind: 'parallel' | 'serial', rows: number, ms = 50, searc
     apiBase: 'https://rsi.example/api/v1',
     request(req) {
       outAtSend.push(++out);
-      // As UndiciHttp does before it waits out a 503 and resends: every page alike, so the round
+      // As RetryingHttp does before it waits out a 503 and resends: every page alike, so the round
       // trips alone look healthy.
       if (retryEach) req.onRetry?.();
       const due = kind === 'parallel' ? clock.t + ms : (free = Math.max(free, clock.t) + ms);

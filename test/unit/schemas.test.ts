@@ -7,7 +7,7 @@ import type * as z from 'zod/mini';
 import * as S from '../../src/client/schemas.js';
 import { ApiClient } from '../../src/client/client.js';
 import type { Http, HttpRequest, HttpResponse } from '../../src/http/types.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../../src/io/formats.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../src/formats.js';
 import type { Context } from '../../src/context.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 

@@ -179,19 +179,19 @@ describe('KeychainStore', () => {
     const kc = fakeKeychain();
     const a = new KeychainStore({ configDir: join(dir, 'a'), openEntry: kc.openEntry });
     const b = new KeychainStore({ configDir: join(dir, 'b'), openEntry: kc.openEntry });
-    expect(a.folderId).not.toBe(b.folderId);
+    expect(await a.folderId()).not.toBe(await b.folderId());
     await a.save(key, tokens);
     expect(await b.load(key)).toBeUndefined();
     await b.save(key, { ...tokens, accessToken: 'AT-b', refreshToken: 'RT-b' });
     await a.delete(key);
     expect(await a.load(key)).toBeUndefined();
     expect((await b.load(key))?.refreshToken).toBe('RT-b');
-    expect(kc.accounts()).toEqual([`default:access@${b.folderId}`, `default:refresh@${b.folderId}`]);
+    expect(kc.accounts()).toEqual([`default:access@${await b.folderId()}`, `default:refresh@${await b.folderId()}`]);
   });
 
-  it('the folder id is stable for the same folder however it is spelled', () => {
-    expect(configFolderId(join(dir, 'a'))).toBe(configFolderId(`${dir}/x/../a/`));
-    expect(configFolderId(join(dir, 'a'))).toMatch(/^[0-9a-f]{12}$/);
+  it('the folder id is stable for the same folder however it is spelled', async () => {
+    expect(await configFolderId(join(dir, 'a'))).toBe(await configFolderId(`${dir}/x/../a/`));
+    expect(await configFolderId(join(dir, 'a'))).toMatch(/^[0-9a-f]{12}$/);
   });
 
   it('an unscoped entry of an earlier version is read once, moved to this folder, and gone for the next folder', async () => {
@@ -204,7 +204,7 @@ describe('KeychainStore', () => {
     kc.secrets.set(`${service}|default:refresh`, JSON.stringify({ refreshToken: 'RT' }));
     const a = new KeychainStore({ configDir: join(dir, 'a'), openEntry: kc.openEntry });
     expect(await a.load(key)).toEqual(tokens);
-    expect(kc.accounts()).toEqual([`default:access@${a.folderId}`, `default:refresh@${a.folderId}`]);
+    expect(kc.accounts()).toEqual([`default:access@${await a.folderId()}`, `default:refresh@${await a.folderId()}`]);
     expect(await a.load(key)).toEqual(tokens);
     // A second folder would otherwise rotate the same refresh token and trip reuse detection.
     expect(await new KeychainStore({ configDir: join(dir, 'b'), openEntry: kc.openEntry }).load(key)).toBeUndefined();

@@ -1,25 +1,23 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../client/client.js';
-import type { OutputFormat } from '../../io/formats.js';
+import { forPeople, type OutputFormat } from '../../formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
-import {
-  AmbiguousNameError,
-  ConfirmationRequiredError,
-  ConflictError,
-  ServiceUnavailableError,
-  UnexpectedReplyError,
-  UsageError,
-} from '../../errors.js';
+import { ConfirmationRequiredError, UsageError } from '../../errors.js';
 import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../shared/status-view.js';
 import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js';
-import { shellQuote } from '../../io/text.js';
 import { collect } from '../shared/flags.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
-import { formatTable, note, printDocument, printJsonLine, printSections, printText } from '../../io/output.js';
+import { formatTable, note, printDocument, printJsonLine, printSections } from '../../io/output.js';
+import { inTable, printsDocuments, tableGap, tableNote } from '../../io/replies.js';
+import { RUN_COLUMNS, SKIP_COLUMNS } from './views.js';
 import { readInput } from '../shared/flags.js';
+import * as ops from '../../ops/analyses.js';
+
+// The use case's parts, where the command's tests have always found them.
+export { confirmPlan, resolveSelectNames } from '../../ops/analyses.js';
 
 /** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
 type TopRequest = NonNullable<RunAnalysesBody['top']>;
@@ -200,7 +198,7 @@ function dedupe(selections: Selection[]): Selection[] {
 export async function run(options: AnalysesRunOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const { format } = ctx.globals();
-  const machine = format === 'json' || format === 'ndjson';
+  const machine = printsDocuments({ format });
 
   // Read stdin/file before any request, so a bad file costs no round trip.
   let selections = [...options.select];
@@ -221,26 +219,26 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   }
   if (options.includeAnalysed) body.include_analysed = true;
 
-  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
+  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../ops/resolve.js')]);
   const project = await resolveProject(client, options.project, ctx.signal);
   if (options.pick) {
     const { pickSignals } = await import('../shared/pick.js');
-    const signals = await listSignals(client, project.id, ctx.signal);
+    const signals = await ops.listProjectSignals(client, project.id, ctx.signal);
     body.selections = await pickSignals(ctx, signals, { includeAnalysed: options.includeAnalysed, projectName: project.name });
     if (body.selections.length === 0) {
       io.stderr.write('Nothing selected; nothing was run.\n');
       return;
     }
   }
-  if (body.selections) body.selections = await resolveSelectNames(body.selections, client, project, ctx.signal);
-  let result = await send(client, project, body, ctx.signal);
-
-  if (result.needs_confirmation) {
-    await showConfirmation(io, result, project.name);
-    let confirmed = options.yes;
-    if (!confirmed) {
+  if (body.selections) body.selections = await ops.resolveSelectNames(body.selections, client, project, ctx.signal);
+  const outcome = await ops.runAnalyses(client, project, body, {
+    signal: ctx.signal,
+    // The service asks: show what it asks about, then --yes, a prompt, or exit 7 when nobody can answer.
+    confirm: async (question) => {
+      await showConfirmation(io, question, project.name);
+      if (options.yes) return true;
       if (!stdinFree || !canPrompt(io)) {
-        if (machine) await printReply(io, result);
+        if (machine) await printReply(io, question);
         throw new ConfirmationRequiredError(`the service asks to confirm before running analyses for "${project.name}"; nothing was run`, {
           hint: stdinFree
             ? 'run again with --yes to confirm (no terminal to ask on)'
@@ -248,19 +246,15 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
         });
       }
       const prompter = await ctx.prompter();
-      confirmed = await prompter.confirm(confirmQuestion(result, project.name), { default: false });
-      if (!confirmed) {
-        if (machine) await printReply(io, result);
-        io.stderr.write('Nothing was run.\n');
-        return;
-      }
-    }
-    const again: RunAnalysesBody = { ...body, confirmed: true, ...(body.top ? { top: { ...body.top, confirmed: true } } : {}) };
-    result = await send(client, project, again, ctx.signal);
-    if (result.needs_confirmation) {
-      throw new UnexpectedReplyError('the service asked for confirmation again after confirmed: true; nothing was run');
-    }
+      return prompter.confirm(confirmQuestion(question, project.name), { default: false });
+    },
+  });
+  if (outcome.outcome === 'declined') {
+    if (machine) await printReply(io, outcome.result);
+    io.stderr.write('Nothing was run.\n');
+    return;
   }
+  const { result } = outcome;
 
   await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, ctx.signal));
   if (options.wait === undefined) return;
@@ -273,7 +267,7 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );
   if (!machine) {
-    if (format === 'table') await printText(io, '\n');
+    await tableGap({ io, format });
     await printStatus(io, format, final, project.name, () => ctx.clock.now());
   }
   // Exit 10 only for the analyses this command started; others' failures are reported.
@@ -281,99 +275,8 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => note(io, `note: ${line}`));
 }
 
-/**
- * `--select NAME` and `--select KEYWORD_ID:NAME`: a name (or id) matched against the project's
- * signals, case-insensitive. Ids that match as given, and names that match nothing while the other
- * side is an id, are sent as given: the service is the judge of ids.
- */
-export async function resolveSelectNames(
-  selections: Selection[],
-  client: ApiClient,
-  project: { id: string; name: string },
-  signal: AbortSignal,
-): Promise<Selection[]> {
-  const { UUID_RE } = await import('../shared/resolve.js');
-  const isUuid = (v: string) => UUID_RE.test(v);
-  const needs = selections.filter((s) => s.keyword_id === '' || !isUuid(s.signal_keyword_id));
-  if (needs.length === 0) return selections;
-  const signals = await listSignals(client, project.id, signal);
-  return selections.map((s) => {
-    if (s.keyword_id !== '' && isUuid(s.signal_keyword_id)) return s;
-    const wanted = s.signal_keyword_id.toLowerCase();
-    const matches = signals.filter(
-      (g) =>
-        (s.keyword_id === '' || g.keyword_id === s.keyword_id) &&
-        (g.signal_keyword_id.toLowerCase() === wanted || (g.name ?? '').toLowerCase() === wanted),
-    );
-    if (matches.length === 1) return { keyword_id: matches[0]!.keyword_id, signal_keyword_id: matches[0]!.signal_keyword_id };
-    if (s.keyword_id !== '' && matches.length === 0) return s;
-    const shown = (matches.length ? matches : signals.slice(0, 8)).map((g) => `${g.keyword_id}:${g.signal_keyword_id}  ${g.name ?? ''}`);
-    throw new AmbiguousNameError(
-      matches.length
-        ? `--select ${s.signal_keyword_id} matches ${matches.length} signals of "${project.name}"`
-        : `--select ${s.signal_keyword_id}: no signal of "${project.name}" has that name`,
-      shown,
-      {
-        hint: matches.length
-          ? `say which: ${matches.map((g) => `--select ${g.keyword_id}:${g.signal_keyword_id}`).join(' or ')}`
-          : `list them with \`rsi signals ${shellQuote(project.name)}\``,
-      },
-    );
-  });
-}
-
-/** One POST, never retried: the error says whether running again is safe. */
-async function send(
-  client: ApiClient,
-  project: { id: string; name: string },
-  body: RunAnalysesBody,
-  signal: AbortSignal,
-): Promise<AnalysesReply> {
-  try {
-    return await client.runAnalyses(project.id, body, signal);
-  } catch (error) {
-    if (error instanceof ServiceUnavailableError) {
-      // The client already says what a 504 from POST /analyses means: no run was recorded.
-      if (error.status === 504) throw error;
-      throw new ServiceUnavailableError(error.message, error.status, {
-        hint: `the request may or may not have been recorded: check \`rsi status ${shellQuote(project.name)}\` before running again`,
-        cause: error,
-      });
-    }
-    // The client knows only the id; the hint repeats the project as the person named it.
-    if (error instanceof ConflictError && error.hint?.includes(`rsi signals ${project.id}`) && project.name !== project.id) {
-      throw new ConflictError(error.message, error.setupUrl, {
-        hint: error.hint.replaceAll(`rsi signals ${project.id}`, `rsi signals ${shellQuote(project.name)}`),
-        cause: error,
-      });
-    }
-    throw error;
-  }
-}
-
-/**
- * How many analyses the service will run if confirmed, and where its own numbers disagree. The
- * service acts on `limit` (capped by `available` when both are given); the signals it lists may be
- * a preview of fewer or a different count. The question states the number acted on, never the
- * length of the preview, and names every number that differs from it (issue 20: "Run 1
- * analysis?" was asked while the service would use limit 100).
- */
-export function confirmPlan(result: AnalysesReply): { count: number | undefined; differs: string[] } {
-  const listed = result.signals?.length ?? 0;
-  const { limit, available } = result;
-  const count =
-    limit !== undefined && available !== undefined ? Math.min(limit, available) : (limit ?? available ?? (listed > 0 ? listed : undefined));
-  const differs: string[] = [];
-  if (count !== undefined) {
-    // More available than the limit is the normal case, not a disagreement; fewer is.
-    if (limit !== undefined && limit !== count) differs.push(`limit ${limit}, but only ${available} available`);
-    if (listed > 0 && listed !== count) differs.push(`${listed} listed below`);
-  }
-  return { count, differs };
-}
-
 function confirmQuestion(result: AnalysesReply, projectName: string): string {
-  const { count, differs } = confirmPlan(result);
+  const { count, differs } = ops.confirmPlan(result);
   const what = count === undefined || count === 0 ? 'these analyses' : `${count} ${count === 1 ? 'analysis' : 'analyses'}`;
   return `Run ${what} for "${projectName}"?${differs.length ? ` (the service's numbers differ: ${differs.join(', ')})` : ''}`;
 }
@@ -433,25 +336,15 @@ async function printReply(io: Context['io'], result: AnalysesReply): Promise<voi
  * row per started run, a `skipped` row per skipped selection, with its reason), and a line on
  * stderr saying what happened.
  */
-/**
- * The signals' names by signal keyword id, for a table of what was started or skipped: people read
- * names, and the ids stay beside them. Best effort: without the list, the table shows ids alone.
- */
+/** The signals' names for the table only (src/ops/analyses.ts): the other formats show ids. */
 async function signalNames(
-  client: ApiClient,
+  client: Pick<ApiClient, 'listSignals'>,
   projectId: string,
   format: OutputFormat,
   result: AnalysesReply,
   signal: AbortSignal,
 ): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  if (format !== 'table' || (result.runs?.length ?? 0) + (result.skipped?.length ?? 0) === 0) return names;
-  try {
-    for (const s of await listSignals(client, projectId, signal)) if (s.name) names.set(s.signal_keyword_id, s.name);
-  } catch (error) {
-    if (signal.aborted) throw error;
-  }
-  return names;
+  return forPeople(format) ? ops.signalNames(client, projectId, result, signal) : new Map();
 }
 
 async function printResult(
@@ -461,23 +354,19 @@ async function printResult(
   projectName: string,
   names: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
-  if (format === 'json' || format === 'ndjson') return printDocument({ io, format }, result);
+  if (printsDocuments({ format })) return printDocument({ io, format }, result);
   type Run = NonNullable<AnalysesReply['runs']>[number];
   type Skip = NonNullable<AnalysesReply['skipped']>[number];
   const runs = result.runs ?? [];
   const skipped = result.skipped ?? [];
   if (runs.length > 0) io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"\n`);
   else io.stderr.write(`No analysis was started for "${projectName}".\n`);
-  if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${format === 'table' ? ' (below)' : ''}\n`);
+  if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${inTable({ format }, ' (below)')}\n`);
   await printSections({ io, format }, [
     {
       name: 'run',
       rows: runs,
-      columns: [
-        { header: 'RUN ID', key: 'id', value: (r: Run) => r.id },
-        { header: 'KEYWORD ID', key: 'keyword_id', value: (r: Run) => r.keyword_id },
-        { header: 'KIND', key: 'kind', value: (r: Run) => r.kind },
-      ],
+      columns: RUN_COLUMNS,
       // On a terminal what the run is first, then its (shortened) ids.
       tableColumns: [
         ...(names.size ? [{ header: 'NAME', value: (r: Run) => names.get(r.keyword_id ?? '') ?? '', flexible: true }] : []),
@@ -490,11 +379,7 @@ async function printResult(
       name: 'skipped',
       ...(skipped.length > 0 ? { title: 'skipped' } : {}),
       rows: skipped,
-      columns: [
-        { header: 'KEYWORD ID', key: 'keyword_id', value: (s: Skip) => s.keyword_id },
-        { header: 'SIGNAL KEYWORD ID', key: 'signal_keyword_id', value: (s: Skip) => s.signal_keyword_id },
-        { header: 'REASON', key: 'reason', value: (s: Skip) => s.reason },
-      ],
+      columns: SKIP_COLUMNS,
       tableColumns: [
         ...(names.size ? [{ header: 'NAME', value: (s: Skip) => names.get(s.signal_keyword_id ?? '') ?? '', flexible: true }] : []),
         { header: 'REASON', value: (s: Skip) => s.reason, flexible: true },
@@ -504,13 +389,8 @@ async function printResult(
     },
   ]);
   const analysed = skipped.filter((s) => /already analysed/i.test(s.reason ?? '')).length;
-  if (analysed > 0 && format === 'table') {
+  if (analysed > 0) {
     const them = analysed === 1 ? 'it' : 'them';
-    io.stderr.write(`hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again\n`);
+    await tableNote({ io, format }, `hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again`);
   }
-}
-
-/** The project's signals, to turn `--select NAME` into ids and to offer them in the picker. */
-async function listSignals(client: ApiClient, projectId: string, signal: AbortSignal) {
-  return (await client.listSignals(projectId, { limit: 500 }, signal)).signals;
 }

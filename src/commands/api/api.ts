@@ -5,6 +5,7 @@ import { notJsonError } from '../../client/not-json.js';
 import type { HttpMethod, HttpResponse } from '../../http/types.js';
 import { collect } from '../shared/flags.js';
 import { printJson, printServiceText } from '../../io/output.js';
+import { printsDocuments } from '../../io/replies.js';
 import { parseJsonInput, readInput } from '../shared/flags.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -165,7 +166,7 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
   const cap = opts.paginate ? (await import('../../client/paging.js')).maxPages(ctx.env) : 0;
   // JSON is expected when a flag works on it: a text reply then is an error, not the output.
   const { fields, jq, format } = ctx.globals();
-  const wantsJson = opts.paginate || fields !== undefined || jq !== undefined || format === 'json' || format === 'ndjson';
+  const wantsJson = opts.paginate || fields !== undefined || jq !== undefined || printsDocuments({ format });
   let res = await send();
   if (opts.include) showHead(ctx, res);
   if (wantsJson) requireJson(res, `${opts.method} ${opts.path}`);

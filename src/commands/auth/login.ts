@@ -47,9 +47,9 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       const addScopes = (flags.addScope as string[] | undefined) ?? [];
       for (const s of [...scopes, ...addScopes])
         if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)) throw new UsageError(`--scope "${s}" is not a valid scope name`);
-      const port = await intFlag('--port', flags.port, 1, 65535);
-      const timeoutSeconds = (await intFlag('--timeout', flags.timeout, 1, 3600))!;
-      const resource = await enumFlag('--resource', flags.resource, ['api', 'mcp'] as const);
+      const port = intFlag('--port', flags.port, 1, 65535);
+      const timeoutSeconds = intFlag('--timeout', flags.timeout, 1, 3600)!;
+      const resource = enumFlag('--resource', flags.resource, ['api', 'mcp'] as const);
       const clientId = typeof flags.clientId === 'string' ? flags.clientId.trim() : undefined;
       if (clientId !== undefined && resource !== 'mcp') throw new UsageError('--client-id is for the MCP sign-in: add --resource mcp');
       if (clientId !== undefined && !/^[\x21-\x7e]+$/.test(clientId))
@@ -129,7 +129,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
       timeoutMs: opts.timeoutSeconds * 1000,
       store,
       config: creds.config,
-      oauth: creds.oauth,
+      oauth: { userAgent: creds.userAgent, network: await ctx.network() },
       clock: ctx.clock,
       signal: ctx.signal,
       pasted: paste.lines,

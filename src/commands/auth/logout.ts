@@ -21,9 +21,10 @@ export async function run(_opts: LogoutOptions, ctx: Context): Promise<void> {
   }
   const store = creds.store();
   const key = creds.key();
+  const oauth = { userAgent: creds.userAgent, network: await ctx.network() };
   const tokens = await store.load(key);
   // The MCP server's tokens (`rsi login --resource mcp`) end with the API's.
-  const mcp = await (await import('../../auth/mcp.js')).signOutMcp(creds, store);
+  const mcp = await (await import('../../auth/mcp.js')).signOutMcp(creds, store, oauth);
   if (mcp.revokeError)
     err.write(
       `warning: could not revoke the MCP session at the service (${mcp.revokeError.message}); deleting the local credentials anyway\n`,
@@ -36,7 +37,7 @@ export async function run(_opts: LogoutOptions, ctx: Context): Promise<void> {
   if (profile.authServer?.revocation_endpoint) {
     try {
       // Revoking the refresh token ends the whole session at the service (RFC 7009 §2.1).
-      await revokeToken(profile.authServer, tokens.clientId, tokens.refreshToken ?? tokens.accessToken, creds.oauth);
+      await revokeToken(profile.authServer, tokens.clientId, tokens.refreshToken ?? tokens.accessToken, oauth);
     } catch (error) {
       err.write(
         `warning: could not revoke the session at the service (${(error as Error).message}); deleting the local credentials anyway\n`,

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { Context, TokenSource } from '../../context.js';
 import { ForbiddenError, NotSignedInError } from '../../errors.js';
-import { hangLine, printJson, printPairsText, printText } from '../../io/output.js';
+import { hangLine, printPairsText, printText } from '../../io/output.js';
+import { printReply } from '../../io/replies.js';
 
 export interface AuthStatusOptions {
   /** Only what is stored: no request to the service. */
@@ -181,11 +182,11 @@ function rejection(error: Error): string {
 
 /** The MCP sign-in checked the same way: an `initialize` POST to `<base>/mcp`, where a 401 means rejected. */
 async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 'checked' | 'problem'>> {
-  const creds = await ctx.credentials();
+  const [creds, network] = await Promise.all([ctx.credentials(), ctx.network()]);
   try {
     const mcp = await creds.tokenProvider('mcp');
     const send = async (token: string) =>
-      creds.oauth.network.send({
+      network.send({
         method: 'POST',
         url: new URL(mcp.url),
         headers: {
@@ -219,14 +220,25 @@ async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 
 }
 
 async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus, profiles: AuthStatus[], offline: boolean): Promise<void> {
-  const globals = ctx.globals();
   const { defaultProject } = await import('../shared/pick.js');
   const project = defaultProject(ctx);
-  if (globals.format === 'json') {
-    // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all;
-    // `mcp` is the same profile's sign-in for the MCP server; `project` its default project.
-    return printJson(ctx.io, { ...status, project: project?.name ?? null, mcp, profiles });
-  }
+  const { format, time, wide } = ctx.globals();
+  // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all;
+  // `mcp` is the same profile's sign-in for the MCP server; `project` its default project.
+  await printReply({ io: ctx.io, format, time, wide }, { ...status, project: project?.name ?? null, mcp, profiles }, () =>
+    printStatusPairs(ctx, status, mcp, profiles, offline, project),
+  );
+}
+
+/** The status for a person: aligned `key  value` lines, then every profile when there are several. */
+async function printStatusPairs(
+  ctx: Context,
+  status: AuthStatus,
+  mcp: McpAuthStatus,
+  profiles: AuthStatus[],
+  offline: boolean,
+  project: ReturnType<typeof import('../shared/pick.js').defaultProject>,
+): Promise<void> {
   const now = ctx.clock.now();
   const until = (at: string | null): string => {
     const expires = at ? Date.parse(at) : undefined;
@@ -313,7 +325,7 @@ async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus,
  * read shows that profile as not signed in rather than failing the whole listing.
  */
 export async function everyProfile(ctx: Context, current: AuthStatus, check = false): Promise<AuthStatus[]> {
-  const creds = await ctx.credentials();
+  const [creds, network] = await Promise.all([ctx.credentials(), ctx.network()]);
   const { resolveCredentials } = await import('../../auth/credentials.js');
   const names = Object.keys((await creds.config.read()).profiles).sort();
   const out: AuthStatus[] = [current];
@@ -328,8 +340,8 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
         clock: ctx.clock,
         signal: ctx.signal,
         version: ctx.version,
-        // The Context's one network path: every profile's check goes through it.
-        network: creds.oauth.network,
+        // The Context's one network: every profile's check goes through it.
+        network,
       });
       status.baseUrl = other.baseUrl ?? null;
       const stored = other.source ? await other.store().load(other.key()) : undefined;
@@ -345,7 +357,7 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
           // This profile's own session (its own tokens) on the one network path; its HTTP layer is
           // closed before the next profile, the network stays the Context's.
           const [{ openSession }, { ApiClient }] = await Promise.all([import('../../auth/session.js'), import('../../client/client.js')]);
-          const session = await openSession(other, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock });
+          const session = await openSession(other, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock, network });
           try {
             Object.assign(status, await checkWithService(ctx, async () => new ApiClient(session.http)));
             const fresh = await other.store().load(other.key());

@@ -7,6 +7,8 @@ import { Command } from 'commander';
 import type { Context, Settings } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import * as output from '../../io/output.js';
+import { printReply } from '../../io/replies.js';
+import { target } from '../shared/flags.js';
 
 export type ConfigOptions =
   | { action: 'list' }
@@ -84,13 +86,14 @@ export async function run(opts: ConfigOptions, ctx: Context): Promise<void> {
       : settings[key];
   if (opts.action === 'list') {
     const settings = await store.settings();
-    if (ctx.globals().format === 'json') return output.printJson(ctx.io, settings);
-    const lines = SETTING_KEYS.map((k) => {
-      const value = settingValue(settings, k);
-      if (k === 'project') return `project=${value ?? ''}  # ${value === undefined ? 'not set' : 'set'} for profile ${profile}\n`;
-      return value !== undefined ? `${k}=${value}\n` : `${k}=${builtIn(k, ctx)}  # default${BUILT_IN_NOTE[k] ?? ''}\n`;
+    return printReply(target(ctx), settings, () => {
+      const lines = SETTING_KEYS.map((k) => {
+        const value = settingValue(settings, k);
+        if (k === 'project') return `project=${value ?? ''}  # ${value === undefined ? 'not set' : 'set'} for profile ${profile}\n`;
+        return value !== undefined ? `${k}=${value}\n` : `${k}=${builtIn(k, ctx)}  # default${BUILT_IN_NOTE[k] ?? ''}\n`;
+      });
+      return output.printText(ctx.io, lines.join(''));
     });
-    return output.printText(ctx.io, lines.join(''));
   }
   const key = checkKey(opts.key);
   if (opts.action === 'get') {

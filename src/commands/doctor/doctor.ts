@@ -1,8 +1,11 @@
+import * as os from 'node:os';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Credentials } from '../../auth/credentials.js';
 import { CliError, ConfigError, ServiceUnavailableError } from '../../errors.js';
-import { printChecklist, printJson } from '../../io/output.js';
+import { printChecklist } from '../../io/output.js';
+import { printReply } from '../../io/replies.js';
+import { target } from '../shared/flags.js';
 
 export interface Check {
   name: string;
@@ -30,15 +33,12 @@ const MAX_SKEW_MS = 60_000;
 
 export async function run(_opts: DoctorOptions, ctx: Context): Promise<void> {
   const checks = await runChecks(ctx);
-  const globals = ctx.globals();
-
-  if (globals.format === 'json') await printJson(ctx.io, checks);
-  else {
-    await printChecklist(
+  await printReply(target(ctx), checks, () =>
+    printChecklist(
       ctx.io,
       checks.map((c) => ({ state: c.skipped ? 'skipped' : c.ok ? 'ok' : 'failed', text: `${c.name}: ${c.detail}`, hint: c.hint })),
-    );
-  }
+    ),
+  );
   const failed = checks.filter((c) => !c.ok);
   if (failed.length)
     throw new DoctorFailedError(`${failed.length} of ${checks.length} checks failed: ${failed.map((c) => c.name).join(', ')}`);
@@ -80,6 +80,9 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   }
   const profile = creds?.profile;
   const baseUrl = creds?.baseUrl;
+  // The same network as every other request: proxy, deadline, trace.
+  const network = await ctx.network();
+  const oauth = { userAgent: creds?.userAgent ?? `rsi/${ctx.version}`, network };
   if (!baseUrl && !checks.some((c) => c.name === 'base URL')) {
     add({ name: 'base URL', ok: false, detail: 'none configured', hint: 'run `rsi login --base-url <url>` or set RSI_BASE_URL' });
   }
@@ -88,8 +91,6 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   if (baseUrl) {
     add({ name: 'base URL', ok: true, detail: baseUrl });
     const started = ctx.clock.now();
-    // The same network path as every other request: proxy, deadline, trace.
-    const network = creds!.oauth.network;
     const probeUrl = new URL(`${baseUrl}/.well-known/oauth-authorization-server`);
     const decision = network.proxyDecision(probeUrl);
     const proxy = decision.proxy;
@@ -138,7 +139,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
       });
     }
     try {
-      as = await discoverAuthorizationServer(baseUrl, creds!.oauth);
+      as = await discoverAuthorizationServer(baseUrl, oauth);
       add({ name: 'OAuth discovery', ok: true, detail: `issuer ${as.issuer}` });
       const s256 = as.code_challenge_methods_supported?.includes('S256') === true;
       add({
@@ -208,7 +209,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
       });
     } else {
       try {
-        const ok = await registrationAccepted({ oauth: creds!.oauth }, as, profile.client);
+        const ok = await registrationAccepted({ oauth }, as, profile.client);
         add({
           name: 'client registration',
           ok,
@@ -247,7 +248,6 @@ async function aboutThisRsi(version: string): Promise<Check[]> {
         : `run from a checkout of the sources, ${where.path}`;
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const supported = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
-  const os = process.getBuiltinModule('node:os');
   return [
     { name: 'rsi', ok: true, detail: `${version}, ${how}` },
     {

@@ -4,8 +4,9 @@ import { shellQuote } from '../shared/habits.js';
 import { hintLine } from '../shared/hints.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { KeywordScore } from '../../client/schemas.js';
-import { note, printDocument, printRows, printSections } from '../../io/output.js';
+import type { KeywordCard, KeywordScore } from '../../client/schemas.js';
+import { printRows, printSections } from '../../io/output.js';
+import { besideData, printDocumentOr, tableNote } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
 
 export interface GetOptions {
@@ -59,12 +60,17 @@ const SCORE_MEMBERS = ['score', 'raw', 'label', 'description'];
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
-  const { resolveKeyword } = await import('../shared/resolve.js');
+  const { resolveKeyword } = await import('../../ops/resolve.js');
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const card = await client.getKeyword(id, { include: opts.include }, ctx.signal);
   const out = target(ctx);
-  if (out.format === 'json' || out.format === 'ndjson') return printDocument(out, card);
+  await printDocumentOr(out, card, () => printCard(opts, ctx, card));
+}
+
+/** One card in tsv, csv or a table: the card's row, then its sections (`--include`). */
+async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Promise<void> {
+  const out = target(ctx);
   type Card = typeof card;
   const scores = card.scores as Record<string, Score>;
   const { pictureStyle, scoreCells } = await import('../../io/pictures.js');
@@ -134,10 +140,11 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
     });
   }
   await printSections(out, [{ name: 'keyword', rows: [card], columns: cardColumns, tableColumns: tableCard, card: true }, ...sections]);
-  // Section totals are list-level metadata: on stderr (and in --json), not in the rows.
-  if (out.format !== 'table' && totals.length > 0) ctx.io.stderr.write(`${totals.join(' · ')}\n`);
-  // As every note: fitted to a terminal, continuing under itself.
-  else for (const line of more) note(ctx.io, hintLine(ctx, line).trimEnd());
+  // Section totals are list-level metadata: on stderr (and in --json), not in the rows; a table
+  // has them in its titles, and says instead how to list the rest, as every note: fitted to a
+  // terminal, continuing under itself.
+  if (totals.length > 0) besideData(out, totals.join(' · '));
+  for (const line of more) await tableNote(out, hintLine(ctx, line).trimEnd(), 'note');
 }
 
 /**
@@ -171,8 +178,9 @@ async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
         header: n.toUpperCase(),
         key: n,
         // A table shows the score; tsv/csv the whole KeywordScore, as the single card does.
-        value: (r: Row) => (out.format === 'table' ? score(r, n)?.score : score(r, n)),
-        numeric: out.format === 'table',
+        value: (r: Row) => score(r, n),
+        tableValue: (r: Row) => score(r, n)?.score,
+        numeric: true,
         members: SCORE_MEMBERS,
       })),
       { header: 'ID', value: (r) => card(r)?.id, id: true },

@@ -3,7 +3,9 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
 import { maxPages, pageWindow } from '../../client/paging.js';
-import { note, printJson, printRows } from '../../io/output.js';
+import { note, printRows } from '../../io/output.js';
+import { printListing } from '../../io/replies.js';
+import { type LinkRow as Link, RELATION_BATCH_COLUMNS, RELATION_COLUMNS } from './views.js';
 import { enumFlag, intFlag, target } from '../shared/flags.js';
 
 /** `pipeline-targets`, `Pipeline_Targets`, `sponsor`: the intent is clear, so take it. */
@@ -39,12 +41,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     )
     .action(async (keyword: string, flags: Record<string, unknown>) => {
       if (flags.relation === undefined) throw new UsageError(`--relation is required: one of ${RELATIONS.join(', ')}`);
-      const relation = (await enumFlag('--relation', relationName(String(flags.relation)), RELATIONS))!;
-      const activity = await enumFlag(
-        '--activity',
-        flags.activity === undefined ? undefined : String(flags.activity).toLowerCase(),
-        ACTIVITIES,
-      );
+      const relation = enumFlag('--relation', relationName(String(flags.relation)), RELATIONS)!;
+      const activity = enumFlag('--activity', flags.activity === undefined ? undefined : String(flags.activity).toLowerCase(), ACTIVITIES);
       // The service ignores activity for other relations; silently dropping it would mislead.
       if (activity && relation !== 'sponsors')
         throw new UsageError(`--activity only applies with --relation sponsors (got --relation ${relation})`);
@@ -56,8 +54,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           keyword,
           relation,
           activity,
-          limit: await intFlag('--limit', flags.limit, 1, 100),
-          offset: await intFlag('--offset', flags.offset, 0),
+          limit: intFlag('--limit', flags.limit, 1, 100),
+          offset: intFlag('--offset', flags.offset, 0),
           all: flags.all === true,
         },
         ctx,
@@ -67,35 +65,25 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
-  const { resolveKeyword } = await import('../shared/resolve.js');
+  const { resolveKeyword } = await import('../../ops/resolve.js');
   // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
   const concurrency = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
   const cap = maxPages(ctx.env);
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const out = target(ctx);
-  const columns = [
-    { header: 'NAME', value: (r: { name: string }) => r.name, flexible: true },
-    { header: 'COUNT', value: (r: { count?: number }) => r.count, numeric: true },
-    { header: 'STAGE', value: (r: { stage?: string | null }) => r.stage },
-    { header: 'ID', value: (r: { id: string }) => r.id, id: true },
-  ];
+  const columns = [...RELATION_COLUMNS];
   const q = { relation: opts.relation, activity: opts.activity };
   if (opts.all) {
-    const count = await printRows(
-      out,
-      client.iterateRelations(
-        id,
-        { ...q, pageSize: 100, concurrency, offset: opts.offset, maxPages: cap, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
-        ctx.signal,
-      ),
-      columns,
+    const rows = client.iterateRelations(
+      id,
+      { ...q, pageSize: 100, concurrency, offset: opts.offset, maxPages: cap, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
+      ctx.signal,
     );
-    if (count === 0 && out.format !== 'json') ctx.io.stderr.write('No links\n');
+    await printListing(out, { rows, columns, empty: 'No links' });
     return;
   }
   const page = await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal);
-  if (out.format === 'json') return printJson(ctx.io, page);
   // On a terminal, each link's count as a bar against the page's largest (the service ranks them).
   const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
   const style = pictureStyle(ctx.io, out.format, ctx.env);
@@ -104,14 +92,15 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
     const max = Math.max(...page.data.map((r) => r.count ?? 0));
     columns.splice(2, 0, { header: '', value: (r: { count?: number }) => bar(r.count ?? 0, max, width, style), keep: true } as never);
   }
-  const count = await printRows(out, page.data, columns);
   const { offset, total } = page.meta;
-  if (count === 0) ctx.io.stderr.write(total > 0 ? `No links at offset ${offset} (total ${total})\n` : 'No links\n');
-  else if (out.format === 'table') {
-    ctx.io.stderr.write(
-      `Showing ${offset + 1}–${offset + count} of ${total}${offset + count < total ? `; more with --offset ${offset + count}, or --all` : ''}\n`,
-    );
-  }
+  await printListing(out, {
+    document: page,
+    rows: page.data,
+    columns,
+    empty: total > 0 ? `No links at offset ${offset} (total ${total})` : 'No links',
+    footer: (count) =>
+      `Showing ${offset + 1}–${offset + count} of ${total}${offset + count < total ? `; more with --offset ${offset + count}, or --all` : ''}`,
+  });
 }
 
 /**
@@ -137,25 +126,14 @@ async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
     }
     return links;
   });
-  type Link = { input: string; link?: Record<string, unknown>; error?: string };
   async function* rows(): AsyncGenerator<Link> {
     for await (const o of batch.outcomes) {
       if (!o.ok) yield { input: o.input, error: o.error.message };
       else for (const link of o.value) yield { input: o.input, link };
     }
   }
-  await printRows<Link>(
-    out,
-    rows(),
-    [
-      { header: 'INPUT', value: (r) => r.input },
-      { header: 'NAME', value: (r) => r.link?.name, flexible: true },
-      { header: 'COUNT', value: (r) => r.link?.count, numeric: true },
-      { header: 'STAGE', value: (r) => r.link?.stage },
-      { header: 'ID', value: (r) => r.link?.id, id: true },
-      { header: 'ERROR', value: (r) => r.error, flexible: true },
-    ],
-    (r) => (r.error !== undefined ? { input: r.input, error: r.error } : { input: r.input, ...r.link }),
+  await printRows<Link>(out, rows(), RELATION_BATCH_COLUMNS, (r) =>
+    r.error !== undefined ? { input: r.input, error: r.error } : { input: r.input, ...r.link },
   );
   batch.finish();
 }

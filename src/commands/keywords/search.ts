@@ -2,7 +2,9 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { maxPages, pageWindow } from '../../client/paging.js';
-import { note, printJson, printRows } from '../../io/output.js';
+import { note } from '../../io/output.js';
+import { printListing } from '../../io/replies.js';
+import { SEARCH_COLUMNS } from './views.js';
 import { intFlag, target } from '../shared/flags.js';
 
 export interface SearchOptions {
@@ -26,8 +28,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       await runF(
         {
           query,
-          page: await intFlag('--page', flags.page, 1),
-          limit: await intFlag('--limit', flags.limit, 1, 20),
+          page: intFlag('--page', flags.page, 1),
+          limit: intFlag('--limit', flags.limit, 1, 20),
           all: flags.all === true,
         },
         ctx,
@@ -41,29 +43,23 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   const cap = maxPages(ctx.env);
   const client = await ctx.client();
   const out = target(ctx);
-  const columns = [
-    { header: 'NAME', value: (k: { name: string }) => k.name },
-    { header: 'TYPE', value: (k: { type: string }) => k.type },
-    { header: 'SYNONYMS', value: (k: { synonyms: string[] }) => k.synonyms, flexible: true },
-    { header: 'ID', value: (k: { id: string }) => k.id, id: true },
-  ];
-  let count: number;
+  const columns = SEARCH_COLUMNS;
+  const empty = `No keywords match "${opts.query}"`;
   if (opts.all) {
-    count = await printRows(
-      out,
-      client.iterateKeywordSearch(
-        { q: opts.query, limit: opts.limit ?? 20, window, maxPages: cap, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
-        ctx.signal,
-      ),
-      columns,
+    const rows = client.iterateKeywordSearch(
+      { q: opts.query, limit: opts.limit ?? 20, window, maxPages: cap, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
+      ctx.signal,
     );
-  } else {
-    const page = await client.searchKeywords({ q: opts.query, page: opts.page, limit: opts.limit }, ctx.signal);
-    if (out.format === 'json') return printJson(ctx.io, page);
-    count = await printRows(out, page.data, columns);
-    if (count > 0 && out.format === 'table' && count === page.meta.pageSize) {
-      ctx.io.stderr.write(`Page ${page.meta.page}; more may follow: --page ${page.meta.page + 1}, or --all\n`);
-    }
+    await printListing(out, { rows, columns, empty });
+    return;
   }
-  if (count === 0 && out.format !== 'json') ctx.io.stderr.write(`No keywords match "${opts.query}"\n`);
+  const page = await client.searchKeywords({ q: opts.query, page: opts.page, limit: opts.limit }, ctx.signal);
+  await printListing(out, {
+    document: page,
+    rows: page.data,
+    columns,
+    empty,
+    footer: (count) =>
+      count === page.meta.pageSize ? `Page ${page.meta.page}; more may follow: --page ${page.meta.page + 1}, or --all` : undefined,
+  });
 }

@@ -3,7 +3,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { collect } from '../shared/flags.js';
 import { printJson, printServiceText } from '../../io/output.js';
-import { parseJsonInput, readInput } from '../shared/flags.js';
+import { printReply } from '../../io/replies.js';
+import { parseJsonInput, readInput, target } from '../shared/flags.js';
 
 export interface CallOptions {
   tool: string;
@@ -57,13 +58,15 @@ export async function run(opts: CallOptions, ctx: Context): Promise<void> {
     return mcp.callTool(tool.name, args);
   });
   if (result.isError) {
-    if (ctx.globals().format === 'json') await printJson(ctx.io, result);
+    // The failed result is a document too, for a script that asked for JSON; people get the error.
+    await printReply(target(ctx), result, async () => undefined);
     throw toolFailure(opts.tool, result);
   }
   if (result.structuredContent !== undefined) await printJson(ctx.io, result.structuredContent);
-  else if (ctx.globals().format === 'json') await printJson(ctx.io, result);
   else {
-    const text = toolText(result);
-    if (text) await printServiceText(ctx.io, text);
+    await printReply(target(ctx), result, async () => {
+      const text = toolText(result);
+      if (text) await printServiceText(ctx.io, text);
+    });
   }
 }

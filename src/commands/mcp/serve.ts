@@ -30,7 +30,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     )
     .action(async (flags: { allowWrite?: boolean; printConfig?: string }) => {
       await runF(
-        { allowWrite: flags.allowWrite === true, printConfig: await enumFlag('--print-config', flags.printConfig, CONFIG_CLIENTS) },
+        { allowWrite: flags.allowWrite === true, printConfig: enumFlag('--print-config', flags.printConfig, CONFIG_CLIENTS) },
         ctx,
       );
     });
@@ -49,9 +49,8 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
         'To set one up: `rsi mcp serve --print-config claude-desktop` (or claude-code, cursor, vscode). Waiting for a client on stdin… (Ctrl-C to stop)\n',
     );
   }
-  const [{ createServer, serveStdio }, { resolveProject, resolveKeyword }, { checkServiceUrl }] = await Promise.all([
+  const [{ createServer, serveStdio }, { checkServiceUrl }] = await Promise.all([
     import('../../mcp/server.js'),
-    import('../shared/resolve.js'),
     import('../../io/browser.js'),
   ]);
   const clients = clientFactory(ctx);
@@ -60,8 +59,6 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
     version: ctx.version,
     allowWrite: opts.allowWrite,
     client: clients.get,
-    resolveProject,
-    resolveKeyword,
     signIns: () => readSignIns(ctx),
     remote,
     signal: ctx.signal,
@@ -92,7 +89,7 @@ async function freshCredentials(ctx: Context): Promise<Credentials> {
     clock: ctx.clock,
     signal: ctx.signal,
     version: ctx.version,
-    network: (await ctx.credentials()).oauth.network,
+    network: await ctx.network(),
   });
 }
 
@@ -167,12 +164,13 @@ function clientFactory(ctx: Context): { get: () => Promise<ApiClient>; close: ()
   const get = async (): Promise<ApiClient> => {
     if (live) return live;
     const attempt = (async () => {
-      const [creds, { openSession }, { ApiClient }] = await Promise.all([
+      const [creds, network, { openSession }, { ApiClient }] = await Promise.all([
         freshCredentials(ctx),
+        ctx.network(),
         import('../../auth/session.js'),
         import('../../client/client.js'),
       ]);
-      const session = await openSession(creds, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock });
+      const session = await openSession(creds, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock, network });
       return new ApiClient(session.http);
     })();
     live = attempt;

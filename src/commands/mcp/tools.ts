@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { note, printRows } from '../../io/output.js';
+import { printRows } from '../../io/output.js';
+import { tableNote } from '../../io/replies.js';
+import { toolColumns } from './views.js';
 import { target } from '../shared/flags.js';
 
 /** `rsi mcp tools` takes no flags of its own. */
@@ -23,17 +25,8 @@ export async function run(_opts: ToolsOptions, ctx: Context): Promise<void> {
       .map(([k, v]) => `${k}${required.has(k) ? '*' : ''}:${typeLabel(v)}`)
       .join(' ');
   };
-  await printRows(
-    out,
-    tools,
-    [
-      { header: 'NAME', value: (t) => t.name, keep: true },
-      { header: 'ARGUMENTS', value: args },
-      { header: 'DESCRIPTION', value: (t) => t.title ?? t.description ?? '', flexible: true },
-    ],
-    (t) => t,
-  );
-  if (out.format === 'table' && tools.length > 0) note(ctx.io, '* required. Call one with `rsi mcp call <tool> --arg key=value`.');
+  await printRows(out, tools, toolColumns(args), (t) => t);
+  if (tools.length > 0) await tableNote(out, '* required. Call one with `rsi mcp call <tool> --arg key=value`.', 'note');
 }
 
 function typeLabel(schema: unknown): string {

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { leftOutNote, printJson, printRows, printSections } from '../../io/output.js';
+import type { OpportunityPayload } from '../../client/schemas.js';
+import { leftOutNote, printSections } from '../../io/output.js';
+import { inTable, printReplyOrLines } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
 
 export type OpportunitiesOptions = { project: string };
@@ -31,15 +33,19 @@ function memberKeys(rows: readonly Item[], preferred: readonly string[] = []): s
 const NAME_ROOM = 24;
 
 export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<void> {
-  const { resolveProject } = await import('../shared/resolve.js');
+  const { resolveProject } = await import('../../ops/resolve.js');
   const client = await ctx.client();
   const project = await resolveProject(client, opts.project, ctx.signal);
   const payload = await client.getOpportunities(project.id, ctx.signal);
   const out = target(ctx);
-  if (out.format === 'json') return printJson(ctx.io, payload);
-  const keywords = payload.keywords as Item[];
   // ndjson: one scored keyword per line, as for every list.
-  if (out.format === 'ndjson') return void (await printRows(out, keywords, []));
+  await printReplyOrLines(out, payload, payload.keywords, () => printBoard(ctx, payload));
+}
+
+/** The scored keywords and the project's analyses, in tsv, csv or a table. */
+async function printBoard(ctx: Context, payload: OpportunityPayload): Promise<void> {
+  const out = target(ctx);
+  const keywords = payload.keywords as Item[];
   const pa = payload.project_analyses;
   const items = (Array.isArray(pa?.items) ? pa.items : []) as Item[];
   // The datasets' members are "not shown" in the spec: the known ones first, then the rest; nested
@@ -111,7 +117,7 @@ export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<voi
           .join(', ')
       : '';
     const mode = modes.size === 1 ? [...modes][0] : undefined;
-    const footer = `${count} scored${typeof mode === 'string' && out.format === 'table' ? ` (${mode})` : ''} · analyses: ${pa.total ?? 0} total${by ? ` (${by})` : ''}`;
+    const footer = `${count} scored${typeof mode === 'string' ? inTable(out, ` (${mode})`) : ''} · analyses: ${pa.total ?? 0} total${by ? ` (${by})` : ''}`;
     // Broken at spaces to a terminal's width, like the tables above it.
     const { wrap } = await import('../../io/sanitize.js');
     ctx.io.stderr.write(

@@ -4,7 +4,8 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { GOALS } from '../../client/enums.js';
-import { printJson, printPairsText, printRows } from '../../io/output.js';
+import { isUuid } from '../../client/ids.js';
+import { noteUnlessJson, printMade, tableNote } from '../../io/replies.js';
 import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput, target } from '../shared/flags.js';
 
 export interface CreateOptions {
@@ -136,39 +137,33 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   );
   const out = target(ctx);
   const err = ctx.io.stderr;
-  if (out.format !== 'json') err.write(`✓ Created project ${created.name}\n`);
+  noteUnlessJson(out, `✓ Created project ${created.name}`);
   if (namesakes.length > 0) {
     // Created all the same (the service allows it), but the name no longer picks one project.
     err.write(
       `warning: you already have a project named "${opts.name}" (${namesakes.join(', ')}); use the id to pick one: ${created.id}\n`,
     );
   }
-  if (out.format === 'json') await printJson(ctx.io, created);
-  else if (out.format === 'table') {
-    await printPairsText(ctx.io, [
+  await printMade(out, {
+    json: created,
+    row: created,
+    columns: [
+      { header: 'id', value: (c) => c.id },
+      { header: 'name', value: (c) => c.name },
+      { header: 'role', value: (c) => c.role },
+      { header: 'setup_url', value: (c) => c.setup_url },
+      { header: 'scan_error', value: (c) => c.scan_error },
+    ],
+    pairs: [
       ['id', created.id],
       ['setup_url', created.setup_url],
-    ]);
-  } else {
-    await printRows(
-      out,
-      [created],
-      [
-        { header: 'id', value: (c) => c.id },
-        { header: 'name', value: (c) => c.name },
-        { header: 'role', value: (c) => c.role },
-        { header: 'setup_url', value: (c) => c.setup_url },
-        { header: 'scan_error', value: (c) => c.scan_error },
-      ],
-    );
-  }
+    ],
+  });
   // Server text inside a message of rsi's: line breaks folded, so it stays one line.
   if (created.scan_error) err.write(`warning: the initial scan did not start: ${created.scan_error.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
-  if (out.format === 'table') {
-    // The name as typed, unless another project shares it: then only the id picks this one.
-    const ref = shellQuote(namesakes.length > 0 ? created.id : created.name);
-    err.write(`Next: finish scoring setup at ${created.setup_url}, then \`rsi status ${ref} --watch\`\n`);
-  }
+  // The name as typed, unless another project shares it: then only the id picks this one.
+  const ref = shellQuote(namesakes.length > 0 ? created.id : created.name);
+  await tableNote(out, `Next: finish scoring setup at ${created.setup_url}, then \`rsi status ${ref} --watch\``);
   if (opts.openSetup) await openSetupPage(ctx, created.setup_url);
 }
 
@@ -181,7 +176,7 @@ async function resolveWatchlist(
   client: Awaited<ReturnType<Context['client']>>,
   ctx: Context,
 ): Promise<Array<Record<string, unknown>>> {
-  const { resolveKeyword, UUID_RE } = await import('../shared/resolve.js');
+  const { resolveKeyword } = await import('../../ops/resolve.js');
   const out: Array<Record<string, unknown>> = [];
   for (const item of items) {
     if (typeof item === 'string') {
@@ -191,7 +186,7 @@ async function resolveWatchlist(
       continue;
     }
     const scoped = item as Record<string, unknown> & { entity_id: string; entity_name?: string };
-    if (UUID_RE.test(scoped.entity_id)) {
+    if (isUuid(scoped.entity_id)) {
       try {
         await client.getKeyword(scoped.entity_id, {}, ctx.signal);
       } catch (error) {

@@ -8,8 +8,9 @@ import { shellQuote } from '../../io/text.js';
 import { openSetupPage } from '../shared/open-setup.js';
 import type { Context } from '../../context.js';
 import { canPrompt } from '../../io/io.js';
-import { ConfirmationRequiredError, UnexpectedReplyError, UsageError } from '../../errors.js';
-import { formatTable, note, printJson, printPairsText, printRows } from '../../io/output.js';
+import { ConfirmationRequiredError, UsageError } from '../../errors.js';
+import { formatTable, printJson } from '../../io/output.js';
+import { noteUnlessDocuments, printMade, printsDocuments, tableNote } from '../../io/replies.js';
 import { nonEmpty, readInput, target } from '../shared/flags.js';
 
 export interface FromBriefOptions {
@@ -40,105 +41,77 @@ export async function parseFromBriefFlags(flags: Record<string, unknown>): Promi
 }
 
 export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promise<void> {
-  const [{ withMcp, requireTool }, { BRIEF_TOOLS, BriefReply, parseReply }, { toolFailure }] = await Promise.all([
-    import('../mcp/connect.js'),
-    import('../../mcp/features.js'),
-    import('../../mcp/client.js'),
-  ]);
+  const [{ withMcp }, { createFromBrief }] = await Promise.all([import('../mcp/connect.js'), import('../../ops/from-brief.js')]);
   const source = opts.from === '-' ? 'stdin' : opts.from;
   const brief = await readInput('--from-brief', opts.from, ctx, 1024 * 1024);
   if (!brief.trim()) throw new UsageError(`--from-brief: ${source} is empty`);
   const { io } = ctx;
   const out = target(ctx);
-  const machine = out.format === 'json' || out.format === 'ndjson';
+  const machine = printsDocuments(out);
   // stdin that carried the brief cannot also carry the answer to a question.
   const stdinFree = opts.from !== '-';
 
   const created = await withMcp(ctx, async (mcp) => {
-    const tool = await requireTool(mcp, BRIEF_TOOLS, 'project-from-brief');
-    const props = Object.keys(tool.inputSchema.properties ?? {});
-    if (!props.includes('brief') || !props.includes('confirm')) {
-      throw new UnexpectedReplyError(
-        `the MCP tool ${tool.name} does not take the brief and confirm arguments rsi knows (it takes: ${props.join(', ') || 'nothing'})`,
-        {
-          hint: `call it yourself: \`rsi mcp call ${tool.name} --arg …\``,
-        },
-      );
-    }
-    const args = { brief, ...(opts.name !== undefined ? { name: opts.name } : {}) };
-    const call = async (confirm: boolean) => {
-      const result = await mcp.callTool(tool.name, { ...args, confirm });
-      if (result.isError) throw toolFailure(tool.name, result);
-      return { raw: result.structuredContent, reply: parseReply(tool.name, BriefReply, result.structuredContent) };
-    };
-
-    const dry = await call(false);
-    const name = dry.reply.name ?? opts.name ?? '(unnamed)';
-    if (dry.reply.matched.length === 0) {
-      if (machine) await printJson(io, dry.raw);
+    const input = { brief, name: opts.name };
+    const outcome = await createFromBrief(mcp, input, {
+      // The matched scope on stderr, then a yes from the person (or --yes) before anything is created.
+      confirm: async (dry) => {
+        const name = dry.reply.name ?? opts.name ?? '(unnamed)';
+        io.stderr.write(
+          `The brief matches ${dry.reply.matched.length} scope ${dry.reply.matched.length === 1 ? 'item' : 'items'} for the project "${name}":\n\n`,
+        );
+        io.stderr.write(
+          formatTable(
+            io,
+            [{ header: 'NAME' }, { header: 'TYPE' }, { header: 'FOUND AS', flexible: true }, { header: 'ENTITY ID', id: true }],
+            dry.reply.matched.map((m) => [m.entity_name ?? '', m.entity_type, m.matched_text ?? '', m.entity_id]),
+          ),
+        );
+        io.stderr.write('\n');
+        if (opts.yes) return true;
+        if (!stdinFree || !canPrompt(io)) {
+          if (machine) await printJson(io, dry.raw);
+          throw new ConfirmationRequiredError(`creating the project "${name}" needs a confirmation; nothing was created`, {
+            hint: stdinFree
+              ? 'run again with --yes to create it (no terminal to ask on)'
+              : 'run again with --yes (stdin carried the brief, so nobody can answer)',
+          });
+        }
+        const prompter = await ctx.prompter();
+        return prompter.confirm(`Create the project "${name}" with this scope?`, { default: false });
+      },
+    });
+    if (outcome.outcome === 'no_match') {
+      if (machine) await printJson(io, outcome.dry.raw);
       throw new UsageError(`no scope item (target, disease, modality, …) was found in the brief; nothing was created`, {
         hint: 'name the targets, diseases or modalities the project is about, or create it with `rsi projects create --name … --watchlist-file …`',
       });
     }
-    io.stderr.write(
-      `The brief matches ${dry.reply.matched.length} scope ${dry.reply.matched.length === 1 ? 'item' : 'items'} for the project "${name}":\n\n`,
-    );
-    io.stderr.write(
-      formatTable(
-        io,
-        [{ header: 'NAME' }, { header: 'TYPE' }, { header: 'FOUND AS', flexible: true }, { header: 'ENTITY ID', id: true }],
-        dry.reply.matched.map((m) => [m.entity_name ?? '', m.entity_type, m.matched_text ?? '', m.entity_id]),
-      ),
-    );
-    io.stderr.write('\n');
-    if (!opts.yes) {
-      if (!stdinFree || !canPrompt(io)) {
-        if (machine) await printJson(io, dry.raw);
-        throw new ConfirmationRequiredError(`creating the project "${name}" needs a confirmation; nothing was created`, {
-          hint: stdinFree
-            ? 'run again with --yes to create it (no terminal to ask on)'
-            : 'run again with --yes (stdin carried the brief, so nobody can answer)',
-        });
-      }
-      const prompter = await ctx.prompter();
-      if (!(await prompter.confirm(`Create the project "${name}" with this scope?`, { default: false }))) {
-        if (machine) await printJson(io, dry.raw);
-        io.stderr.write('Nothing was created.\n');
-        return undefined;
-      }
+    if (outcome.outcome === 'declined') {
+      if (machine) await printJson(io, outcome.dry.raw);
+      io.stderr.write('Nothing was created.\n');
+      return undefined;
     }
-    const made = await call(true);
-    if (!made.reply.created || !made.reply.project) {
-      throw new UnexpectedReplyError(`the MCP tool ${tool.name} did not report a created project after confirm: true`);
-    }
-    return { raw: made.raw, project: made.reply.project };
+    return { raw: outcome.raw, project: outcome.project };
   });
   if (!created) return;
 
   const { project } = created;
-  if (out.format === 'json') await printJson(io, created.raw);
-  else if (out.format === 'ndjson') await printJson(io, project);
-  else {
-    note(io, `✓ Created project ${project.name}`);
-    // The same shape as `rsi projects create`.
-    if (out.format === 'table') {
-      await printPairsText(io, [
-        ['id', project.id],
-        ['setup_url', project.setup_url],
-      ]);
-    } else {
-      const row = project as Record<string, unknown>;
-      await printRows(
-        out,
-        [row],
-        ['id', 'name', 'role', 'setup_url', 'scan_error'].map((k) => ({ header: k, value: (r: Record<string, unknown>) => r[k] })),
-      );
-    }
-  }
+  noteUnlessDocuments(out, `✓ Created project ${project.name}`);
+  // The same shape as `rsi projects create`.
+  await printMade(out, {
+    json: created.raw,
+    ndjson: project,
+    row: project as Record<string, unknown>,
+    columns: ['id', 'name', 'role', 'setup_url', 'scan_error'].map((k) => ({ header: k, value: (r: Record<string, unknown>) => r[k] })),
+    pairs: [
+      ['id', project.id],
+      ['setup_url', project.setup_url],
+    ],
+  });
   // Server text inside a message of rsi's: line breaks folded, so it stays one line.
   if (project.scan_error)
     io.stderr.write(`warning: the initial scan did not start: ${project.scan_error.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
-  if (out.format === 'table')
-    io.stderr.write(`Next: finish scoring setup at ${project.setup_url}, then \`rsi status ${shellQuote(project.id)} --watch\`\n`);
+  await tableNote(out, `Next: finish scoring setup at ${project.setup_url}, then \`rsi status ${shellQuote(project.id)} --watch\``);
   if (opts.openSetup) await openSetupPage(ctx, project.setup_url);
 }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { printJson, printRows } from '../../io/output.js';
+import { printListing } from '../../io/replies.js';
+import { PROJECT_COLUMNS } from './views.js';
 import { target } from '../shared/flags.js';
 
 /** `rsi projects list` takes no flags of its own. */
@@ -14,13 +15,10 @@ export async function run(_opts: ListOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const body = await client.listProjects(ctx.signal);
   const out = target(ctx);
-  if (out.format === 'json') return printJson(ctx.io, body);
-  const count = await printRows(out, body.projects, [
-    { header: 'NAME', value: (p) => p.name },
-    { header: 'ROLE', value: (p) => p.role },
-    { header: 'CREATED', key: 'created_at', value: (p) => p.created_at, time: true },
-    { header: 'ID', value: (p) => p.id, id: true },
-    { header: 'BRIEF', value: (p) => p.brief, flexible: true },
-  ]);
-  if (count === 0) ctx.io.stderr.write('No projects yet: create one with `rsi projects create --name NAME`\n');
+  await printListing(out, {
+    document: body,
+    rows: body.projects,
+    columns: PROJECT_COLUMNS,
+    empty: 'No projects yet: create one with `rsi projects create --name NAME`',
+  });
 }

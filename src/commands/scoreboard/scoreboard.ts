@@ -1,7 +1,10 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { note, printJson, printRows } from '../../io/output.js';
+import type { ScoreboardReply } from '../../ops/features.js';
+import { note, printRows, tableView } from '../../io/output.js';
+import { narrowTable, printReply, tableNote } from '../../io/replies.js';
+import { type ScoreRow, scoreboardColumns } from './views.js';
 import { intFlag, target } from '../shared/flags.js';
 
 export interface ScoreboardOptions {
@@ -26,81 +29,52 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> {
-  const [{ withMcp, requireTool }, { SCOREBOARD_TOOLS, ScoreboardReply, parseReply }, { toolFailure }, { UUID_RE }] = await Promise.all([
+  const [{ withMcp }, { resolveProjectLazily }, { readScoreboard }] = await Promise.all([
     import('../mcp/connect.js'),
-    import('../../mcp/features.js'),
-    import('../../mcp/client.js'),
-    import('../shared/resolve.js'),
+    import('../../ops/resolve.js'),
+    import('../../ops/scoreboard.js'),
   ]);
   // A UUID needs no API sign-in; a name is resolved through GET /projects like every command.
-  let project: { id: string; name: string };
-  if (UUID_RE.test(opts.project)) project = { id: opts.project.toLowerCase(), name: opts.project };
-  else {
-    const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
-    project = await resolveProject(client, opts.project, ctx.signal);
-  }
-  const reply = await withMcp(ctx, async (mcp) => {
-    const tool = await requireTool(mcp, SCOREBOARD_TOOLS, 'scoreboard');
-    const result = await mcp.callTool(tool.name, { project_id: project.id, ...(opts.limit !== undefined ? { limit: opts.limit } : {}) });
-    if (result.isError) throw toolFailure(tool.name, result);
-    return { tool: tool.name, content: result.structuredContent };
-  });
-  const board = parseReply(reply.tool, ScoreboardReply, reply.content);
+  const project = await resolveProjectLazily(() => ctx.client(), opts.project, ctx.signal);
+  const { raw, board } = await withMcp(ctx, (mcp) => readScoreboard(mcp, { projectId: project.id, limit: opts.limit }));
+  const reply = { content: raw };
   const out = target(ctx);
-  if (out.format === 'json') {
-    await printJson(ctx.io, reply.content);
-    return;
-  }
-  // In a table, scores as every other table shows them (`54.4`, `7`); tsv and csv keep their fixed
-  // two decimals, which scripts already read.
+  await printReply(out, reply.content, () => printBoard(ctx, board, project.name));
+}
+
+/** The scoreboard in tsv, csv or a table, and (under a table) how many of how many it shows. */
+async function printBoard(ctx: Context, board: ScoreboardReply, projectName: string): Promise<void> {
+  const out = target(ctx);
   const { formatNumber } = await import('../../io/pictures.js');
-  const figure = out.format === 'table' ? formatNumber : (n: number) => n.toFixed(2);
-  const fixed = (n: number | null | undefined): string => (typeof n === 'number' ? figure(n) : '');
-  type Row = (typeof board.scoreboard)[number];
-  const columns: Array<import('../../io/output.js').Column<Row>> = [
-    { header: 'RANK', value: (r) => r.rank, numeric: true },
-    { header: 'NAME', value: (r) => r.name, flexible: true },
-    { header: 'TYPE', value: (r) => r.type },
-    { header: 'SCORE', value: (r) => fixed(r.score), numeric: true },
-    { header: 'MOMENTUM', value: (r) => fixed(r.momentum), numeric: true },
-    { header: 'MATURITY', value: (r) => fixed(r.maturity), numeric: true },
-    { header: 'COMPETITION', value: (r) => fixed(r.competition), numeric: true },
-    { header: 'RISK', value: (r) => fixed(r.risk), numeric: true },
-    { header: 'TRANSLATION', value: (r) => fixed(r.translation), numeric: true },
-    { header: 'KEYWORD ID', value: (r) => r.keyword_id, id: true },
-  ];
+  const columns = scoreboardColumns(formatNumber);
   // On a terminal, as in `rsi opportunities`: a bar of the score beside it (scores run 0–100),
   // only where the table still fits.
   const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
   // On a terminal the names stay whole: where the table is too wide, the id goes first, then the
   // lesser scores from the right, before a name would be cut (SCORE always stays).
-  const leftOut: string[] = [];
-  if (out.format === 'table' && !out.wide) {
-    for (const header of ['KEYWORD ID', 'TRANSLATION', 'RISK', 'COMPETITION', 'MATURITY', 'MOMENTUM']) {
-      if (tableWidth(board.scoreboard, columns) <= Math.max(20, ctx.io.columns)) break;
-      columns.splice(
-        columns.findIndex((c) => c.header === header),
-        1,
-      );
-      leftOut.push(header);
-    }
-  }
+  const leftOut = await narrowTable(out, board.scoreboard, columns, [
+    'KEYWORD ID',
+    'TRANSLATION',
+    'RISK',
+    'COMPETITION',
+    'MATURITY',
+    'MOMENTUM',
+  ]);
   const style = pictureStyle(ctx.io, out.format, ctx.env);
   if (style && board.scoreboard.some((r) => typeof r.score === 'number')) {
     const max = Math.max(100, ...board.scoreboard.map((r) => r.score ?? 0));
-    const width = columnBarWidth(style, tableWidth(board.scoreboard, columns));
+    const width = columnBarWidth(style, tableWidth(board.scoreboard, tableView(columns, true)));
     if (width > 0)
       columns.splice(4, 0, { header: '', value: (r) => (typeof r.score === 'number' ? bar(r.score, max, width, style) : ''), keep: true });
   }
-  const printed = await printRows<Row>(out, board.scoreboard, columns);
+  const printed = await printRows<ScoreRow>(out, board.scoreboard, columns);
   if (leftOut.length > 0) note(ctx.io, `left out: ${leftOut.join(', ')} (see all with --format tsv or --json)`);
-  if (out.format === 'table') {
-    const name = board.project?.name ?? project.name;
-    const total = board.total ?? printed;
-    ctx.io.stderr.write(
-      printed === 0
-        ? `No scored opportunities yet for "${name}": run analyses first (\`rsi analyses run\`).\n`
-        : `${printed} of ${total} scored ${total === 1 ? 'opportunity' : 'opportunities'} in "${name}"\n`,
-    );
-  }
+  const name = board.project?.name ?? projectName;
+  const total = board.total ?? printed;
+  await tableNote(
+    out,
+    printed === 0
+      ? `No scored opportunities yet for "${name}": run analyses first (\`rsi analyses run\`).`
+      : `${printed} of ${total} scored ${total === 1 ? 'opportunity' : 'opportunities'} in "${name}"`,
+  );
 }

@@ -1,7 +1,18 @@
 /**
- * The names `--fields` takes per command (listed in each command's --help). Plain data: program.ts
- * imports it on every run to print the lists.
+ * The names `--fields` takes per command (listed in each command's --help), derived from the
+ * columns each command declares once (its `views.ts`): the csv keys of those columns, in order.
+ * The multi-part replies (`keywords get`, `status`, `analyses run`) also name the JSON members
+ * that are no column of theirs. Plain data and the commands' plain column lists: program.ts imports
+ * it on every run to print the lists, and loads no command's body for it.
  */
+import { columnKey } from '../../io/columns.js';
+import { RELATION_BATCH_COLUMNS, RELATION_COLUMNS, SEARCH_COLUMNS } from '../keywords/views.js';
+import { toolColumns } from '../mcp/views.js';
+import { RUN_COLUMNS, SKIP_COLUMNS } from '../analyses/views.js';
+import { PROJECT_COLUMNS } from '../projects/views.js';
+import { scoreboardColumns } from '../scoreboard/views.js';
+import { signalColumns } from '../signals/views.js';
+import { ANALYSIS_COLUMNS, STATUS_COLUMNS } from '../status/views.js';
 /** What `--fields` may name for a command, and where its JSON keeps the rows. */
 export interface FieldSpec {
   /**
@@ -40,33 +51,23 @@ const CARD = [
   'stage',
 ];
 
+/** The csv keys of declared columns, each once, in order of first appearance. */
+function keys(...lists: ReadonlyArray<ReadonlyArray<{ header: string; key?: string | undefined }>>): string[] {
+  const found: string[] = [];
+  for (const list of lists) for (const c of list) if (!found.includes(columnKey(c))) found.push(columnKey(c));
+  return found;
+}
+
 /** By command path. A command not listed prints no fixed columns: `--fields` is refused there. */
 export const FIELDS: Readonly<Record<string, FieldSpec>> = {
-  'keywords search': { fields: ['name', 'type', 'synonyms', 'id'], rows: 'data' },
+  'keywords search': { fields: keys(SEARCH_COLUMNS), rows: 'data' },
   'keywords get': { fields: [...CARD, 'input', 'error', 'section'] },
-  'keywords relations': { fields: ['name', 'count', 'stage', 'id', 'input', 'error'], rows: 'data' },
-  'projects list': { fields: ['name', 'role', 'created_at', 'id', 'brief'], rows: 'projects' },
-  signals: { fields: ['rank', 'name', 'type', 'analysed', 'keyword_id', 'signal_keyword_id', 'position'], rows: 'signals' },
-  scoreboard: {
-    fields: ['rank', 'name', 'type', 'score', 'momentum', 'maturity', 'competition', 'risk', 'translation', 'keyword_id'],
-    rows: 'scoreboard',
-  },
-  status: {
-    fields: [
-      'signals_ready',
-      'scoring',
-      'next',
-      'summary',
-      'analyses',
-      'keyword_id',
-      'keyword_name',
-      'task_id',
-      'status',
-      'updated_at',
-      'runs',
-      'section',
-    ],
-  },
-  'analyses run': { fields: ['id', 'keyword_id', 'kind', 'signal_keyword_id', 'reason', 'runs', 'skipped', 'section'] },
-  'mcp tools': { fields: ['name', 'arguments', 'description'] },
+  'keywords relations': { fields: keys(RELATION_COLUMNS, RELATION_BATCH_COLUMNS), rows: 'data' },
+  'projects list': { fields: keys(PROJECT_COLUMNS), rows: 'projects' },
+  signals: { fields: keys(signalColumns(false)), rows: 'signals' },
+  scoreboard: { fields: keys(scoreboardColumns(String)), rows: 'scoreboard' },
+  // The reply's list members (`analyses`, `runs`, `skipped`) are JSON members beside the parts' columns.
+  status: { fields: [...keys(STATUS_COLUMNS), 'analyses', ...keys(ANALYSIS_COLUMNS), 'section'] },
+  'analyses run': { fields: [...keys(RUN_COLUMNS, SKIP_COLUMNS), 'runs', 'skipped', 'section'] },
+  'mcp tools': { fields: keys(toolColumns(() => '')) },
 };

@@ -1,27 +1,31 @@
 /**
- * Flag validation at the boundary, with zod (loaded lazily): a failure is a UsageError naming the
- * flag and what is allowed, raised before any request is sent.
+ * Flag validation at the boundary, synchronous and zod-free (help never pays for it): a failure is
+ * a UsageError naming the flag and what is allowed, raised before any request is sent.
  */
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { OutputTarget } from '../../io/output.js';
 
-/** An integer flag within [min, max]; undefined stays undefined. */
-export async function intFlag(flag: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): Promise<number | undefined> {
+/**
+ * An integer flag within [min, max], written as digits (a sign allowed, spaces around ignored);
+ * undefined stays undefined. Checked by hand, synchronously: the rule is one line, and zod would
+ * have to be loaded (asynchronously, to keep it off the help path) for nothing.
+ */
+export function intFlag(flag: string, raw: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (raw === undefined) return undefined;
-  const { intSchema } = await import('./flag-schemas.js');
   const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-  const parsed = intSchema(min, max).safeParse(String(raw));
-  if (!parsed.success) throw new UsageError(`${flag} must be ${range} (got "${String(raw)}")`);
-  return parsed.data;
+  const text = String(raw).trim();
+  const value = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`${flag} must be ${range} (got "${String(raw)}")`);
+  return value;
 }
 
-export async function enumFlag<T extends string>(flag: string, raw: unknown, allowed: readonly T[]): Promise<T | undefined> {
+/** One of `allowed`, exactly; undefined stays undefined. */
+export function enumFlag<T extends string>(flag: string, raw: unknown, allowed: readonly T[]): T | undefined {
   if (raw === undefined) return undefined;
-  const { enumSchema } = await import('./flag-schemas.js');
-  const parsed = enumSchema(allowed).safeParse(raw);
-  if (!parsed.success) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${String(raw)}")`);
-  return parsed.data;
+  if (typeof raw !== 'string' || !(allowed as readonly string[]).includes(raw))
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${String(raw)}")`);
+  return raw as T;
 }
 
 /** commander's parser for a repeatable option: every occurrence, in order. */

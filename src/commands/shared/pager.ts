@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { forPeople } from '../../formats.js';
 
 const PAGED = new Set([
   'keywords search',
@@ -23,7 +24,7 @@ export async function pageOutput(ctx: Context, path: string, action: Command, pa
   if (!PAGED.has(path) || pagerFlag === false || !ctx.io.stdoutIsTTY) return;
   const opts = action.opts();
   if (opts.watch || opts.wait || opts.web) return;
-  if (ctx.globals().format !== 'table') return;
+  if (!forPeople(ctx.globals().format)) return;
   const [{ besidePager, choosePager, endOf, lazyPager }, { sanitizingStream }] = await Promise.all([
     import('../../io/pager.js'),
     import('../../io/sanitize.js'),

@@ -7,8 +7,10 @@ import { formatSeconds, shellQuote } from '../../io/text.js';
 import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
 import { sanitizeLine } from '../../io/sanitize.js';
-import type { OutputFormat } from '../../io/formats.js';
-import { printSections, printText } from '../../io/output.js';
+import type { OutputFormat } from '../../formats.js';
+import { printSections } from '../../io/output.js';
+import { printSummary } from '../../io/replies.js';
+import { ANALYSIS_COLUMNS, ANALYSIS_TABLE_COLUMNS, type AnalysisRow, STATUS_COLUMNS } from '../status/views.js';
 
 /** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
 export type StatusLike = ProjectStatus;
@@ -97,7 +99,7 @@ export async function printStatus(
   projectName: string,
   now: () => number = Date.now,
 ): Promise<void> {
-  type Analysis = StatusLike['analyses'][number] & { task_id?: string | undefined };
+  type Analysis = AnalysisRow;
   const summary = [
     // Service text on its own line each: a line break in a name or summary cannot add lines that
     // read as rsi's (issue 20).
@@ -108,46 +110,23 @@ export async function printStatus(
     `Next:     ${nextStep(status, projectName)}`,
   ].join('\n');
   const analyses = status.analyses as readonly Analysis[];
-  if (format === 'table') {
-    await printText(io, `${summary}\n${analyses.length > 0 ? '\n' : ''}`);
-    await printSections({ io, format, now }, [
-      {
-        name: 'analysis',
-        rows: analyses,
-        columns: [
-          { header: 'KEYWORD', value: (a: Analysis) => a.keyword_name },
-          { header: 'STATUS', value: (a: Analysis) => a.status },
-          { header: 'UPDATED', value: (a: Analysis) => a.updated_at, time: true },
-          { header: 'RUNS', value: (a: Analysis) => (a.runs ?? []).map((r) => `${r.type ?? '?'}:${r.status ?? '?'}`).join(' ') },
-          { header: 'KEYWORD ID', value: (a: Analysis) => a.keyword_id, id: true },
-        ],
-      },
-    ]);
-    return;
-  }
-  io.stderr.write(`${summary}\n`);
-  await printSections({ io, format }, [
+  const target = { io, format, now };
+  // Above a table the summary is read with it; beside tsv/csv it goes to stderr, so a pipe gets data
+  // and the person still sees the state.
+  await printSummary(target, summary, analyses.length > 0);
+  await printSections(target, [
     {
       name: 'status',
+      // In a table, the summary above says it.
+      tableless: true,
       rows: [status],
-      columns: [
-        { header: 'signals_ready', value: (s: StatusLike) => s.signals_ready },
-        { header: 'scoring', value: (s: StatusLike) => s.scoring },
-        { header: 'next', value: (s: StatusLike) => s.next },
-        { header: 'summary', value: (s: StatusLike) => s.summary },
-      ],
+      columns: STATUS_COLUMNS,
     },
     {
       name: 'analysis',
       rows: analyses,
-      columns: [
-        { header: 'keyword_id', value: (a: Analysis) => a.keyword_id },
-        { header: 'keyword_name', value: (a: Analysis) => a.keyword_name },
-        { header: 'task_id', value: (a: Analysis) => a.task_id },
-        { header: 'status', value: (a: Analysis) => a.status },
-        { header: 'updated_at', value: (a: Analysis) => a.updated_at },
-        { header: 'runs', value: (a: Analysis) => a.runs },
-      ],
+      columns: ANALYSIS_COLUMNS,
+      tableColumns: ANALYSIS_TABLE_COLUMNS,
     },
   ]);
 }

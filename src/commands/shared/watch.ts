@@ -1,50 +1,26 @@
 /**
- * Watching a project's status until the service no longer says `wait`: the poll loop shared by
- * `rsi status --watch` and `rsi analyses run --wait`, its timing flags, and its output (NDJSON lines
- * or a progress line). What a status looks like is status-view.ts; when to exit 10, exit-policy.ts.
+ * Watching a project's status as `rsi status --watch` and `rsi analyses run --wait` do: the one
+ * poll loop (src/ops/watch.ts, shared with the MCP tool) with these commands' timing flags, their
+ * timeout error and their output (NDJSON lines or a progress line). What a status looks like is
+ * status-view.ts; when to exit 10, exit-policy.ts.
  */
 import { formatSeconds } from '../../io/text.js';
 import type { Clock, Io } from '../../io/io.js';
 import type { Progress } from '../../io/progress.js';
-import { CliError, InterruptedError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
+import { CliError, InterruptedError, type ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
+import { isWaiting, type WatchEvents, type WatchTiming, watchScoring } from '../../ops/watch.js';
 import { shellQuote } from './habits.js';
 import { describeStatus, statusLine, summaryOf, type StatusLike } from './status-view.js';
 import { writeJsonLine } from '../../io/output.js';
 
-export interface WatchTiming {
-  /** Pause between polls, in ms. */
-  intervalMs: number;
-  /** Give up after this long, in ms; 0 means never. */
-  timeoutMs: number;
-  /** Ceiling of the backoff after transient errors, in ms. */
-  maxBackoffMs?: number;
-}
-
-export interface WatchEvents<S> {
-  /** Called after every successful poll; `changed` is false when the reply equals the previous one. */
-  onStatus?(status: S, changed: boolean): void | Promise<void>;
-  /** Called when a poll failed with a transient error and the loop will try again after `delayMs`. */
-  onRetry?(error: ServiceUnavailableError, delayMs: number): void;
-}
+export type { WatchTiming } from '../../ops/watch.js';
 
 export const DEFAULT_INTERVAL_S = 2;
 export const DEFAULT_TIMEOUT_S = 3600;
-const DEFAULT_MAX_BACKOFF_MS = 30_000;
-
-/** The service says the user need not act yet. Everything else ends the watch. */
-export function isWaiting(status: StatusLike): boolean {
-  return status.next === 'wait';
-}
 
 /**
- * Polls `poll` until the status's `next` is no longer `wait` and returns that status.
- *
- * Transient failures (ServiceUnavailableError: network, timeouts, 5xx) do not end the watch: it
- * keeps polling with exponential backoff (interval × 2ⁿ, capped) until the deadline, because a
- * scoring run takes minutes and a blip in between should not cost the user the wait. Any other
- * error (401, 403, a malformed reply, Ctrl-C) ends it at once.
- *
- * @throws WatchTimeoutError when `timeoutMs` passes first; its message carries the last state seen.
+ * The one watch loop (src/ops/watch.ts) as the commands end it: the final status, or a
+ * WatchTimeoutError whose message carries the last state seen.
  */
 export async function watchStatus<S extends StatusLike>(
   poll: (signal: AbortSignal) => Promise<S>,
@@ -54,38 +30,9 @@ export async function watchStatus<S extends StatusLike>(
   events: WatchEvents<S> = {},
   about: { setupUrl?: string | undefined; resume?: string } = {},
 ): Promise<S> {
-  const started = clock.now();
-  const deadline = timing.timeoutMs > 0 ? started + timing.timeoutMs : Number.POSITIVE_INFINITY;
-  const maxBackoff = Math.max(timing.intervalMs, timing.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS);
-  let previous: string | undefined;
-  let last: S | undefined;
-  let lastError: ServiceUnavailableError | undefined;
-  let failures = 0;
-
-  for (;;) {
-    let delay = timing.intervalMs;
-    try {
-      const status = await poll(signal);
-      const serialised = JSON.stringify(status);
-      const changed = serialised !== previous;
-      previous = serialised;
-      last = status;
-      lastError = undefined;
-      failures = 0;
-      await events.onStatus?.(status, changed);
-      if (!isWaiting(status)) return status;
-    } catch (error) {
-      if (!(error instanceof ServiceUnavailableError) || signal.aborted) throw error;
-      lastError = error;
-      failures += 1;
-      delay = Math.min(maxBackoff, timing.intervalMs * 2 ** failures);
-      if (clock.now() < deadline) events.onRetry?.(error, Math.min(delay, deadline - clock.now()));
-    }
-
-    const now = clock.now();
-    if (now >= deadline) throw timeoutError(timing.timeoutMs, last, lastError, about.setupUrl, about.resume);
-    await clock.sleep(Math.min(delay, deadline - now), signal);
-  }
+  const end = await watchScoring(poll, timing, { clock, signal }, events);
+  if (end.outcome === 'done') return end.status;
+  throw timeoutError(timing.timeoutMs, end.last, end.lastError, about.setupUrl, about.resume);
 }
 
 function timeoutError(

@@ -1,9 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { Column } from '../../io/output.js';
-import type { Signal } from '../../client/schemas.js';
 import { ANALYSIS_MODES } from '../../client/enums.js';
-import { printJson, printRows } from '../../io/output.js';
+import { printListing } from '../../io/replies.js';
+import { signalColumns } from './views.js';
 import { enumFlag, intFlag, nonEmpty, target } from '../shared/flags.js';
 
 export interface SignalsOptions {
@@ -33,8 +32,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
         {
           project,
           type: nonEmpty('--type', flags.type),
-          analysisMode: await enumFlag('--analysis-mode', flags.analysisMode, ANALYSIS_MODES),
-          limit: await intFlag('--limit', flags.limit, 1, 500),
+          analysisMode: enumFlag('--analysis-mode', flags.analysisMode, ANALYSIS_MODES),
+          limit: intFlag('--limit', flags.limit, 1, 500),
         },
         ctx,
       );
@@ -55,43 +54,25 @@ async function keywordName(client: import('../../client/client.js').ApiClient, i
 }
 
 export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
-  const { resolveProject } = await import('../shared/resolve.js');
+  const { resolveProject } = await import('../../ops/resolve.js');
   const client = await ctx.client();
   const project = await resolveProject(client, opts.project, ctx.signal);
   const list = await client.listSignals(project.id, { type: opts.type, analysis_mode: opts.analysisMode, limit: opts.limit }, ctx.signal);
   const out = target(ctx);
-  if (out.format === 'json') return printJson(ctx.io, list);
   // On a terminal the watchlist keyword's id is shown only when the rows do not all share it.
   const oneKeyword = new Set(list.signals.map((s) => s.keyword_id)).size <= 1;
-  const columns: Array<Column<Signal>> = [
-    { header: 'RANK', value: (s) => s.rank, numeric: true },
-    { header: 'NAME', value: (s) => s.name, flexible: true },
-    { header: 'TYPE', value: (s) => s.type },
-    { header: 'ANALYSED', value: (s) => s.analysed },
-    { header: 'KEYWORD_ID', value: (s) => s.keyword_id, id: true },
-    { header: 'SIGNAL_KEYWORD_ID', value: (s) => s.signal_keyword_id, id: true },
-    // Last, so the earlier columns keep their places for `cut -f`.
-    { header: 'POSITION', value: (s) => s.position, numeric: true },
-  ];
-  const count = await printRows(
-    out,
-    list.signals,
-    // A table leaves out what people rarely read (the feed position; a shared keyword id); tsv/csv keep every member.
-    out.format === 'table' && !out.wide
-      ? columns.filter((c) => c.header !== 'POSITION' && !(oneKeyword && c.header === 'KEYWORD_ID'))
-      : columns,
-  );
-  if (count === 0)
-    ctx.io.stderr.write(
-      `No signals yet for ${project.name}${list.total === 0 ? ' (the scan may still be running: `rsi status` tells)' : ''}\n`,
-    );
-  else if (out.format === 'table') {
-    const kw = oneKeyword ? ` · keyword ${await keywordName(client, list.signals[0]!.keyword_id, ctx.signal)}` : '';
-    // Broken at spaces to the terminal's width; the shared keyword id stays whole, to be copied.
-    const { wrap } = await import('../../io/sanitize.js');
-    const footer = `${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}`;
-    ctx.io.stderr.write(
-      `${wrap(footer, ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY, { breakWords: false }).join('\n')}\n`,
-    );
-  }
+  const columns = signalColumns(oneKeyword);
+  await printListing(out, {
+    document: list,
+    rows: list.signals,
+    columns,
+    empty: `No signals yet for ${project.name}${list.total === 0 ? ' (the scan may still be running: `rsi status` tells)' : ''}`,
+    footer: async (count) => {
+      const kw = oneKeyword ? ` · keyword ${await keywordName(client, list.signals[0]!.keyword_id, ctx.signal)}` : '';
+      // Broken at spaces to the terminal's width; the shared keyword id stays whole, to be copied.
+      const { wrap } = await import('../../io/sanitize.js');
+      const footer = `${count} of ${list.total} signals, ${list.unanalysed_total} not analysed · ranked by ${list.analysis_mode_label}${kw}`;
+      return wrap(footer, ctx.io.stderrIsTTY ? ctx.io.columns : Number.POSITIVE_INFINITY, { breakWords: false }).join('\n');
+    },
+  });
 }

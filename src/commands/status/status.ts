@@ -4,7 +4,8 @@ import { UsageError } from '../../errors.js';
 import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
 import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
 import { assertNoFailedAnalyses, failedDuringWatch } from '../shared/exit-policy.js';
-import { note, printDocument } from '../../io/output.js';
+import { note } from '../../io/output.js';
+import { printDocumentOr, printsDocuments } from '../../io/replies.js';
 
 export interface StatusOptions {
   project: string;
@@ -49,10 +50,10 @@ export function parseStatusFlags(project: string, flags: { watch?: boolean; inte
 }
 
 export async function run(options: StatusOptions, ctx: Context): Promise<void> {
-  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../shared/resolve.js')]);
+  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../ops/resolve.js')]);
   const { io } = ctx;
   const { format } = ctx.globals();
-  const machine = format === 'json' || format === 'ndjson';
+  const machine = printsDocuments({ format });
   const project = await resolveProject(client, options.project, ctx.signal);
   let first: Status | undefined;
   const poll = async (signal: AbortSignal) => {
@@ -63,8 +64,7 @@ export async function run(options: StatusOptions, ctx: Context): Promise<void> {
 
   if (options.watch === undefined) {
     const status = await poll(ctx.signal);
-    if (machine) await printDocument({ io, format }, status);
-    else await printStatus(io, format, status, project.name, () => ctx.clock.now());
+    await printDocumentOr({ io, format }, status, () => printStatus(io, format, status, project.name, () => ctx.clock.now()));
     return;
   }
 

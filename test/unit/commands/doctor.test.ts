@@ -78,12 +78,9 @@ describe('doctor: run', () => {
   it('human: a checklist with ✓, ✗ and the fix under each failure; an unreachable service is named', async () => {
     const io = fakeIo(false);
     const network = new Network({ env: {}, timeoutMs: 120_000 });
-    const credentials = {
-      ...fakeCredentials({ baseUrl: 'http://127.0.0.1:1', configDir: dir, store: keychain() }),
-      oauth: { userAgent: 'rsi/test', timeoutMs: 120_000, network },
-    };
+    const credentials = fakeCredentials({ baseUrl: 'http://127.0.0.1:1', configDir: dir, store: keychain() });
     try {
-      const ctx = fakeCtx(io, { format: 'tsv', env: { RSI_CONFIG_DIR: dir }, credentials });
+      const ctx = fakeCtx(io, { format: 'tsv', env: { RSI_CONFIG_DIR: dir }, credentials, network });
       const error = await doctor.run({}, ctx).catch((e: unknown) => e);
       expect((error as Error).message).toMatch(/checks failed: service reachable, OAuth discovery/);
     } finally {

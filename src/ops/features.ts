@@ -4,6 +4,7 @@
  * clearly when a server offers none of them. The replies are parsed here, keeping unknown fields.
  */
 import * as z from 'zod';
+import { UUID_RE } from '../client/ids.js';
 import { UnexpectedReplyError } from '../errors.js';
 
 export const SCOREBOARD_TOOLS = ['project_scoreboard', 'scoreboard', 'get_scoreboard'] as const;
@@ -46,7 +47,7 @@ export const BriefReply = z.looseObject({
   project: z
     .looseObject({
       // A UUID, as the API's project ids: it goes into a suggested command and later paths.
-      id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'not a UUID'),
+      id: z.string().regex(UUID_RE, 'not a UUID'),
       name: z.string(),
       role: z.string(),
       setup_url: z.string(),

@@ -1,7 +1,7 @@
 /**
- * The API's HTTP layer: the API base URL, safe retries with jittered backoff (idempotent requests
- * only, honouring Retry-After), one refresh and retry on 401 through the AuthProvider port. The
- * wire itself (proxies, the whole-request deadline, bounded bodies, the redacting trace) is the
+ * The API's retry layer: the API base URL, safe retries (idempotent requests only) with the wait
+ * src/http/retry-after.ts decides (Retry-After honoured, else jittered backoff), one refresh and
+ * retry on 401 through the AuthProvider port, same-origin 307/308 followed. The wire itself (proxies, the whole-request deadline, bounded bodies, the redacting trace) is the
  * process's one `Network`, which the OAuth calls share.
  */
 import { InterruptedError, ServiceUnavailableError } from '../errors.js';
@@ -12,6 +12,7 @@ import { API_MAX_BYTES, type Network, isPermanentFailure } from './network.js';
 import { apiBaseOf, pathUnderApi } from './api-path.js';
 import { MAX_REDIRECTS, followableRedirect } from './redirect.js';
 import { redactUrl } from './redact.js';
+import { backoffMs, retryWait } from './retry-after.js';
 
 export interface HttpOptions {
   /** Service base URL; the API lives at `<baseUrl>/api/v1`. */
@@ -29,9 +30,8 @@ export interface HttpOptions {
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const MAX_RETRY_AFTER_MS = 10_000;
 
-export class UndiciHttp implements Http {
+export class RetryingHttp implements Http {
   readonly apiBase: string;
   /** The process's one network, owned (and closed) by the Context. */
   constructor(
@@ -61,7 +61,7 @@ export class UndiciHttp implements Http {
           failure instanceof ServiceUnavailableError && !isPermanentFailure(failure) && (!failure.timedOut || attempt === 0);
         if (attempt < maxRetries && retriable && !req.signal?.aborted) {
           req.onRetry?.();
-          await this.pause(this.backoff(attempt), req.signal, `${failure.message}; retrying`);
+          await this.pause(backoffMs(attempt, this.options.random), req.signal, `${failure.message}; retrying`);
           continue;
         }
         throw failure;
@@ -87,10 +87,15 @@ export class UndiciHttp implements Http {
         continue;
       }
       if (RETRY_STATUSES.has(res.status) && attempt < maxRetries) {
-        const wait = retryAfterMs(res.headers['retry-after'], this.options.clock.now()) ?? this.backoff(attempt);
-        if (wait <= MAX_RETRY_AFTER_MS) {
+        const { waitMs, retry } = retryWait(res.headers['retry-after'], {
+          now: this.options.clock.now(),
+          attempt,
+          random: this.options.random,
+        });
+        // Asked to wait longer than rsi waits by itself: the reply goes to the caller as it is.
+        if (retry) {
           req.onRetry?.();
-          await this.pause(wait, req.signal, `${res.status} from ${req.method} ${req.path}; retrying in ${Math.round(wait)} ms`);
+          await this.pause(waitMs, req.signal, `${res.status} from ${req.method} ${req.path}; retrying in ${Math.round(waitMs)} ms`);
           continue;
         }
       }
@@ -145,11 +150,6 @@ export class UndiciHttp implements Http {
     return { status: res.status, headers: res.headers, text, json, isJson, url: url.href };
   }
 
-  private backoff(attempt: number): number {
-    const base = 250 * 2 ** attempt;
-    return base / 2 + (this.options.random ?? Math.random)() * base;
-  }
-
   private async pause(ms: number, signal: AbortSignal | undefined, why: string): Promise<void> {
     this.trace(`* ${why}`);
     try {
@@ -162,12 +162,4 @@ export class UndiciHttp implements Http {
   private trace(line: string): void {
     this.network.tracer?.line(line);
   }
-}
-
-/** Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

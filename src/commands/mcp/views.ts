@@ -1,0 +1,20 @@
+/**
+ * The columns `rsi mcp tools` shows, declared once: the command prints them and `--fields` takes
+ * their keys (src/commands/shared/fields.ts derives the names). Plain data.
+ */
+import type { Column } from '../../io/columns.js';
+
+export interface ToolRow {
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+}
+
+/** `args`: a tool's arguments as one cell (`name*:string limit:integer`). */
+export function toolColumns<T extends ToolRow>(args: (tool: T) => string): Column<T>[] {
+  return [
+    { header: 'NAME', value: (t) => t.name, keep: true },
+    { header: 'ARGUMENTS', value: args },
+    { header: 'DESCRIPTION', value: (t) => t.title ?? t.description ?? '', flexible: true },
+  ];
+}
