@@ -19,6 +19,9 @@ export default defineConfig({
     // broken test (a whole suite beside another copy of itself on 2 cores must still pass).
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // expect.poll waits on an event (a line printed, a file gone): its default bound is 1 s, a
+    // speed limit a busy machine trips; 120 s only ends a wait for what never comes.
+    expect: { poll: { timeout: 120_000 } },
     reporters: ['default'],
   },
 });

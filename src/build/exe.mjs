@@ -141,11 +141,13 @@ function nodeLicenceFolder(executable, builder) {
   return fail(`no LICENSE found near ${executable}: Node's licence must ship beside the binary`);
 }
 
-async function bundle(target, keyringSha256) {
+async function bundle(target, keyringSha256, snapshot) {
   const { build } = await import('esbuild');
   const outfile = join(OUT, target, 'rsi.cjs');
   const result = await build({
-    entryPoints: [join(ROOT, 'src/exe/entry.ts')],
+    // The host's binary starts from a V8 snapshot made by src/exe/snapshot.ts; a cross-built one
+    // runs src/exe/entry.ts (a snapshot only runs on the platform whose Node made it).
+    entryPoints: [join(ROOT, snapshot ? 'src/exe/snapshot.ts' : 'src/exe/entry.ts')],
     bundle: true,
     // One CommonJS script: a SEA's main script is one file, and CommonJS takes the code cache.
     format: 'cjs',
@@ -199,7 +201,14 @@ async function buildTarget(target, options) {
   if (version !== `v${NODE_VERSION}`) fail(`${builder} is Node ${version}; the blob and the binary must both be v${NODE_VERSION}`);
 
   const { addon, folder: addonFolder } = keyringAddon(target);
-  const { outfile: main, metafile } = await bundle(target, sha256(addon));
+  // RSI_EXE_SNAPSHOT=1: the host's binary starts from a V8 startup snapshot (src/exe/snapshot.ts).
+  // Off by default: measured against the code-cached script it saved instructions on one GET but
+  // no CPU time, and cost `--version`, `--help` and ~8 MiB of peak RSS (docs/performance.md, round
+  // 4). A snapshot is V8's heap for the builder's Node on the builder's platform (Node's SEA docs:
+  // useSnapshot and useCodeCache must be false for another platform), so a cross-built target never
+  // has one (docs/install.md).
+  const snapshot = !cross && process.env.RSI_EXE_SNAPSHOT === '1';
+  const { outfile: main, metafile } = await bundle(target, sha256(addon), snapshot);
   const output = join(OUT, spec.exe);
   rmSync(output, { force: true });
   const config = join(OUT, target, 'sea-config.json');
@@ -212,8 +221,9 @@ async function buildTarget(target, options) {
         executable,
         output,
         disableExperimentalSEAWarning: true,
-        useSnapshot: false,
-        useCodeCache: !cross,
+        useSnapshot: snapshot,
+        // A snapshot holds its own code cache (Node ignores this one then); the host's target only.
+        useCodeCache: !cross && !snapshot,
         // jq's engine for --jq: dist/jq.wasm and dist/jq-worker.cjs beside bin/rsi.js, assets here
         // (read only with --jq).
         assets: {
@@ -243,7 +253,7 @@ async function buildTarget(target, options) {
   // macOS refuses to run a binary whose signature no longer matches: sign ad hoc (docs/install.md).
   const signed = target.startsWith('darwin') && process.platform === 'darwin';
   if (signed) execFileSync('codesign', ['--sign', '-', '--force', output], { stdio: 'inherit' });
-  return { target, output, cross, unsigned: target.startsWith('darwin') && !signed };
+  return { target, output, cross, snapshot, unsigned: target.startsWith('darwin') && !signed };
 }
 
 const options = parseArgs(process.argv.slice(2));
@@ -262,7 +272,7 @@ for (const r of results) {
   sums.push(line);
   const mb = (statSync(r.output).size / 1e6).toFixed(1);
   process.stdout.write(
-    `${line}  (${mb} MB, Node ${NODE_VERSION}${r.cross ? ', cross-built: no code cache' : ', code cache'}${r.unsigned ? ', unsigned: codesign it on a Mac before it runs' : ''})\n`,
+    `${line}  (${mb} MB, Node ${NODE_VERSION}${r.cross ? ', cross-built: no code cache' : r.snapshot ? ', startup snapshot' : ', code cache'}${r.unsigned ? ', unsigned: codesign it on a Mac before it runs' : ''})\n`,
   );
 }
 // Keeps the sums of binaries built earlier for other targets, replacing only the ones rebuilt.

@@ -1,18 +1,16 @@
 /**
- * The single executable's entry (src/build/exe.mjs bundles it as one CommonJS script): bin/rsi.js
- * without its two caches. The compile cache is replaced by the code cache Node embeds at build
- * time; the help cache is keyed by the bundle file's text, which the binary does not have, so
- * help is rendered by commander each time (same bytes).
+ * The single executable's entry without a startup snapshot (src/build/exe.mjs bundles it as one
+ * CommonJS script; the cross-built targets use it, since a snapshot is made by the builder's own
+ * Node and only runs on its platform): bin/rsi.js without the compile cache, which the code cache
+ * Node embeds at build time replaces. src/exe/snapshot.ts is the entry of the host's target.
+ *
+ * `--version` is answered here, as bin/rsi.js answers it, before the rest of the script is
+ * evaluated: the exe build turns the import() below into a require() of a lazily initialised
+ * module, so none of main's modules run for it (round 4: 1.38× `node -e 0` when it loaded them).
  */
-import { main } from '../main.js';
+import pkg from '../../package.json' with { type: 'json' };
+import { run } from './run.js';
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    // main() maps every error itself; this is the last resort bin/rsi.js gets from Node.
-    process.stderr.write(`rsi: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${pkg.version}\n`);
+else void import('../main.js').then(({ main }) => run(main));

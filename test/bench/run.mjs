@@ -22,8 +22,8 @@ const WARMUP = 2;
  * docs/performance.md, so a change to paging can be measured in a few minutes.
  */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && !['paging', 'exe', 'scripting', 'lines'].includes(ONLY))
-  throw new Error(`BENCH_ONLY must be "paging", "exe", "scripting" or "lines" (got "${ONLY}")`);
+if (ONLY !== undefined && !['paging', 'exe', 'scripting', 'lines', 'floor'].includes(ONLY))
+  throw new Error(`BENCH_ONLY must be "paging", "exe", "scripting", "lines" or "floor" (got "${ONLY}")`);
 /**
  * The Node lines the start-up figures of issue 24 run on ("## Start-up on each Node line"), as
  * Node binaries: BENCH_NODES (space-separated paths), else the Node running the bench when it is
@@ -282,6 +282,11 @@ async function benchExe() {
 
 async function main() {
   if (ONLY === 'exe') return benchExe();
+  if (ONLY === 'floor') {
+    if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('run `npm run build` first');
+    process.stdout.write(`${(await benchFloor()).join('\n')}\n`);
+    return;
+  }
   if (ONLY === 'lines') {
     if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('run `npm run build` first');
     process.stdout.write(`${(await benchLines()).join('\n')}\n`);
@@ -622,7 +627,219 @@ async function main() {
   });
   results.push(...footprints);
   linesSection.push(...(await benchLines()));
+  floorSection.push(...(await benchFloor()));
   writeReport();
+}
+
+/** Issue 35's section, written by benchFloor for the report. */
+const floorSection = [];
+const FLOOR_HEADING = '## Near the floor (issue 35): each Node line and the single executable';
+
+/**
+ * The floor of issue 35: a CommonJS script making the same GET as `rsi keywords search egfr
+ * --json` (RSI_TOKEN) with `node:http`, parsing the reply and printing it as JSON. CommonJS because
+ * an ES module importing `node:http` also loads Node's bundled undici through the facade's lazy
+ * exports (round 3), which is more than one GET needs.
+ */
+const FLOOR_SCRIPT = `'use strict';
+const headers = { accept: 'application/json', authorization: \`Bearer \${process.env.TOKEN}\` };
+require('node:http').get(process.env.URL, { headers }, (res) => {
+  const chunks = [];
+  res.on('data', (chunk) => chunks.push(chunk));
+  res.on('end', () => process.stdout.write(\`\${JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8')))}\\n\`));
+});
+`;
+/** The minimal fetch script of rounds 2 and 3 (an ES module: top-level await). */
+const FETCH_SCRIPT = `const r = await fetch(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOKEN } });
+process.stdout.write(await r.text());
+`;
+
+/**
+ * The single executable for this machine and the Node it embeds (the builder's cached package), if
+ * built; BENCH_EXE names another binary of the same build (e.g. a copy built with RSI_EXE_SNAPSHOT=1).
+ */
+function exeAndItsNode() {
+  const exe = process.env.BENCH_EXE ?? join(ROOT, 'dist', 'exe', `rsi-${process.platform}-${process.arch}`);
+  const cache = join(ROOT, 'node_modules', '.cache', 'rsi-exe');
+  const pkg = existsSync(cache) ? readdirSync(cache).find((d) => d.startsWith(`node-${process.platform}-${process.arch}-`)) : undefined;
+  const node = pkg && join(cache, pkg, 'package', 'bin', 'node');
+  return existsSync(exe) && node && existsSync(node) ? { exe, node } : undefined;
+}
+
+/**
+ * Issue 35's table: on each Node line, one GET against the minimal fetch script and against the
+ * CommonJS `node:http` floor, peak RSS of both, `--help` and `--version` against `node -e 0`; and
+ * the single executable (when `npm run build:exe` has made it) against the same floors run by the
+ * Node it embeds, and against `bin/rsi.js` on that Node. Each group's pairs run interleaved, the
+ * order flipped every round; a cell is "wall [CPU]", each the median of the per-round ratios.
+ */
+async function benchFloor() {
+  const sb = await startSandbox(['--auto-approve', '--quiet']);
+  try {
+    const tokens = await obtainTokens(sb.url);
+    const cacheHome = join(work, 'floor-cache');
+    const env = {
+      RSI_TOKEN: tokens.access_token,
+      RSI_BASE_URL: sb.url,
+      RSI_CONFIG_DIR: join(work, 'floor-cfg'),
+      XDG_CACHE_HOME: cacheHome,
+    };
+    const floorEnv = { URL: `${sb.url}/api/v1/keywords?q=egfr`, TOKEN: tokens.access_token, XDG_CACHE_HOME: cacheHome };
+    const floorScript = join(work, 'floor.cjs');
+    writeFileSync(floorScript, FLOOR_SCRIPT);
+    const fetchScript = join(work, 'floor-fetch.mjs');
+    writeFileSync(fetchScript, FETCH_SCRIPT);
+    const getArgs = ['keywords', 'search', 'egfr', '--json'];
+    const sameJson = (r) => {
+      if (!r.out.includes('"EGFR"')) throw new Error(`not the search reply: ${r.out.slice(0, 200)}`);
+    };
+    /** Runs one group's pairs interleaved; returns key → { b: [...], c: [...] }. */
+    const interleave = async (label, group) => {
+      const got = new Map(group.map((p) => [p.key, { b: [], c: [] }]));
+      for (let round = 0; round < WARMUP + RUNS; round++) {
+        log(`floor, ${label}: round ${round + 1} of ${WARMUP + RUNS}${round < WARMUP ? ' (warm-up)' : ''}`);
+        for (const p of group) {
+          const sides =
+            round % 2
+              ? [
+                  ['c', p.c],
+                  ['b', p.b],
+                ]
+              : [
+                  ['b', p.b],
+                  ['c', p.c],
+                ];
+          const one = {};
+          for (const [k, side] of sides) {
+            const r = await runOnce(...side.run);
+            if (r.code !== 0) throw new Error(`floor, ${label}, ${p.key}: exited ${r.code}: ${r.err.trim().split('\n').pop()}`);
+            side.check?.(r);
+            one[k] = r;
+          }
+          if (round >= WARMUP) {
+            got.get(p.key).b.push(one.b);
+            got.get(p.key).c.push(one.c);
+          }
+        }
+      }
+      return got;
+    };
+    const groupFor = (bin, rsi) => [
+      { key: 'fetch', b: { run: [bin, [fetchScript], floorEnv], check: sameJson }, c: { ...rsi(getArgs, env), check: sameJson } },
+      { key: 'floor', b: { run: [bin, [floorScript], floorEnv], check: sameJson }, c: { ...rsi(getArgs, env), check: sameJson } },
+      { key: 'help', b: { run: [bin, ['-e', '0'], floorEnv] }, c: rsi(['--help'], env) },
+      { key: 'version', b: { run: [bin, ['-e', '0'], floorEnv] }, c: rsi(['--version'], env) },
+    ];
+    const columns = [];
+    // Oldest line first, as issue 35's table.
+    for (const { bin, version } of nodeBinaries().reverse()) {
+      const got = await interleave(
+        `Node ${version}`,
+        groupFor(bin, (args, e) => ({ run: [bin, [BIN, ...args], e] })),
+      );
+      columns.push({ name: `Node ${version.slice(1).split('.')[0]}`, version, got, exe: false });
+    }
+    const built = exeAndItsNode();
+    if (built) {
+      const version = spawnSync(built.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+      const group = groupFor(built.node, (args, e) => ({ run: [built.exe, args, e] }));
+      // The binary against the npm package on the very Node it embeds (issue 35: "≤ the npm package on Node 26").
+      group.push(
+        {
+          key: 'npm get',
+          b: { run: [built.node, [BIN, ...getArgs], env], check: sameJson },
+          c: { run: [built.exe, getArgs, env], check: sameJson },
+        },
+        { key: 'npm help', b: { run: [built.node, [BIN, '--help'], env] }, c: { run: [built.exe, ['--help'], env] } },
+        { key: 'npm version', b: { run: [built.node, [BIN, '--version'], env] }, c: { run: [built.exe, ['--version'], env] } },
+      );
+      columns.push({
+        name: `single executable (Node ${version.slice(1)})`,
+        version,
+        got: await interleave('the single executable', group),
+        exe: true,
+      });
+    } else log('no single executable for this machine (npm run build:exe): its column is left out');
+
+    const x = (r) => `${r.toFixed(2)}×`;
+    const cell = (col, key) => {
+      const p = col.got.get(key);
+      if (!p) return '—';
+      const w = figures(p, 'ms');
+      const c = figures(p, 'cpu');
+      return `${x(w.ratio)} [${x(c.ratio)}]`;
+    };
+    const rssCell = (col) => {
+      const r = figures(col.got.get('floor'), 'rss');
+      return `${mib(r.c)} / ${mib(r.b)} (${x(r.ratio)})`;
+    };
+    const head = `| figure | ${columns.map((c) => c.name).join(' | ')} |`;
+    const table = [
+      head,
+      `|---|${columns.map(() => '---').join('|')}|`,
+      `| one GET / minimal fetch script | ${columns.map((c) => cell(c, 'fetch')).join(' | ')} |`,
+      `| one GET / **the floor** (CommonJS \`node:http\`, parsed and printed) | ${columns.map((c) => cell(c, 'floor')).join(' | ')} |`,
+      `| \`--help\` / \`node -e 0\` | ${columns.map((c) => cell(c, 'help')).join(' | ')} |`,
+      `| \`--version\` / \`node -e 0\` | ${columns.map((c) => cell(c, 'version')).join(' | ')} |`,
+      `| peak RSS, one GET: rsi / floor | ${columns.map((c) => rssCell(c)).join(' | ')} |`,
+      `| the binary / \`bin/rsi.js\` on its Node: one GET, \`--help\`, \`--version\` | ${columns
+        .map((c) => (c.exe ? ['npm get', 'npm help', 'npm version'].map((k) => cell(c, k)).join(', ') : '—'))
+        .join(' | ')} |`,
+    ];
+    // Issue 35's targets, read on wall time (what the issue sets) with CPU beside it.
+    const targets = [
+      ['one GET / the floor, wall', 'floor', 'ms', 1.5, 1.25],
+      ['peak RSS, one GET / the floor', 'floor', 'rss', 1.15, 1.2],
+      ['`--help` / `node -e 0`, wall', 'help', 'ms', 1.6, 1.3],
+      ['`--version` / `node -e 0`, wall', 'version', 'ms', 1.1, 1.1],
+    ];
+    const targetRows = targets.map(([name, key, measure, npm, exe]) => {
+      const cells = columns.map((col) => {
+        const r = figures(col.got.get(key), measure).ratio;
+        const cpu = measure === 'ms' ? ` [CPU ${x(figures(col.got.get(key), 'cpu').ratio)}]` : '';
+        const target = col.exe ? exe : npm;
+        return `${x(r)}${cpu} ≤ ${target}×: ${r <= target ? 'met' : '**not met**'}`;
+      });
+      return `| ${name} | ${cells.join(' | ')} |`;
+    });
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ');
+    return [
+      FLOOR_HEADING,
+      '',
+      `Measured by \`npm run bench\` (or \`BENCH_ONLY=floor node test/bench/run.mjs\`, printed; \`npm run build:exe\` first`,
+      `for the last column): ${RUNS} counted rounds after ${WARMUP} warm-up rounds per column, each round running every pair`,
+      'once, the order flipped every round; a cell is the median of the per-round ratios, **wall [CPU]**',
+      '(CPU: user + system of the whole process, from the bench preload). `RSI_TOKEN`, `rsi keywords search',
+      "egfr --json` against a local `rsi sandbox`; rsi's compile cache warm (a private folder). The floor",
+      'scripts run on the same Node as rsi; the single executable is measured against them run by the',
+      'Node it embeds.',
+      '',
+      ...table,
+      '',
+      "Against issue 35's targets (wall, as the issue sets them; CPU beside):",
+      '',
+      `| target | ${columns.map((c) => c.name).join(' | ')} |`,
+      `|---|${columns.map(() => '---').join('|')}|`,
+      ...targetRows,
+      '',
+      'The floor, `floor.cjs` (run with `URL` and `TOKEN` set):',
+      '',
+      ...FLOOR_SCRIPT.trimEnd()
+        .split('\n')
+        .map((l) => `    ${l}`),
+      '',
+      'The minimal fetch script, `fetch.mjs`:',
+      '',
+      ...FETCH_SCRIPT.trimEnd()
+        .split('\n')
+        .map((l) => `    ${l}`),
+      '',
+      `Load average at the end: ${load} (${cpus().length} cores).`,
+      '',
+    ];
+  } finally {
+    sb.child.kill('SIGTERM');
+  }
 }
 
 /** "## Start-up on each Node line", written by benchLines for the report. */
@@ -955,6 +1172,7 @@ function writeReport() {
     ...(notes.length ? ['Notes:', '', ...notes.map((n) => `- ${n}`), ''] : []),
     ...(sweep.length ? ['## Pages in flight', '', ...sweep] : []),
     ...linesSection,
+    ...floorSection,
     '## How to rerun',
     '',
     '    npm install && npm run bench            # BENCH_RUNS=30 npm run bench for tighter medians',
@@ -962,6 +1180,7 @@ function writeReport() {
     '    npm run build:exe && BENCH_ONLY=exe node test/bench/run.mjs  # the single executable against bin/rsi.js on its Node, printed',
     '    npm run build && BENCH_ONLY=scripting node test/bench/run.mjs   # only the batch and --jq rows, printed',
     '    npm run build && BENCH_ONLY=lines node test/bench/run.mjs   # only the start-up tables per Node line, printed',
+    "    npm run build && npm run build:exe && BENCH_ONLY=floor node test/bench/run.mjs   # only issue 35's table (the floor, each Node line, the binary), printed",
     '    BENCH_NODES="/path/to/node22 /path/to/node24 /path/to/node26" npm run bench   # Node binaries to use (else node@22/24/26 are installed from the npm registry)',
     '',
     'The benchmark starts its own sandboxes on free loopback ports and a private config folder; it',
@@ -983,6 +1202,7 @@ function keptSections() {
     '## Reading the figures',
     '## Pages in flight',
     ...(linesSection.length ? ['## Start-up on each Node line'] : []),
+    ...(floorSection.length ? [FLOOR_HEADING] : []),
   ]);
   const sections = readFileSync(file, 'utf8')
     .split(/^(?=## )/m)

@@ -136,7 +136,7 @@ describe.concurrent('rsi login', () => {
     login.child.stdin.write(`${callback}\n`);
     let seen = '';
     login.child.stderr.on('data', (c: string | Buffer) => void (seen += c.toString()));
-    await expect.poll(() => seen, { timeout: 10_000 }).toContain('belongs to another sign-in (its state does not match)');
+    await expect.poll(() => seen).toContain('belongs to another sign-in (its state does not match)');
     login.child.kill('SIGINT');
     const r = await login.done;
     expect(r.code).toBe(130);
@@ -275,9 +275,7 @@ describe('refresh', () => {
     // The 8-second lifetime passes on both sides (a clock jump, not a sleep).
     await expireTokens(short, dir, 9);
     const before = await sandboxStats(short.url);
-    const runs = await Promise.all(
-      Array.from({ length: 16 }, () => runCli(['projects', 'list', '--json'], { env: fileEnv(dir), timeoutMs: 40_000 })),
-    );
+    const runs = await Promise.all(Array.from({ length: 16 }, () => runCli(['projects', 'list', '--json'], { env: fileEnv(dir) })));
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     const after = await sandboxStats(short.url);
     expect(after.tokens.refreshed - before.tokens.refreshed).toBe(1);
@@ -287,7 +285,7 @@ describe('refresh', () => {
     expect(next.code, next.stderr).toBe(0);
     // No lock file is left behind.
     expect(readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
-  }, 60_000);
+  });
 
   it('a refresh token refused by the server: exit 3, and the stored tokens are kept for the next login', async () => {
     const dir = freshDir();
@@ -308,5 +306,5 @@ describe('refresh', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('rsi login');
     expect(Object.values(credentials(dir))[0]!.refreshToken).toBe(stored.refreshToken);
-  }, 30_000);
+  });
 });

@@ -16,7 +16,7 @@ const dirs: string[] = [];
 
 beforeAll(async () => {
   sb = await startSandbox(['--auto-approve', '--quiet', '--token-ttl', '60']);
-}, 30_000);
+});
 afterAll(async () => {
   await sb?.stop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });

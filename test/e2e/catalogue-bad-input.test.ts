@@ -192,7 +192,7 @@ let token: string;
 beforeAll(async () => {
   sandbox = await startSandbox(['--auto-approve', '--quiet']);
   token = (await obtainTokens(sandbox.url)).access_token;
-}, 30_000);
+});
 afterAll(async () => {
   await sandbox?.stop();
 });
@@ -204,7 +204,7 @@ describe('bad input: caught before any request', () => {
     const results = await inPool(CLIENT_SIDE, 4, async ([name, args, code, extra, input]) => ({
       name,
       code,
-      r: await runCli(args, { env: { ...env, ...extra }, input, timeoutMs: 20_000 }),
+      r: await runCli(args, { env: { ...env, ...extra }, input }),
     }));
     const wrong = results
       .filter(({ r, code }) => r.code !== code)
@@ -213,7 +213,7 @@ describe('bad input: caught before any request', () => {
     for (const { name, r } of results) expectOneLineError(r, name);
     const after = await sandboxStats(sandbox.url);
     expect(after.apiRequests - before.apiRequests, 'API requests sent by client-side errors').toBe(0);
-  }, 120_000);
+  });
 });
 
 // Side by side: each case has its own config folder and none counts requests (the catalogue above
@@ -224,7 +224,7 @@ describe.concurrent('bad environment', () => {
       // root writes through 0500 folders; the permission case cannot be staged as root.
       return;
     }
-    const r = await runCli(args, { env: env(sandbox.url, token), timeoutMs: 20_000 });
+    const r = await runCli(args, { env: env(sandbox.url, token) });
     expect(r.code, `${name}: ${r.stderr}`).toBe(code);
     expectOneLineError(r, name);
   });

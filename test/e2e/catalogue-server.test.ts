@@ -25,7 +25,7 @@ beforeAll(async () => {
       sandboxes.set(name as Name, { sb, token: (await obtainTokens(sb.url)).access_token });
     }),
   );
-}, 30_000);
+});
 afterAll(async () => {
   await Promise.all([...sandboxes.values()].map(({ sb }) => sb.stop()));
 });
@@ -34,7 +34,6 @@ function rsi(name: Name, args: string[], extra: string[] = []) {
   const { sb, token } = sandboxes.get(name)!;
   return runCli([...extra, ...args], {
     env: { RSI_TOKEN: token, RSI_BASE_URL: sb.url, RSI_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'rsi-srv-')) },
-    timeoutMs: 25_000,
   });
 }
 

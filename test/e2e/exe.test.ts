@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cleanEnv, runCli } from '../support/cli.js';
+import { type CliResult, cleanEnv, runCli, CHILD_BOUND_MS } from '../support/cli.js';
 import { EXE, exePart, exePath, pathWithoutNode } from '../support/exe.js';
 import { startPrivateKeyring, type PrivateKeyring } from '../support/keyring.js';
 import * as z from 'zod/mini';
@@ -58,7 +58,7 @@ beforeAll(async () => {
   // The sandbox every test here talks to is the binary's own.
   sandbox = await startSandbox(['--auto-approve', '--quiet'], { bin: EXE, env: { PATH } });
   token = (await obtainTokens(sandbox.url)).access_token;
-}, 60_000);
+});
 afterAll(async () => {
   await sandbox?.stop();
   rmSync(work, { recursive: true, force: true });
@@ -128,7 +128,7 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
     expect(fromExe.code).toBe(fromJs.code);
   });
 
-  it('runs the README’s first session with `rsi` being the binary', { timeout: 120_000 }, async () => {
+  it('runs the README’s first session with `rsi` being the binary', async () => {
     const port = await freePort();
     const home = mkdtempSync(join(work, 'readme-'));
     const session = firstSession().join('\n').replaceAll(':8765', `:${port}`).replaceAll('--port 8765', `--port ${port}`);
@@ -201,7 +201,7 @@ describe.skipIf(noKeyring)('the single executable and the Secret Service', () =>
   const dir = join(work, 'keychain');
   beforeAll(async () => {
     keyring = await startPrivateKeyring();
-  }, 30_000);
+  });
   afterAll(async () => {
     await keyring?.stop();
   });
@@ -275,7 +275,7 @@ describe.skipIf(skip)('the single executable through a CONNECT proxy to sandbox 
       `#!/bin/sh\nexec ${curl} -sS -L --max-redirs 20 --noproxy '*' --cacert ${tls.caFile} --resolve ${hostname}:${port}:127.0.0.1 -o /dev/null "$1"\n`,
     );
     chmodSync(browser, 0o755);
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all([tls?.stop(), proxy?.stop()]);
   });
@@ -359,14 +359,14 @@ describe.skipIf(skipArm64)('the cross-built Linux arm64 binary, under qemu-user'
   let keyring: PrivateKeyring;
   beforeAll(async () => {
     keyring = await startPrivateKeyring();
-  }, 30_000);
+  });
   afterAll(async () => {
     await keyring?.stop();
   });
   const run = (args: readonly string[], env: Record<string, string | undefined>) =>
-    runCli(['-L', SYSROOT, ARM64, ...args], { bin: QEMU, env: { PATH, TMPDIR: privateTmp, ...env }, timeoutMs: 60_000 });
+    runCli(['-L', SYSROOT, ARM64, ...args], { bin: QEMU, env: { PATH, TMPDIR: privateTmp, ...env } });
 
-  it('prints what bin/rsi.js prints', { timeout: 120_000 }, async () => {
+  it('prints what bin/rsi.js prints', async () => {
     const env = { RSI_TOKEN: token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: join(work, 'arm64-same') };
     for (const args of [['--version'], ['keywords', 'search', 'egfr', '--json'], ['projects', 'list']]) {
       const [fromArm, fromJs] = await Promise.all([run(args, env), runCli(args, { env })]);
@@ -375,7 +375,7 @@ describe.skipIf(skipArm64)('the cross-built Linux arm64 binary, under qemu-user'
     }
   });
 
-  it('signs in with the Secret Service through its own arm64 keychain addon', { timeout: 120_000 }, async () => {
+  it('signs in with the Secret Service through its own arm64 keychain addon', async () => {
     const r = await run(['login', '--base-url', sandbox.url], { RSI_CONFIG_DIR: join(work, 'arm64-keychain'), BROWSER, ...keyring.env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('OS keychain');
@@ -403,7 +403,7 @@ function bash(script: string, cwd: string, env: Record<string, string>): Promise
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 110_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

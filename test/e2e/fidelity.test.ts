@@ -6,7 +6,7 @@
 // this command saw fail).
 import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RSI_BIN, cleanEnv, type CliResult } from '../support/cli.js';
+import { RSI_BIN, cleanEnv, type CliResult, CHILD_BOUND_MS } from '../support/cli.js';
 import { type E2e, useSandbox } from '../support/e2e.js';
 import { advanceSandbox } from '../support/sandbox.js';
 
@@ -17,7 +17,7 @@ type Row = Record<string, unknown>;
 type Server = E2e;
 
 function rsiOn(server: Server, args: readonly string[], token = server.token): Promise<CliResult> {
-  return server.rsi(args, { as: token, timeoutMs: 60_000 });
+  return server.rsi(args, { as: token });
 }
 
 async function getJson(server: Server, path: string): Promise<Row> {
@@ -262,7 +262,7 @@ for (const fault of ['short-pages', 'wrong-total', 'sparse'] as const) {
           const walksWrongTotal = fault === 'wrong-total' && c.name.includes('--all') && c.name.includes('relations');
           expect(warnings, `${c.name} --format ${format}: ${r.stderr}`).toHaveLength(walksWrongTotal ? 1 : 0);
         }
-      }, 120_000);
+      });
     }
 
     if (fault !== 'sparse') {
@@ -272,7 +272,7 @@ for (const fault of ['short-pages', 'wrong-total', 'sparse'] as const) {
         expect(r.code, r.stderr).toBe(0);
         expect(lines(r.stdout).map((l) => (JSON.parse(l) as Row).id)).toEqual(rows.map((x) => x.id));
         expect(rows).toHaveLength(1200);
-      }, 60_000);
+      });
     }
   });
 }
@@ -363,7 +363,7 @@ describe('route scopes and exit 10', () => {
         }
       });
       child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
       child.once('error', reject);
       child.once('close', (code, signal) => {
         clearTimeout(timer);

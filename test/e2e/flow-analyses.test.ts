@@ -39,7 +39,7 @@ const PREPARED = ['Confirmed with --yes', 'Chosen with --select', 'Piped selecti
 const prepared = new Map<(typeof PREPARED)[number], string>();
 beforeAll(async () => {
   await Promise.all(PREPARED.map(async (name) => prepared.set(name, await newProject(name))));
-}, 30_000);
+});
 const project = (name: (typeof PREPARED)[number]): string => prepared.get(name)!;
 
 describe('confirmation', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
+import { RSI_BIN, cleanEnv, runCli, CHILD_BOUND_MS } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
 import { advanceSandbox, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 
@@ -66,7 +66,7 @@ function watchThenAdvance(
     };
     child.stdout.setEncoding('utf8').on('data', (c: string) => ((out.stdout += c), check()));
     child.stderr.setEncoding('utf8').on('data', (c: string) => ((out.stderr += c), check()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);

@@ -141,27 +141,23 @@ describe('analyses run shows the confirmation and the result escaped', () => {
     expect(r.stderr).toContain('\\x1b]52;c;');
   });
 
-  it.each(FORMATS)(
-    'with --yes: runs on stdout, skipped (with their reasons) on stdout, all escaped (%s)',
-    async (format) => {
-      const started = await rsi(['analyses', 'run', PROJECT, '--top', '1', '--type', 'target', '--yes', '--format', format]);
-      expect(started.code, started.stderr).toBe(0);
-      expectSafe(started, format, 'analyses run --yes');
-      // The same selection twice: the second time the service skips it with a (hostile) reason.
-      const signals = await rsi(['signals', PROJECT, '--json']);
-      const list = (JSON.parse(signals.stdout) as { signals: Array<{ keyword_id: string; signal_keyword_id: string; analysed: boolean }> })
-        .signals;
-      const pair = list.filter((s) => !s.analysed)[FORMATS.indexOf(format)]!;
-      const select = ['--select', `${pair.keyword_id}:${pair.signal_keyword_id}`];
-      const first = await rsi(['analyses', 'run', PROJECT, ...select, '--format', format]);
-      expect(first.code, first.stderr).toBe(0);
-      const again = await rsi(['analyses', 'run', PROJECT, ...select, '--format', format]);
-      expect(again.code, again.stderr).toBe(0);
-      expectSafe(again, format, 'analyses run (skipped)');
-      expect(again.stdout).toContain('skipped');
-      // The reason is server text: escaped (an 80-column table may cut it short with "…").
-      expect(again.stdout).toMatch(format === 'table' ? /\\x1b\[2J|…/ : /\\x1b\[2J/);
-    },
-    90_000,
-  ); // four rsi processes in a row: room for a loaded machine
+  it.each(FORMATS)('with --yes: runs on stdout, skipped (with their reasons) on stdout, all escaped (%s)', async (format) => {
+    const started = await rsi(['analyses', 'run', PROJECT, '--top', '1', '--type', 'target', '--yes', '--format', format]);
+    expect(started.code, started.stderr).toBe(0);
+    expectSafe(started, format, 'analyses run --yes');
+    // The same selection twice: the second time the service skips it with a (hostile) reason.
+    const signals = await rsi(['signals', PROJECT, '--json']);
+    const list = (JSON.parse(signals.stdout) as { signals: Array<{ keyword_id: string; signal_keyword_id: string; analysed: boolean }> })
+      .signals;
+    const pair = list.filter((s) => !s.analysed)[FORMATS.indexOf(format)]!;
+    const select = ['--select', `${pair.keyword_id}:${pair.signal_keyword_id}`];
+    const first = await rsi(['analyses', 'run', PROJECT, ...select, '--format', format]);
+    expect(first.code, first.stderr).toBe(0);
+    const again = await rsi(['analyses', 'run', PROJECT, ...select, '--format', format]);
+    expect(again.code, again.stderr).toBe(0);
+    expectSafe(again, format, 'analyses run (skipped)');
+    expect(again.stdout).toContain('skipped');
+    // The reason is server text: escaped (an 80-column table may cut it short with "…").
+    expect(again.stdout).toMatch(format === 'table' ? /\\x1b\[2J|…/ : /\\x1b\[2J/);
+  }); // four rsi processes in a row: vitest's 300 s bound leaves room for a loaded machine
 });

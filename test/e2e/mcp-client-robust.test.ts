@@ -82,7 +82,7 @@ describe('paging tools/list', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^rsi: the MCP server's tools\/list did not end after 100 pages \(100 tools\)$/m);
     expect(listCalls).toBe(100);
-  }, 30_000);
+  });
 });
 
 describe('a signal during a call', () => {
@@ -140,6 +140,6 @@ describe('rsi mcp serve stopped during a call', () => {
       const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
       expect(stderr).toBe('');
       expect(exit).toBe(0);
-    }, 30_000);
+    });
   }
 });

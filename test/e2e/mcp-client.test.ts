@@ -104,7 +104,7 @@ describe('sign-in for the MCP resource', () => {
     const gone = await runCli(['mcp', 'tools'], { env });
     expect(gone.code).toBe(3);
     expect(gone.stderr).toContain('rsi login --resource mcp');
-  }, 90_000);
+  });
 
   it('without an MCP sign-in: exit 3 naming `rsi login --resource mcp`, even with an API token', async () => {
     const r = await runCli(['mcp', 'tools'], {

@@ -55,7 +55,7 @@ describe('rsi scoreboard', () => {
         .split('\n')
         .map((l) => (JSON.parse(l) as { rank: number }).rank),
     ).toEqual([1, 2, 3]);
-  }, 60_000);
+  });
 
   it('takes a UUID with only the MCP sign-in (no API token needed)', async () => {
     const json = await runCli(['scoreboard', 'Oncology watchlist', '--json'], { env });

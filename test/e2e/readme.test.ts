@@ -39,7 +39,7 @@ describe('README: A first session', () => {
     expect(lines.at(-1)).toMatch(/^rsi opportunities /);
   });
 
-  it('runs literally, line by line, under set -e -o pipefail', { timeout: 120_000 }, async () => {
+  it('runs literally, line by line, under set -e -o pipefail', async () => {
     const port = (await portFree(8765)) ? 8765 : await freePort();
     const home = mkdtempSync(join(tmpdir(), 'rsi-readme-'));
     const session = lines.join('\n').replaceAll(':8765', `:${port}`).replaceAll('--port 8765', `--port ${port}`);
@@ -50,7 +50,6 @@ ${session}
 echo "README session complete" >&2`;
     const r = await runBash(script, {
       cwd: home,
-      timeoutMs: 110_000,
       env: { HOME: home, RSI_CONFIG_DIR: join(home, 'config'), RSI_CREDENTIAL_STORE: 'file', BROWSER: FAKE_BROWSER },
     });
     expect(r.stderr).not.toContain('README line failed');

@@ -30,7 +30,7 @@ beforeAll(async () => {
     // The recipe's user alice, password pa@ss (written pa%40ss in the URL).
     startProxy({ credentials: { user: 'alice', password: 'pa@ss' }, hosts: { 'research.test': '127.0.0.1' } }),
   ]);
-}, 30_000);
+});
 afterAll(async () => {
   await Promise.all([sandbox?.stop(), proxy?.stop()]);
 });

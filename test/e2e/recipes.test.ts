@@ -2,7 +2,6 @@
 // against a real sandbox: the success path, and the failure paths the recipe claims to handle.
 // Only the example address https://research.example.com is replaced by the sandbox's.
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,10 +20,9 @@ let deadUrl: string;
 beforeAll(async () => {
   sandbox = await startSandbox(['--auto-approve', '--quiet', '--time-scale', '200']);
   token = (await obtainTokens(sandbox.url)).access_token;
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  deadUrl = `http://127.0.0.1:${(probe.address() as { port: number }).port}`;
-  await new Promise((resolve) => probe.close(resolve));
+  // Port 1 (tcpmux) has no listener here: a port freed a moment ago could be taken again by
+  // another suite running beside this one.
+  deadUrl = 'http://127.0.0.1:1';
 });
 afterAll(async () => {
   await sandbox?.stop();

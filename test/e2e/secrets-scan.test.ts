@@ -47,7 +47,7 @@ describe('secrets scan', () => {
       }
     };
     const step = async (args: string[], expected = 0): Promise<void> => {
-      const r = await runCli(args, { env, timeoutMs: 25_000 });
+      const r = await runCli(args, { env });
       outputs.push(r.stdout, r.stderr);
       expect(r.code, `${args.join(' ')}: ${r.stderr.slice(-500)}`).toBe(expected);
       collect();
@@ -83,5 +83,5 @@ describe('secrets scan', () => {
       const text = readFileSync(file, 'utf8');
       for (const secret of all) expect(text.includes(secret), `${file} holds a secret`).toBe(false);
     }
-  }, 90_000);
+  });
 });

@@ -148,7 +148,7 @@ afterAll(async () => {
 
 const configDir = mkdtempSync(join(tmpdir(), 'rsi-replies-'));
 function rsi(scenario: string, args: string[], baseUrl = `${base}/${scenario}`) {
-  return runCli(args, { env: { RSI_TOKEN: TOKEN, RSI_BASE_URL: baseUrl, RSI_CONFIG_DIR: configDir }, timeoutMs: 60_000 });
+  return runCli(args, { env: { RSI_TOKEN: TOKEN, RSI_BASE_URL: baseUrl, RSI_CONFIG_DIR: configDir } });
 }
 
 describe('a body that does not decode as its Content-Encoding says', () => {

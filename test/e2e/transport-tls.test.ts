@@ -29,7 +29,7 @@ beforeAll(async () => {
     startProxy({ credentials: { user: 'dave', password: 'tunnel-pa55' }, hosts: { 'rsi.test': '127.0.0.1' } }),
   ]);
   configDir = mkdtempSync(join(tmpdir(), 'rsi-transport-'));
-}, 30_000);
+});
 afterAll(async () => {
   await Promise.all([sandbox?.stop(), proxy?.stop()]);
 });

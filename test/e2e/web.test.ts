@@ -26,9 +26,15 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+/**
+ * Waits for the browser's whole line (the shell creates the file before printf writes to it), with
+ * an outer bound (120 s) a busy machine cannot trip.
+ */
 async function waitForFile(path: string): Promise<string> {
-  for (let i = 0; i < 200 && !existsSync(path); i++) await new Promise((r) => setTimeout(r, 25));
-  return readFileSync(path, 'utf8').trim();
+  const line = () => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+  const end = Date.now() + 120_000;
+  while (!line().endsWith('\n') && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  return line().trim();
 }
 
 describe('--web', () => {

@@ -65,6 +65,8 @@ describe('startSandbox (in-process)', () => {
     expect(res.statusCode).toBe(200);
     await res.body.text(); // the socket stays open, idle, in the agent's pool
     const hanging = fetch(`${sb.url}/api/v1/projects`).catch((e: unknown) => e);
+    // A head start for the request, not a wait the assertion depends on: one that has not arrived
+    // yet fails on close() just the same, so slowness cannot trip this.
     await new Promise((r) => setTimeout(r, 50));
     await sb.close(); // would never resolve if idle or hanging sockets kept the server open
     expect(await hanging).toBeInstanceOf(Error);

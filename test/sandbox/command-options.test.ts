@@ -73,6 +73,8 @@ describe('--latency', () => {
     expect(replies.map((r) => r.status)).toEqual(Array(8).fill(200));
     const other = await startSandbox({ latencyMs: 60_000 });
     const pending = fetch(`${other.url}/`).catch((e: unknown) => e);
+    // A head start for the request, not a wait the assertion depends on: a request that has not
+    // arrived yet fails on close() just the same, so slowness cannot trip this.
     await new Promise((r) => setTimeout(r, 50));
     await other.close(); // would hang for a minute if the delay held the connection
     expect(await pending).toBeInstanceOf(Error);
@@ -95,8 +97,17 @@ describe('rsi sandbox process: --port N, --latency, --quiet', () => {
   }
 
   it('listens on the port it is given, says the latency, and --quiet silences the request log', async () => {
-    const port = await freePort();
-    const p = await startProcess(['--port', String(port), '--latency', '20', '--quiet']);
+    // A port free a moment ago may be taken by then (another suite runs beside this one): another
+    // free port is tried, never a fixed one.
+    let port = 0;
+    let p: Awaited<ReturnType<typeof startProcess>> | undefined;
+    for (let attempt = 0; !p; attempt++) {
+      port = await freePort();
+      p = await startProcess(['--port', String(port), '--latency', '20', '--quiet']).catch((e: unknown) => {
+        if (attempt < 10 && /already in use/.test(String(e))) return undefined;
+        throw e;
+      });
+    }
     try {
       expect(p.url).toBe(`http://127.0.0.1:${port}`);
       expect((await fetch(`${p.url}/api/v1/projects`)).status).toBe(401);
@@ -111,8 +122,10 @@ describe('rsi sandbox process: --port N, --latency, --quiet', () => {
     const p = await startProcess([]);
     try {
       await fetch(`${p.url}/api/v1/projects`);
-      // The log line is written before the answer; allow the pipe a moment to carry it.
-      for (let i = 0; i < 100 && !p.stderr().includes('sandbox: GET /api/v1/projects'); i++) await new Promise((r) => setTimeout(r, 50));
+      // The log line is written before the answer, but the pipe may carry it later: wait for it,
+      // with an outer bound a busy machine cannot trip.
+      const end = Date.now() + 120_000;
+      while (!p.stderr().includes('sandbox: GET /api/v1/projects') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
       expect(p.stderr()).toContain('sandbox: GET /api/v1/projects');
     } finally {
       await p.stop();

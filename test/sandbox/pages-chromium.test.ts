@@ -23,7 +23,7 @@ describe.skipIf(skip)('consent and setup pages in Chromium', () => {
 
     profile = mkdtempSync(join(tmpdir(), 'rsi-chromium-'));
     context = await launchChromium(profile, { javaScriptEnabled: false });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await context?.close();

@@ -47,6 +47,12 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return env;
 }
 
+/**
+ * How long a spawned child may run before it is killed: generous (a whole suite beside another copy
+ * of itself on 2 busy cores must never reach it), and under vitest's 300 s per test.
+ */
+export const CHILD_BOUND_MS = 240_000;
+
 /** Spawns `node bin/rsi.js …` as a real child process and collects its output. */
 export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -60,7 +66,9 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 25_000);
+    // An outer bound for a child that truly hangs, not a speed limit: under vitest's 300 s test
+    // bound, so a hung child still fails with its output shown. A busy machine never trips it.
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? CHILD_BOUND_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -142,7 +142,7 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
         configDir: o.configDir ?? '/nonexistent/rsi',
         // fakeCtx's clock starts at 0: tokens in these tests expire hours after it.
         clock: o.clock ?? fakeClock(0),
-        oauth: { userAgent: 'rsi/test', network: new Network({ env: {}, timeoutMs: 2000 }) },
+        oauth: { userAgent: 'rsi/test', network: new Network({ env: {}, timeoutMs: 120_000 }) },
         warn: () => undefined,
       });
       return {

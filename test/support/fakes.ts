@@ -101,7 +101,7 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     json: format === 'json',
     format,
     debug: false,
-    timeoutMs: 1000,
+    timeoutMs: 120_000,
     time: 'relative',
     wide: false,
     ...o.globals,

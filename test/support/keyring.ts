@@ -46,7 +46,8 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
       if (out.includes('\n') && line) resolve(line.trim());
     });
     bus.once('exit', (code) => reject(new Error(`dbus-daemon exited with ${code}`)));
-    setTimeout(() => reject(new Error('dbus-daemon printed no address')), 5000).unref();
+    // An outer bound only: the address is an event, and a busy machine prints it late.
+    setTimeout(() => reject(new Error('dbus-daemon printed no address within 120 s')), 120_000).unref();
   });
   const env = { ...process.env, ...isolated, DBUS_SESSION_BUS_ADDRESS: address } as NodeJS.ProcessEnv;
   const daemon: ChildProcess = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
@@ -55,7 +56,8 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
   });
   daemon.stdin!.end('rsi-test-password');
   await new Promise<void>((resolve) => daemon.once('exit', () => resolve()));
-  const deadline = Date.now() + 10_000;
+  // The bus name is taken a moment after --unlock returns: poll for it, with an outer bound only.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const owned = spawnSync(
       'dbus-send',
@@ -106,8 +108,10 @@ export async function startPrivateKeyring(): Promise<PrivateKeyring> {
           // already gone
         }
       }
+      // The bus's exit, not a fixed pause, says its socket under `home` is no longer in use.
+      const gone = bus.exitCode !== null || bus.signalCode !== null ? Promise.resolve() : new Promise((r) => bus.once('exit', r));
       bus.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 100));
+      await gone;
       rmSync(home, { recursive: true, force: true });
     },
   };

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RSI_BIN, cleanEnv } from './cli.js';
+import { CHILD_BOUND_MS, RSI_BIN, cleanEnv } from './cli.js';
 
 /** A folder holding an executable `rsi` that runs this checkout, for PATH. */
 export function rsiOnPath(): string {
@@ -43,7 +43,7 @@ export function runBash(
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? CHILD_BOUND_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

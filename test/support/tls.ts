@@ -151,6 +151,8 @@ export async function startHttpsFront(upstream: string, tls: { key: string; cert
 const LOCAL_CA_DIR = '/usr/local/share/ca-certificates';
 /** Where update-ca-certificates links them, and OpenSSL (and Node's 'system' source) reads them. */
 const ETC_CERTS = '/etc/ssl/certs';
+/** The machine-wide lock every test suite's update-ca-certificates run takes (flock, util-linux). */
+const UPDATE_LOCK = '/run/lock/rsi-test-update-ca-certificates.lock';
 
 /**
  * Installing a CA in this machine's trust store needs root and Debian's `update-ca-certificates`
@@ -179,7 +181,12 @@ export function installInSystemStore(caFile: string): () => void {
   const name = `rsi-test-${randomBytes(6).toString('hex')}`;
   const installed = join(LOCAL_CA_DIR, `${name}.crt`);
   const hooks = mkdtempSync(join(tmpdir(), 'rsi-no-hooks-'));
-  const update = () => execFileSync('update-ca-certificates', ['--hooksdir', hooks], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // One update at a time on this machine: update-ca-certificates builds the bundle in a fixed
+  // temporary file (ca-certificates.crt.new), so two suites run at once appended into the same file,
+  // and the one that scanned the folder first could drop the other's CA from the final bundle. Under
+  // the lock each run starts after the previous one ended and sees every CA copied in so far.
+  const update = () =>
+    execFileSync('flock', [UPDATE_LOCK, 'update-ca-certificates', '--hooksdir', hooks], { stdio: ['ignore', 'ignore', 'pipe'] });
   copyFileSync(caFile, installed);
   update();
   return () => {

@@ -41,8 +41,9 @@ export function privateTmux(label: string): PrivateTmux {
     screen,
     start(name, args, { width, height, env }) {
       const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-      const command = `${sh(process.execPath)} ${sh(RSI_BIN)} ${args.map(sh).join(' ')}; echo EXIT=$?; sleep 60`;
+      const command = `${sh(process.execPath)} ${sh(RSI_BIN)} ${args.map(sh).join(' ')}; echo EXIT=$?; sleep 3600`;
       tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', String(height), ...envArgs, command);
+      // The shell idles after EXIT (killServer ends it) so a late read of a busy machine still finds the pane.
       return name;
     },
     // An outer bound for a screen that never comes, not a speed limit: a busy machine draws late.

@@ -20,7 +20,7 @@ describe.skipIf(skip)('login in headless Chromium', () => {
     sandbox = await startSandbox([]);
     profile = mkdtempSync(join(tmpdir(), 'rsi-chromium-login-'));
     context = await launchChromium(profile);
-  }, 60_000);
+  });
   afterAll(async () => {
     await context?.close();
     await sandbox?.stop();

@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RSI_BIN } from '../support/cli.js';
+import { RSI_BIN, CHILD_BOUND_MS } from '../support/cli.js';
 import { rawControls } from '../support/sandbox.js';
 import { shellPart, skipWithout } from '../support/system.js';
 
@@ -83,7 +83,8 @@ afterAll(() => {
 });
 
 function sh(shell: string, script: string): { stdout: string; stderr: string; status: number | null } {
-  const r = spawnSync(shell, ['-c', script], { cwd, env, encoding: 'utf8', timeout: 30_000 });
+  // An outer bound for a shell that hangs, not a speed limit (a busy machine starts zsh late).
+  const r = spawnSync(shell, ['-c', script], { cwd, env, encoding: 'utf8', timeout: CHILD_BOUND_MS });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 

@@ -45,7 +45,7 @@ describe.skipIf(skip)('credentials in the Secret Service (gnome-keyring)', () =>
   beforeAll(async () => {
     id = await configFolderId(dir);
     [keyring, sandbox] = await Promise.all([startPrivateKeyring(), startSandbox(['--auto-approve'])]);
-  }, 30_000);
+  });
   afterAll(async () => {
     const privateKeyrings = existsSync(join(keyring.dataHome, 'keyrings')) ? readdirSync(join(keyring.dataHome, 'keyrings')) : [];
     await Promise.all([keyring?.stop(), sandbox?.stop()]);

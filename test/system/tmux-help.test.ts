@@ -55,7 +55,7 @@ describe.skipIf(skip)('help screens in a real terminal (tmux)', () => {
       writeFileSync(script, `${lines.join('\n')}\necho EXIT=done\nsleep 60\n`);
       const name = `w${width}`;
       term.tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', '50', '-e', `RSI_CONFIG_DIR=${dir}`, `sh ${sh(script)}`);
-      await term.waitFor(name, /EXIT=done/, 60_000);
+      await term.waitFor(name, /EXIT=done/);
       const all = term.tmux('capture-pane', '-p', '-J', '-S', '-', '-t', name);
       const text = all.slice(all.indexOf(MARK), all.indexOf('EXIT=done'));
       for (const line of text.split('\n')) expect(line.trimEnd().length, `${line}`).toBeLessThanOrEqual(width);
@@ -70,7 +70,7 @@ describe.skipIf(skip)('help screens in a real terminal (tmux)', () => {
           .join('\n')
           .trimEnd()}\n`,
       );
-    }, 90_000);
+    });
   }
 
   it('piped help wraps at 80 columns', async () => {

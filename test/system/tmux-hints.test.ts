@@ -68,7 +68,7 @@ describe.skipIf(skip)('hints in a real terminal (tmux)', () => {
         'RSI_NO_PROMPT=1',
         `sh ${sh(script)}`,
       );
-      await term.waitFor(name, /EXIT=done/, 60_000);
+      await term.waitFor(name, /EXIT=done/);
       const all = term.tmux('capture-pane', '-p', '-J', '-S', '-', '-t', name);
       const text = all.slice(all.indexOf(MARK), all.indexOf('EXIT=done'));
       const said = text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith(MARK));
@@ -84,6 +84,6 @@ describe.skipIf(skip)('hints in a real terminal (tmux)', () => {
       if (UPDATE) writeFileSync(file, actual);
       expect(existsSync(file), `hints-${width}.txt is missing: run with RSI_UPDATE_GOLDEN=1 and review it`).toBe(true);
       expect(actual).toBe(readFileSync(file, 'utf8'));
-    }, 90_000);
+    });
   }
 });

@@ -15,7 +15,7 @@ const skip = skipWithout(tmuxPart());
 // A private tmux server (test/support/tmux.ts): a developer's sessions are never touched.
 const term = privateTmux('hostile');
 const { tmux } = term;
-const waitFor = (name: string, pattern: RegExp, timeoutMs = 15_000) => term.waitFor(name, pattern, timeoutMs);
+const waitFor = (name: string, pattern: RegExp) => term.waitFor(name, pattern);
 const PROJECT = HOSTILE_PLAIN_PROJECT;
 
 let sandbox: SandboxProcess;

@@ -31,7 +31,7 @@ describe.skipIf(skip)('pickers at a real terminal (tmux)', () => {
     env = { RSI_CONFIG_DIR: dir, RSI_CREDENTIAL_STORE: 'file', TERM: 'xterm-256color' };
     const r = await runCli(['login', '--base-url', sb.url], { env: { ...env, BROWSER: FAKE_BROWSER } });
     expect(r.code, r.stderr).toBe(0);
-  }, 30_000);
+  });
 
   afterAll(async () => {
     term.killServer();

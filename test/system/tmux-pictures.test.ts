@@ -33,7 +33,7 @@ let session = 0;
 /** Runs `rsi <args>` in a fresh tmux window of `width` columns; the shell prints EXIT=<code> at the end. */
 const start = (args: string[], width: number, env: Record<string, string>, extraEnv: Record<string, string> = {}): string =>
   term.start(`p${++session}`, args, { width, height: 60, env: { ...env, ...extraEnv } });
-const waitFor = (name: string, pattern: RegExp, timeoutMs = 20_000) => term.waitFor(name, pattern, timeoutMs);
+const waitFor = (name: string, pattern: RegExp) => term.waitFor(name, pattern);
 
 /** The screen as a person reads it: trailing spaces and blank lines and the EXIT marker dropped. */
 function normalise(screen: string): string {
@@ -84,13 +84,12 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
     // Deterministic opportunities: the top 5 targets of KRAS inhibitors, scored (one of them fails).
     const run = await runCli(['analyses', 'run', 'KRAS inhibitors', '--top', '5', '--type', 'target', '--yes', '--wait'], {
       env: fastEnv,
-      timeoutMs: 25_000,
     });
     expect([0, 10], run.stderr).toContain(run.code);
     bin = mkdtempSync(join(tmpdir(), 'rsi-bin-'));
     writeFileSync(join(bin, 'rsi'), `#!/bin/sh\nexec ${sh(process.execPath)} ${sh(RSI_BIN)} "$@"\n`);
     chmodSync(join(bin, 'rsi'), 0o755);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     term.killServer();
@@ -141,7 +140,7 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
           expect([...line.trimEnd()].length, `rsi ${args.join(' ')} at ${width}: ${line}`).toBeLessThanOrEqual(width);
         }
       }
-    }, 60_000);
+    });
   }
 
   it('plain ASCII under NO_COLOR and in a C locale', async () => {

@@ -35,11 +35,14 @@ const start = (args: string[], extra: Record<string, string> = {}) =>
 /** Runs `rsi args` in a new window and returns its screen once the shell has printed the exit status. */
 async function run(args: string[], extra: Record<string, string> = {}): Promise<string> {
   const name = start(args, extra);
-  return term.waitFor(name, /EXIT=\d+/, 20_000);
+  return term.waitFor(name, /EXIT=\d+/);
 }
-/** Polls a condition (the background check writes a file; there is no event to wait on from here). */
+/**
+ * Polls a condition (the background check writes a file; there is no event to wait on from here),
+ * with an outer bound a busy machine cannot trip.
+ */
 async function until(test: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 20_000;
+  const end = Date.now() + 120_000;
   while (!test()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -10,8 +10,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   main: ['context', 'program', 'io', 'errors', 'update'],
   // The update notice and its background registry check (issue 33).
   update: ['context', 'http', 'io'],
-  // The single executable's entry and its keychain loader (docs/install.md): only main.
-  exe: ['main'],
+  // The single executable's entry and its keychain loader (docs/install.md): main; and the
+  // snapshot entry (src/exe/snapshot.ts), which evaluates at build time what commands load on
+  // demand (services, the reply schemas, the scripting and flag checks) so the snapshot holds them.
+  exe: ['main', 'services', 'client', 'commands'],
   program: ['context', 'commands'],
   // The Context owns the process's one network (`ctx.network()`, the type of src/http/network.ts).
   context: ['auth', 'client', 'mcp', 'http', 'io', 'errors', 'services', 'formats'],

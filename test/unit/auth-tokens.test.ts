@@ -16,7 +16,7 @@ import { acquireLock } from '../../src/storage/lock.js';
 import { Network } from '../../src/http/network.js';
 
 // The one network path OAuth calls take, as the Context's would be.
-const network = new Network({ env: {}, timeoutMs: 5000 });
+const network = new Network({ env: {}, timeoutMs: 120_000 });
 afterAll(() => network.close());
 
 const NOW = 1_700_000_000_000;
@@ -225,7 +225,7 @@ describe('discovery is checked before the browser opens', () => {
       close: () => new Promise((resolve) => srv.close(() => resolve())),
     };
   }
-  const env = { userAgent: 'rsi/test', timeoutMs: 5000, network };
+  const env = { userAgent: 'rsi/test', timeoutMs: 120_000, network };
 
   it('accepts https endpoints and loopback http ones', async () => {
     const s = await metadataServer(() => ({ revocation_endpoint: 'https://revoke.example/r' }));

@@ -99,7 +99,7 @@ describe('bounded bodies', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(bomb);
     };
-    const network = new Network({ env: {}, timeoutMs: 5000 });
+    const network = new Network({ env: {}, timeoutMs: 120_000 });
     try {
       const error = await network.fetch(`${base}/.well-known/oauth-authorization-server`).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
@@ -114,7 +114,7 @@ describe('bounded bodies', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end();
     };
-    const network = new Network({ env: {}, timeoutMs: 5000 });
+    const network = new Network({ env: {}, timeoutMs: 120_000 });
     try {
       const res = await network.fetch(`${base}/doc`);
       expect(res.status).toBe(200);
@@ -130,7 +130,7 @@ describe('bounded bodies', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
       res.end(bomb);
     };
-    const network = new Network({ env: {}, timeoutMs: 5000 });
+    const network = new Network({ env: {}, timeoutMs: 120_000 });
     try {
       const error = await network.fetch(`${base}/doc`).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
@@ -144,7 +144,7 @@ describe('bounded bodies', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(gzipSync(JSON.stringify({ issuer: 'x' })));
     };
-    const network = new Network({ env: {}, timeoutMs: 5000 });
+    const network = new Network({ env: {}, timeoutMs: 120_000 });
     try {
       const res = await network.fetch(`${base}/doc`);
       expect(await res.json()).toEqual({ issuer: 'x' });
@@ -159,7 +159,7 @@ describe('bounded bodies', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(bomb);
     };
-    const http = new TestHttp({ baseUrl: base, timeoutMs: 10_000, userAgent: 'rsi/t', clock: fakeClock() });
+    const http = new TestHttp({ baseUrl: base, timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() });
     try {
       const error = await http.request({ method: 'GET', path: '/big' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
@@ -180,7 +180,7 @@ describe("direct requests on Node's own client", () => {
       res.setHeader('Content-Type', 'application/json');
       res.end('{}');
     };
-    const network = new Network({ env: {}, timeoutMs: 5000 });
+    const network = new Network({ env: {}, timeoutMs: 120_000 });
     try {
       const res = await network.send({ method: 'GET', url: new URL(`${base}/h`), headers: {}, maxBytes: 1024 });
       expect(res.headers['x-many']).toBe('one, two');
@@ -208,7 +208,7 @@ describe("direct requests on Node's own client", () => {
         res.end('{}');
       });
     };
-    const network = new Network({ env: {}, timeoutMs: 5000 });
+    const network = new Network({ env: {}, timeoutMs: 120_000 });
     try {
       const body = JSON.stringify({ name: 'Ünïcode ✓' });
       await network.send({ method: 'POST', url: new URL(`${base}/p`), headers: { 'user-agent': 'rsi/t' }, body, maxBytes: 1024 });
@@ -224,12 +224,14 @@ describe("direct requests on Node's own client", () => {
       sockets.add(req.socket);
       res.end('{}');
     };
-    const network = new Network({ env: {}, timeoutMs: 5000 });
+    const network = new Network({ env: {}, timeoutMs: 120_000 });
     try {
       for (let i = 0; i < 3; i++) await network.send({ method: 'GET', url: new URL(`${base}/k`), headers: {}, maxBytes: 1024 });
       expect(sockets.size).toBe(1);
       // The server drops its idle connections (as one does after its keep-alive timeout).
       server.closeIdleConnections();
+      // Time for the close to reach the client, not a wait the assertion needs: a request sent on
+      // the closed socket before the client sees it is sent again on a new one (STALE_SOCKET).
       await new Promise((resolve) => setTimeout(resolve, 50));
       const res = await network.send({ method: 'GET', url: new URL(`${base}/k`), headers: {}, maxBytes: 1024 });
       expect(res.status).toBe(200);
@@ -255,7 +257,7 @@ describe("direct requests on Node's own client", () => {
       }
       res.end('{}');
     };
-    const network = new Network({ env: {}, timeoutMs: 5000 });
+    const network = new Network({ env: {}, timeoutMs: 120_000 });
     try {
       await network.send({ method: 'GET', url: new URL(`${base}/first`), headers: {}, maxBytes: 1024 });
       const res = await network.send({ method: 'POST', url: new URL(`${base}/token`), headers: {}, body: 'a=1', maxBytes: 1024 });
@@ -278,7 +280,7 @@ describe("direct requests on Node's own client", () => {
   });
 
   it('says a refused connection in one line, and a reset mid-body as a closed connection', async () => {
-    const network = new Network({ env: {}, timeoutMs: 5000 });
+    const network = new Network({ env: {}, timeoutMs: 120_000 });
     try {
       const refused = await network
         .send({ method: 'GET', url: new URL('http://127.0.0.1:1/x'), headers: {}, maxBytes: 1024 })
@@ -322,7 +324,7 @@ describe('the --debug trace fails closed', () => {
       }
     };
     const trace = collect();
-    const network = new Network({ env: {}, timeoutMs: 5000, trace: trace.stream });
+    const network = new Network({ env: {}, timeoutMs: 120_000, trace: trace.stream });
     try {
       await network.fetch(`${base}/token`, {
         method: 'POST',
@@ -472,7 +474,7 @@ describe('a socks5:// proxy', () => {
     const warnings: unknown[] = [];
     const onWarning = (w: Error) => warnings.push(w.message);
     process.on('warning', onWarning);
-    const network = new Network({ env: { HTTPS_PROXY: 'socks5://127.0.0.1:1' }, timeoutMs: 2000 });
+    const network = new Network({ env: { HTTPS_PROXY: 'socks5://127.0.0.1:1' }, timeoutMs: 120_000 });
     try {
       const error = await network.fetch('https://rsi.example.org/.well-known/oauth-authorization-server').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceUnavailableError);
@@ -503,8 +505,8 @@ describe('through a real forward proxy', () => {
     proxy.hits.length = 0;
     const trace = collect();
     const proxyUrl = proxy.url.replace('//', '//alice:pr0xy-s3cret@');
-    const network = new Network({ env: { http_proxy: proxyUrl }, timeoutMs: 5000, trace: trace.stream });
-    const http = new RetryingHttp({ baseUrl: named, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const network = new Network({ env: { http_proxy: proxyUrl }, timeoutMs: 120_000, trace: trace.stream });
+    const http = new RetryingHttp({ baseUrl: named, timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
       expect((await http.request({ method: 'GET', path: '/keywords' })).json).toEqual({ ok: true });
       expect((await network.fetch(`${named}/.well-known/oauth-authorization-server`)).status).toBe(200);
@@ -520,8 +522,8 @@ describe('through a real forward proxy', () => {
 
   it('names the proxy (redacted) and does not retry when it wants credentials (407)', async () => {
     proxy.hits.length = 0;
-    const network = new Network({ env: { http_proxy: proxy.url.replace('//', '//alice:wrong-pass@') }, timeoutMs: 5000 });
-    const http = new RetryingHttp({ baseUrl: named, timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const network = new Network({ env: { http_proxy: proxy.url.replace('//', '//alice:wrong-pass@') }, timeoutMs: 120_000 });
+    const http = new RetryingHttp({ baseUrl: named, timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() }, network);
     try {
       const error = await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceUnavailableError);
@@ -537,7 +539,7 @@ describe('through a real forward proxy', () => {
   it('goes direct for hosts in NO_PROXY', async () => {
     handler = (_req, res) => res.end('{}');
     proxy.hits.length = 0;
-    const network = new Network({ env: { http_proxy: proxy.url, no_proxy: '127.0.0.1,svc.test' }, timeoutMs: 5000 });
+    const network = new Network({ env: { http_proxy: proxy.url, no_proxy: '127.0.0.1,svc.test' }, timeoutMs: 120_000 });
     try {
       expect((await network.fetch(`${base}/x`)).status).toBe(200);
       expect(proxy.hits).toHaveLength(0);
@@ -550,7 +552,7 @@ describe('through a real forward proxy', () => {
   it('never proxies loopback: 127.0.0.1 goes direct though http_proxy is set and NO_PROXY is empty', async () => {
     handler = (_req, res) => res.end('{}');
     proxy.hits.length = 0;
-    const network = new Network({ env: { http_proxy: proxy.url, HTTPS_PROXY: proxy.url }, timeoutMs: 5000 });
+    const network = new Network({ env: { http_proxy: proxy.url, HTTPS_PROXY: proxy.url }, timeoutMs: 120_000 });
     try {
       expect((await network.fetch(`${base}/x`)).status).toBe(200);
       expect(network.proxyFor(new URL(base))).toBeUndefined();
@@ -563,7 +565,7 @@ describe('through a real forward proxy', () => {
 
   it('sends http:// through upper-case HTTP_PROXY too, as the contract and Go read it', async () => {
     proxy.hits.length = 0;
-    const network = new Network({ env: { HTTP_PROXY: proxy.url }, timeoutMs: 5000 });
+    const network = new Network({ env: { HTTP_PROXY: proxy.url }, timeoutMs: 120_000 });
     try {
       expect(network.proxyFor(new URL(`${named}/x`))).toBe(proxy.url);
     } finally {
@@ -574,7 +576,7 @@ describe('through a real forward proxy', () => {
 
 describe('an https:// request with only an http proxy set', () => {
   it('goes direct, and the failure names the variables that did not apply', async () => {
-    const network = new Network({ env: { http_proxy: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9' }, timeoutMs: 5000 });
+    const network = new Network({ env: { http_proxy: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9' }, timeoutMs: 120_000 });
     try {
       expect(network.proxyFor(new URL('https://svc.test/'))).toBeUndefined();
       const error = (await network.fetch('https://svc.test:8443/x').catch((e: unknown) => e)) as ServiceUnavailableError;
@@ -593,8 +595,11 @@ describe('a proxy that refuses CONNECT', () => {
   // same proxy again is no use: one try, as curl makes.
   it.each([403, 502, 503])('%i: one line naming the proxy, the host and the status, and no retry', async (status) => {
     const refusing = await startProxy({ refuseConnect: status });
-    const network = new Network({ env: { HTTPS_PROXY: refusing.url }, timeoutMs: 5000 });
-    const http = new RetryingHttp({ baseUrl: 'https://svc.test:8443', timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() }, network);
+    const network = new Network({ env: { HTTPS_PROXY: refusing.url }, timeoutMs: 120_000 });
+    const http = new RetryingHttp(
+      { baseUrl: 'https://svc.test:8443', timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() },
+      network,
+    );
     try {
       const error = (await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e)) as ServiceUnavailableError;
       expect(error).toBeInstanceOf(ServiceUnavailableError);
@@ -613,7 +618,7 @@ describe('a proxy that refuses CONNECT', () => {
 describe('TLS failures name the fix', () => {
   it('says in one line that an https:// address reached a port that is not TLS, and does not retry', async () => {
     handler = (_req, res) => res.end('{}');
-    const http = new TestHttp({ baseUrl: base.replace('http:', 'https:'), timeoutMs: 5000, userAgent: 'rsi/t', clock: fakeClock() });
+    const http = new TestHttp({ baseUrl: base.replace('http:', 'https:'), timeoutMs: 120_000, userAgent: 'rsi/t', clock: fakeClock() });
     try {
       const error = await http.request({ method: 'GET', path: '/keywords' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServiceUnavailableError);

@@ -35,7 +35,7 @@ beforeAll(async () => {
       },
     },
   ]);
-  network = new Network({ env: {}, timeoutMs: 30_000 });
+  network = new Network({ env: {}, timeoutMs: 120_000 });
   const server = await createServer({
     version: '0.0.0-test',
     allowWrite: false,

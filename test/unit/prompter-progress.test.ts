@@ -38,8 +38,10 @@ describe('createPrompter', () => {
   it('renders the question on stderr and reads the answer from stdin', async () => {
     const io = fakeIo(true);
     const answer = createPrompter(io).confirm('Run 3 analyses?');
-    // inquirer loads lazily; answer once the question is on screen.
-    for (let i = 0; i < 200 && !io.err().includes('Run 3 analyses?'); i++) await new Promise((r) => setTimeout(r, 10));
+    // inquirer loads lazily; answer once the question is on screen (an outer bound of 120 s: a busy
+    // machine loads it late).
+    const end = Date.now() + 120_000;
+    while (!io.err().includes('Run 3 analyses?') && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     (io.stdin as PassThrough).write('y\n');
     expect(await answer).toBe(true);
     expect(io.err()).toContain('Run 3 analyses?');
@@ -83,7 +85,9 @@ describe('createProgress', () => {
     const p = createProgress(io, { frameMs: 5 });
     p.update('working');
     expect(timers()).toBe(before);
-    await new Promise((r) => setTimeout(r, 40));
+    // The timer's next frame is the event waited for (bounded at 120 s), not a fixed pause.
+    const end = Date.now() + 120_000;
+    while (!io.err().includes('⠙ working') && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
     p.stop();
     expect(io.err()).toContain('⠙ working');
   });

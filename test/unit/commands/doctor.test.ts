@@ -77,7 +77,7 @@ describe('doctor: run', () => {
 
   it('human: a checklist with ✓, ✗ and the fix under each failure; an unreachable service is named', async () => {
     const io = fakeIo(false);
-    const network = new Network({ env: {}, timeoutMs: 2000 });
+    const network = new Network({ env: {}, timeoutMs: 120_000 });
     const credentials = fakeCredentials({ baseUrl: 'http://127.0.0.1:1', configDir: dir, store: keychain() });
     try {
       const ctx = fakeCtx(io, { format: 'tsv', env: { RSI_CONFIG_DIR: dir }, credentials, network });
