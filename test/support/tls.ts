@@ -6,19 +6,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  accessSync,
-  constants,
-  copyFileSync,
-  existsSync,
-  lstatSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -181,25 +169,26 @@ export function installInSystemStore(caFile: string): () => void {
   const name = `rsi-test-${randomBytes(6).toString('hex')}`;
   const installed = join(LOCAL_CA_DIR, `${name}.crt`);
   const hooks = mkdtempSync(join(tmpdir(), 'rsi-no-hooks-'));
-  // One update at a time on this machine: update-ca-certificates builds the bundle in a fixed
-  // temporary file (ca-certificates.crt.new), so two suites run at once appended into the same file,
-  // and the one that scanned the folder first could drop the other's CA from the final bundle. Under
-  // the lock each run starts after the previous one ended and sees every CA copied in so far.
-  const update = () =>
-    execFileSync('flock', [UPDATE_LOCK, 'update-ca-certificates', '--hooksdir', hooks], { stdio: ['ignore', 'ignore', 'pipe'] });
-  copyFileSync(caFile, installed);
-  update();
+  // One change of the store at a time on this machine, the file copied or removed inside the same
+  // lock as the update: update-ca-certificates builds the bundle in a fixed temporary file
+  // (ca-certificates.crt.new), so two suites run at once appended into the same file, and one
+  // scanning the folder while the other removed its .crt failed reading it ("sed: can't read").
+  // Under the lock each change starts after the previous one ended and sees a still folder.
+  const locked = (script: string, ...args: string[]) =>
+    execFileSync('flock', [UPDATE_LOCK, 'sh', '-c', script, 'sh', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  locked('cp "$1" "$2" && update-ca-certificates --hooksdir "$3"', caFile, installed, hooks);
   return () => {
     if (!existsSync(installed)) return;
-    rmSync(installed, { force: true });
-    update();
     // A plain run rebuilds the bundle file but leaves the links to a removed local CA (only
-    // --fresh, which relinks every certificate, clears them): the link and its hash names go here.
-    for (const entry of readdirSync(ETC_CERTS)) {
-      const path = join(ETC_CERTS, entry);
-      if (entry === `${name}.pem` || (lstatSync(path).isSymbolicLink() && readlinkSync(path) === `${name}.pem`))
-        rmSync(path, { force: true });
-    }
+    // --fresh, which relinks every certificate, clears them): the link and its hash names go too.
+    locked(
+      'rm -f "$1" && update-ca-certificates --hooksdir "$2" && for f in "$3"/*; do ' +
+        'if [ "${f##*/}" = "$4.pem" ] || { [ -L "$f" ] && [ "$(readlink "$f")" = "$4.pem" ]; }; then rm -f "$f"; fi; done',
+      installed,
+      hooks,
+      ETC_CERTS,
+      name,
+    );
     rmSync(hooks, { recursive: true, force: true });
   };
 }
