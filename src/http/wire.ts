@@ -32,15 +32,6 @@ export interface WireRequest {
   hintIfSent?: string | undefined;
 }
 
-export interface WireResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  /** set-cookie and other repeated headers as sent, for building a fetch Response. */
-  rawHeaders: [string, string][];
-  body: Buffer;
-}
-
 /** The fetch subset oauth4webapi and the probes use; never follows redirects. */
 export interface FetchInit {
   method?: string | undefined;
@@ -55,7 +46,12 @@ export interface FetchInit {
 /** A reply's status line and headers, its body still to read. */
 export interface WireHead {
   status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
+  /** set-cookie and other repeated headers as sent, for building a fetch Response. */
   rawHeaders: [string, string][];
   body: Readable;
 }
+
+/** A reply read whole: the head, and the body as received, decompressed. */
+export type WireResponse = Omit<WireHead, 'body'> & { body: Buffer };

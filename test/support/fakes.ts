@@ -130,3 +130,15 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     onClose: () => undefined,
   };
 }
+
+/** A poll that replies (or throws) in order, repeating the last reply when the script runs out; `calls()` counts the polls. */
+export function scriptedPoll<T>(replies: ReadonlyArray<T | Error>): { poll: () => Promise<T>; calls: () => number } {
+  let i = 0;
+  const poll = async (): Promise<T> => {
+    const r = replies[Math.min(i, replies.length - 1)]!;
+    i += 1;
+    if (r instanceof Error) throw r;
+    return r;
+  };
+  return { poll, calls: () => i };
+}

@@ -3,20 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { NotSignedInError, ServiceUnavailableError } from '../../src/errors.js';
 import { isWaiting, watchScoring } from '../../src/ops/watch.js';
-import { fakeClock } from '../support/fakes.js';
+import { fakeClock, scriptedPoll } from '../support/fakes.js';
 
 type S = { next: string; n?: number };
 
-function scripted(replies: Array<S | Error>) {
-  let i = 0;
-  const poll = async (): Promise<S> => {
-    const r = replies[Math.min(i, replies.length - 1)]!;
-    i += 1;
-    if (r instanceof Error) throw r;
-    return r;
-  };
-  return { poll, calls: () => i };
-}
+const scripted = (replies: Array<S | Error>) => scriptedPoll(replies);
 
 const never = new AbortController().signal;
 

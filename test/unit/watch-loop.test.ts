@@ -5,7 +5,7 @@ import { assertNoFailedAnalyses, failedDuringWatch, startedByReply } from '../..
 import { formatSeconds } from '../../src/io/text.js';
 import { AnalysisFailedError, NotSignedInError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../src/errors.js';
 import { createProgress } from '../../src/io/progress.js';
-import { fakeClock, fakeIo } from '../support/fakes.js';
+import { fakeClock, fakeIo, scriptedPoll } from '../support/fakes.js';
 
 /** A clock whose sleeps return at once and advance time: the loop's timing, without waiting. */
 
@@ -13,17 +13,7 @@ function status(next: StatusLike['next'], analyses: StatusLike['analyses'] = [],
   return { signals_ready: true, scoring, summary: 's', next, analyses };
 }
 
-/** Replies (or throws) in order; repeats the last reply when the script runs out. */
-function scripted(replies: Array<StatusLike | Error>) {
-  let i = 0;
-  const poll = async () => {
-    const r = replies[Math.min(i, replies.length - 1)]!;
-    i += 1;
-    if (r instanceof Error) throw r;
-    return r;
-  };
-  return { poll, calls: () => i };
-}
+const scripted = (replies: Array<StatusLike | Error>) => scriptedPoll(replies);
 
 const never = new AbortController().signal;
 
