@@ -5,6 +5,7 @@
 import pkg from '../package.json' with { type: 'json' };
 import { createContext, type Env } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
+import type { Readable, Writable } from 'node:stream';
 import type { Io } from './io/io.js';
 import { colourWanted } from './io/colors.js';
 import { utf8Locale } from './io/pictures.js';
@@ -17,13 +18,37 @@ import { buildProgram, explainError, expandJsonFields } from './program.js';
 export interface MainOptions {
   argv?: readonly string[];
   env?: Env;
+  /** A ready-made Io, used as given (unit tests of one printer's bytes). */
   io?: Io;
+  /**
+   * Streams to run on instead of the process's own: the Io is built from them exactly as from the
+   * real stdio (stderr sanitised, colour and ASCII decided the same way), so a command run in
+   * process (tests, an embedder) behaves as the process would. Their terminal facts default to
+   * "not a terminal".
+   */
+  stdio?: Stdio;
+  /**
+   * Stops the command as a SIGTERM would (exit 143), for a caller that runs it in process; the
+   * process's own signals are listened to only when neither `io` nor `stdio` is given.
+   */
+  signal?: AbortSignal;
+}
+
+/** Standard streams and their terminal facts (`MainOptions.stdio`). */
+export interface Stdio {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdinIsTTY?: boolean;
+  readonly stdoutIsTTY?: boolean;
+  readonly stderrIsTTY?: boolean;
+  readonly columns?: number;
 }
 
 export async function main(options: MainOptions = {}): Promise<number> {
   const argv = options.argv ?? process.argv.slice(2);
   const env = options.env ?? process.env;
-  const stdout = options.io?.stdout ?? process.stdout;
+  const stdout = options.io?.stdout ?? options.stdio?.stdout ?? process.stdout;
 
   // `--version` is answered before commander, config or anything heavy is loaded.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -38,7 +63,8 @@ export async function main(options: MainOptions = {}): Promise<number> {
     return ExitCode.ok;
   }
 
-  const io = options.io ?? (await asciiWhereNeeded(processIo(argv, env, sanitize.sanitizingStream), env, sanitize.sanitizingStream));
+  const stdio = options.stdio ?? processStdio();
+  const io = options.io ?? (await asciiWhereNeeded(stdioIo(stdio, argv, env, sanitize.sanitizingStream), stdio, env));
   const debug = argv.includes('--debug') || env.RSI_DEBUG === '1';
 
   const abort = new AbortController();
@@ -53,7 +79,11 @@ export async function main(options: MainOptions = {}): Promise<number> {
     }
     abort.abort(new InterruptedError(name === 'SIGINT' ? 'interrupted' : `stopped by ${name}`, { signal: name }));
   };
-  const listening = options.io === undefined;
+  const listening = options.io === undefined && options.stdio === undefined;
+  // A caller running the command in process stops it the way SIGTERM would.
+  const stop = (): void => onSignal('SIGTERM');
+  if (options.signal?.aborted) stop();
+  else options.signal?.addEventListener('abort', stop, { once: true });
   if (listening) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
@@ -81,6 +111,7 @@ export async function main(options: MainOptions = {}): Promise<number> {
     if (word !== undefined) io.stderr.write(`hint: to choose fields, write --json=${word} or --fields ${word}\n`);
     return code;
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     await ctx.close();
     if (listening) {
       process.off('SIGINT', onSignal);
@@ -180,37 +211,12 @@ function isPromptExit(error: unknown): boolean {
 
 type Sanitize = typeof import('./io/sanitize.js');
 
-/** The terminal facts of the real stdout and stderr. */
-function terminal(): Pick<Io, 'stdoutIsTTY' | 'stderrIsTTY' | 'columns'> {
-  return {
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
-    columns: process.stdout.columns || process.stderr.columns || 80,
-  };
-}
-
 /**
- * In a locale that is not UTF-8 (LC_ALL=C), what rsi draws on a terminal (spinner, pictures,
- * prompts, ✓ and …) is written as ASCII; piped output is never touched (io/ascii.ts).
+ * The real stdio with its terminal facts. stdin is built on first use: making the stream (a socket,
+ * a tty or a file stream) costs ~1 ms of a start that, for most commands, never reads it
+ * (docs/performance.md, round 3).
  */
-async function asciiWhereNeeded(io: Io, env: Env, sanitizingStream: Sanitize['sanitizingStream']): Promise<Io> {
-  if (utf8Locale(env) || (!io.stdoutIsTTY && !io.stderrIsTTY)) return io;
-  const { asciiStream } = await import('./io/ascii.js');
-  if (!io.stderrIsTTY) return { ...io, stdout: io.stdoutIsTTY ? asciiStream(io.stdout) : io.stdout };
-  const stderrRaw = asciiStream(process.stderr);
-  return {
-    ...io,
-    stdout: io.stdoutIsTTY ? asciiStream(io.stdout) : io.stdout,
-    stderr: sanitizingStream(stderrRaw),
-    stderrRaw,
-  };
-}
-
-function processIo(argv: readonly string[], env: Env, sanitizingStream: Sanitize['sanitizingStream']): Io {
-  const { stdoutIsTTY, stderrIsTTY, columns } = terminal();
-  const noColorFlag = argv.includes('--no-color');
-  // stdin is built on first use: making the stream (a socket, a tty or a file stream) costs ~1 ms
-  // of a start that, for most commands, never reads it (docs/performance.md, round 3).
+function processStdio(): Stdio {
   let stdinIsTTY: boolean | undefined;
   return {
     get stdin() {
@@ -221,13 +227,50 @@ function processIo(argv: readonly string[], env: Env, sanitizingStream: Sanitize
       return stdinIsTTY;
     },
     stdout: process.stdout,
+    stderr: process.stderr,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    columns: process.stdout.columns || process.stderr.columns || 80,
+  };
+}
+
+/**
+ * In a locale that is not UTF-8 (LC_ALL=C), what rsi draws on a terminal (spinner, pictures,
+ * prompts, ✓ and …) is written as ASCII; piped output is never touched (io/ascii.ts).
+ */
+async function asciiWhereNeeded(io: Io, stdio: Stdio, env: Env): Promise<Io> {
+  if (utf8Locale(env) || (!io.stdoutIsTTY && !io.stderrIsTTY)) return io;
+  const { asciiStream } = await import('./io/ascii.js');
+  if (!io.stderrIsTTY) return { ...io, stdout: io.stdoutIsTTY ? asciiStream(io.stdout) : io.stdout };
+  const stderrRaw = asciiStream(stdio.stderr);
+  return {
+    ...io,
+    stdout: io.stdoutIsTTY ? asciiStream(io.stdout) : io.stdout,
+    stderr: sanitize.sanitizingStream(stderrRaw),
+    stderrRaw,
+  };
+}
+
+/** The Io of a set of standard streams: what every command writes and reads through. */
+function stdioIo(stdio: Stdio, argv: readonly string[], env: Env, sanitizingStream: Sanitize['sanitizingStream']): Io {
+  const stdoutIsTTY = stdio.stdoutIsTTY === true;
+  const stderrIsTTY = stdio.stderrIsTTY === true;
+  const noColorFlag = argv.includes('--no-color');
+  return {
+    get stdin() {
+      return stdio.stdin;
+    },
+    get stdinIsTTY() {
+      return stdio.stdinIsTTY === true;
+    },
+    stdout: stdio.stdout,
     // Everything written for a person on stderr (errors, hints, warnings, notes, the --debug trace)
     // passes the sanitiser; the live progress line and prompts draw on the raw stream themselves.
-    stderr: sanitizingStream(process.stderr),
-    stderrRaw: process.stderr,
+    stderr: sanitizingStream(stdio.stderr),
+    stderrRaw: stdio.stderr,
     stdoutIsTTY,
     stderrIsTTY,
-    columns,
+    columns: stdio.columns ?? 80,
     // NO_COLOR, FORCE_COLOR, CLICOLOR and CLICOLOR_FORCE as people set them (io/colors.ts); JSON,
     // TSV and CSV stay plain in a pipe whatever they say (io/output.ts).
     color: colourWanted(env, noColorFlag, stdoutIsTTY),

@@ -66,13 +66,14 @@ describe('--jq', () => {
     const probe = { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}` };
     const loaded = (): string => readFileSync(log, 'utf8');
 
-    const plain = await rsi(['keywords', 'search', 'egfr', '--json', '--fields', 'name'], undefined, probe);
+    // What a process loads: a real bin/rsi.js process, not the in-process run.
+    const plain = await e2e.rsiProcess(['keywords', 'search', 'egfr', '--json', '--fields', 'name'], { env: probe });
     expect(plain.code, plain.stderr).toBe(0);
     expect(loaded()).toMatch(/dist\/main\.js/);
     for (const chunk of engine) expect(loaded()).not.toContain(chunk);
 
     writeFileSync(log, '');
-    const withJq = await rsi(['keywords', 'search', 'egfr', '--jq', '.data[0].name'], undefined, probe);
+    const withJq = await e2e.rsiProcess(['keywords', 'search', 'egfr', '--jq', '.data[0].name'], { env: probe });
     expect(withJq.code, withJq.stderr).toBe(0);
     expect(engine.some((chunk) => loaded().includes(chunk))).toBe(true);
     appendFileSync(log, '');

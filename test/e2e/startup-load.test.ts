@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/e2e.js';
 
-const e2e = useSandbox();
+const e2e = useSandbox([], { process: true });
 
 /**
  * A preload that logs every Intl.Segmenter and every `\p{RGI_Emoji}` expression built: what

@@ -1,6 +1,8 @@
 /**
- * The end-to-end set-up most files share: one real `rsi sandbox` process per test file, a token from
- * the real OAuth flow, a temporary config folder, and `rsi(…)` running bin/rsi.js against them.
+ * The end-to-end set-up most files share: one `rsi sandbox` per test file, a token from the real
+ * OAuth flow, a temporary config folder, and `rsi(…)` running rsi against them. Both run in this
+ * test process (`main()`, test/support/inproc.ts) unless `{ process: true }` asks for real
+ * `bin/rsi.js` processes (start-up, what a process loads, signals).
  *
  *   const e2e = useSandbox(['--fault', 'analyses-504']);
  *   it('…', async () => { const r = await e2e.rsi(['projects', 'list']); … });
@@ -9,9 +11,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { type CliResult, runCli } from './cli.js';
+import * as processes from './cli.js';
+import type { CliResult } from './cli.js';
+import * as inProcess from './inproc.js';
+import type { InProcessSandbox } from './inproc.js';
 import { obtainTokens } from './oauth.js';
-import { type SandboxProcess, startSandbox } from './sandbox.js';
+import * as sandboxProcesses from './sandbox.js';
 
 export interface RsiOptions {
   env?: Record<string, string | undefined>;
@@ -22,13 +27,15 @@ export interface RsiOptions {
 }
 
 export interface E2e {
-  readonly sandbox: SandboxProcess;
+  readonly sandbox: InProcessSandbox;
   readonly url: string;
   /** An access token with all three scopes. */
   readonly token: string;
   readonly configDir: string;
   /** bin/rsi.js with RSI_TOKEN, RSI_BASE_URL and RSI_CONFIG_DIR set for this sandbox. */
   rsi(args: readonly string[], options?: RsiOptions): Promise<CliResult>;
+  /** The same as a real `bin/rsi.js` process, for what needs one (what the process loads, NODE_OPTIONS). */
+  rsiProcess(args: readonly string[], options?: RsiOptions): Promise<CliResult>;
   /** A direct API call (no rsi), for arranging state and checking what the service holds. */
   api(method: string, path: string, body?: unknown, token?: string): Promise<Response>;
   /** A new project through the API; with `setup` (default) its scoring setup finished by the setup form. */
@@ -37,8 +44,10 @@ export interface E2e {
   tokenFor(scopes: readonly string[], resource?: string): Promise<string>;
 }
 
-export function useSandbox(args: readonly string[] = [], options: { quiet?: boolean } = {}): E2e {
-  let sandbox: SandboxProcess | undefined;
+export function useSandbox(args: readonly string[] = [], options: { quiet?: boolean; process?: boolean } = {}): E2e {
+  const startSandbox = options.process ? sandboxProcesses.startSandbox : inProcess.startSandbox;
+  const runCli = options.process ? processes.runCli : inProcess.runCli;
+  let sandbox: InProcessSandbox | undefined;
   let token = '';
   let configDir = '';
   beforeAll(async () => {
@@ -50,10 +59,15 @@ export function useSandbox(args: readonly string[] = [], options: { quiet?: bool
     await sandbox?.stop();
     if (configDir) rmSync(configDir, { recursive: true, force: true });
   });
-  const ready = (): SandboxProcess => {
+  const ready = (): InProcessSandbox => {
     if (!sandbox) throw new Error('useSandbox: the sandbox is not started yet (use it inside a test or a hook)');
     return sandbox;
   };
+  const runOptions = (o: RsiOptions): processes.RunCliOptions => ({
+    env: { RSI_TOKEN: o.as ?? token, RSI_BASE_URL: ready().url, RSI_CONFIG_DIR: configDir, ...o.env },
+    input: o.input,
+    timeoutMs: o.timeoutMs,
+  });
   const e2e: E2e = {
     get sandbox() {
       return ready();
@@ -67,12 +81,8 @@ export function useSandbox(args: readonly string[] = [], options: { quiet?: bool
     get configDir() {
       return configDir;
     },
-    rsi: (argv, o = {}) =>
-      runCli(argv, {
-        env: { RSI_TOKEN: o.as ?? token, RSI_BASE_URL: ready().url, RSI_CONFIG_DIR: configDir, ...o.env },
-        input: o.input,
-        timeoutMs: o.timeoutMs,
-      }),
+    rsi: (argv, o = {}) => runCli(argv, runOptions(o)),
+    rsiProcess: (argv, o = {}) => processes.runCli(argv, runOptions(o)),
     api: (method, path, body, as) =>
       fetch(`${ready().url}/api/v1${path}`, {
         method,

@@ -53,9 +53,7 @@ export function startSandbox(
       if (got.length !== (tls ? 2 : 1)) return;
       clearTimeout(timer);
       const [url = '', caFile] = got;
-      const local = loopbackUrl(url);
-      secrets.set(url, adminSecret);
-      if (caFile) trusted.set(url, { local, fetch: trustingFetch(caFile) });
+      const local = rememberSandbox(url, adminSecret, caFile);
       resolve({
         url,
         adminSecret,
@@ -72,6 +70,17 @@ export function startSandbox(
       });
     });
   });
+}
+
+/**
+ * Makes a started sandbox (a process or one in this process) reachable by URL for the admin helpers
+ * and, with --tls, for `sandboxFetch`; returns its base URL by its loopback address.
+ */
+export function rememberSandbox(url: string, adminSecret: string, caFile?: string): string {
+  const local = loopbackUrl(url);
+  secrets.set(url, adminSecret);
+  if (caFile) trusted.set(url, { local, fetch: trustingFetch(caFile) });
+  return local;
 }
 
 /** `https://rsi.test:4431` → `https://127.0.0.1:4431`: the sandbox answers its loopback names too. */
