@@ -5,10 +5,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let work: string;
 let browser: string;
 

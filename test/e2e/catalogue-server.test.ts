@@ -5,9 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { sandboxStats } from '../support/sandbox.js';
 import { obtainTokens } from '../support/oauth.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const FAULTS = ['truncated-json', 'bad-schema', 'hang', 'reset', 'rate-limit', 'flaky-503', 'slow', 'analyses-504', 'html-502'] as const;
 // The tests run side by side (most of their time is retry backoffs and timeouts), so every test that
@@ -15,7 +15,7 @@ const FAULTS = ['truncated-json', 'bad-schema', 'hang', 'reset', 'rate-limit', '
 const SANDBOXES = { ...Object.fromEntries(FAULTS.map((f) => [f, f])), 'reset-post': 'reset' } as Record<Name, Fault>;
 type Fault = (typeof FAULTS)[number];
 type Name = Fault | 'reset-post';
-const sandboxes = new Map<Name, { sb: SandboxProcess; token: string }>();
+const sandboxes = new Map<Name, { sb: InProcessSandbox; token: string }>();
 const KRAS = '49dbcd30-6d6d-5043-8f83-feb4b3ba6ca9';
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The built CLI's own surface, as a user meets it first: help, version, unknown input. Runs the
 // bundled bin/rsi.js, so bundling mistakes (renamed classes, CommonJS interop) show up here.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../support/inproc.js';
 
 describe('rsi basics', () => {
   it.each([[['--help']], [['keywords', 'search', '--help']], [['help', 'projects']], [['sandbox', '--help']]])(

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../support/inproc.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rsi-habits-'));
 const env = { RSI_CONFIG_DIR: dir };

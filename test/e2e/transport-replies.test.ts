@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../support/inproc.js';
 
 const PROJECTS = JSON.stringify({ projects: [{ id: '0b0c5d5e-0000-4000-8000-000000000001', name: 'Lying encodings', role: 'owner' }] });
 const TOKEN = 'redirect-test-token';

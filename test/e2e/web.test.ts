@@ -4,12 +4,11 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { uuidFor } from '../../src/sandbox/data.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let env: Record<string, string>;
 const dir = mkdtempSync(join(tmpdir(), 'rsi-web-'));
 const opened = join(dir, 'opened.txt');

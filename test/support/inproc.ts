@@ -75,7 +75,10 @@ export type InProcessSandbox = Omit<SandboxProcess, 'child'>;
  * Starts `rsi sandbox --port 0 ARGS` in this process and resolves with its base URL (and, with
  * --tls, its CA file) from its stdout, as the process twin does; `stop()` ends it as SIGTERM would.
  */
-export async function startSandbox(args: readonly string[] = [], options: { env?: Record<string, string> } = {}): Promise<InProcessSandbox> {
+export async function startSandbox(
+  args: readonly string[] = [],
+  options: { env?: Record<string, string> } = {},
+): Promise<InProcessSandbox> {
   const adminSecret = randomBytes(24).toString('base64url');
   const stdout = new Capture();
   const stderr = new Capture();
