@@ -7,15 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { sandboxStats } from '../support/sandbox.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
-let auto: SandboxProcess;
-let limited: SandboxProcess;
+let auto: InProcessSandbox;
+let limited: InProcessSandbox;
 // The tests run side by side (the 429 test mostly waits out slow_down), and every login registers a
 // client, so the test that counts registrations has a sandbox to itself.
-let counted: SandboxProcess;
+let counted: InProcessSandbox;
 
 beforeAll(async () => {
   [auto, limited, counted] = await Promise.all([

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { expireTokens, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { expireTokens } from '../support/sandbox.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
-let sb: SandboxProcess;
+let sb: InProcessSandbox;
 const dirs: string[] = [];
 
 beforeAll(async () => {

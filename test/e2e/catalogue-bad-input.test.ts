@@ -6,9 +6,10 @@ import { chmodSync, mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../support/cli.js';
-import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import type { CliResult } from '../support/cli.js';
+import { sandboxStats } from '../support/sandbox.js';
 import { obtainTokens } from '../support/oauth.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rsi-catalogue-'));
 const file = (name: string, content: string | Buffer): string => {
@@ -187,7 +188,7 @@ async function inPool<T, R>(items: readonly T[], limit: number, fn: (item: T) =>
   return out;
 }
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let token: string;
 beforeAll(async () => {
   sandbox = await startSandbox(['--auto-approve', '--quiet']);

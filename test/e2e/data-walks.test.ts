@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../support/inproc.js';
 
 // Each test starts several rsi processes on a machine that may be busy: generous bounds, which
 // only a hang reaches (vitest's 300 s per test; runCli kills a child after 240 s).

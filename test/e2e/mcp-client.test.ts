@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { sandboxStats } from '../support/sandbox.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
-let sb: SandboxProcess;
+let sb: InProcessSandbox;
 let mcpToken: string;
 let apiToken: string;
 let readOnlyMcp: string;

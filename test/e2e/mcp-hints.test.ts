@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../support/cli.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import type { CliResult } from '../support/cli.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 /**
  * A sign-in is several processes (rsi, the browser, the consent page): on a machine as busy as CI's
@@ -17,7 +17,7 @@ import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
  */
 const SLOW = 120_000;
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
-let sb: SandboxProcess;
+let sb: InProcessSandbox;
 
 beforeAll(async () => {
   sb = await startSandbox(['--auto-approve']);

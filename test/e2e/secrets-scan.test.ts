@@ -5,10 +5,10 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
-import { expireTokens, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { expireTokens } from '../support/sandbox.js';
+import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox(['--auto-approve', '--quiet', '--token-ttl', '4', '--time-scale', '100']);
 });
