@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { RSI_BIN, cleanEnv, runCli, CHILD_BOUND_MS } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { advanceSandbox, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { advanceSandbox } from '../support/sandbox.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 interface Status {
   signals_ready: boolean;
@@ -16,7 +17,7 @@ interface Status {
   analyses: Array<{ status?: string; keyword_name?: string }>;
 }
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let configDir: string;
 let token: string;
 

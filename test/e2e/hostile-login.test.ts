@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv } from '../support/cli.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
-let auto: SandboxProcess;
-let consent: SandboxProcess;
+let auto: InProcessSandbox;
+let consent: InProcessSandbox;
 beforeAll(async () => {
   [auto, consent] = await Promise.all([startSandbox(['--auto-approve', '--quiet']), startSandbox(['--quiet'])]);
 });

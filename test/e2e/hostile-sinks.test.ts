@@ -12,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_MCP_TEXT, HOSTILE_ROUTES } from '../../src/sandbox/faults.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { HOSTILE_PLAIN_PROJECT, rawControls, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { HOSTILE_PLAIN_PROJECT, rawControls } from '../support/sandbox.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let work: string;
 let token: string;
 let mcpToken: string;

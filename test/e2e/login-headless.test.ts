@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { RSI_BIN, cleanEnv } from '../support/cli.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox(['--auto-approve', '--quiet']);
 });

@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/program.js';
 import { commandsOf, manName, pathOf } from '../../src/commands/help/reference.js';
-import { runCli } from '../support/cli.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { skipWithout } from '../support/system.js';
+import { runCli } from '../support/inproc.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; man: string[] };

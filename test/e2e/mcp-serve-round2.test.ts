@@ -14,10 +14,11 @@ import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { apiCaller, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { apiCaller } from '../support/sandbox.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
-let sb: SandboxProcess;
+let sb: InProcessSandbox;
 let token: string;
 let mcpToken: string;
 let api: ReturnType<typeof apiCaller>;

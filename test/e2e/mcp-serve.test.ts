@@ -10,9 +10,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { sandboxStats } from '../support/sandbox.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
-let sb: SandboxProcess;
+let sb: InProcessSandbox;
 let token: string;
 const dir = mkdtempSync(join(tmpdir(), 'rsi-mcp-serve-'));
 const clients: Client[] = [];

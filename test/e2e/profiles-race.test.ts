@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
-import { advanceSandbox, sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { advanceSandbox, sandboxStats } from '../support/sandbox.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 const PROFILES = ['p1', 'p2', 'p3', 'p4'];
@@ -19,7 +20,7 @@ const ROUNDS = 5;
 const PER_PROFILE = 2;
 const TTL_S = 60;
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox(['--auto-approve', '--token-ttl', String(TTL_S)]);
 });
