@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv } from '../support/cli.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { chromiumPart, skipWithout, launchChromium } from '../support/system.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const skip = skipWithout(chromiumPart());
 
 describe.skipIf(skip)('login in headless Chromium', () => {
-  let sandbox: SandboxProcess;
+  let sandbox: InProcessSandbox;
   let profile: string;
   let context: import('playwright-core').BrowserContext;
 

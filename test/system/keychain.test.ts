@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { keyringPart, skipWithout } from '../support/system.js';
 import { startPrivateKeyring, type PrivateKeyring } from '../support/keyring.js';
 import { configFolderId } from '../../src/storage/credentials.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const skip = skipWithout(keyringPart());
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
@@ -37,7 +37,7 @@ function realKeyrings(): Record<string, string> {
 
 describe.skipIf(skip)('credentials in the Secret Service (gnome-keyring)', () => {
   let keyring: PrivateKeyring;
-  let sandbox: SandboxProcess;
+  let sandbox: InProcessSandbox;
   const dir = mkdtempSync(join(tmpdir(), 'rsi-keychain-'));
   let id: string;
   const realBefore = realKeyrings();

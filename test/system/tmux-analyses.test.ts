@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { obtainTokens } from '../support/oauth.js';
-import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { sandboxStats } from '../support/sandbox.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 import { privateTmux } from '../support/tmux.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const skip = skipWithout(tmuxPart());
 // A private tmux server (test/support/tmux.ts): a developer's sessions are never touched.
@@ -16,7 +17,7 @@ const { tmux } = term;
 const waitFor = (name: string, pattern: RegExp) => term.waitFor(name, pattern);
 const PROJECT = 'KRAS inhibitors';
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let configDir: string;
 let env: Record<string, string>;
 let session = 0;

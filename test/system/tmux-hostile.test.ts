@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { obtainTokens } from '../support/oauth.js';
-import { HOSTILE_PLAIN_PROJECT, sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { HOSTILE_PLAIN_PROJECT, sandboxStats } from '../support/sandbox.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 import { privateTmux } from '../support/tmux.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const skip = skipWithout(tmuxPart());
 // A private tmux server (test/support/tmux.ts): a developer's sessions are never touched.
@@ -18,7 +19,7 @@ const { tmux } = term;
 const waitFor = (name: string, pattern: RegExp) => term.waitFor(name, pattern);
 const PROJECT = HOSTILE_PLAIN_PROJECT;
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let configDir: string;
 let env: Record<string, string>;
 let session = 0;

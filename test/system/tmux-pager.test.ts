@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 import { privateTmux } from '../support/tmux.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const skip =
   skipWithout(tmuxPart()) ||
@@ -17,7 +17,7 @@ const skip =
 const term = privateTmux('pager');
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 const LONG = ['keywords', 'relations', 'Non-small cell lung cancer', '--relation', 'assets', '--all'];
-let sb: SandboxProcess;
+let sb: InProcessSandbox;
 let env: Record<string, string>;
 let session = 0;
 

@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 import { privateTmux, sh } from '../support/tmux.js';
+import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 const skip = skipWithout(tmuxPart());
 // A private tmux server (test/support/tmux.ts): a developer's sessions are never touched.
@@ -23,8 +23,8 @@ const UPDATE = process.env.RSI_UPDATE_GOLDEN === '1';
 const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 const docs = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
 
-let fast: SandboxProcess;
-let live: SandboxProcess;
+let fast: InProcessSandbox;
+let live: InProcessSandbox;
 let fastEnv: Record<string, string>;
 let liveEnv: Record<string, string>;
 let bin: string;
