@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
+import { RSI_BIN, cleanEnv } from '../support/cli.js';
+import { runCli } from '../support/inproc.js';
 
 let server: Server;
 let base: string;

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
 import { useSandbox } from '../support/e2e.js';
+import { runCli } from '../support/inproc.js';
 
 const e2e = useSandbox();
 const dir = mkdtempSync(join(tmpdir(), 'rsi-lows-'));
