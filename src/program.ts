@@ -8,28 +8,28 @@ import { Command, Help, Option } from 'commander';
 import { MIN_DESCRIPTION_WIDTH, OUTPUT_FORMATS, helpWidth, reflowHelp, stackedItem, type Context } from './context.js';
 import * as help from './commands/help/help.js';
 import * as layout from './commands/help/layout.js';
-import * as login from './commands/auth/login.js';
-import * as logout from './commands/auth/logout.js';
-import * as authStatus from './commands/auth/status.js';
-import * as authToken from './commands/auth/token.js';
-import * as authSwitch from './commands/auth/switch.js';
+import * as login from './commands/login/login.js';
+import * as logout from './commands/logout/logout.js';
+import * as authStatus from './commands/auth/status/status.js';
+import * as authToken from './commands/auth/token/token.js';
+import * as authSwitch from './commands/auth/switch/switch.js';
 import * as config from './commands/config/config.js';
 import * as doctor from './commands/doctor/doctor.js';
-import * as keywordsSearch from './commands/keywords/search.js';
-import * as keywordsGet from './commands/keywords/get.js';
-import * as keywordsRelations from './commands/keywords/relations.js';
-import * as projectsList from './commands/projects/list.js';
-import * as projectsCreate from './commands/projects/create.js';
+import * as keywordsSearch from './commands/keywords/search/search.js';
+import * as keywordsGet from './commands/keywords/get/get.js';
+import * as keywordsRelations from './commands/keywords/relations/relations.js';
+import * as projectsList from './commands/projects/list/list.js';
+import * as projectsCreate from './commands/projects/create/create.js';
 import * as status from './commands/status/status.js';
 import * as signals from './commands/signals/signals.js';
 import * as opportunities from './commands/opportunities/opportunities.js';
-import * as analysesRun from './commands/analyses/run.js';
+import * as analysesRun from './commands/analyses/run/run.js';
 import * as api from './commands/api/api.js';
 import * as sandbox from './commands/sandbox/sandbox.js';
 import * as completion from './commands/completion/completion.js';
-import * as mcpTools from './commands/mcp/tools.js';
-import * as mcpCall from './commands/mcp/call.js';
-import * as mcpServe from './commands/mcp/serve.js';
+import * as mcpTools from './commands/mcp/tools/tools.js';
+import * as mcpCall from './commands/mcp/call/call.js';
+import * as mcpServe from './commands/mcp/serve/serve.js';
 import * as scoreboard from './commands/scoreboard/scoreboard.js';
 import { FIELDS } from './commands/shared/fields.js';
 import { oneJq } from './commands/shared/flags.js';
@@ -349,7 +349,7 @@ function isField(before: readonly string[], name: string): boolean {
  */
 export async function explainError(error: unknown, ctx: Context): Promise<unknown> {
   const [{ explainError: explainScope }, { withGlobals }] = await Promise.all([
-    import('./commands/auth/login.js'),
+    import('./commands/login/login.js'),
     import('./commands/shared/hints.js'),
   ]);
   return withGlobals(await explainScope(error, ctx), ctx);

@@ -267,7 +267,7 @@ describe('architecture', () => {
     const planted = new Map([
       [join(SRC, 'mcp/tools/x.ts'), "import { resolveProject } from '../../commands/shared/resolve.js';"],
       [join(SRC, 'commands/scoreboard/scoreboard.ts'), "const f = await import('../../mcp/features.js');"],
-      [join(SRC, 'commands/mcp/serve.ts'), "import { createServer } from '../../mcp/server.js';"],
+      [join(SRC, 'commands/mcp/serve/serve.ts'), "import { createServer } from '../../../mcp/server.js';"],
       [join(SRC, 'commands/scoreboard/ok.ts'), "import { withMcp } from '../mcp/connect.js';"],
     ]);
     expect(frontEndProblems(planted).map((p) => p.split(' ')[0])).toEqual(['mcp/tools/x.ts', 'commands/scoreboard/scoreboard.ts']);

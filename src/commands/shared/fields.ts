@@ -7,9 +7,9 @@
  */
 import { columnKey } from '../../io/columns.js';
 import { RELATION_BATCH_COLUMNS, RELATION_COLUMNS, SEARCH_COLUMNS } from '../keywords/views.js';
-import { toolColumns } from '../mcp/views.js';
-import { RUN_COLUMNS, SKIP_COLUMNS } from '../analyses/views.js';
-import { PROJECT_COLUMNS } from '../projects/views.js';
+import { toolColumns } from '../mcp/tools/views.js';
+import { RUN_COLUMNS, SKIP_COLUMNS } from '../analyses/run/views.js';
+import { PROJECT_COLUMNS } from '../projects/list/views.js';
 import { scoreboardColumns } from '../scoreboard/views.js';
 import { signalColumns } from '../signals/views.js';
 import { ANALYSIS_COLUMNS, STATUS_COLUMNS } from '../status/views.js';

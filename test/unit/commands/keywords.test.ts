@@ -1,8 +1,8 @@
 /** keywords search / get / relations: flags → options, and run with a fake client. */
 import { describe, expect, it } from 'vitest';
-import * as get from '../../../src/commands/keywords/get.js';
-import * as relations from '../../../src/commands/keywords/relations.js';
-import * as search from '../../../src/commands/keywords/search.js';
+import * as get from '../../../src/commands/keywords/get/get.js';
+import * as relations from '../../../src/commands/keywords/relations/relations.js';
+import * as search from '../../../src/commands/keywords/search/search.js';
 import { AmbiguousNameError, UsageError } from '../../../src/errors.js';
 import { fakeClient, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';

@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { collect } from '../shared/flags.js';
-import { printJson, printServiceText } from '../../io/output.js';
-import { printReply } from '../../io/replies.js';
-import { parseJsonInput, readInput, target } from '../shared/flags.js';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { collect } from '../../shared/flags.js';
+import { printJson, printServiceText } from '../../../io/output.js';
+import { printReply } from '../../../io/replies.js';
+import { parseJsonInput, readInput, target } from '../../shared/flags.js';
 
 export interface CallOptions {
   tool: string;
@@ -31,9 +31,9 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 
 export async function run(opts: CallOptions, ctx: Context): Promise<void> {
   const [{ withMcp }, { buildArguments, validateArguments }, { toolFailure, toolText }] = await Promise.all([
-    import('./connect.js'),
-    import('../../mcp/args.js'),
-    import('../../mcp/client.js'),
+    import('../connect.js'),
+    import('../../../mcp/args.js'),
+    import('../../../mcp/client.js'),
   ]);
   // Read and parse --input before connecting: a bad file costs no round trip.
   let input: Record<string, unknown> | undefined;

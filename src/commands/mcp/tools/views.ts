@@ -2,7 +2,7 @@
  * The columns `rsi mcp tools` shows, declared once: the command prints them and `--fields` takes
  * their keys (src/commands/shared/fields.ts derives the names). Plain data.
  */
-import type { Column } from '../../io/columns.js';
+import type { Column } from '../../../io/columns.js';
 
 export interface ToolRow {
   name: string;

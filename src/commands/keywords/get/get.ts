@@ -1,13 +1,13 @@
 import { Command } from 'commander';
-import { RELATIONS } from '../../client/enums.js';
-import { shellQuote } from '../shared/habits.js';
-import { hintLine } from '../shared/hints.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import type { KeywordCard, KeywordScore } from '../../client/schemas.js';
-import { printRows, printSections } from '../../io/output.js';
-import { besideData, printDocumentOr, tableNote } from '../../io/replies.js';
-import { target } from '../shared/flags.js';
+import { RELATIONS } from '../../../client/enums.js';
+import { shellQuote } from '../../shared/habits.js';
+import { hintLine } from '../../shared/hints.js';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import type { KeywordCard, KeywordScore } from '../../../client/schemas.js';
+import { printRows, printSections } from '../../../io/output.js';
+import { besideData, printDocumentOr, tableNote } from '../../../io/replies.js';
+import { target } from '../../shared/flags.js';
 
 export interface GetOptions {
   keyword: string;
@@ -60,7 +60,7 @@ const SCORE_MEMBERS = ['score', 'raw', 'label', 'description'];
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
-  const { resolveKeyword } = await import('../../ops/resolve.js');
+  const { resolveKeyword } = await import('../../../ops/resolve.js');
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const card = await client.getKeyword(id, { include: opts.include }, ctx.signal);
@@ -73,7 +73,7 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
   const out = target(ctx);
   type Card = typeof card;
   const scores = card.scores as Record<string, Score>;
-  const { pictureStyle, scoreCells } = await import('../../io/pictures.js');
+  const { pictureStyle, scoreCells } = await import('../../../io/pictures.js');
   const style = pictureStyle(ctx.io, out.format, ctx.env);
   // On a terminal the six scores are bars (0–100) with their figures; elsewhere the figures alone.
   const bars = style
@@ -153,7 +153,7 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
  * card as the API sent it, a failed item as `{"input": …, "error": …}`.
  */
 async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
-  const { startBatch } = await import('../shared/batch.js');
+  const { startBatch } = await import('../../shared/batch.js');
   const out = target(ctx);
   const batch = await startBatch(ctx, (client, { id }) => client.getKeyword(id, { include: opts.include }, ctx.signal));
   type Row = Awaited<ReturnType<typeof batch.outcomes.next>>['value'] & object;

@@ -3,8 +3,8 @@
  * command prints them and `--fields` takes their keys (src/commands/shared/fields.ts derives the
  * names). Plain data; the table's own columns, which add the signals' names, are the command's.
  */
-import type { AnalysesResult } from '../../client/schemas.js';
-import type { Column } from '../../io/columns.js';
+import type { AnalysesResult } from '../../../client/schemas.js';
+import type { Column } from '../../../io/columns.js';
 
 export type RunRow = NonNullable<AnalysesResult['runs']>[number];
 export type SkipRow = NonNullable<AnalysesResult['skipped']>[number];

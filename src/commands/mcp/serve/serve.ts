@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import type { Credentials } from '../../auth/credentials.js';
-import type { ApiClient } from '../../client/client.js';
-import type { McpConnection } from '../../mcp/client.js';
-import type { SignIns } from '../../mcp/server.js';
-import { printVerbatim } from '../../io/output.js';
-import { enumFlag } from '../shared/flags.js';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import type { Credentials } from '../../../auth/credentials.js';
+import type { ApiClient } from '../../../client/client.js';
+import type { McpConnection } from '../../../mcp/client.js';
+import type { SignIns } from '../../../mcp/server.js';
+import { printVerbatim } from '../../../io/output.js';
+import { enumFlag } from '../../shared/flags.js';
 
 export const CONFIG_CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
 export type ConfigClient = (typeof CONFIG_CLIENTS)[number];
@@ -50,8 +50,8 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
     );
   }
   const [{ createServer, serveStdio }, { checkServiceUrl }] = await Promise.all([
-    import('../../mcp/server.js'),
-    import('../../io/browser.js'),
+    import('../../../mcp/server.js'),
+    import('../../../io/browser.js'),
   ]);
   const clients = clientFactory(ctx);
   const remote = remoteFactory(ctx);
@@ -81,7 +81,7 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
  * caches its first answer), on the Context's one network path.
  */
 async function freshCredentials(ctx: Context): Promise<Credentials> {
-  const { resolveCredentials } = await import('../../auth/credentials.js');
+  const { resolveCredentials } = await import('../../../auth/credentials.js');
   return resolveCredentials({
     globals: ctx.globals(),
     env: ctx.env,
@@ -99,7 +99,7 @@ async function freshCredentials(ctx: Context): Promise<Credentials> {
  * is an MCP sign-in (RSI_MCP_TOKEN, or `rsi login --resource mcp`) with its scopes.
  */
 async function readSignIns(ctx: Context): Promise<SignIns> {
-  const [creds, { credentialKeyFor }] = await Promise.all([freshCredentials(ctx), import('../../auth/resources.js')]);
+  const [creds, { credentialKeyFor }] = await Promise.all([freshCredentials(ctx), import('../../../auth/resources.js')]);
   const stored = creds.baseUrl !== undefined && creds.profile?.baseUrl === creds.baseUrl;
   const scopesOf = async (resource: 'api' | 'mcp'): Promise<string[] | null | undefined> => {
     if (!stored) return null;
@@ -128,7 +128,7 @@ async function readSignIns(ctx: Context): Promise<SignIns> {
 function remoteFactory(ctx: Context): { connection(): Promise<McpConnection>; reset(): void; close(): Promise<void> } {
   // The Context's session-opening, with credentials read now rather than at start.
   const open = async (): Promise<McpConnection> => {
-    const [creds, { openMcp }] = await Promise.all([freshCredentials(ctx), import('../../context.js')]);
+    const [creds, { openMcp }] = await Promise.all([freshCredentials(ctx), import('../../../context.js')]);
     return openMcp(ctx, creds);
   };
   let live: Promise<McpConnection> | undefined;
@@ -167,8 +167,8 @@ function clientFactory(ctx: Context): { get: () => Promise<ApiClient>; close: ()
       const [creds, network, { openSession }, { ApiClient }] = await Promise.all([
         freshCredentials(ctx),
         ctx.network(),
-        import('../../auth/session.js'),
-        import('../../client/client.js'),
+        import('../../../auth/session.js'),
+        import('../../../client/client.js'),
       ]);
       const session = await openSession(creds, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock, network });
       return new ApiClient(session.http);

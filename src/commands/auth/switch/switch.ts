@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { Context } from '../../../context.js';
 
 export type SwitchOptions = { profile: string };
 
@@ -13,8 +13,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 
 export async function run(opts: SwitchOptions, ctx: Context): Promise<void> {
   const [{ parseSetting }, { requireProfile, warnIfOverridden }] = await Promise.all([
-    import('../../auth/credentials.js'),
-    import('../config/config.js'),
+    import('../../../auth/credentials.js'),
+    import('../../config/config.js'),
   ]);
   const name = parseSetting('profile', opts.profile.trim());
   await requireProfile(ctx, name);

@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
-import { maxPages, pageWindow } from '../../client/paging.js';
-import { note, printRows } from '../../io/output.js';
-import { printListing } from '../../io/replies.js';
-import { type LinkRow as Link, RELATION_BATCH_COLUMNS, RELATION_COLUMNS } from './views.js';
-import { enumFlag, intFlag, target } from '../shared/flags.js';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { ACTIVITIES, RELATIONS } from '../../../client/enums.js';
+import { maxPages, pageWindow } from '../../../client/paging.js';
+import { note, printRows } from '../../../io/output.js';
+import { printListing } from '../../../io/replies.js';
+import { type LinkRow as Link, RELATION_BATCH_COLUMNS, RELATION_COLUMNS } from '../views.js';
+import { enumFlag, intFlag, target } from '../../shared/flags.js';
 
 /** `pipeline-targets`, `Pipeline_Targets`, `sponsor`: the intent is clear, so take it. */
 export function relationName(raw: string): string {
@@ -65,7 +65,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
-  const { resolveKeyword } = await import('../../ops/resolve.js');
+  const { resolveKeyword } = await import('../../../ops/resolve.js');
   // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
   const concurrency = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
   const cap = maxPages(ctx.env);
@@ -85,7 +85,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   }
   const page = await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal);
   // On a terminal, each link's count as a bar against the page's largest (the service ranks them).
-  const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
+  const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../../io/pictures.js');
   const style = pictureStyle(ctx.io, out.format, ctx.env);
   const width = style ? columnBarWidth(style, tableWidth(page.data, columns)) : 0;
   if (style && width > 0 && page.data.some((r) => typeof r.count === 'number')) {
@@ -109,7 +109,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
  * keyword's page (or, with --all, its whole walk) is fetched before its rows print.
  */
 async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
-  const { startBatch } = await import('../shared/batch.js');
+  const { startBatch } = await import('../../shared/batch.js');
   const out = target(ctx);
   const q = { relation: opts.relation, activity: opts.activity };
   const cap = maxPages(ctx.env);

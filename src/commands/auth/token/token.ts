@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { printServiceText } from '../../io/output.js';
+import type { Context } from '../../../context.js';
+import { printServiceText } from '../../../io/output.js';
 
 /** `rsi auth token` takes no flags of its own. */
 export type TokenOptions = Record<string, never>;
@@ -16,7 +16,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(_opts: TokenOptions, ctx: Context): Promise<void> {
-  const { tokenForProfile } = await import('./status.js');
+  const { tokenForProfile } = await import('../status/status.js');
   const { token } = await tokenForProfile(ctx, true);
   // The token comes from the service: exact to a pipe (`$(rsi auth token)`), sanitised on a
   // terminal like every other service text (issue 20), so a crafted token cannot act on it.

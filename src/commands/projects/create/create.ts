@@ -1,12 +1,12 @@
-import { shellQuote } from '../../io/text.js';
-import { openSetupPage } from '../shared/open-setup.js';
+import { shellQuote } from '../../../io/text.js';
+import { openSetupPage } from '../../shared/open-setup.js';
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { NotFoundError, UsageError } from '../../errors.js';
-import { GOALS } from '../../client/enums.js';
-import { isUuid } from '../../client/ids.js';
-import { noteUnlessJson, printMade, tableNote } from '../../io/replies.js';
-import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput, target } from '../shared/flags.js';
+import type { Context } from '../../../context.js';
+import { NotFoundError, UsageError } from '../../../errors.js';
+import { GOALS } from '../../../client/enums.js';
+import { isUuid } from '../../../client/ids.js';
+import { noteUnlessJson, printMade, tableNote } from '../../../io/replies.js';
+import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput, target } from '../../shared/flags.js';
 
 export interface CreateOptions {
   name: string;
@@ -54,7 +54,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       }
       if (flags.yes !== undefined) throw new UsageError('--yes only applies with --from-brief');
       // At a terminal a left-out name is asked for; elsewhere parseCreateFlags says it is required.
-      const { canAsk, nameOrAsk } = await import('../shared/pick.js');
+      const { canAsk, nameOrAsk } = await import('../../shared/pick.js');
       const named = flags.name === undefined && canAsk(ctx) ? { ...flags, name: await nameOrAsk(ctx, undefined) } : flags;
       return runF(await parseCreateFlags(named, ctx), ctx);
     });
@@ -77,8 +77,8 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
     const path = String(flags.watchlistFile);
     const source = path === '-' ? 'stdin' : path;
     const data = parseJsonInput('--watchlist-file', await readInput('--watchlist-file', path, ctx), source);
-    const { watchlistSchema } = await import('../shared/flag-schemas.js');
-    const { ScopeItem } = await import('../../client/schemas.js');
+    const { watchlistSchema } = await import('../../shared/flag-schemas.js');
+    const { ScopeItem } = await import('../../../client/schemas.js');
     // A plain string is a keyword name (or id), resolved to a scope item when the command runs.
     const parsed = watchlistSchema(ScopeItem()).safeParse(data);
     if (!parsed.success) {
@@ -110,7 +110,7 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
  * The ids of the projects already named `name` (case-insensitive, as names are resolved). Best
  * effort: a token without service:read still creates, just without the warning.
  */
-async function sameName(client: import('../../client/client.js').ApiClient, name: string, signal: AbortSignal): Promise<string[]> {
+async function sameName(client: import('../../../client/client.js').ApiClient, name: string, signal: AbortSignal): Promise<string[]> {
   try {
     const { projects } = await client.listProjects(signal);
     return projects.filter((p) => p.name.toLowerCase() === name.trim().toLowerCase()).map((p) => p.id);
@@ -176,7 +176,7 @@ async function resolveWatchlist(
   client: Awaited<ReturnType<Context['client']>>,
   ctx: Context,
 ): Promise<Array<Record<string, unknown>>> {
-  const { resolveKeyword } = await import('../../ops/resolve.js');
+  const { resolveKeyword } = await import('../../../ops/resolve.js');
   const out: Array<Record<string, unknown>> = [];
   for (const item of items) {
     if (typeof item === 'string') {

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { printListing } from '../../io/replies.js';
+import type { Context } from '../../../context.js';
+import { printListing } from '../../../io/replies.js';
 import { PROJECT_COLUMNS } from './views.js';
-import { target } from '../shared/flags.js';
+import { target } from '../../shared/flags.js';
 
 /** `rsi projects list` takes no flags of its own. */
 export type ListOptions = Record<string, never>;

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { printRows } from '../../io/output.js';
-import { tableNote } from '../../io/replies.js';
+import type { Context } from '../../../context.js';
+import { printRows } from '../../../io/output.js';
+import { tableNote } from '../../../io/replies.js';
 import { toolColumns } from './views.js';
-import { target } from '../shared/flags.js';
+import { target } from '../../shared/flags.js';
 
 /** `rsi mcp tools` takes no flags of its own. */
 export type ToolsOptions = Record<string, never>;
@@ -16,7 +16,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(_opts: ToolsOptions, ctx: Context): Promise<void> {
-  const { withMcp } = await import('./connect.js');
+  const { withMcp } = await import('../connect.js');
   const tools = await withMcp(ctx, (mcp) => mcp.listTools());
   const out = target(ctx);
   const args = (t: (typeof tools)[number]): string => {
