@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import type { ApiClient } from '../../../client/client.js';
 import { forPeople, type OutputFormat } from '../../../formats.js';
@@ -15,6 +15,7 @@ import { inTable, printsDocuments, tableGap, tableNote } from '../../../io/repli
 import { RUN_COLUMNS, SKIP_COLUMNS } from './views.js';
 import { readInput } from '../../shared/flags.js';
 import * as ops from '../../../ops/analyses.js';
+import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../../declaration.js';
 
 // The use case's parts, where the command's tests have always found them.
 export { confirmPlan, resolveSelectNames } from '../../../ops/analyses.js';
@@ -53,9 +54,41 @@ interface RawFlags {
   timeout?: string;
 }
 
+export const command: CommandDeclaration = {
+  path: 'analyses run',
+  description: 'start scoring analyses for chosen signals, or for the top N of a type',
+  examples: [
+    'rsi analyses run "My first project" --top 5 --type target --yes --wait',
+    'rsi analyses run P --select EGFR:NSCLC --wait',
+    "rsi signals P --json | jq '[.signals[] | select(.analysed | not)][:3]' | rsi analyses run P --selections -",
+  ],
+  fields: {
+    list: [
+      // What was started (`runs`) and what was skipped (`skipped`): JSON keeps each member in its list.
+      field('id', 'runs.id'),
+      field('keyword_id', 'runs.keyword_id', 'skipped.keyword_id'),
+      field('kind', 'runs.kind'),
+      field('signal_keyword_id', 'skipped.signal_keyword_id'),
+      field('reason', 'skipped.reason'),
+      jsonOnly('runs', 'runs', 'in csv, tsv and the table each run is a row of its own: choose its columns (id, keyword_id, kind)'),
+      jsonOnly(
+        'skipped',
+        'skipped',
+        'in csv, tsv and the table each skipped item is a row of its own: choose its columns (keyword_id, reason, …)',
+      ),
+      {
+        ...columnOnly(
+          'section',
+          'section names the part a row belongs to in csv and tsv; JSON keeps runs and skipped as their own members',
+        ),
+        table: { refused: 'section names the part a row belongs to in csv and tsv; a table shows each part under its title' },
+      },
+    ],
+  },
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('run')
-    .description('start scoring analyses for chosen signals, or for the top N of a type')
+  return commandFor(command)
     .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--select <signal>', 'a signal to analyse, repeatable: KEYWORD_ID:SIGNAL_KEYWORD_ID, or its name', collect)
     .option('--selections <path|->', 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items')

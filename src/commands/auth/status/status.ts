@@ -1,17 +1,23 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context, TokenSource } from '../../../context.js';
 import { ForbiddenError, NotSignedInError } from '../../../errors.js';
 import { hangLine, printPairsText, printText } from '../../../io/output.js';
 import { printReply } from '../../../io/replies.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export interface AuthStatusOptions {
   /** Only what is stored: no request to the service. */
   offline: boolean;
 }
 
+export const command: CommandDeclaration = {
+  path: 'auth status',
+  description: 'show where you are signed in, with which scopes, until when, and where the token comes from; lists every profile',
+  examples: ['rsi auth status', "rsi auth status --json | jq -r '.profiles[].profile'"],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('status')
-    .description('show where you are signed in, with which scopes, until when, and where the token comes from; lists every profile')
+  return commandFor(command)
     .option('--offline', 'only what is stored: do not check the sign-ins with the service')
     .addHelpText(
       'after',
@@ -356,7 +362,10 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
         if (check) {
           // This profile's own session (its own tokens) on the one network path; its HTTP layer is
           // closed before the next profile, the network stays the Context's.
-          const [{ openSession }, { ApiClient }] = await Promise.all([import('../../../auth/session.js'), import('../../../client/client.js')]);
+          const [{ openSession }, { ApiClient }] = await Promise.all([
+            import('../../../auth/session.js'),
+            import('../../../client/client.js'),
+          ]);
           const session = await openSession(other, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock, network });
           try {
             Object.assign(status, await checkWithService(ctx, async () => new ApiClient(session.http)));

@@ -1,13 +1,18 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export type SwitchOptions = { profile: string };
 
+export const command: CommandDeclaration = {
+  path: 'auth switch',
+  description: 'use another signed-in profile by default (the `profile` setting; --profile and RSI_PROFILE still win)',
+  examples: ['rsi auth switch work', 'rsi auth switch default'],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('switch')
-    .description('use another signed-in profile by default (the `profile` setting; --profile and RSI_PROFILE still win)')
+  return commandFor(command)
     .argument('<profile>', 'a profile you signed in with (`rsi auth status` lists them)')
-    .addHelpText('after', '\nExamples:\n  rsi auth switch work\n  rsi auth switch default')
     .action(async (profile: string) => runF({ profile }, ctx));
 }
 

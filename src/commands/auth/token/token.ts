@@ -1,17 +1,23 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { printServiceText } from '../../../io/output.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 /** `rsi auth token` takes no flags of its own. */
 export type TokenOptions = Record<string, never>;
 
+export const command: CommandDeclaration = {
+  path: 'auth token',
+  description: 'print a valid access token (refreshing it first if needed), e.g. for curl',
+  examples: [
+    'BASE="$(rsi auth status --json | jq -r .baseUrl)"',
+    'curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"',
+  ],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('token')
-    .description('print a valid access token (refreshing it first if needed), e.g. for curl')
-    .addHelpText(
-      'after',
-      '\nThe token is a secret: do not paste it into logs or tickets.\n\nExample:\n  BASE="$(rsi auth status --json | jq -r .baseUrl)"\n  curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"',
-    )
+  return commandFor(command)
+    .addHelpText('after', '\nThe token is a secret: do not paste it into logs or tickets.')
     .action(async () => runF({}, ctx));
 }
 

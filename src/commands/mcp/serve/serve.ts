@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import type { Credentials } from '../../../auth/credentials.js';
@@ -7,6 +7,7 @@ import type { McpConnection } from '../../../mcp/client.js';
 import type { SignIns } from '../../../mcp/server.js';
 import { printVerbatim } from '../../../io/output.js';
 import { enumFlag } from '../../shared/flags.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export const CONFIG_CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
 export type ConfigClient = (typeof CONFIG_CLIENTS)[number];
@@ -16,9 +17,14 @@ export interface ServeOptions {
   printConfig: ConfigClient | undefined;
 }
 
+export const command: CommandDeclaration = {
+  path: 'mcp serve',
+  description: "run an MCP server on stdio that gives an AI assistant rsi's read commands as tools (for the assistant to start)",
+  examples: ['rsi mcp serve --print-config claude-desktop', 'rsi mcp serve --allow-write --print-config vscode > .vscode/mcp.json'],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('serve')
-    .description("run an MCP server on stdio that gives an AI assistant rsi's read commands as tools (for the assistant to start)")
+  return commandFor(command)
     .option(
       '--allow-write',
       'also offer the write tools your sign-in has scopes for; a write the service asks about runs only after a person says yes',
@@ -26,7 +32,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--print-config <client>', `print a configuration snippet for ${CONFIG_CLIENTS.join(', ')} and exit`)
     .addHelpText(
       'after',
-      '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.\n\nExamples:\n  rsi mcp serve --print-config claude-desktop\n  rsi mcp serve --allow-write --print-config vscode > .vscode/mcp.json',
+      '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.',
     )
     .action(async (flags: { allowWrite?: boolean; printConfig?: string }) => {
       await runF(

@@ -1,12 +1,13 @@
 import { shellQuote } from '../../../io/text.js';
 import { openSetupPage } from '../../shared/open-setup.js';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { NotFoundError, UsageError } from '../../../errors.js';
 import { GOALS } from '../../../client/enums.js';
 import { isUuid } from '../../../client/ids.js';
 import { noteUnlessJson, printMade, tableNote } from '../../../io/replies.js';
 import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput, target } from '../../shared/flags.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export interface CreateOptions {
   name: string;
@@ -24,9 +25,18 @@ function goalList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((v) => v.trim().toLowerCase())];
 }
 
+export const command: CommandDeclaration = {
+  path: 'projects create',
+  description: 'create a project; prints its id and the setup URL where scoring setup is finished',
+  examples: [
+    'rsi projects create --name "KRAS landscape" --goal target --goal modality',
+    'rsi projects create --name Fibrosis --brief-file brief.md --watchlist-file items.json --operand or',
+    'rsi projects create --from-brief brief.md          # shows the matched scope, then asks',
+  ],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('create')
-    .description('create a project; prints its id and the setup URL where scoring setup is finished')
+  return commandFor(command)
     .option('--name <name>', 'project name (required; at a terminal, asked for when left out)')
     .option('--brief <text>', 'the project brief')
     .option('--brief-file <path>', 'read the brief from a file')
@@ -43,10 +53,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       "create from a brief file (or stdin) with the service's scope matching (MCP: rsi login --resource mcp)",
     )
     .option('-y, --yes', 'with --from-brief: create without asking after the matched scope is shown')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  rsi projects create --name "KRAS landscape" --goal target --goal modality\n  rsi projects create --name Fibrosis --brief-file brief.md --watchlist-file items.json --operand or\n  rsi projects create --from-brief brief.md          # shows the matched scope, then asks',
-    )
     .action(async (flags: Record<string, unknown>) => {
       if (flags.fromBrief !== undefined) {
         const fromBrief = await import('./from-brief.js');
