@@ -214,7 +214,8 @@ async function printRowsTo<T>(
   const shape = shapes.get(io);
   const pick = shape?.project ?? ((r: unknown) => pickFields(r, fields ?? []));
   const toJson = fields ? (row: T) => pick(rowJson(row)) : rowJson;
-  if (format === 'table') allColumns = tableView(allColumns, target.wide);
+  // A column chosen by name shows even where only --wide would show it.
+  if (format === 'table') allColumns = tableView(allColumns, target.wide || fields !== undefined);
   let columns = fields ? selectColumns(allColumns, fields, rowJson) : allColumns;
   if (format === 'csv' || format === 'tsv') {
     // Objects become dotted columns, fixed before the first line from the rows known by then: all

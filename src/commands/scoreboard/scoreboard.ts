@@ -63,14 +63,11 @@ async function printBoard(ctx: Context, board: ScoreboardReply, projectName: str
   const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
   // On a terminal the names stay whole: where the table is too wide, the id goes first, then the
   // lesser scores from the right, before a name would be cut (SCORE always stays).
-  const leftOut = await narrowTable(out, board.scoreboard, columns, [
-    'KEYWORD ID',
-    'TRANSLATION',
-    'RISK',
-    'COMPETITION',
-    'MATURITY',
-    'MOMENTUM',
-  ]);
+  // Columns chosen with --fields are shown whatever the width: nothing is left out of them.
+  const chosen = ctx.globals().fields !== undefined;
+  const leftOut = chosen
+    ? []
+    : await narrowTable(out, board.scoreboard, columns, ['KEYWORD ID', 'TRANSLATION', 'RISK', 'COMPETITION', 'MATURITY', 'MOMENTUM']);
   const style = pictureStyle(ctx.io, out.format, ctx.env);
   if (style && board.scoreboard.some((r) => typeof r.score === 'number')) {
     const max = Math.max(100, ...board.scoreboard.map((r) => r.score ?? 0));
