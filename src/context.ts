@@ -20,11 +20,7 @@ import type { Network } from './http/network.js';
 export type { Env, Settings };
 
 export { OUTPUT_FORMATS, type OutputFormat };
-export { helpWidth } from './io/io.js';
 // Help layout for program.ts, which reaches io only through here.
-export { MIN_DESCRIPTION_WIDTH, reflowHelp, stackedItem } from './io/help-text.js';
-export type { TokenSource } from './auth/credentials.js';
-export type { Session } from './auth/session.js';
 
 const DEFAULT_HTTP_TIMEOUT_S = 30;
 

@@ -6,7 +6,9 @@
  */
 import type { EventEmitter } from 'node:events';
 import { Command, Help, Option } from 'commander';
-import { MIN_DESCRIPTION_WIDTH, OUTPUT_FORMATS, helpWidth, reflowHelp, stackedItem, type Context } from './context.js';
+import { OUTPUT_FORMATS, type Context } from './context.js';
+import { MIN_DESCRIPTION_WIDTH, reflowHelp, stackedItem } from './io/help-text.js';
+import { helpWidth } from './io/io.js';
 import * as layout from './commands/help/layout.js';
 import { isGroup, type RegistryEntry } from './commands/declaration.js';
 import { DECLARATIONS, REGISTRY, ROOT } from './commands/registry.js';

@@ -37,12 +37,6 @@ import { sanitizeLine, sanitizeText } from './sanitize.js';
 import { Batch, write } from './write.js';
 
 // The parts the printers are made of, for the commands and tests that use one directly.
-export type { Column } from './columns.js';
-export { columnKey, pickFields, selectColumns } from './columns.js';
-export { absoluteTime, cell, csvField, idPrefixLength, isFormulaLike, relativeTime, shortId, tableField, tsvField } from './cells.js';
-export { fitWidths, formatTable, type TableColumn } from './table.js';
-export { hangLine, leftOutNote, note, pairsText } from './lines.js';
-export { write } from './write.js';
 
 export interface OutputTarget {
   io: Io;

@@ -5,7 +5,8 @@
 import { PassThrough } from 'node:stream';
 import type { Credentials } from '../../src/auth/credentials.js';
 import type { ApiClient } from '../../src/client/client.js';
-import type { Context, Env, GlobalOptions, OutputFormat, Session } from '../../src/context.js';
+import type { Context, Env, GlobalOptions, OutputFormat } from '../../src/context.js';
+import type { Session } from '../../src/auth/session.js';
 import type { Clock, Io } from '../../src/io/io.js';
 import { createProgress, type Progress } from '../../src/io/progress.js';
 import type { Browser } from '../../src/io/browser.js';

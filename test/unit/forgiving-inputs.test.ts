@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { normaliseBaseUrl } from '../../src/auth/base-url.js';
 import type { ApiClient } from '../../src/client/client.js';
-import { resolveSelectNames } from '../../src/commands/analyses/run/run.js';
+import { resolveSelectNames } from '../../src/ops/analyses.js';
 import * as login from '../../src/commands/login/login.js';
 import * as keywordsGet from '../../src/commands/keywords/get/get.js';
 import * as relations from '../../src/commands/keywords/relations/relations.js';

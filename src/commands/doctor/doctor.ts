@@ -52,7 +52,7 @@ export async function run(_opts: DoctorOptions, ctx: Context): Promise<void> {
 export async function runChecks(ctx: Context): Promise<Check[]> {
   const [{ discoverAuthorizationServer }, { registrationAccepted }, { startLoopbackReceiver }] = await Promise.all([
     import('../../auth/oauth.js'),
-    import('../../auth/login.js'),
+    import('../../auth/registration.js'),
     import('../../auth/loopback.js'),
   ]);
   const globals = ctx.globals();

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { OpportunityPayload } from '../../client/schemas.js';
-import { leftOutNote, printSections } from '../../io/output.js';
+import { printSections } from '../../io/output.js';
+import { leftOutNote } from '../../io/lines.js';
 import { inTable, printReplyOrLines } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
@@ -67,7 +68,7 @@ async function printBoard(ctx: Context, payload: OpportunityPayload): Promise<vo
       !(k === 'analysis_mode' && modes.size <= 1) &&
       !keywords.some((row) => row[k] !== null && typeof row[k] === 'object'),
   );
-  const tableColumns: Array<import('../../io/output.js').Column<Item>> = shown.map((key) => ({
+  const tableColumns: Array<import('../../io/columns.js').Column<Item>> = shown.map((key) => ({
     header: key.toUpperCase(),
     value: (row: Item) => row[key],
     numeric: numeric(key),

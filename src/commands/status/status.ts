@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
+import { parseTiming, watchWithOutput } from '../shared/watch.js';
+import type { WatchTiming } from '../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
 import { assertNoFailedAnalyses, failedDuringWatch } from '../shared/exit-policy.js';
-import { note } from '../../io/output.js';
+import { note } from '../../io/lines.js';
 import { printDocumentOr, printsDocuments } from '../../io/replies.js';
 import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../declaration.js';
 

@@ -5,12 +5,15 @@ import { forPeople, type OutputFormat } from '../../../formats.js';
 import { canPrompt } from '../../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../../client/schemas.js';
 import { ConfirmationRequiredError, UsageError } from '../../../errors.js';
-import { parseTiming, watchWithOutput, type WatchTiming } from '../../shared/watch.js';
+import { parseTiming, watchWithOutput } from '../../shared/watch.js';
+import type { WatchTiming } from '../../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../../shared/status-view.js';
 import { assertNoFailedAnalyses, startedByReply } from '../../shared/exit-policy.js';
 import { collect } from '../../shared/flags.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../../client/enums.js';
-import { formatTable, note, printDocument, printJsonLine, printSections } from '../../../io/output.js';
+import { printDocument, printJsonLine, printSections } from '../../../io/output.js';
+import { formatTable } from '../../../io/table.js';
+import { note } from '../../../io/lines.js';
 import { inTable, printsDocuments, tableGap, tableNote } from '../../../io/replies.js';
 import { RUN_COLUMNS, SKIP_COLUMNS } from './views.js';
 import { readInput } from '../../shared/flags.js';
@@ -18,7 +21,6 @@ import * as ops from '../../../ops/analyses.js';
 import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../../declaration.js';
 
 // The use case's parts, where the command's tests have always found them.
-export { confirmPlan, resolveSelectNames } from '../../../ops/analyses.js';
 
 /** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
 type TopRequest = NonNullable<RunAnalysesBody['top']>;

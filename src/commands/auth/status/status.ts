@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import type { Context, TokenSource } from '../../../context.js';
+import type { Context } from '../../../context.js';
+import type { TokenSource } from '../../../auth/credentials.js';
 import { ForbiddenError, NotSignedInError } from '../../../errors.js';
-import { hangLine, printPairsText, printText } from '../../../io/output.js';
+import { printPairsText, printText } from '../../../io/output.js';
+import { hangLine } from '../../../io/lines.js';
 import { printReply } from '../../../io/replies.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
 

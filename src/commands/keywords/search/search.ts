@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { maxPages, pageWindow } from '../../../client/paging.js';
-import { note } from '../../../io/output.js';
+import { note } from '../../../io/lines.js';
 import { printListing } from '../../../io/replies.js';
 import { SEARCH_COLUMNS } from '../views.js';
 import { intFlag, target } from '../../shared/flags.js';

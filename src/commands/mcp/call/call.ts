@@ -42,7 +42,7 @@ export async function run(opts: CallOptions, ctx: Context): Promise<void> {
   const [{ withMcp }, { buildArguments, validateArguments }, { toolFailure, toolText }] = await Promise.all([
     import('../connect.js'),
     import('../../../mcp/args.js'),
-    import('../../../mcp/client.js'),
+    import('../../../ops/mcp-tools.js'),
   ]);
   // Read and parse --input before connecting: a bad file costs no round trip.
   let input: Record<string, unknown> | undefined;

@@ -4,7 +4,7 @@ import { UsageError } from '../../../errors.js';
 import type { Credentials } from '../../../auth/credentials.js';
 import type { ApiClient } from '../../../client/client.js';
 import type { McpConnection } from '../../../mcp/client.js';
-import type { SignIns } from '../../../mcp/server.js';
+import type { SignIns } from '../../../mcp/deps.js';
 import { printVerbatim } from '../../../io/output.js';
 import { enumFlag } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';

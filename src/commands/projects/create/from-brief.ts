@@ -9,7 +9,8 @@ import { openSetupPage } from '../../shared/open-setup.js';
 import type { Context } from '../../../context.js';
 import { canPrompt } from '../../../io/io.js';
 import { ConfirmationRequiredError, UsageError } from '../../../errors.js';
-import { formatTable, printJson } from '../../../io/output.js';
+import { printJson } from '../../../io/output.js';
+import { formatTable } from '../../../io/table.js';
 import { noteUnlessDocuments, printMade, printsDocuments, tableNote } from '../../../io/replies.js';
 import { nonEmpty, readInput, target } from '../../shared/flags.js';
 
