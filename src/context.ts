@@ -24,11 +24,18 @@ export { OUTPUT_FORMATS, type OutputFormat };
 
 const DEFAULT_HTTP_TIMEOUT_S = 30;
 
+/** Where a global's value came from: the command line, the environment, the person's settings, or rsi's default. */
+export type Source = 'flag' | 'env' | 'settings' | 'default';
+
 /** Options every command understands, resolved once from flags and environment. */
 export interface GlobalOptions extends AuthGlobals {
   profile: string;
+  /** Where `profile` came from (a hint carries `--profile` only when the command line chose it). */
+  profileSource: Source;
   /** From --base-url or RSI_BASE_URL; undefined means "the profile's saved one". */
   baseUrl: string | undefined;
+  /** Where `baseUrl` came from; undefined with it. */
+  baseUrlSource: 'flag' | 'env' | undefined;
   /** --json was given (one JSON document on stdout). */
   json: boolean;
   /** The explicit --format, else derived: json if --json, table on a TTY, tsv otherwise. */
@@ -221,11 +228,20 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
   } else {
     format = json ? 'json' : (settings.format ?? (io.stdoutIsTTY ? 'table' : 'tsv'));
   }
-  const profile = (typeof opts.profile === 'string' ? opts.profile : env.RSI_PROFILE) || settings.profile || 'default';
+  // The first that says something wins: --profile, RSI_PROFILE, the `profile` setting, `default`.
+  const [profile, profileSource] = firstSaid<Source>(
+    [typeof opts.profile === 'string' ? opts.profile : undefined, 'flag'],
+    [typeof opts.profile === 'string' ? undefined : env.RSI_PROFILE, 'env'],
+    [settings.profile, 'settings'],
+    ['default', 'default'],
+  ) as [string, Source];
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(profile)) {
     throw new UsageError(`invalid profile name "${profile}": use letters, digits, ".", "_" or "-"`);
   }
-  const baseUrl = (typeof opts.baseUrl === 'string' ? opts.baseUrl : env.RSI_BASE_URL) || undefined;
+  const [baseUrl, baseUrlSource] = firstSaid<'flag' | 'env'>(
+    [typeof opts.baseUrl === 'string' ? opts.baseUrl : undefined, 'flag'],
+    [typeof opts.baseUrl === 'string' ? undefined : env.RSI_BASE_URL, 'env'],
+  );
   const rawTimeout = typeof opts.httpTimeout === 'string' ? opts.httpTimeout : env.RSI_HTTP_TIMEOUT;
   let timeoutS = DEFAULT_HTTP_TIMEOUT_S;
   if (rawTimeout !== undefined && rawTimeout !== '') {
@@ -240,7 +256,9 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
   }
   return {
     profile,
+    profileSource,
     baseUrl,
+    baseUrlSource,
     json,
     format,
     debug: opts.debug === true || env.RSI_DEBUG === '1',
@@ -250,6 +268,12 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
     time,
     wide: opts.wide === true,
   };
+}
+
+/** The first non-empty value and where it came from (an empty `--profile ''` says nothing, as an empty variable). */
+function firstSaid<S extends string>(...candidates: ReadonlyArray<readonly [string | undefined, S]>): [string | undefined, S | undefined] {
+  for (const [value, source] of candidates) if (value) return [value, source];
+  return [undefined, undefined];
 }
 
 export const systemClock: Clock = {

@@ -98,7 +98,9 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
   const format = o.format ?? o.globals?.format ?? 'tsv';
   const globals: GlobalOptions = {
     profile: 'default',
+    profileSource: 'default',
     baseUrl: undefined,
+    baseUrlSource: undefined,
     json: format === 'json',
     format,
     debug: false,
