@@ -9,6 +9,7 @@ import { UsageError } from './errors.js';
 import type { Clock, Io } from './io/io.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
 import type { ApiClient } from './client/client.js';
+import type { McpServerParts } from './context/mcp-server.js';
 import type { AuthGlobals, Credentials, Env, Settings } from './auth/credentials.js';
 import type { Session } from './auth/session.js';
 import type { Browser } from './io/browser.js';
@@ -89,6 +90,12 @@ export interface Context {
    * one per call, which the caller closes.
    */
   mcp(): Promise<McpConnection>;
+  /**
+   * `rsi mcp serve`'s composition (src/context/mcp-server.ts): what the server is handed (a client
+   * and an MCP session built on first use from credentials read afresh, the sign-ins now, the URL
+   * policy, the log) and the closing of what it opened.
+   */
+  mcpServer(options: { allowWrite: boolean }): Promise<McpServerParts>;
   /** Releases what was built (the network's connections); safe to call when nothing was. */
   close(): Promise<void>;
   /** Work `close()` does first (waiting for the pager the person is reading). */
@@ -160,6 +167,8 @@ export function createContext(deps: ContextDeps): Context {
     progress: async (options = {}) => (await import('./io/progress.js')).createProgress(io, { signal, ...options }),
     browser: async () => (await import('./io/browser.js')).createBrowser(env, (line) => void io.stderr.write(`${line}\n`)),
     mcp: () => openMcp(ctx),
+    mcpServer: async (options) =>
+      (await import('./context/mcp-server.js')).composeMcpServer({ ...ctx, openMcp: (fresh) => openMcp(ctx, fresh) }, options),
     onClose: (fn) => void closers.push(fn),
     close: async () => {
       for (const fn of closers.splice(0)) await fn().catch(() => undefined);

@@ -128,6 +128,7 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     prompter: o.prompter ? () => Promise.resolve(o.prompter!) : missing('prompter'),
     progress: (options) => Promise.resolve(o.progress ?? createProgress(io, options)),
     mcp: o.mcp ?? missing('MCP session'),
+    mcpServer: missing('MCP server'),
     browser: o.browser ? () => Promise.resolve(o.browser!) : missing('browser'),
     close: () => Promise.resolve(),
     onClose: () => undefined,

@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
-import type { Credentials } from '../../../auth/credentials.js';
-import type { ApiClient } from '../../../client/client.js';
-import type { McpConnection } from '../../../mcp/client.js';
-import type { SignIns } from '../../../mcp/deps.js';
 import { printVerbatim } from '../../../io/output.js';
 import { enumFlag } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
@@ -55,141 +51,16 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
         'To set one up: `rsi mcp serve --print-config claude-desktop` (or claude-code, cursor, vscode). Waiting for a client on stdin… (Ctrl-C to stop)\n',
     );
   }
-  const [{ createServer, serveStdio }, { checkServiceUrl }] = await Promise.all([
+  const [{ createServer, serveStdio }, parts] = await Promise.all([
     import('../../../mcp/server.js'),
-    import('../../../io/browser.js'),
+    ctx.mcpServer({ allowWrite: opts.allowWrite }),
   ]);
-  const clients = clientFactory(ctx);
-  const remote = remoteFactory(ctx);
-  const server = await createServer({
-    version: ctx.version,
-    allowWrite: opts.allowWrite,
-    client: clients.get,
-    signIns: () => readSignIns(ctx),
-    remote,
-    signal: ctx.signal,
-    checkUrl: (raw, origin) => {
-      const checked = checkServiceUrl(raw, origin);
-      return checked.ok ? checked.href : undefined;
-    },
-    log: (line) => void ctx.io.stderr.write(`${line}\n`),
-  });
+  const server = await createServer(parts.deps);
   try {
     await serveStdio(server, ctx.io, ctx.signal);
   } finally {
-    // Its keep-alive pool would hold the process open after the assistant went away.
-    await Promise.all([clients.close(), remote.close()]);
+    await parts.close();
   }
-}
-
-/**
- * Credentials read afresh, so a `rsi login` or `rsi logout` made while serving counts (the Context
- * caches its first answer), on the Context's one network path.
- */
-async function freshCredentials(ctx: Context): Promise<Credentials> {
-  const { resolveCredentials } = await import('../../../auth/credentials.js');
-  return resolveCredentials({
-    globals: ctx.globals(),
-    env: ctx.env,
-    io: ctx.io,
-    clock: ctx.clock,
-    signal: ctx.signal,
-    version: ctx.version,
-    network: await ctx.network(),
-  });
-}
-
-/**
- * The sign-ins now, for the tool list: the stored API sign-in's scopes (write tools need theirs;
- * unknown for RSI_TOKEN or an unreadable store, and then the service decides), and whether there
- * is an MCP sign-in (RSI_MCP_TOKEN, or `rsi login --resource mcp`) with its scopes.
- */
-async function readSignIns(ctx: Context): Promise<SignIns> {
-  const [creds, { credentialKeyFor }] = await Promise.all([freshCredentials(ctx), import('../../../auth/resources.js')]);
-  const stored = creds.baseUrl !== undefined && creds.profile?.baseUrl === creds.baseUrl;
-  const scopesOf = async (resource: 'api' | 'mcp'): Promise<string[] | null | undefined> => {
-    if (!stored) return null;
-    try {
-      const tokens = await creds.store().load(credentialKeyFor(creds.key(), resource));
-      return tokens ? tokens.scope.split(/\s+/).filter(Boolean) : null;
-    } catch {
-      return undefined;
-    }
-  };
-  const api = creds.source === 'RSI_TOKEN' ? undefined : ((await scopesOf('api')) ?? undefined);
-  const mcp = ctx.env.RSI_MCP_TOKEN?.trim() ? { scopes: undefined } : await scopesOf('mcp');
-  return {
-    baseUrl: creds.baseUrl,
-    api,
-    // An unreadable store (undefined) shows no MCP sign-in, as `rsi auth status` does.
-    mcp: mcp === null || mcp === undefined ? undefined : Array.isArray(mcp) ? { scopes: mcp } : mcp,
-  };
-}
-
-/**
- * The service's own MCP server, with the MCP sign-in as it is when a session is opened
- * (`rsi login --resource mcp` or RSI_MCP_TOKEN): one session opened on first use, kept, and
- * opened again after a failure.
- */
-function remoteFactory(ctx: Context): { connection(): Promise<McpConnection>; reset(): void; close(): Promise<void> } {
-  // The Context's session-opening, with credentials read now rather than at start.
-  const open = async (): Promise<McpConnection> => {
-    const [creds, { openMcp }] = await Promise.all([freshCredentials(ctx), import('../../../context.js')]);
-    return openMcp(ctx, creds);
-  };
-  let live: Promise<McpConnection> | undefined;
-  const drop = (): void => {
-    const gone = live;
-    live = undefined;
-    void gone?.then((c) => c.close()).catch(() => undefined);
-  };
-  return {
-    connection: () => {
-      live ??= open();
-      const attempt = live;
-      attempt.catch(() => {
-        if (live === attempt) live = undefined;
-      });
-      return attempt;
-    },
-    reset: drop,
-    close: async () => {
-      const c = await live?.catch(() => undefined);
-      await c?.close();
-    },
-  };
-}
-
-/**
- * The API client for the server's tools. A long-running server must pick up a sign-in made after
- * it started, so a failed attempt is not cached (the Context caches its first answer); a working
- * client is kept, and its token provider refreshes as the commands' does.
- */
-function clientFactory(ctx: Context): { get: () => Promise<ApiClient>; close: () => Promise<void> } {
-  let live: Promise<ApiClient> | undefined;
-  const get = async (): Promise<ApiClient> => {
-    if (live) return live;
-    const attempt = (async () => {
-      const [creds, network, { openSession }, { ApiClient }] = await Promise.all([
-        freshCredentials(ctx),
-        ctx.network(),
-        import('../../../auth/session.js'),
-        import('../../../client/client.js'),
-      ]);
-      const session = await openSession(creds, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock, network });
-      return new ApiClient(session.http);
-    })();
-    live = attempt;
-    attempt.catch(() => {
-      if (live === attempt) live = undefined;
-    });
-    return attempt;
-  };
-  const close = async (): Promise<void> => {
-    const client = await live?.catch(() => undefined);
-    await client?.http.close();
-  };
-  return { get, close };
 }
 
 async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
