@@ -195,6 +195,27 @@ describe('every listed field in every format (the registry walked)', () => {
     });
   }
 
+  it('every csv column is a declared field, in both modes (the columns and the field list cannot drift apart)', async () => {
+    const problems: string[] = [];
+    for (const declaration of commands) {
+      const line = LINES[declaration.path]!;
+      const modes = [
+        { batch: false, argv: line.single, stdin: () => (declaration.path === 'analyses run' ? selections() : '') },
+        ...(line.batch ? [{ batch: true, argv: line.batch.argv, stdin: () => line.batch!.stdin }] : []),
+      ];
+      for (const mode of modes) {
+        const r = await rsi([...mode.argv, '--format', 'csv'], mode.stdin());
+        const header = r.out.split('\r\n')[0]!.split(',');
+        const declared = declaration.fields!.list.filter((f) => f.mode === undefined || (f.mode === 'batch') === mode.batch);
+        for (const column of header) {
+          const field = declared.find((f) => f.name === column.split('.')[0]);
+          if (!field || field.column !== true) problems.push(`${declaration.path}${mode.batch ? ' -' : ''}: column ${column}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('--json a,b is --fields in JSON: the members at their paths, dotted paths kept', async () => {
     const r = await rsi(['keywords', 'get', 'EGFR', '--json', 'name,momentum.score,papers']);
     expect(r.code).toBe(0);

@@ -1,6 +1,6 @@
 /**
  * The columns `rsi keywords search` and `rsi keywords relations` show, declared once: the commands
- * print them and `--fields` takes their keys (src/commands/shared/fields.ts derives the names).
+ * print them and `--fields` takes their keys (the command's declaration lists them as its fields; test/unit/fields-every-format.test.ts holds the two together).
  * Plain data, so reading the names for --help loads nothing more.
  */
 import type { KeywordHit, RelationItem } from '../../client/schemas.js';
