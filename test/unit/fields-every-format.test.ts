@@ -224,6 +224,11 @@ describe('every listed field in every format (the registry walked)', () => {
     expect(Object.keys(card.scores)).toEqual(['momentum']);
     expect(Object.keys(card.scores.momentum)).toEqual(['score']);
     expect(typeof card.activity.papers).toBe('number');
+    // A dotted path into a JSON-only member is a column of its own in csv.
+    const csv = await rsi(['keywords', 'get', 'EGFR', '--format', 'csv', '--fields', 'name,scores.composite.score']);
+    expect(csv.code, csv.err).toBe(0);
+    expect(csv.out.split('\r\n')[0]).toBe('name,scores.composite.score');
+    expect(csv.out.split('\r\n')[1]).toMatch(/^EGFR,\d/);
     const status = await rsi(['status', PROJECT, '--json', 'keyword_name,status']);
     expect(status.code).toBe(0);
     const analyses = JSON.parse(status.out).analyses as Record<string, unknown>[];

@@ -48,20 +48,21 @@ export function chooseFields(declaration: CommandDeclaration, names: readonly st
   for (const name of names) {
     const [head = '', ...rest] = name.split('.');
     const field = list.find((f) => f.name === head)!;
-    const refusal = refused(field, batch, json, line, path);
+    const refusal = refused(field, batch, json, line, path, rest.length > 0);
     if (refusal) throw new UsageError(`--fields ${name}: ${refusal}`);
     if (json && 'paths' in field.json) paths.push(...field.json.paths.map((p) => [p, ...rest].join('.')));
   }
   return { columns: names, paths };
 }
 
-function refused(field: Field, batch: boolean, json: boolean, line: FieldLine, path: string): string | undefined {
+function refused(field: Field, batch: boolean, json: boolean, line: FieldLine, path: string, dotted: boolean): string | undefined {
   if (field.mode === 'batch' && !batch) return `${field.name} exists only when rsi ${path} reads its inputs from stdin (-)`;
   if (field.mode === 'single' && batch) return `${field.name} exists only for one input, not when reading them from stdin (-)`;
   const missing = field.requires?.(line);
   if (missing) return missing;
   if (json && 'refused' in field.json) return field.json.refused;
-  if (!json && field.column !== true) return field.column.refused;
+  // A dotted path into a JSON-only member (`scores.composite.score`) is a column of its own.
+  if (!json && field.column !== true && !dotted) return field.column.refused;
   if (forPeople(line.format) && field.table) return field.table.refused;
   return undefined;
 }
