@@ -6,7 +6,7 @@ import { maxPages, pageWindow } from '../../../client/paging.js';
 import { printRows } from '../../../io/output.js';
 import { note } from '../../../io/lines.js';
 import { printListing } from '../../../io/replies.js';
-import { type LinkRow as Link, RELATION_BATCH_COLUMNS, RELATION_COLUMNS } from '../views.js';
+import { type LinkRow as Link, RELATION_BATCH_COLUMNS, RELATION_COLUMNS } from './views.js';
 import { enumFlag, intFlag, target } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor, field, only } from '../../declaration.js';
 

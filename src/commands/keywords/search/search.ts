@@ -4,7 +4,7 @@ import { UsageError } from '../../../errors.js';
 import { maxPages, pageWindow } from '../../../client/paging.js';
 import { note } from '../../../io/lines.js';
 import { printListing } from '../../../io/replies.js';
-import { SEARCH_COLUMNS } from '../views.js';
+import { SEARCH_COLUMNS } from './views.js';
 import { intFlag, target } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor, field } from '../../declaration.js';
 
