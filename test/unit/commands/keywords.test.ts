@@ -150,7 +150,7 @@ describe('keywords get: run', () => {
   it('table: a section the card cuts short says so, with the command listing every item', async () => {
     const io = fakeIo({ tty: true, columns: 200 });
     const { client } = fakeClient({ getKeyword: async () => card });
-    const ctx = fakeCtx(io, { format: 'table', client, globals: { profile: 'ttl' } });
+    const ctx = fakeCtx(io, { format: 'table', client, globals: { profile: 'ttl', profileSource: 'flag' } });
     await get.run({ keyword: EGFR.id, include: ['indications'] }, ctx);
     expect(io.out()).toContain('indications (1 of 9)');
     expect(io.err()).toBe(
