@@ -209,7 +209,7 @@ describe('every listed field in every format (the registry walked)', () => {
         const declared = declaration.fields!.list.filter((f) => f.mode === undefined || (f.mode === 'batch') === mode.batch);
         for (const column of header) {
           const field = declared.find((f) => f.name === column.split('.')[0]);
-          if (!field || field.column !== true) problems.push(`${declaration.path}${mode.batch ? ' -' : ''}: column ${column}`);
+          if (field?.column !== true) problems.push(`${declaration.path}${mode.batch ? ' -' : ''}: column ${column}`);
         }
       }
     }
