@@ -9,6 +9,7 @@ import { UsageError } from './errors.js';
 import type { Clock, Io } from './io/io.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
 import type { ApiClient } from './client/client.js';
+import type { McpServerParts } from './context/mcp-server.js';
 import type { AuthGlobals, Credentials, Env, Settings } from './auth/credentials.js';
 import type { Session } from './auth/session.js';
 import type { Browser } from './io/browser.js';
@@ -20,19 +21,22 @@ import type { Network } from './http/network.js';
 export type { Env, Settings };
 
 export { OUTPUT_FORMATS, type OutputFormat };
-export { helpWidth } from './io/io.js';
 // Help layout for program.ts, which reaches io only through here.
-export { MIN_DESCRIPTION_WIDTH, reflowHelp, stackedItem } from './io/help-text.js';
-export type { TokenSource } from './auth/credentials.js';
-export type { Session } from './auth/session.js';
 
 const DEFAULT_HTTP_TIMEOUT_S = 30;
+
+/** Where a global's value came from: the command line, the environment, the person's settings, or rsi's default. */
+export type Source = 'flag' | 'env' | 'settings' | 'default';
 
 /** Options every command understands, resolved once from flags and environment. */
 export interface GlobalOptions extends AuthGlobals {
   profile: string;
+  /** Where `profile` came from (a hint carries `--profile` only when the command line chose it). */
+  profileSource: Source;
   /** From --base-url or RSI_BASE_URL; undefined means "the profile's saved one". */
   baseUrl: string | undefined;
+  /** Where `baseUrl` came from; undefined with it. */
+  baseUrlSource: 'flag' | 'env' | undefined;
   /** --json was given (one JSON document on stdout). */
   json: boolean;
   /** The explicit --format, else derived: json if --json, table on a TTY, tsv otherwise. */
@@ -86,6 +90,12 @@ export interface Context {
    * one per call, which the caller closes.
    */
   mcp(): Promise<McpConnection>;
+  /**
+   * `rsi mcp serve`'s composition (src/context/mcp-server.ts): what the server is handed (a client
+   * and an MCP session built on first use from credentials read afresh, the sign-ins now, the URL
+   * policy, the log) and the closing of what it opened.
+   */
+  mcpServer(options: { allowWrite: boolean }): Promise<McpServerParts>;
   /** Releases what was built (the network's connections); safe to call when nothing was. */
   close(): Promise<void>;
   /** Work `close()` does first (waiting for the pager the person is reading). */
@@ -157,6 +167,8 @@ export function createContext(deps: ContextDeps): Context {
     progress: async (options = {}) => (await import('./io/progress.js')).createProgress(io, { signal, ...options }),
     browser: async () => (await import('./io/browser.js')).createBrowser(env, (line) => void io.stderr.write(`${line}\n`)),
     mcp: () => openMcp(ctx),
+    mcpServer: async (options) =>
+      (await import('./context/mcp-server.js')).composeMcpServer({ ...ctx, openMcp: (fresh) => openMcp(ctx, fresh) }, options),
     onClose: (fn) => void closers.push(fn),
     close: async () => {
       for (const fn of closers.splice(0)) await fn().catch(() => undefined);
@@ -225,11 +237,20 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
   } else {
     format = json ? 'json' : (settings.format ?? (io.stdoutIsTTY ? 'table' : 'tsv'));
   }
-  const profile = (typeof opts.profile === 'string' ? opts.profile : env.RSI_PROFILE) || settings.profile || 'default';
+  // The first that says something wins: --profile, RSI_PROFILE, the `profile` setting, `default`.
+  const [profile, profileSource] = firstSaid<Source>(
+    [typeof opts.profile === 'string' ? opts.profile : undefined, 'flag'],
+    [typeof opts.profile === 'string' ? undefined : env.RSI_PROFILE, 'env'],
+    [settings.profile, 'settings'],
+    ['default', 'default'],
+  ) as [string, Source];
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(profile)) {
     throw new UsageError(`invalid profile name "${profile}": use letters, digits, ".", "_" or "-"`);
   }
-  const baseUrl = (typeof opts.baseUrl === 'string' ? opts.baseUrl : env.RSI_BASE_URL) || undefined;
+  const [baseUrl, baseUrlSource] = firstSaid<'flag' | 'env'>(
+    [typeof opts.baseUrl === 'string' ? opts.baseUrl : undefined, 'flag'],
+    [typeof opts.baseUrl === 'string' ? undefined : env.RSI_BASE_URL, 'env'],
+  );
   const rawTimeout = typeof opts.httpTimeout === 'string' ? opts.httpTimeout : env.RSI_HTTP_TIMEOUT;
   let timeoutS = DEFAULT_HTTP_TIMEOUT_S;
   if (rawTimeout !== undefined && rawTimeout !== '') {
@@ -244,7 +265,9 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
   }
   return {
     profile,
+    profileSource,
     baseUrl,
+    baseUrlSource,
     json,
     format,
     debug: opts.debug === true || env.RSI_DEBUG === '1',
@@ -254,6 +277,12 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
     time,
     wide: opts.wide === true,
   };
+}
+
+/** The first non-empty value and where it came from (an empty `--profile ''` says nothing, as an empty variable). */
+function firstSaid<S extends string>(...candidates: ReadonlyArray<readonly [string | undefined, S]>): [string | undefined, S | undefined] {
+  for (const [value, source] of candidates) if (value) return [value, source];
+  return [undefined, undefined];
 }
 
 export const systemClock: Clock = {

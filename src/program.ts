@@ -1,67 +1,41 @@
 /**
- * Builds the commander tree. Each command lives in its own file under `src/commands/` and exports
- * `build(ctx)`; heavy modules are imported inside the actions, so building the tree is cheap.
- * Help and usage text go to the injected streams.
+ * Builds the commander tree from the command registry (src/commands/registry.ts): each command's
+ * declaration (src/commands/<group>/<command>/) gives its description, examples and fields, and its
+ * `build` its arguments and options; heavy modules are imported inside the actions, so building the
+ * tree is cheap. Help and usage text go to the injected streams.
  */
 import type { EventEmitter } from 'node:events';
 import { Command, Help, Option } from 'commander';
-import { MIN_DESCRIPTION_WIDTH, OUTPUT_FORMATS, helpWidth, reflowHelp, stackedItem, type Context } from './context.js';
-import * as help from './commands/help/help.js';
+import { OUTPUT_FORMATS, type Context } from './context.js';
+import { MIN_DESCRIPTION_WIDTH, reflowHelp, stackedItem } from './io/help-text.js';
+import { helpWidth } from './io/io.js';
 import * as layout from './commands/help/layout.js';
-import * as login from './commands/auth/login.js';
-import * as logout from './commands/auth/logout.js';
-import * as authStatus from './commands/auth/status.js';
-import * as authToken from './commands/auth/token.js';
-import * as authSwitch from './commands/auth/switch.js';
-import * as config from './commands/config/config.js';
-import * as doctor from './commands/doctor/doctor.js';
-import * as keywordsSearch from './commands/keywords/search.js';
-import * as keywordsGet from './commands/keywords/get.js';
-import * as keywordsRelations from './commands/keywords/relations.js';
-import * as projectsList from './commands/projects/list.js';
-import * as projectsCreate from './commands/projects/create.js';
-import * as status from './commands/status/status.js';
-import * as signals from './commands/signals/signals.js';
-import * as opportunities from './commands/opportunities/opportunities.js';
-import * as analysesRun from './commands/analyses/run.js';
-import * as api from './commands/api/api.js';
-import * as sandbox from './commands/sandbox/sandbox.js';
-import * as completion from './commands/completion/completion.js';
-import * as mcpTools from './commands/mcp/tools.js';
-import * as mcpCall from './commands/mcp/call.js';
-import * as mcpServe from './commands/mcp/serve.js';
-import * as scoreboard from './commands/scoreboard/scoreboard.js';
-import { FIELDS } from './commands/shared/fields.js';
+import { isGroup, type RegistryEntry } from './commands/declaration.js';
+import { DECLARATIONS, REGISTRY, ROOT } from './commands/registry.js';
 import { oneJq } from './commands/shared/flags.js';
 import { pageOutput } from './commands/shared/pager.js';
 import { commandHabit, optionHabit, quoteHint } from './commands/shared/habits.js';
 
 /**
- * Every top-level command in the order help lists them. A run builds only the command it names
- * (`commandWord`); help, completion and a word no command has get the whole tree. Building every
- * command's options and help texts was ~4 ms of one GET on Node 24 (docs/performance.md, round 3);
- * their code stays in this one chunk (a chunk per command cost more in loading than it saved).
+ * Every top-level command in the order help lists them (the registry's). A run builds only the
+ * command it names (`commandWord`); help, completion and a word no command has get the whole tree.
+ * Building every command's options and help texts was ~4 ms of one GET on Node 24
+ * (docs/performance.md, round 3); their code stays in this one chunk (a chunk per command cost more
+ * in loading than it saved).
  */
-const COMMANDS: readonly { name: string; hidden?: boolean; build: (ctx: Context, program: Command) => Command }[] = [
-  { name: 'login', build: (ctx) => login.build(ctx) },
-  { name: 'logout', build: (ctx) => logout.build(ctx) },
-  group('auth', 'show and use the stored sign-in', [authStatus, authToken, authSwitch]),
-  { name: 'config', build: (ctx) => config.build(ctx) },
-  { name: 'doctor', build: (ctx) => doctor.build(ctx) },
-  group('keywords', 'search keywords, read cards and relations', [keywordsSearch, keywordsGet, keywordsRelations]),
-  group('projects', 'list and create projects', [projectsList, projectsCreate]),
-  { name: 'status', build: (ctx) => status.build(ctx) },
-  { name: 'signals', build: (ctx) => signals.build(ctx) },
-  { name: 'opportunities', build: (ctx) => opportunities.build(ctx) },
-  { name: 'scoreboard', build: (ctx) => scoreboard.build(ctx) },
-  group('analyses', 'start scoring analyses', [analysesRun]),
-  { name: 'api', build: (ctx) => api.build(ctx) },
-  { name: 'sandbox', build: (ctx) => sandbox.build(ctx) },
-  { name: 'completion', build: (ctx) => completion.build(ctx) },
-  { name: '__complete', hidden: true, build: (ctx) => completion.buildValues(ctx) },
-  { name: 'help', build: (_ctx, program) => help.build(program) },
-  group('mcp', "the service's MCP server from the terminal", [mcpTools, mcpCall, mcpServe]),
-];
+const COMMANDS: readonly { name: string; hidden?: boolean | undefined; build: (ctx: Context) => Command }[] = REGISTRY.map((entry) => ({
+  name: entry.command.path,
+  hidden: entry.command.hidden,
+  build: (ctx: Context) => buildEntry(entry, ctx),
+}));
+
+/** A registry entry as a commander command: a group with its subcommands in order, or the command's own build. */
+function buildEntry(entry: RegistryEntry, ctx: Context): Command {
+  if (!isGroup(entry)) return entry.build(ctx);
+  const cmd = new Command(entry.command.path).description(entry.command.description);
+  for (const sub of entry.subcommands) cmd.addCommand(sub.build(ctx));
+  return cmd;
+}
 
 /** Words that need the whole tree: help renders it, completion walks it. */
 const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
@@ -92,7 +66,7 @@ export function commandWord(argv: readonly string[], root: Command): string | un
  */
 export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
   const program = new Command('rsi')
-    .description('Command-line client for the Research Intelligence Service')
+    .description(ROOT.description)
     .version(ctx.version, '-V, --version', 'print the version')
     .option('--profile <name>', 'named set of base URL and credentials (env: RSI_PROFILE)')
     .option('--base-url <url>', 'service base address (env: RSI_BASE_URL)')
@@ -113,7 +87,7 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     .helpCommand(false);
   const word = argv && commandWord(argv, program);
   for (const c of word ? COMMANDS.filter((one) => one.name === word) : COMMANDS) {
-    program.addCommand(c.build(ctx, program), c.hidden ? { hidden: true } : {});
+    program.addCommand(c.build(ctx), c.hidden ? { hidden: true } : {});
   }
   // The person's settings (`rsi config`) are read once, before the action, never for --help; the
   // commands that use none (the sandbox, completion on every Tab) skip the read.
@@ -135,13 +109,15 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     const globals = ctx.globals();
     if (globals.fields === undefined && globals.jq === undefined) return;
     const { prepareOutput } = await import('./commands/shared/scripting.js');
-    await prepareOutput(ctx, commandPath(action));
+    const path = commandPath(action);
+    await prepareOutput(ctx, DECLARATIONS.get(path) ?? { path, description: '' }, { args: action.processedArgs, opts: action.opts() });
   });
   applyToAll(program, (cmd) => {
-    const examples = EXAMPLES[commandPath(cmd)];
+    const declaration = DECLARATIONS.get(commandPath(cmd));
+    const examples = declaration?.examples;
     if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
-    const fields = FIELDS[commandPath(cmd)];
-    if (fields) cmd.addHelpText('after', `\nFields (--fields, --json a,b): ${fields.fields.join(', ')}`);
+    const fields = declaration?.fields?.list;
+    if (fields) cmd.addHelpText('after', `\nFields (--fields, --json a,b): ${fields.map((f) => f.name).join(', ')}`);
     cmd
       .configureOutput({
         writeOut: (text) => void ctx.io.stdout.write(text),
@@ -229,52 +205,6 @@ function commandPath(cmd: Command): string {
   return names.join(' ');
 }
 
-/** Examples for the commands whose own file does not carry them. */
-const EXAMPLES: Record<string, readonly string[]> = {
-  '': [
-    'rsi login --base-url https://research.example.com',
-    'rsi projects list',
-    'rsi status "My first project" --watch',
-    'rsi help analyses run',
-  ],
-  auth: ['rsi auth status', 'rsi auth switch work', 'curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"'],
-  config: ['rsi config list', 'rsi config set format csv', 'rsi config unset pager'],
-  'config list': ['rsi config list', 'rsi config list --json'],
-  'config get': ['rsi config get format'],
-  'config unset': ['rsi config unset pager'],
-  keywords: ['rsi keywords search egfr --limit 5', 'rsi keywords get EGFR', 'rsi keywords relations EGFR --relation indications'],
-  projects: ['rsi projects list', 'rsi projects create --name "My first project" --brief "EGFR in NSCLC"'],
-  analyses: ['rsi analyses run "My first project" --top 5 --type target --wait'],
-  mcp: ['rsi mcp tools', 'rsi mcp serve --print-config claude-desktop'],
-  help: ['rsi help analyses run', 'rsi help environment'],
-  logout: ['rsi logout', 'rsi --profile work logout'],
-  'auth status': ['rsi auth status', "rsi auth status --json | jq -r '.profiles[].profile'"],
-  'auth token': ['curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"'],
-  doctor: ['rsi doctor', "rsi doctor --json | jq '.[] | select(.ok == false)'"],
-  'projects list': ['rsi projects list', "rsi projects list --json | jq -r '.projects[].name'"],
-  status: ['rsi status "My first project"', 'rsi status "My first project" --watch --timeout 600', 'rsi status P --json | jq -r .next'],
-  opportunities: ['rsi opportunities "My first project"', 'rsi opportunities P --format csv > opportunities.csv'],
-  'analyses run': [
-    'rsi analyses run "My first project" --top 5 --type target --yes --wait',
-    'rsi analyses run P --select EGFR:NSCLC --wait',
-    "rsi signals P --json | jq '[.signals[] | select(.analysed | not)][:3]' | rsi analyses run P --selections -",
-  ],
-  sandbox: ['rsi sandbox --port 8765 --auto-approve --quiet &', 'rsi sandbox --time-scale 60 --fault analyses-504'],
-  completion: ['source <(rsi completion bash)', 'rsi completion powershell >> $PROFILE'],
-};
-
-/** A group command (`rsi keywords …`) of the COMMANDS table, built with its subcommands in order. */
-function group(name: string, description: string, subcommands: readonly { build(ctx: Context): Command }[]) {
-  return {
-    name,
-    build: (ctx: Context) => {
-      const cmd = new Command(name).description(description);
-      for (const sub of subcommands) cmd.addCommand(sub.build(ctx));
-      return cmd;
-    },
-  };
-}
-
 /**
  * The paragraphs and examples added with `addHelpText` (here and in the command files) are written
  * through their listeners' `write`: re-flowing there fits every one of them, present and future,
@@ -331,7 +261,8 @@ const FIELD_LIST = /^[a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*(?:,[a-z_][a-z0-9_]*(?:\.
 function isField(before: readonly string[], name: string): boolean {
   let found: string | undefined;
   let at = Number.POSITIVE_INFINITY;
-  for (const path of Object.keys(FIELDS)) {
+  for (const [path, declaration] of DECLARATIONS) {
+    if (!declaration.fields) continue;
     const words = path.split(' ');
     for (let i = 0; i + words.length <= before.length && i <= at; i++) {
       if (!words.every((w, k) => before[i + k] === w)) continue;
@@ -340,7 +271,8 @@ function isField(before: readonly string[], name: string): boolean {
       break;
     }
   }
-  return found !== undefined && FIELDS[found]!.fields.includes(name.split('.')[0]!);
+  const head = name.split('.')[0];
+  return found !== undefined && (DECLARATIONS.get(found)?.fields?.list.some((f) => f.name === head) ?? false);
 }
 
 /**
@@ -349,7 +281,7 @@ function isField(before: readonly string[], name: string): boolean {
  */
 export async function explainError(error: unknown, ctx: Context): Promise<unknown> {
   const [{ explainError: explainScope }, { withGlobals }] = await Promise.all([
-    import('./commands/auth/login.js'),
+    import('./commands/login/login.js'),
     import('./commands/shared/hints.js'),
   ]);
   return withGlobals(await explainScope(error, ctx), ctx);

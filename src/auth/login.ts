@@ -12,11 +12,9 @@ import { PortInUseError, startLoopbackReceiver, type LoopbackReceiver } from './
 import { credentialKeyFor, resourceUrl } from './resources.js';
 import { StaleRegistrationError, authorize } from './authorize.js';
 import { ensureRegistration } from './registration.js';
-export { registerClient, registeredCredentials, registrationAccepted } from './registration.js';
 
 export const DEFAULT_SCOPES = ['service:read', 'projects:write', 'analyses:run'] as const;
 
-export type { LoginEvents, LoginOptions, LoginResult, Target } from './login-types.js';
 import type { LoginOptions, LoginResult, Target } from './login-types.js';
 
 /** The most step-up sign-ins one `rsi login --resource mcp` makes after the first (no endless loop). */

@@ -24,8 +24,6 @@ import { notJsonError } from './not-json.js';
 import { pageCapError, readAhead, type RequestOptions } from './paging.js';
 import { KEYWORD_SEARCH, type PagedEndpoint, RELATIONS, type WalkOptions } from './walks.js';
 
-export type * from './schemas.js';
-
 const STATUS_TEXT: Record<number, string> = {
   429: 'Too Many Requests',
   500: 'Internal Server Error',

@@ -48,9 +48,6 @@ import { traceRequest, traceResponse } from './trace.js';
 import { OAUTH_MAX_BYTES, type FetchInit, type NetworkOptions, type WireHead, type WireRequest, type WireResponse } from './wire.js';
 
 // The network's public API, where its importers have always found it.
-export { loadUndici, type UndiciParts } from './proxied.js';
-export { isPermanentFailure, tlsFailure } from './tls-errors.js';
-export { API_MAX_BYTES, OAUTH_MAX_BYTES, type FetchInit, type NetworkOptions, type WireRequest, type WireResponse } from './wire.js';
 
 /** The hint of a body that cannot be decoded: the bytes arrived, they are just not what they claim. */
 const NOT_THE_NETWORK =

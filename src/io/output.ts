@@ -37,12 +37,6 @@ import { sanitizeLine, sanitizeText } from './sanitize.js';
 import { Batch, write } from './write.js';
 
 // The parts the printers are made of, for the commands and tests that use one directly.
-export type { Column } from './columns.js';
-export { columnKey, pickFields, selectColumns } from './columns.js';
-export { absoluteTime, cell, csvField, idPrefixLength, isFormulaLike, relativeTime, shortId, tableField, tsvField } from './cells.js';
-export { fitWidths, formatTable, type TableColumn } from './table.js';
-export { hangLine, leftOutNote, note, pairsText } from './lines.js';
-export { write } from './write.js';
 
 export interface OutputTarget {
   io: Io;
@@ -74,6 +68,8 @@ export interface OutputShape {
    * undefined when the document is the row (a card, a status) or an array of rows.
    */
   rows?: string | undefined;
+  /** `--fields` in JSON: a row with the chosen members at their paths (src/commands/shared/fields.ts). */
+  project?: ((row: unknown) => unknown) | undefined;
   /** `--jq`: a compiled expression (src/io/jq.ts); applied to each document printed, as JSON text. */
   jq?: { run(json: string, pretty: boolean, emit: (outputs: string[]) => Promise<void>): Promise<void> } | undefined;
 }
@@ -88,16 +84,17 @@ export function shapeOutput(io: Io, shape: OutputShape): void {
 function shapeDocument(value: unknown, shape: OutputShape | undefined): unknown {
   const fields = shape?.fields;
   if (!fields) return value;
-  if (Array.isArray(value)) return value.map((r) => pickFields(r, fields));
+  const pick = shape.project ?? ((r: unknown) => pickFields(r, fields));
+  if (Array.isArray(value)) return value.map(pick);
   if (shape.rows !== undefined && value !== null && typeof value === 'object') {
     const rows = (value as Record<string, unknown>)[shape.rows];
     if (Array.isArray(rows)) {
-      const copy = { ...value, [shape.rows]: rows.map((r) => pickFields(r, fields)) };
+      const copy = { ...value, [shape.rows]: rows.map(pick) };
       keepLiterals(value, copy);
       return copy;
     }
   }
-  return pickFields(value, fields);
+  return pick(value);
 }
 
 /**
@@ -209,8 +206,10 @@ async function printRowsTo<T>(
   const { io, format } = target;
   let count = 0;
   const shape = shapes.get(io);
-  const toJson = fields ? (row: T) => pickFields(rowJson(row), fields) : rowJson;
-  if (format === 'table') allColumns = tableView(allColumns, target.wide);
+  const pick = shape?.project ?? ((r: unknown) => pickFields(r, fields ?? []));
+  const toJson = fields ? (row: T) => pick(rowJson(row)) : rowJson;
+  // A column chosen by name shows even where only --wide would show it.
+  if (format === 'table') allColumns = tableView(allColumns, target.wide || fields !== undefined);
   let columns = fields ? selectColumns(allColumns, fields, rowJson) : allColumns;
   if (format === 'csv' || format === 'tsv') {
     // Objects become dotted columns, fixed before the first line from the rows known by then: all

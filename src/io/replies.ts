@@ -4,7 +4,8 @@
  * holds them to it): a new format is a change in src/io, not an audit of every command.
  */
 import { note } from './lines.js';
-import { type Column, printDocument, printJson, printPairsText, printRows, printText, tableView, type OutputTarget } from './output.js';
+import { printDocument, printJson, printPairsText, printRows, printText, tableView, type OutputTarget } from './output.js';
+import type { Column } from './columns.js';
 
 /**
  * `--format json` prints `document` (the reply exactly as the service sent it, shaped by

@@ -198,4 +198,3 @@ export function mcpFailure(error: unknown, what: string, url: string, signal?: A
 }
 
 // A tool's own failure and its text: the use cases' (src/ops/mcp-tools.ts), here for `rsi mcp call`.
-export { ToolError, toolFailure, toolText } from '../ops/mcp-tools.js';

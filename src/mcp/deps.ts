@@ -1,4 +1,4 @@
-/** What `rsi mcp serve` (src/commands/mcp/serve.ts) hands the server (server.ts) and, through the Kit, its tools. */
+/** What `rsi mcp serve` (src/commands/mcp/serve/serve.ts) hands the server (server.ts) and, through the Kit, its tools. */
 import type { ApiClient } from '../client/client.js';
 import type { McpConnection } from './client.js';
 

@@ -11,7 +11,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ForbiddenError, NotSignedInError } from '../errors.js';
 import { parseBearerChallenge } from '../http/challenge.js';
-import { API_MAX_BYTES, type Network } from '../http/network.js';
+import type { Network } from '../http/network.js';
+import { API_MAX_BYTES } from '../http/wire.js';
 import type { AuthProvider } from '../http/types.js';
 
 /** The shape the SDK's `fetch` option takes. */

@@ -36,9 +36,6 @@ import { searchKeywords } from './tools/search-keywords.js';
 import type { AnyTool, Kit } from './tools/tool.js';
 import { waitForScoring } from './tools/wait-for-scoring.js';
 
-export type { ServeDeps, SignIns } from './deps.js';
-export { SIGN_IN_POLL_MS } from './sign-ins.js';
-
 /** Every tool, in the order the list shows them. */
 export const TOOLS: readonly AnyTool[] = [
   searchKeywords,

@@ -2,7 +2,6 @@
 import * as z from 'zod';
 
 // The one UUID pattern (src/client/ids.ts), under the name the tools use.
-export { UUID_RE as UUID } from '../client/ids.js';
 export const project = z.string().min(1).describe('project UUID or exact project name');
 export const keyword = z.string().min(1).describe('keyword UUID, or a name or synonym matched exactly (case-insensitive)');
 

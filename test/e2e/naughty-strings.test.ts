@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isFormulaLike } from '../../src/io/output.js';
+import { isFormulaLike } from '../../src/io/cells.js';
 import { sanitizeCell } from '../../src/io/sanitize.js';
 import { rawControls } from '../support/sandbox.js';
 import { runCli } from '../support/inproc.js';

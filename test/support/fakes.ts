@@ -5,7 +5,8 @@
 import { PassThrough } from 'node:stream';
 import type { Credentials } from '../../src/auth/credentials.js';
 import type { ApiClient } from '../../src/client/client.js';
-import type { Context, Env, GlobalOptions, OutputFormat, Session } from '../../src/context.js';
+import type { Context, Env, GlobalOptions, OutputFormat } from '../../src/context.js';
+import type { Session } from '../../src/auth/session.js';
 import type { Clock, Io } from '../../src/io/io.js';
 import { createProgress, type Progress } from '../../src/io/progress.js';
 import type { Browser } from '../../src/io/browser.js';
@@ -97,7 +98,9 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
   const format = o.format ?? o.globals?.format ?? 'tsv';
   const globals: GlobalOptions = {
     profile: 'default',
+    profileSource: 'default',
     baseUrl: undefined,
+    baseUrlSource: undefined,
     json: format === 'json',
     format,
     debug: false,
@@ -125,6 +128,7 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     prompter: o.prompter ? () => Promise.resolve(o.prompter!) : missing('prompter'),
     progress: (options) => Promise.resolve(o.progress ?? createProgress(io, options)),
     mcp: o.mcp ?? missing('MCP session'),
+    mcpServer: missing('MCP server'),
     browser: o.browser ? () => Promise.resolve(o.browser!) : missing('browser'),
     close: () => Promise.resolve(),
     onClose: () => undefined,

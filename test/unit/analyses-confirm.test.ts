@@ -2,7 +2,8 @@
 // states the number the service will act on, saying where the service's numbers differ.
 import { describe, expect, it } from 'vitest';
 import type { AnalysesResult as AnalysesReply } from '../../src/client/schemas.js';
-import { confirmPlan, run, type AnalysesRunOptions } from '../../src/commands/analyses/run.js';
+import { run, type AnalysesRunOptions } from '../../src/commands/analyses/run/run.js';
+import { confirmPlan } from '../../src/ops/analyses.js';
 import { quoteServiceText } from '../../src/io/sanitize.js';
 import { fakeClient } from '../support/commands.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';

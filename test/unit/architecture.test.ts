@@ -14,7 +14,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // snapshot entry (src/exe/snapshot.ts), which evaluates at build time what commands load on
   // demand (services, the reply schemas, the scripting and flag checks) so the snapshot holds them.
   exe: ['main', 'services', 'client', 'commands'],
-  program: ['context', 'commands'],
+  // The program also fits help to the terminal (src/io/help-text.ts, the width of src/io/io.ts).
+  program: ['context', 'commands', 'io'],
   // The Context owns the process's one network (`ctx.network()`, the type of src/http/network.ts).
   context: ['auth', 'client', 'mcp', 'http', 'io', 'errors', 'services', 'formats'],
   // What the Context loads for a command's action, as one module (src/services.ts), the network too.
@@ -135,9 +136,14 @@ function circles(files: Map<string, string>): string[][] {
   return found;
 }
 
-// `rsi help` is built from the finished program tree (program.ts hands it the root), not from the
-// Context: the one command without an Options value or a run.
+// `rsi help` works on the finished program tree (its root), not through the Context: the one
+// command without an Options value or a run.
 const SHAPE_EXEMPT = ['commands/help/help.ts'];
+
+/** A command file: one under src/commands/ (outside shared/) that exports `build`. */
+function isCommandFile(rel: string, text: string): boolean {
+  return rel.startsWith('commands/') && !rel.startsWith('commands/shared/') && /^export function build\(/m.test(text);
+}
 
 /**
  * A command file (one exporting `build`) has gh's shape: `build(ctx, runF = run)` wires the flags
@@ -148,8 +154,9 @@ function shapeProblems(files: Map<string, string>): string[] {
   const problems: string[] = [];
   for (const [file, text] of files) {
     const rel = relative(SRC, file).replaceAll('\\', '/');
-    if (!/^commands\/[^/]+\/[^/]+\.ts$/.test(rel) || rel.startsWith('commands/shared/') || SHAPE_EXEMPT.includes(rel)) continue;
-    if (!/^export function build\(/m.test(text)) continue;
+    if (!isCommandFile(rel, text) || SHAPE_EXEMPT.includes(rel)) continue;
+    if (!/^export const command: CommandDeclaration = \{/m.test(text))
+      problems.push(`${rel}: a command file declares itself: \`export const command: CommandDeclaration = {…}\``);
     if (!/^export function build\(ctx: Context, runF: typeof run = run\): Command \{/m.test(text))
       problems.push(`${rel}: build must be \`build(ctx: Context, runF: typeof run = run): Command\``);
     const run = text.match(/^export async function run\((\w+): (\w+), ctx: Context\): Promise<void> \{/m);
@@ -186,6 +193,53 @@ function formatSwitches(files: Map<string, string>): string[] {
     if (!rel.startsWith('commands/')) continue;
     const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '');
     for (const [i, line] of code.split('\n').entries()) if (decides.test(line)) found.push(`${rel}:${i + 1}: ${line.trim()}`);
+  }
+  return found;
+}
+
+/**
+ * Command files the registry does not reach (src/commands/registry.ts, through the group modules it
+ * imports): a command there is missing from help, --fields, man pages and completion alike.
+ */
+function unregistered(files: Map<string, string>): string[] {
+  const registry = join(SRC, 'commands/registry.ts');
+  const reached = new Set<string>();
+  const queue = [registry];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (reached.has(file) || !files.has(file)) continue;
+    reached.add(file);
+    for (const spec of importsOf(files.get(file)!)) {
+      const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
+      if (relative(SRC, target).startsWith('commands/')) queue.push(target);
+    }
+  }
+  return [...files]
+    .filter(([file, text]) => isCommandFile(relative(SRC, file).replaceAll('\\', '/'), text) && !reached.has(file))
+    .map(([file]) => relative(SRC, file).replaceAll('\\', '/'));
+}
+
+/**
+ * Modules that pass on what another module exports (`export { x } from './y.js'`) instead of their
+ * importers naming the real module: a second address for one thing, left behind by a split. Doors
+ * are the exceptions, each for a reason: the module the Context loads as one chunk, and two that let
+ * a layer reach one name of a layer it may not import (the settings' keys for the commands, the
+ * number literals for the client).
+ */
+const REEXPORT_DOORS = ['services.ts', 'auth/credentials.ts', 'http/literals.ts'];
+
+function reexports(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    const rel = relative(SRC, file).replaceAll('\\', '/');
+    if (rel.startsWith('sandbox/') || REEXPORT_DOORS.includes(rel)) continue;
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    const statements = [...code.matchAll(/^export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s+from\s+['"][^'"]+['"];?/gm)];
+    if (statements.length === 0) continue;
+    const rest = code.replace(/^export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s+from\s+['"][^'"]+['"];?/gm, '').trim();
+    found.push(
+      rest === '' ? `${rel}: a re-export-only module` : `${rel}: ${statements.length} re-export${statements.length > 1 ? 's' : ''}`,
+    );
   }
   return found;
 }
@@ -265,9 +319,9 @@ describe('architecture', () => {
 
   it('catches an MCP tool reaching into a command, and a command other than mcp reaching into src/mcp', () => {
     const planted = new Map([
-      [join(SRC, 'mcp/tools/x.ts'), "import { resolveProject } from '../../commands/shared/resolve.js';"],
+      [join(SRC, 'mcp/tools/x.ts'), "import { resolveProject } from '../../commands/shared/pick.js';"],
       [join(SRC, 'commands/scoreboard/scoreboard.ts'), "const f = await import('../../mcp/features.js');"],
-      [join(SRC, 'commands/mcp/serve.ts'), "import { createServer } from '../../mcp/server.js';"],
+      [join(SRC, 'commands/mcp/serve/serve.ts'), "import { createServer } from '../../../mcp/server.js';"],
       [join(SRC, 'commands/scoreboard/ok.ts'), "import { withMcp } from '../mcp/connect.js';"],
     ]);
     expect(frontEndProblems(planted).map((p) => p.split(' ')[0])).toEqual(['mcp/tools/x.ts', 'commands/scoreboard/scoreboard.ts']);
@@ -323,13 +377,41 @@ describe('architecture', () => {
     ]);
   });
 
+  it('every command file is in the registry (src/commands/registry.ts)', () => {
+    expect(unregistered(sources())).toEqual([]);
+  });
+
+  it('catches a command file the registry does not reach', () => {
+    const files = sources();
+    const orphan = join(SRC, 'commands/keywords/orphan/orphan.ts');
+    files.set(
+      orphan,
+      'export const command: CommandDeclaration = {};\nexport function build(ctx: Context, runF: typeof run = run): Command {}\n',
+    );
+    expect(unregistered(files)).toEqual(['commands/keywords/orphan/orphan.ts']);
+  });
+
+  it('no module re-exports another module (importers name the real one)', () => {
+    expect(reexports(sources())).toEqual([]);
+  });
+
+  it('catches a re-export-only module and a re-export beside code', () => {
+    const planted = new Map([
+      [join(SRC, 'commands/shared/facade.ts'), "/** old home */\nexport { resolveProject } from '../../ops/resolve.js';\n"],
+      [join(SRC, 'io/mixed.ts'), "export type { Column } from './columns.js';\nexport const x = 1;\n"],
+      [join(SRC, 'io/fine.ts'), "import { a } from './a.js';\nexport const b = a;\n"],
+      [join(SRC, 'services.ts'), "export { ApiClient } from './client/client.js';\n"],
+    ]);
+    expect(reexports(planted)).toEqual(['commands/shared/facade.ts: a re-export-only module', 'io/mixed.ts: 1 re-export']);
+  });
+
   it('every command file has one shape: build(ctx, runF), an Options type, run(opts, ctx)', () => {
     expect(shapeProblems(sources())).toEqual([]);
   });
 
   it('catches a command with a trampoline, an inline options type or a port', () => {
     const good =
-      'export interface XOptions { a: string }\nexport function build(ctx: Context, runF: typeof run = run): Command {\n}\nexport async function run(opts: XOptions, ctx: Context): Promise<void> {\n}\n';
+      'export interface XOptions { a: string }\nexport const command: CommandDeclaration = {\n};\nexport function build(ctx: Context, runF: typeof run = run): Command {\n}\nexport async function run(opts: XOptions, ctx: Context): Promise<void> {\n}\n';
     const planted = new Map([
       [join(SRC, 'commands/x/good.ts'), good],
       [join(SRC, 'commands/x/inline.ts'), good.replace('opts: XOptions', 'opts: { a: string }')],
@@ -337,6 +419,7 @@ describe('architecture', () => {
       [join(SRC, 'commands/x/port.ts'), `${good}export interface XPort { get(): Promise<void> }\n`],
       [join(SRC, 'commands/x/runf.ts'), good.replace('runF: typeof run = run', 'runF = run')],
       [join(SRC, 'commands/shared/helper.ts'), 'export function build(x: number) {}'],
+      [join(SRC, 'commands/x/y/undeclared.ts'), good.replace('export const command', 'const command')],
     ]);
     expect(shapeProblems(planted).map((p) => p.split(':')[0])).toEqual([
       'commands/x/inline.ts',
@@ -344,6 +427,7 @@ describe('architecture', () => {
       'commands/x/deps.ts',
       'commands/x/port.ts',
       'commands/x/runf.ts',
+      'commands/x/y/undeclared.ts',
     ]);
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
 import { AmbiguousNameError, UnexpectedReplyError, UsageError } from '../../src/errors.js';
-import { resolveKeyword, resolveProject } from '../../src/commands/shared/resolve.js';
+import { resolveKeyword, resolveProject } from '../../src/ops/resolve.js';
 import { enumFlag, intFlag, parseJsonInput } from '../../src/commands/shared/flags.js';
 import { fakeClient } from '../support/commands.js';
 

@@ -1,7 +1,7 @@
 // The Context carries what commands used to build behind per-command `deps`: one prompter per run,
 // a progress line per call, and the MCP session opener; none of them loads anything before asked.
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.js';
+import { createContext, resolveGlobals } from '../../src/context.js';
 import { fakeClock, fakeIo } from '../support/fakes.js';
 
 const context = (tty = false) => {
@@ -35,5 +35,30 @@ describe('the Context', () => {
     const { ctx } = context();
     await expect(ctx.mcp()).rejects.toMatchObject({ exitCode: 3 });
     await ctx.close();
+  });
+});
+
+describe('where the profile and base URL came from (resolved once, read by hints)', () => {
+  const io = fakeIo();
+  const source = (flags: Record<string, unknown>, env: Record<string, string>, settings = {}) => {
+    const g = resolveGlobals(flags, env, io, settings);
+    return [g.profile, g.profileSource, g.baseUrl, g.baseUrlSource];
+  };
+
+  it('the flag, then the environment, then the settings, then the default', () => {
+    expect(source({ profile: 'a', baseUrl: 'http://f.test' }, { RSI_PROFILE: 'b', RSI_BASE_URL: 'http://e.test' })).toEqual([
+      'a',
+      'flag',
+      'http://f.test',
+      'flag',
+    ]);
+    expect(source({}, { RSI_PROFILE: 'b', RSI_BASE_URL: 'http://e.test' }, { profile: 'c' })).toEqual(['b', 'env', 'http://e.test', 'env']);
+    expect(source({}, {}, { profile: 'c' })).toEqual(['c', 'settings', undefined, undefined]);
+    expect(source({}, {})).toEqual(['default', 'default', undefined, undefined]);
+  });
+
+  it('an empty flag or variable says nothing (an empty flag still hides the variable, as before)', () => {
+    expect(source({ profile: '' }, { RSI_PROFILE: 'b' })).toEqual(['default', 'default', undefined, undefined]);
+    expect(source({}, { RSI_PROFILE: '', RSI_BASE_URL: '' }, { profile: 'c' })).toEqual(['c', 'settings', undefined, undefined]);
   });
 });

@@ -32,7 +32,11 @@ describe('carryGlobals', () => {
 
   it('tells a flag from the environment through the context', () => {
     const io = fakeIo();
-    const ctx = fakeCtx(io, { globals: { profile: 'ttl', baseUrl: 'http://b.test' }, env: { RSI_BASE_URL: 'http://b.test' } });
+    // The Context says where each came from; the hint does not work it out again.
+    const ctx = fakeCtx(io, {
+      globals: { profile: 'ttl', profileSource: 'flag', baseUrl: 'http://b.test', baseUrlSource: 'env' },
+      env: { RSI_BASE_URL: 'http://b.test' },
+    });
     const error = withGlobals(new NotSignedInError('the authorization server refused the refresh: invalid_grant'), ctx) as NotSignedInError;
     expect(error).toBeInstanceOf(NotSignedInError);
     expect(error.hint).toBe('run `rsi login --profile ttl`');

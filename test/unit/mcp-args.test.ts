@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { requireTool } from '../../src/commands/mcp/connect.js';
+import { requireTool } from '../../src/ops/mcp-tools.js';
 import { UnexpectedReplyError, UsageError } from '../../src/errors.js';
 import { buildArguments, validateArguments } from '../../src/mcp/args.js';
 import type { McpConnection, Tool } from '../../src/mcp/client.js';
-import { mcpFailure, toolFailure } from '../../src/mcp/client.js';
+import { mcpFailure } from '../../src/mcp/client.js';
+import { toolFailure } from '../../src/ops/mcp-tools.js';
 
 const tool = {
   name: 't',

@@ -4,7 +4,7 @@
 // flow runs against the official conformance suite (test/outside/mcp-conformance.test.ts).
 import type * as oauth from 'oauth4webapi';
 import { describe, expect, it } from 'vitest';
-import { registeredCredentials } from '../../src/auth/login.js';
+import { registeredCredentials } from '../../src/auth/registration.js';
 import { resourceCovers } from '../../src/auth/mcp.js';
 import { clientAuth, metadataUrls } from '../../src/auth/oauth.js';
 import { parseBearerChallenge } from '../../src/http/challenge.js';

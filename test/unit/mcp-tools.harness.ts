@@ -16,7 +16,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiClient } from '../../src/client/client.js';
 import type { McpConnection } from '../../src/mcp/client.js';
-import { createServer, type ServeDeps, type SignIns } from '../../src/mcp/server.js';
+import { createServer } from '../../src/mcp/server.js';
+import type { ServeDeps, SignIns } from '../../src/mcp/deps.js';
 
 export const ORIGIN = 'https://rsi.test';
 export const ALPHA = '11111111-2222-4333-8444-555555555555';

@@ -2,9 +2,9 @@
 // with a `section` column, and no row-level field the server sent is dropped.
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
-import { run as getKeyword } from '../../src/commands/keywords/get.js';
+import { run as getKeyword } from '../../src/commands/keywords/get/get.js';
 import { run as opportunities } from '../../src/commands/opportunities/opportunities.js';
-import { run as createProject } from '../../src/commands/projects/create.js';
+import { run as createProject } from '../../src/commands/projects/create/create.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 
 const KW = '11111111-1111-4111-8111-111111111111';

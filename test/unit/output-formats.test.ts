@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import type { OutputFormat } from '../../src/context.js';
 import { Writable } from 'node:stream';
-import { printJson, printRows, write, type Column } from '../../src/io/output.js';
+import { printJson, printRows } from '../../src/io/output.js';
+import { write } from '../../src/io/write.js';
+import type { Column } from '../../src/io/columns.js';
 import { endOf } from '../../src/io/pager.js';
 import { fakeIo as sharedFakeIo } from '../support/fakes.js';
 

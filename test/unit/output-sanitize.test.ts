@@ -4,16 +4,10 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { OutputFormat } from '../../src/context.js';
 import { main } from '../../src/main.js';
-import {
-  csvField,
-  formatTable,
-  isFormulaLike,
-  printChecklist,
-  printPairsText,
-  printRows,
-  printSections,
-  type Column,
-} from '../../src/io/output.js';
+import { printChecklist, printPairsText, printRows, printSections } from '../../src/io/output.js';
+import { csvField, isFormulaLike } from '../../src/io/cells.js';
+import { formatTable } from '../../src/io/table.js';
+import type { Column } from '../../src/io/columns.js';
 import { createProgress } from '../../src/io/progress.js';
 import { createPrompter } from '../../src/io/prompter.js';
 import { displayUnits, displayWidth, sanitizeLine, sanitizeText, sanitizingStream, truncate } from '../../src/io/sanitize.js';

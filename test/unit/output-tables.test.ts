@@ -4,19 +4,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OutputFormat } from '../../src/context.js';
-import {
-  type Column,
-  fitWidths,
-  formatTable,
-  hangLine,
-  idPrefixLength,
-  printChecklist,
-  printPairsText,
-  printRows,
-  printText,
-  relativeTime,
-  shortId,
-} from '../../src/io/output.js';
+import { printChecklist, printPairsText, printRows, printText } from '../../src/io/output.js';
+import type { Column } from '../../src/io/columns.js';
+import { fitWidths, formatTable } from '../../src/io/table.js';
+import { hangLine } from '../../src/io/lines.js';
+import { idPrefixLength, relativeTime, shortId } from '../../src/io/cells.js';
 import { displayWidth, wrap } from '../../src/io/sanitize.js';
 import { fakeIo } from '../support/fakes.js';
 

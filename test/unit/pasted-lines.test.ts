@@ -2,7 +2,7 @@
 // arrives (one line says so), memory stays that of a chunk, and the next line is read as usual.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { MAX_PASTED_LINE, stdinLines } from '../../src/commands/auth/login.js';
+import { MAX_PASTED_LINE, stdinLines } from '../../src/commands/login/login.js';
 import { fakeIo } from '../support/fakes.js';
 
 describe('pasted lines', () => {

@@ -2,7 +2,9 @@
 // width comes from string-width (grapheme-aware), a combining-mark flood is cut, and a text body
 // from the service reaches a terminal sanitised but a pipe exact.
 import { describe, expect, it } from 'vitest';
-import { formatTable, printServiceText, tableField } from '../../src/io/output.js';
+import { printServiceText } from '../../src/io/output.js';
+import { formatTable } from '../../src/io/table.js';
+import { tableField } from '../../src/io/cells.js';
 import { createProgress } from '../../src/io/progress.js';
 import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate } from '../../src/io/sanitize.js';
 import { fakeIo } from '../support/fakes.js';

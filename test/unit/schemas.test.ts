@@ -92,7 +92,7 @@ describe('PageMeta and KeywordHit (search)', () => {
   });
 
   it('renders in every format', async () => {
-    const { run } = await import('../../src/commands/keywords/search.js');
+    const { run } = await import('../../src/commands/keywords/search/search.js');
     await rendersEverywhere(
       () => page,
       (ctx) => run({ query: 'egfr', page: undefined, limit: undefined, all: false }, ctx),
@@ -128,7 +128,7 @@ describe('KeywordCard and KeywordScore', () => {
   });
 
   it('renders in every format', async () => {
-    const { run } = await import('../../src/commands/keywords/get.js');
+    const { run } = await import('../../src/commands/keywords/get/get.js');
     await rendersEverywhere(
       () => card,
       (ctx) => run({ keyword: K, include: [] }, ctx),
@@ -137,7 +137,7 @@ describe('KeywordCard and KeywordScore', () => {
   });
 
   it('a score without `score` shows as its label or a dash, never "undefined"', async () => {
-    const { run } = await import('../../src/commands/keywords/get.js');
+    const { run } = await import('../../src/commands/keywords/get/get.js');
     const scored = { ...card, scores: { composite: null, momentum: { raw: null }, risk: { label: 'low' } } };
     for (const format of OUTPUT_FORMATS) {
       const { out } = await render(
@@ -164,7 +164,7 @@ describe('RelationPage', () => {
   });
 
   it('renders in every format', async () => {
-    const { run } = await import('../../src/commands/keywords/relations.js');
+    const { run } = await import('../../src/commands/keywords/relations/relations.js');
     const opts = { keyword: K, relation: 'indications', activity: undefined, limit: undefined, offset: undefined };
     await rendersEverywhere(
       () => page,
@@ -190,7 +190,7 @@ describe('Project list', () => {
   });
 
   it('renders in every format', async () => {
-    const { run } = await import('../../src/commands/projects/list.js');
+    const { run } = await import('../../src/commands/projects/list/list.js');
     await rendersEverywhere(
       () => ({ projects: [project] }),
       (ctx) => run({}, ctx),
@@ -208,7 +208,7 @@ describe('CreatedProject', () => {
   });
 
   it('renders in every format', async () => {
-    const { run } = await import('../../src/commands/projects/create.js');
+    const { run } = await import('../../src/commands/projects/create/create.js');
     const opts = {
       name: 'KRAS',
       brief: undefined,
@@ -309,7 +309,7 @@ describe('AnalysesResult', () => {
   });
 
   it('renders in every format', async () => {
-    const { run } = await import('../../src/commands/analyses/run.js');
+    const { run } = await import('../../src/commands/analyses/run/run.js');
     const opts = {
       project: P,
       select: [{ keyword_id: K, signal_keyword_id: K2 }],

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { notJsonError } from '../../client/not-json.js';
@@ -7,6 +7,7 @@ import { collect } from '../shared/flags.js';
 import { printJson, printServiceText } from '../../io/output.js';
 import { printsDocuments } from '../../io/replies.js';
 import { parseJsonInput, readInput } from '../shared/flags.js';
+import { type CommandDeclaration, commandFor } from '../declaration.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -32,10 +33,19 @@ const RELATIONS_PATH = /^(?:\/api\/v1)?\/keywords\/[^/]+\/relations\/?$/;
 /** Headers rsi sets itself: a user's value would break the request or the sign-in. */
 const OWN_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding', 'connection']);
 
+export const command: CommandDeclaration = {
+  path: 'api',
+  description: 'make an authenticated request to any API path and print the JSON reply',
+  examples: [
+    'rsi api GET /keywords --field q=egfr --field limit=5',
+    'rsi api POST /projects --field name="From the API"',
+    'echo \'{"top":{"type":"target","limit":2}}\' | rsi api POST /projects/ID/analyses --input -',
+  ],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return (
-    new Command('api')
-      .description('make an authenticated request to any API path and print the JSON reply')
+    commandFor(command)
       // commander cannot take an optional argument before a required one: the first is the method
       // when a second follows, else the path (`rsi api /keywords`, as with gh).
       .usage('[options] [method] <path>')
@@ -53,10 +63,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       )
       .option('-f, --raw-field <key=value>', 'the same, always a string (as gh api -f)', collect)
       .option('--input <path>', 'JSON request body from a file, or - for stdin')
-      .addHelpText(
-        'after',
-        `\nExamples:\n  rsi api GET /keywords --field q=egfr --field limit=5\n  rsi api POST /projects --field name="From the API"\n  echo '{"top":{"type":"target","limit":2}}' | rsi api POST /projects/ID/analyses --input -\n\nThe reply body is printed on stdout whatever the status; a non-2xx status also sets the exit code.`,
-      )
+      .addHelpText('after', `\nThe reply body is printed on stdout whatever the status; a non-2xx status also sets the exit code.`)
       .action(async (first: string, second: string | undefined, flags: Record<string, unknown>) => {
         // `rsi api /keywords` (gh's habit) or `rsi api GET /keywords`.
         let [method, path] = second === undefined ? [flags.method as string | undefined, first] : [first, second];

@@ -1,8 +1,9 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { OUTPUT_FORMATS, type Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ACTIVITIES, ANALYSIS_MODES, GOALS, RELATIONS, TOP_TYPES } from '../../client/enums.js';
 import { printVerbatim } from '../../io/output.js';
+import { type CommandDeclaration, commandFor } from '../declaration.js';
 
 const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -26,9 +27,14 @@ const FETCH_BUDGET_MS = 2_000;
 
 export type CompletionOptions = { shell: Shell; program: Command };
 
+export const command: CommandDeclaration = {
+  path: 'completion',
+  description: 'print a shell completion script (bash, zsh, fish or powershell)',
+  examples: ['source <(rsi completion bash)', 'rsi completion powershell >> $PROFILE'],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('completion')
-    .description('print a shell completion script (bash, zsh, fish or powershell)')
+  return commandFor(command)
     .argument('<shell>', SHELLS.join(', '))
     .addHelpText(
       'after',
@@ -47,9 +53,14 @@ export function build(ctx: Context, runF: typeof run = run): Command {
  * `rsi __complete <kind>`: the dynamic values a completion script asks for while the user presses
  * Tab. Hidden from help. Never fails and never writes to stderr: on any problem it prints nothing.
  */
+export const valuesCommand: CommandDeclaration = {
+  path: '__complete',
+  description: 'print completion values: profiles or projects (used by the completion scripts)',
+  hidden: true,
+};
+
 export function buildValues(ctx: Context): Command {
-  return new Command('__complete')
-    .description('print completion values: profiles or projects (used by the completion scripts)')
+  return commandFor(valuesCommand)
     .argument('<kind>', 'profiles or projects')
     .action(async (kind: string) => {
       try {

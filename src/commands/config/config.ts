@@ -3,12 +3,13 @@
  * default profile, prompts on/off, how times show), kept in config.json beside the profiles and
  * written under the same store lock. Flags and environment still win (docs/commands.md, "Settings").
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context, Settings } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import * as output from '../../io/output.js';
 import { printReply } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
+import { type CommandDeclaration, commandFor } from '../declaration.js';
 
 export type ConfigOptions =
   | { action: 'list' }
@@ -25,29 +26,46 @@ Keys:
   project   the default project of this profile, for commands that take one (RSI_PROJECT wins)
   time      relative or absolute: how tables show times (--time and RSI_TIME win)`;
 
+export const command: CommandDeclaration = {
+  path: 'config',
+  description: 'read and change your defaults (format, pager, profile, project, prompts, time)',
+  examples: ['rsi config list', 'rsi config set format csv', 'rsi config unset pager'],
+};
+
+/** The subcommands this module builds, which share the keys' help and one `run`. */
+export const inner: readonly CommandDeclaration[] = [
+  { path: 'config list', description: 'every setting and its value', examples: ['rsi config list', 'rsi config list --json'] },
+  { path: 'config get', description: "print one setting's value (nothing when it is not set)", examples: ['rsi config get format'] },
+  {
+    path: 'config set',
+    description: 'set one setting',
+    examples: [
+      'rsi config set pager "less -FRX"',
+      'rsi config set prompts off',
+      'rsi --profile work config set project "My first project"',
+    ],
+  },
+  { path: 'config unset', description: 'remove one setting (back to the built-in default)', examples: ['rsi config unset pager'] },
+];
+const [list, get, set, unset] = inner as [CommandDeclaration, CommandDeclaration, CommandDeclaration, CommandDeclaration];
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  const config = new Command('config').description('read and change your defaults (format, pager, profile, project, prompts, time)');
+  const config = commandFor(command);
   config.addCommand(
-    new Command('list')
-      .description('every setting and its value')
+    commandFor(list)
       .addHelpText('after', KEYS_HELP)
       .action(async () => runF({ action: 'list' }, ctx)),
   );
   config.addCommand(
-    new Command('get')
-      .description("print one setting's value (nothing when it is not set)")
+    commandFor(get)
       .argument('<key>', 'format, pager, profile, project, prompts or time')
       .action(async (key: string) => runF({ action: 'get', key }, ctx)),
   );
   config.addCommand(
-    new Command('set')
-      .description('set one setting')
+    commandFor(set)
       .argument('<key>', 'format, pager, profile, project, prompts or time')
       .argument('[value]', 'its new value (project, at a terminal: picked from a list when left out)')
-      .addHelpText(
-        'after',
-        `${KEYS_HELP}\n\nExamples:\n  rsi config set pager "less -FRX"\n  rsi config set prompts off\n  rsi --profile work config set project "My first project"`,
-      )
+      .addHelpText('after', KEYS_HELP)
       .action(async (key: string, value: string | undefined) => {
         if (value === undefined) {
           // `rsi config set project` at a terminal: the picker, the current default on top.
@@ -60,8 +78,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       }),
   );
   config.addCommand(
-    new Command('unset')
-      .description('remove one setting (back to the built-in default)')
+    commandFor(unset)
       .argument('<key>', 'format, pager, profile, project, prompts or time')
       .action(async (key: string) => runF({ action: 'unset', key }, ctx)),
   );

@@ -1,11 +1,12 @@
 import * as os from 'node:os';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Credentials } from '../../auth/credentials.js';
 import { CliError, ConfigError, ServiceUnavailableError } from '../../errors.js';
 import { printChecklist } from '../../io/output.js';
 import { printReply } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
+import { type CommandDeclaration, commandFor } from '../declaration.js';
 
 export interface Check {
   name: string;
@@ -19,10 +20,14 @@ export interface Check {
 /** `rsi doctor` takes no flags of its own. */
 export type DoctorOptions = Record<string, never>;
 
+export const command: CommandDeclaration = {
+  path: 'doctor',
+  description: 'check what can go wrong before it does: service, discovery, PKCE, keychain, loopback port, clock, registration',
+  examples: ['rsi doctor', "rsi doctor --json | jq '.[] | select(.ok == false)'"],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('doctor')
-    .description('check what can go wrong before it does: service, discovery, PKCE, keychain, loopback port, clock, registration')
-    .action(async () => runF({}, ctx));
+  return commandFor(command).action(async () => runF({}, ctx));
 }
 
 class DoctorFailedError extends CliError {
@@ -47,7 +52,7 @@ export async function run(_opts: DoctorOptions, ctx: Context): Promise<void> {
 export async function runChecks(ctx: Context): Promise<Check[]> {
   const [{ discoverAuthorizationServer }, { registrationAccepted }, { startLoopbackReceiver }] = await Promise.all([
     import('../../auth/oauth.js'),
-    import('../../auth/login.js'),
+    import('../../auth/registration.js'),
     import('../../auth/loopback.js'),
   ]);
   const globals = ctx.globals();

@@ -1,4 +1,6 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { type CommandDeclaration, commandFor } from '../declaration.js';
 import { UsageError } from '../../errors.js';
 import { environmentHelp } from './layout.js';
 
@@ -6,15 +8,22 @@ import { environmentHelp } from './layout.js';
  * `rsi help [command...]`: the help of the command the words name, however deep;
  * `rsi help environment`: the global options; `rsi help reference`: every command's help.
  */
-export function build(program: Command): Command {
-  return new Command('help')
-    .description('show help for a command, e.g. `rsi help analyses run`; `rsi help environment`: the global options')
+export const command: CommandDeclaration = {
+  path: 'help',
+  description: 'show help for a command, e.g. `rsi help analyses run`; `rsi help environment`: the global options',
+  examples: ['rsi help analyses run', 'rsi help environment'],
+};
+
+export function build(_ctx: Context): Command {
+  return commandFor(command)
     .argument('[command...]', 'the command, as you would type it, or environment, or reference')
     .addHelpText(
       'after',
       '\n`rsi help reference` prints the help of every command, one after another (also installed as man pages: man rsi).',
     )
     .action(async (words: string[], _options: unknown, self: Command) => {
+      // The root: help is a command of the program itself.
+      const program = self.parent ?? self;
       // gh's `gh help reference`: no command is called `reference` or `environment`, so neither
       // word can be mistaken for one.
       if (words.length === 1 && words[0] === 'reference' && !program.commands.some((c) => c.name() === 'reference')) {

@@ -3,7 +3,6 @@ import type { Context } from '../../context.js';
 import type { McpConnection } from '../../mcp/client.js';
 
 /** Finding a tool by name is a use case both front-ends share (src/ops/mcp-tools.ts). */
-export { requireTool } from '../../ops/mcp-tools.js';
 
 /** Runs `fn` with an open session and always closes it (also on error and Ctrl-C). */
 export async function withMcp<T>(ctx: Context, fn: (mcp: McpConnection) => Promise<T>): Promise<T> {

@@ -1,15 +1,22 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { OpportunityPayload } from '../../client/schemas.js';
-import { leftOutNote, printSections } from '../../io/output.js';
+import { printSections } from '../../io/output.js';
+import { leftOutNote } from '../../io/lines.js';
 import { inTable, printReplyOrLines } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
+import { type CommandDeclaration, commandFor } from '../declaration.js';
 
 export type OpportunitiesOptions = { project: string };
 
+export const command: CommandDeclaration = {
+  path: 'opportunities',
+  description: "show a project's scored opportunities and analysis counts",
+  examples: ['rsi opportunities "My first project"', 'rsi opportunities P --format csv > opportunities.csv'],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('opportunities')
-    .description("show a project's scored opportunities and analysis counts")
+  return commandFor(command)
     .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--web', "open the project's page in the browser instead")
     .action(async (given: string | undefined, flags: { web?: boolean }) => {
@@ -61,7 +68,7 @@ async function printBoard(ctx: Context, payload: OpportunityPayload): Promise<vo
       !(k === 'analysis_mode' && modes.size <= 1) &&
       !keywords.some((row) => row[k] !== null && typeof row[k] === 'object'),
   );
-  const tableColumns: Array<import('../../io/output.js').Column<Item>> = shown.map((key) => ({
+  const tableColumns: Array<import('../../io/columns.js').Column<Item>> = shown.map((key) => ({
     header: key.toUpperCase(),
     value: (row: Item) => row[key],
     numeric: numeric(key),

@@ -2,11 +2,12 @@
  * `rsi sandbox`: runs the local fake service until Ctrl-C / SIGTERM. The first stdout line is the
  * base URL, so scripts can read it; everything else goes to stderr.
  */
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { collect } from '../shared/flags.js';
 import { printVerbatim } from '../../io/output.js';
+import { type CommandDeclaration, commandFor } from '../declaration.js';
 
 export interface SandboxCommandOptions {
   port: number;
@@ -30,9 +31,14 @@ export interface SandboxCommandOptions {
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
+export const command: CommandDeclaration = {
+  path: 'sandbox',
+  description: 'run a local, spec-faithful fake of the service (OAuth server, API, setup page)',
+  examples: ['rsi sandbox --port 8765 --auto-approve --quiet &', 'rsi sandbox --time-scale 60 --fault analyses-504'],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('sandbox')
-    .description('run a local, spec-faithful fake of the service (OAuth server, API, setup page)')
+  return commandFor(command)
     .option('--port <n>', 'port to listen on; 0 picks a free one', '0')
     .option('--host <host>', 'address to listen on (loopback unless you say otherwise)', '127.0.0.1')
     .option('--time-scale <x>', 'run scans and analyses this many times faster', '1')

@@ -1,26 +1,38 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { ScoreboardReply } from '../../ops/features.js';
-import { note, printRows, tableView } from '../../io/output.js';
+import { printRows, tableView } from '../../io/output.js';
+import { note } from '../../io/lines.js';
 import { narrowTable, printReply, tableNote } from '../../io/replies.js';
 import { type ScoreRow, scoreboardColumns } from './views.js';
 import { intFlag, target } from '../shared/flags.js';
+import { type CommandDeclaration, commandFor, field } from '../declaration.js';
 
 export interface ScoreboardOptions {
   project: string;
   limit: number | undefined;
 }
 
+export const command: CommandDeclaration = {
+  path: 'scoreboard',
+  description: "a project's opportunities ranked by score (an MCP-only feature: sign in with rsi login --resource mcp)",
+  examples: ['rsi scoreboard "Oncology watchlist"', 'rsi scoreboard 0b7c…-uuid --limit 5 --format csv'],
+  fields: {
+    rows: 'scoreboard',
+    list: ['rank', 'name', 'type', 'score', 'momentum', 'maturity', 'competition', 'risk', 'translation', 'keyword_id'].map((n) =>
+      field(n),
+    ),
+  },
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('scoreboard')
-    .description("a project's opportunities ranked by score (an MCP-only feature: sign in with rsi login --resource mcp)")
+  return commandFor(command)
     .argument(
       '[project]',
       'project UUID or exact name (a name is resolved through the API: `rsi login`); left out: the default project (rsi config set project), else picked at a terminal',
     )
     .option('--limit <n>', 'how many ranks to show, 1-100 (default: the server decides, 20 on the sandbox)')
-    .addHelpText('after', '\nExamples:\n  rsi scoreboard "Oncology watchlist"\n  rsi scoreboard 0b7c…-uuid --limit 5 --format csv')
     .action(async (given: string | undefined, flags: { limit?: string }) => {
       const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
       if (!project.trim()) throw new UsageError('<project> must not be empty');
@@ -52,14 +64,11 @@ async function printBoard(ctx: Context, board: ScoreboardReply, projectName: str
   const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
   // On a terminal the names stay whole: where the table is too wide, the id goes first, then the
   // lesser scores from the right, before a name would be cut (SCORE always stays).
-  const leftOut = await narrowTable(out, board.scoreboard, columns, [
-    'KEYWORD ID',
-    'TRANSLATION',
-    'RISK',
-    'COMPETITION',
-    'MATURITY',
-    'MOMENTUM',
-  ]);
+  // Columns chosen with --fields are shown whatever the width: nothing is left out of them.
+  const chosen = ctx.globals().fields !== undefined;
+  const leftOut = chosen
+    ? []
+    : await narrowTable(out, board.scoreboard, columns, ['KEYWORD ID', 'TRANSLATION', 'RISK', 'COMPETITION', 'MATURITY', 'MOMENTUM']);
   const style = pictureStyle(ctx.io, out.format, ctx.env);
   if (style && board.scoreboard.some((r) => typeof r.score === 'number')) {
     const max = Math.max(100, ...board.scoreboard.map((r) => r.score ?? 0));

@@ -10,7 +10,7 @@ import { BatchItemsFailedError, CliError, InterruptedError, NotSignedInError, Us
 import type { InFlight, PageWindow } from '../../client/window.js';
 import { maxPages, pageWindow, readAhead } from '../../client/paging.js';
 import { readInput } from './flags.js';
-import { resolveKeyword, type ResolvedKeyword } from './resolve.js';
+import { resolveKeyword, type ResolvedKeyword } from '../../ops/resolve.js';
 
 /**
  * The items of a batch: one id or name a line (blank lines and `#` comments skipped), or NDJSON

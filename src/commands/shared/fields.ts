@@ -1,73 +1,109 @@
 /**
- * The names `--fields` takes per command (listed in each command's --help), derived from the
- * columns each command declares once (its `views.ts`): the csv keys of those columns, in order.
- * The multi-part replies (`keywords get`, `status`, `analyses run`) also name the JSON members
- * that are no column of theirs. Plain data and the commands' plain column lists: program.ts imports
- * it on every run to print the lists, and loads no command's body for it.
+ * `--fields` / `--json a,b` against a command's declared fields (src/commands/declaration.ts):
+ * checked before any request, then turned into what the output module needs: the column names for
+ * csv, tsv and the table, and a projection of JSON rows that keeps each chosen member at its path
+ * (`--json momentum` on a card: `{"scores":{"momentum":{…}}}`; docs/scripting.md, "Choosing
+ * fields"). A field a format has no member or column for is refused there, exit 2, with why and
+ * what to use instead: never an empty `{}` with exit 0.
  */
-import { columnKey } from '../../io/columns.js';
-import { RELATION_BATCH_COLUMNS, RELATION_COLUMNS, SEARCH_COLUMNS } from '../keywords/views.js';
-import { toolColumns } from '../mcp/views.js';
-import { RUN_COLUMNS, SKIP_COLUMNS } from '../analyses/views.js';
-import { PROJECT_COLUMNS } from '../projects/views.js';
-import { scoreboardColumns } from '../scoreboard/views.js';
-import { signalColumns } from '../signals/views.js';
-import { ANALYSIS_COLUMNS, STATUS_COLUMNS } from '../status/views.js';
-/** What `--fields` may name for a command, and where its JSON keeps the rows. */
-export interface FieldSpec {
-  /**
-   * The csv column keys, which are also the members of the JSON rows (`section`: the part a row of
-   * a multi-part reply belongs to, in tsv/csv). `--fields` also takes a dotted path starting with
-   * one of them (`composite.score`, `scores.composite.score`).
-   */
-  fields: readonly string[];
-  /** The member of the JSON document holding the rows; none when the document is the row. */
-  rows?: string;
+import type { CommandDeclaration, Field } from '../declaration.js';
+import { UsageError } from '../../errors.js';
+import { forPeople, type OutputFormat } from '../../formats.js';
+import { keepLiterals } from '../../io/json.js';
+import { printsDocuments } from '../../io/replies.js';
+
+/** What the command line says beside `--fields`: its format, its arguments and its options. */
+export interface FieldLine {
+  format: OutputFormat;
+  args: readonly unknown[];
+  opts: Readonly<Record<string, unknown>>;
 }
 
-const CARD = [
-  'id',
-  'name',
-  'type',
-  'synonyms',
-  'description',
-  'activity',
-  'scores',
-  'papers',
-  'patents',
-  'trials',
-  'assets',
-  'scores_as_of',
-  'composite',
-  'momentum',
-  'maturity',
-  'competition',
-  'risk',
-  'translation',
-  'indications',
-  'sponsors',
-  'pipeline_targets',
-  'count',
-  'stage',
-];
-
-/** The csv keys of declared columns, each once, in order of first appearance. */
-function keys(...lists: ReadonlyArray<ReadonlyArray<{ header: string; key?: string | undefined }>>): string[] {
-  const found: string[] = [];
-  for (const list of lists) for (const c of list) if (!found.includes(columnKey(c))) found.push(columnKey(c));
-  return found;
+export interface ChosenFields {
+  /** The names, for the columns of csv, tsv and the table (a dotted name reads into its column). */
+  columns: readonly string[];
+  /** The JSON paths, in the order chosen, that the projection keeps. */
+  paths: readonly string[];
 }
 
-/** By command path. A command not listed prints no fixed columns: `--fields` is refused there. */
-export const FIELDS: Readonly<Record<string, FieldSpec>> = {
-  'keywords search': { fields: keys(SEARCH_COLUMNS), rows: 'data' },
-  'keywords get': { fields: [...CARD, 'input', 'error', 'section'] },
-  'keywords relations': { fields: keys(RELATION_COLUMNS, RELATION_BATCH_COLUMNS), rows: 'data' },
-  'projects list': { fields: keys(PROJECT_COLUMNS), rows: 'projects' },
-  signals: { fields: keys(signalColumns(false)), rows: 'signals' },
-  scoreboard: { fields: keys(scoreboardColumns(String)), rows: 'scoreboard' },
-  // The reply's list members (`analyses`, `runs`, `skipped`) are JSON members beside the parts' columns.
-  status: { fields: [...keys(STATUS_COLUMNS), 'analyses', ...keys(ANALYSIS_COLUMNS), 'section'] },
-  'analyses run': { fields: [...keys(RUN_COLUMNS, SKIP_COLUMNS), 'runs', 'skipped', 'section'] },
-  'mcp tools': { fields: keys(toolColumns(() => '')) },
-};
+/**
+ * The fields a line chose, checked: each must be a declared field (a dotted name by its first
+ * part), exist in this mode (one input or many) and in this format. Throws a UsageError otherwise.
+ */
+export function chooseFields(declaration: CommandDeclaration, names: readonly string[], line: FieldLine): ChosenFields {
+  const path = declaration.path;
+  const list = declaration.fields?.list;
+  if (!list) {
+    throw new UsageError(`rsi ${path} has no --fields: its output has no fixed columns`, { hint: 'use --jq to pick from its JSON' });
+  }
+  const unknown = names.filter((n) => !list.some((f) => f.name === n.split('.')[0]) || n.split('.').some((s) => s === ''));
+  if (unknown.length > 0) {
+    throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for rsi ${path}`, {
+      hint: `valid fields: ${list.map((f) => f.name).join(', ')}`,
+    });
+  }
+  const batch = declaration.fields?.batch?.(line.args) ?? false;
+  const json = printsDocuments(line);
+  const paths: string[] = [];
+  for (const name of names) {
+    const [head = '', ...rest] = name.split('.');
+    const field = list.find((f) => f.name === head)!;
+    const refusal = refused(field, batch, json, line, path, rest.length > 0);
+    if (refusal) throw new UsageError(`--fields ${name}: ${refusal}`);
+    if (json && 'paths' in field.json) paths.push(...field.json.paths.map((p) => [p, ...rest].join('.')));
+  }
+  return { columns: names, paths };
+}
+
+function refused(field: Field, batch: boolean, json: boolean, line: FieldLine, path: string, dotted: boolean): string | undefined {
+  if (field.mode === 'batch' && !batch) return `${field.name} exists only when rsi ${path} reads its inputs from stdin (-)`;
+  if (field.mode === 'single' && batch) return `${field.name} exists only for one input, not when reading them from stdin (-)`;
+  const missing = field.requires?.(line);
+  if (missing) return missing;
+  if (json && 'refused' in field.json) return field.json.refused;
+  // A dotted path into a JSON-only member (`scores.composite.score`) is a column of its own.
+  if (!json && field.column !== true && !dotted) return field.column.refused;
+  if (forPeople(line.format) && field.table) return field.table.refused;
+  return undefined;
+}
+
+/**
+ * A JSON row (or document) with only the members at `paths`, each where it was: the objects on the
+ * way are copied with just those members, an array on the way keeps every element (each
+ * projected), and the number literals the server sent are kept. A member a row lacks is left out.
+ */
+export function projectMembers(value: unknown, paths: readonly string[]): unknown {
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const p of paths) copyPath(value, out, p.split('.'));
+  return out;
+}
+
+function copyPath(from: Record<string, unknown>, to: Record<string, unknown>, path: readonly string[]): void {
+  const [segment, ...rest] = path;
+  if (segment === undefined || !Object.hasOwn(from, segment)) return;
+  const v = from[segment];
+  if (rest.length === 0) {
+    to[segment] = v;
+    keepLiterals(from, to);
+    return;
+  }
+  if (Array.isArray(v)) {
+    const previous = Array.isArray(to[segment]) ? (to[segment] as unknown[]) : undefined;
+    const items = v.map((item, i) => {
+      if (!isRecord(item)) return item;
+      const into = isRecord(previous?.[i]) ? (previous[i] as Record<string, unknown>) : {};
+      copyPath(item, into, rest);
+      return into;
+    });
+    to[segment] = items;
+    return;
+  }
+  if (!isRecord(v)) return;
+  if (!isRecord(to[segment])) to[segment] = {};
+  copyPath(v, to[segment] as Record<string, unknown>, rest);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

@@ -39,16 +39,11 @@ export function carryGlobals(hint: string, where: InForce): string {
   });
 }
 
-/** The profile and base URL of this run, and whether only its flags said so; undefined when they are invalid. */
+/** The profile and base URL of this run, and whether its flags said so (the Context knows); undefined when they are invalid. */
 export function inForce(ctx: Context): InForce | undefined {
   try {
-    const { profile, baseUrl } = ctx.globals();
-    return {
-      profile,
-      profileFlag: profile !== (ctx.env.RSI_PROFILE || ctx.settings().profile || 'default'),
-      baseUrl,
-      baseUrlFlag: baseUrl !== undefined && baseUrl !== (ctx.env.RSI_BASE_URL || undefined),
-    };
+    const { profile, profileSource, baseUrl, baseUrlSource } = ctx.globals();
+    return { profile, profileFlag: profileSource === 'flag', baseUrl, baseUrlFlag: baseUrlSource === 'flag' };
   } catch {
     return undefined;
   }

@@ -4,32 +4,24 @@
  * The output module then shapes every document and row the command prints (io/output.ts).
  */
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { FIELDS } from './fields.js';
+import type { CommandDeclaration } from '../declaration.js';
+import { chooseFields, projectMembers } from './fields.js';
 import { shapeOutput } from '../../io/output.js';
 import { sanitizeText } from '../../io/sanitize.js';
 
 /**
- * Checks `--fields` against the command's list and compiles `--jq` (loading the jq engine only
- * then), and hands both to the output module for this run.
+ * Checks `--fields` against the command's declared fields (for this format, and one input or many)
+ * and compiles `--jq` (loading the jq engine only then), and hands both to the output module for
+ * this run: the chosen names for the columns, the projection for JSON.
  */
-export async function prepareOutput(ctx: Context, commandPath: string): Promise<void> {
-  const { fields, jq } = ctx.globals();
+export async function prepareOutput(
+  ctx: Context,
+  declaration: CommandDeclaration,
+  line: { args: readonly unknown[]; opts: Readonly<Record<string, unknown>> },
+): Promise<void> {
+  const { fields, jq, format } = ctx.globals();
   if (fields === undefined && jq === undefined) return;
-  const spec = FIELDS[commandPath];
-  if (fields !== undefined) {
-    if (!spec)
-      throw new UsageError(`rsi ${commandPath} has no --fields: its output has no fixed columns`, {
-        hint: 'use --jq to pick from its JSON',
-      });
-    // A dotted path (`scores.composite.score`) reads into the member or column its first name is.
-    const unknown = fields.filter((f) => !spec.fields.includes(f.split('.')[0]!) || f.split('.').some((segment) => segment === ''));
-    if (unknown.length > 0) {
-      throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for rsi ${commandPath}`, {
-        hint: `valid fields: ${spec.fields.join(', ')}`,
-      });
-    }
-  }
+  const chosen = fields === undefined ? undefined : chooseFields(declaration, fields, { format, ...line });
   const [program] = await Promise.all([
     jq === undefined
       ? undefined
@@ -46,5 +38,10 @@ export async function prepareOutput(ctx: Context, commandPath: string): Promise<
     // only; nothing is read or sent before the expression is known to compile).
     jq === undefined ? undefined : Promise.all([import('../../auth/session.js'), import('../../client/client.js')]).catch(() => undefined),
   ]);
-  shapeOutput(ctx.io, { fields, rows: spec?.rows, jq: program });
+  shapeOutput(ctx.io, {
+    fields: chosen?.columns,
+    rows: declaration.fields?.rows,
+    project: chosen && ((row) => projectMembers(row, chosen.paths)),
+    jq: program,
+  });
 }

@@ -13,8 +13,6 @@ import { shellQuote } from './habits.js';
 import { describeStatus, statusLine, summaryOf, type StatusLike } from './status-view.js';
 import { writeJsonLine } from '../../io/output.js';
 
-export type { WatchTiming } from '../../ops/watch.js';
-
 export const DEFAULT_INTERVAL_S = 2;
 export const DEFAULT_TIMEOUT_S = 3600;
 

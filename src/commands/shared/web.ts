@@ -8,7 +8,7 @@ export async function openProjectPage(ctx: Context, ref: string): Promise<void> 
   const [client, creds, { resolveProject }, browser] = await Promise.all([
     ctx.client(),
     ctx.credentials(),
-    import('./resolve.js'),
+    import('../../ops/resolve.js'),
     ctx.browser(),
   ]);
   const project = await resolveProject(client, ref, ctx.signal);

@@ -1,9 +1,10 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ANALYSIS_MODES } from '../../client/enums.js';
 import { printListing } from '../../io/replies.js';
 import { signalColumns } from './views.js';
 import { enumFlag, intFlag, nonEmpty, target } from '../shared/flags.js';
+import { type CommandDeclaration, commandFor, field } from '../declaration.js';
 
 export interface SignalsOptions {
   project: string;
@@ -12,18 +13,26 @@ export interface SignalsOptions {
   limit: number | undefined;
 }
 
+export const command: CommandDeclaration = {
+  path: 'signals',
+  description: "list a project's signals (discovery candidates)",
+  examples: [
+    'rsi signals "KRAS inhibitors" --type target',
+    "rsi signals P --json | jq '[.signals[] | select(.analysed | not)][:3]' | rsi analyses run P --selections -",
+  ],
+  fields: {
+    rows: 'signals',
+    list: ['rank', 'name', 'type', 'analysed', 'keyword_id', 'signal_keyword_id', 'position'].map((n) => field(n)),
+  },
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('signals')
-    .description("list a project's signals (discovery candidates)")
+  return commandFor(command)
     .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--type <t>', 'only signals of this type, e.g. target, disease, modality, mechanism')
     .option('--analysis-mode <m>', `ranking: ${ANALYSIS_MODES.join(', ')}`)
     .option('--limit <n>', 'at most this many, 1 to 500 (default 100)')
     .option('--web', "open the project's page in the browser instead")
-    .addHelpText(
-      'after',
-      `\nExamples:\n  rsi signals "KRAS inhibitors" --type target\n  rsi signals P --json | jq '[.signals[] | select(.analysed | not)][:3]' | rsi analyses run P --selections -`,
-    )
     .action(async (given: string | undefined, flags: Record<string, unknown>) => {
       const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
       if (flags.web) return (await import('../shared/web.js')).openProjectPage(ctx, project);

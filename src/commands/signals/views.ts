@@ -1,6 +1,7 @@
 /**
- * The columns `rsi signals` shows, declared once: the command prints them and `--fields` takes their
- * keys (src/commands/shared/fields.ts derives the names). Plain data.
+ * The columns `rsi signals` shows, declared once: the command prints them and `--fields` takes
+ * their keys (the command's declaration lists them as its fields; test/unit/fields-every-
+ * format.test.ts holds the two together). Plain data.
  */
 import type { Signal } from '../../client/schemas.js';
 import type { Column } from '../../io/columns.js';

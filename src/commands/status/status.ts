@@ -1,11 +1,13 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
+import { parseTiming, watchWithOutput } from '../shared/watch.js';
+import type { WatchTiming } from '../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
 import { assertNoFailedAnalyses, failedDuringWatch } from '../shared/exit-policy.js';
-import { note } from '../../io/output.js';
+import { note } from '../../io/lines.js';
 import { printDocumentOr, printsDocuments } from '../../io/replies.js';
+import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../declaration.js';
 
 export interface StatusOptions {
   project: string;
@@ -15,9 +17,33 @@ export interface StatusOptions {
 
 type Status = StatusLike;
 
+export const command: CommandDeclaration = {
+  path: 'status',
+  description: "show a project's discovery and scoring status; --watch follows it until you can act",
+  examples: ['rsi status "My first project"', 'rsi status "My first project" --watch --timeout 600', 'rsi status P --json | jq -r .next'],
+  fields: {
+    list: [
+      ...['signals_ready', 'scoring', 'next', 'summary'].map((n) => field(n)),
+      jsonOnly(
+        'analyses',
+        'analyses',
+        'in csv, tsv and the table each analysis is a row of its own: choose its columns (keyword_name, status, …)',
+      ),
+      // Each analysis's members, kept inside the list in JSON: {"analyses":[{"keyword_name":…}]}.
+      ...['keyword_id', 'keyword_name', 'task_id', 'status', 'updated_at', 'runs'].map((n) => field(n, `analyses.${n}`)),
+      {
+        ...columnOnly(
+          'section',
+          'section names the part a row belongs to in csv and tsv; JSON keeps the analyses as their own member (--json analyses)',
+        ),
+        table: { refused: 'section names the part a row belongs to in csv and tsv; a table shows the status above its analyses' },
+      },
+    ],
+  },
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('status')
-    .description("show a project's discovery and scoring status; --watch follows it until you can act")
+  return commandFor(command)
     .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--watch', 'poll while the service says wait: until scoring is done or you must act')
     .option('--web', "open the project's page in the browser instead")

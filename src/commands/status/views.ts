@@ -1,7 +1,7 @@
 /**
  * The columns `rsi status` (and the status after `analyses run --wait`) shows, declared once: the
- * status view prints them and `--fields` takes their keys (src/commands/shared/fields.ts derives
- * the names). Plain data.
+ * status view prints them and `--fields` takes their keys (the command's declaration lists them as
+ * its fields; test/unit/fields-every-format.test.ts holds the two together). Plain data.
  */
 import type { ProjectStatus } from '../../client/schemas.js';
 import type { Column } from '../../io/columns.js';

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import * as S from '../../client/schemas.js';
 import { GOALS, OPERANDS } from '../../client/enums.js';
 import { Reply } from '../ask.js';
-import { output, UUID } from '../shapes.js';
+import { output } from '../shapes.js';
+import { UUID_RE as UUID } from '../../client/ids.js';
 import { defineTool, may, WRITE } from './tool.js';
 
 export const createProject = defineTool({

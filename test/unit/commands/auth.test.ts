@@ -5,10 +5,10 @@
  * driven only up to the points that fail before any browser opens.
  */
 import { describe, expect, it } from 'vitest';
-import * as login from '../../../src/commands/auth/login.js';
-import * as logout from '../../../src/commands/auth/logout.js';
-import * as status from '../../../src/commands/auth/status.js';
-import * as token from '../../../src/commands/auth/token.js';
+import * as login from '../../../src/commands/login/login.js';
+import * as logout from '../../../src/commands/logout/logout.js';
+import * as status from '../../../src/commands/auth/status/status.js';
+import * as token from '../../../src/commands/auth/token/token.js';
 import { CredentialStoreError, NotSignedInError, UsageError } from '../../../src/errors.js';
 import type { StoredTokens } from '../../../src/storage/credentials.js';
 import { fakeCredentials, parseFlags } from '../../support/commands.js';

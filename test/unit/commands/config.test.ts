@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import * as authSwitch from '../../../src/commands/auth/switch.js';
+import * as authSwitch from '../../../src/commands/auth/switch/switch.js';
 import * as config from '../../../src/commands/config/config.js';
 import type { Credentials } from '../../../src/auth/credentials.js';
 import { resolveGlobals } from '../../../src/context.js';

@@ -1,8 +1,8 @@
 /** keywords search / get / relations: flags → options, and run with a fake client. */
 import { describe, expect, it } from 'vitest';
-import * as get from '../../../src/commands/keywords/get.js';
-import * as relations from '../../../src/commands/keywords/relations.js';
-import * as search from '../../../src/commands/keywords/search.js';
+import * as get from '../../../src/commands/keywords/get/get.js';
+import * as relations from '../../../src/commands/keywords/relations/relations.js';
+import * as search from '../../../src/commands/keywords/search/search.js';
 import { AmbiguousNameError, UsageError } from '../../../src/errors.js';
 import { fakeClient, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
@@ -150,7 +150,7 @@ describe('keywords get: run', () => {
   it('table: a section the card cuts short says so, with the command listing every item', async () => {
     const io = fakeIo({ tty: true, columns: 200 });
     const { client } = fakeClient({ getKeyword: async () => card });
-    const ctx = fakeCtx(io, { format: 'table', client, globals: { profile: 'ttl' } });
+    const ctx = fakeCtx(io, { format: 'table', client, globals: { profile: 'ttl', profileSource: 'flag' } });
     await get.run({ keyword: EGFR.id, include: ['indications'] }, ctx);
     expect(io.out()).toContain('indications (1 of 9)');
     expect(io.err()).toBe(

@@ -5,9 +5,9 @@
  * away: only its refusals and --print-config are driven here; the server is test/e2e/mcp-serve.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import * as call from '../../../src/commands/mcp/call.js';
-import * as serve from '../../../src/commands/mcp/serve.js';
-import * as tools from '../../../src/commands/mcp/tools.js';
+import * as call from '../../../src/commands/mcp/call/call.js';
+import * as serve from '../../../src/commands/mcp/serve/serve.js';
+import * as tools from '../../../src/commands/mcp/tools/tools.js';
 import * as scoreboard from '../../../src/commands/scoreboard/scoreboard.js';
 import { ForbiddenError, UsageError } from '../../../src/errors.js';
 import type { Tool } from '../../../src/mcp/client.js';

@@ -1,12 +1,14 @@
-import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
-import { maxPages, pageWindow } from '../../client/paging.js';
-import { note, printRows } from '../../io/output.js';
-import { printListing } from '../../io/replies.js';
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { ACTIVITIES, RELATIONS } from '../../../client/enums.js';
+import { maxPages, pageWindow } from '../../../client/paging.js';
+import { printRows } from '../../../io/output.js';
+import { note } from '../../../io/lines.js';
+import { printListing } from '../../../io/replies.js';
 import { type LinkRow as Link, RELATION_BATCH_COLUMNS, RELATION_COLUMNS } from './views.js';
-import { enumFlag, intFlag, target } from '../shared/flags.js';
+import { enumFlag, intFlag, target } from '../../shared/flags.js';
+import { type CommandDeclaration, commandFor, field, only } from '../../declaration.js';
 
 /** `pipeline-targets`, `Pipeline_Targets`, `sponsor`: the intent is clear, so take it. */
 export function relationName(raw: string): string {
@@ -26,19 +28,37 @@ export interface RelationsOptions {
   all: boolean;
 }
 
+export const command: CommandDeclaration = {
+  path: 'keywords relations',
+  description: "list a keyword's indications, assets, pipeline targets or sponsors",
+  examples: [
+    'rsi keywords relations EGFR --relation indications',
+    'rsi keywords relations NSCLC --relation sponsors --activity trials --all --format ndjson',
+  ],
+  fields: {
+    rows: 'data',
+    list: [
+      field('name'),
+      field('count'),
+      field('stage'),
+      field('id'),
+      // `rsi keywords relations -`: each row led by its input; a failed input is one error row.
+      only('batch', field('input')),
+      only('batch', field('error')),
+    ],
+    batch: (args) => String(args[0]).trim() === '-',
+  },
+  paged: 'GET /keywords/{id}/relations',
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('relations')
-    .description("list a keyword's indications, assets, pipeline targets or sponsors")
+  return commandFor(command)
     .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
     .option('--relation <r>', `one of ${RELATIONS.join(', ')} (required)`)
     .option('--activity <a>', `for sponsors (required there): ${ACTIVITIES.join(', ')}`)
     .option('--limit <n>', 'links per page, 1 to 100 (default 20)')
     .option('--offset <n>', 'skip this many links (default 0)')
     .option('--all', 'every link, streamed (fetches pages concurrently, prints in order)')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  rsi keywords relations EGFR --relation indications\n  rsi keywords relations NSCLC --relation sponsors --activity trials --all --format ndjson',
-    )
     .action(async (keyword: string, flags: Record<string, unknown>) => {
       if (flags.relation === undefined) throw new UsageError(`--relation is required: one of ${RELATIONS.join(', ')}`);
       const relation = enumFlag('--relation', relationName(String(flags.relation)), RELATIONS)!;
@@ -65,7 +85,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
-  const { resolveKeyword } = await import('../../ops/resolve.js');
+  const { resolveKeyword } = await import('../../../ops/resolve.js');
   // A bad RSI_PAGES_IN_FLIGHT is a usage error before any request.
   const concurrency = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
   const cap = maxPages(ctx.env);
@@ -85,7 +105,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   }
   const page = await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal);
   // On a terminal, each link's count as a bar against the page's largest (the service ranks them).
-  const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');
+  const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../../io/pictures.js');
   const style = pictureStyle(ctx.io, out.format, ctx.env);
   const width = style ? columnBarWidth(style, tableWidth(page.data, columns)) : 0;
   if (style && width > 0 && page.data.some((r) => typeof r.count === 'number')) {
@@ -109,7 +129,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
  * keyword's page (or, with --all, its whole walk) is fetched before its rows print.
  */
 async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
-  const { startBatch } = await import('../shared/batch.js');
+  const { startBatch } = await import('../../shared/batch.js');
   const out = target(ctx);
   const q = { relation: opts.relation, activity: opts.activity };
   const cap = maxPages(ctx.env);

@@ -1,12 +1,13 @@
-import { shellQuote } from '../../io/text.js';
-import { openSetupPage } from '../shared/open-setup.js';
-import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { NotFoundError, UsageError } from '../../errors.js';
-import { GOALS } from '../../client/enums.js';
-import { isUuid } from '../../client/ids.js';
-import { noteUnlessJson, printMade, tableNote } from '../../io/replies.js';
-import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput, target } from '../shared/flags.js';
+import { shellQuote } from '../../../io/text.js';
+import { openSetupPage } from '../../shared/open-setup.js';
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { NotFoundError, UsageError } from '../../../errors.js';
+import { GOALS } from '../../../client/enums.js';
+import { isUuid } from '../../../client/ids.js';
+import { noteUnlessJson, printMade, tableNote } from '../../../io/replies.js';
+import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput, target } from '../../shared/flags.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export interface CreateOptions {
   name: string;
@@ -24,9 +25,18 @@ function goalList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((v) => v.trim().toLowerCase())];
 }
 
+export const command: CommandDeclaration = {
+  path: 'projects create',
+  description: 'create a project; prints its id and the setup URL where scoring setup is finished',
+  examples: [
+    'rsi projects create --name "KRAS landscape" --goal target --goal modality',
+    'rsi projects create --name Fibrosis --brief-file brief.md --watchlist-file items.json --operand or',
+    'rsi projects create --from-brief brief.md          # shows the matched scope, then asks',
+  ],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('create')
-    .description('create a project; prints its id and the setup URL where scoring setup is finished')
+  return commandFor(command)
     .option('--name <name>', 'project name (required; at a terminal, asked for when left out)')
     .option('--brief <text>', 'the project brief')
     .option('--brief-file <path>', 'read the brief from a file')
@@ -43,10 +53,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       "create from a brief file (or stdin) with the service's scope matching (MCP: rsi login --resource mcp)",
     )
     .option('-y, --yes', 'with --from-brief: create without asking after the matched scope is shown')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  rsi projects create --name "KRAS landscape" --goal target --goal modality\n  rsi projects create --name Fibrosis --brief-file brief.md --watchlist-file items.json --operand or\n  rsi projects create --from-brief brief.md          # shows the matched scope, then asks',
-    )
     .action(async (flags: Record<string, unknown>) => {
       if (flags.fromBrief !== undefined) {
         const fromBrief = await import('./from-brief.js');
@@ -54,7 +60,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       }
       if (flags.yes !== undefined) throw new UsageError('--yes only applies with --from-brief');
       // At a terminal a left-out name is asked for; elsewhere parseCreateFlags says it is required.
-      const { canAsk, nameOrAsk } = await import('../shared/pick.js');
+      const { canAsk, nameOrAsk } = await import('../../shared/pick.js');
       const named = flags.name === undefined && canAsk(ctx) ? { ...flags, name: await nameOrAsk(ctx, undefined) } : flags;
       return runF(await parseCreateFlags(named, ctx), ctx);
     });
@@ -77,8 +83,8 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
     const path = String(flags.watchlistFile);
     const source = path === '-' ? 'stdin' : path;
     const data = parseJsonInput('--watchlist-file', await readInput('--watchlist-file', path, ctx), source);
-    const { watchlistSchema } = await import('../shared/flag-schemas.js');
-    const { ScopeItem } = await import('../../client/schemas.js');
+    const { watchlistSchema } = await import('../../shared/flag-schemas.js');
+    const { ScopeItem } = await import('../../../client/schemas.js');
     // A plain string is a keyword name (or id), resolved to a scope item when the command runs.
     const parsed = watchlistSchema(ScopeItem()).safeParse(data);
     if (!parsed.success) {
@@ -110,7 +116,7 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
  * The ids of the projects already named `name` (case-insensitive, as names are resolved). Best
  * effort: a token without service:read still creates, just without the warning.
  */
-async function sameName(client: import('../../client/client.js').ApiClient, name: string, signal: AbortSignal): Promise<string[]> {
+async function sameName(client: import('../../../client/client.js').ApiClient, name: string, signal: AbortSignal): Promise<string[]> {
   try {
     const { projects } = await client.listProjects(signal);
     return projects.filter((p) => p.name.toLowerCase() === name.trim().toLowerCase()).map((p) => p.id);
@@ -176,7 +182,7 @@ async function resolveWatchlist(
   client: Awaited<ReturnType<Context['client']>>,
   ctx: Context,
 ): Promise<Array<Record<string, unknown>>> {
-  const { resolveKeyword } = await import('../../ops/resolve.js');
+  const { resolveKeyword } = await import('../../../ops/resolve.js');
   const out: Array<Record<string, unknown>> = [];
   for (const item of items) {
     if (typeof item === 'string') {

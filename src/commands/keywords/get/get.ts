@@ -1,31 +1,90 @@
-import { Command } from 'commander';
-import { RELATIONS } from '../../client/enums.js';
-import { shellQuote } from '../shared/habits.js';
-import { hintLine } from '../shared/hints.js';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import type { KeywordCard, KeywordScore } from '../../client/schemas.js';
-import { printRows, printSections } from '../../io/output.js';
-import { besideData, printDocumentOr, tableNote } from '../../io/replies.js';
-import { target } from '../shared/flags.js';
+import type { Command } from 'commander';
+import { RELATIONS } from '../../../client/enums.js';
+import { shellQuote } from '../../shared/habits.js';
+import { hintLine } from '../../shared/hints.js';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import type { KeywordCard, KeywordScore } from '../../../client/schemas.js';
+import { printRows, printSections } from '../../../io/output.js';
+import { besideData, printDocumentOr, tableNote } from '../../../io/replies.js';
+import { target } from '../../shared/flags.js';
+import { type CommandDeclaration, type Field, columnOnly, commandFor, field, jsonOnly, only } from '../../declaration.js';
 
 export interface GetOptions {
   keyword: string;
   include: string[];
 }
 
+export const command: CommandDeclaration = {
+  path: 'keywords get',
+  description: "show a keyword's card: activity, scores and optional sections",
+  examples: [
+    'rsi keywords get EGFR',
+    'rsi keywords get NSCLC --include indications,assets --json',
+    'printf "EGFR\\nKRAS\\n" | rsi keywords get - --format csv',
+  ],
+  fields: {
+    list: [
+      ...['id', 'name', 'type', 'synonyms', 'description'].map((n) => field(n)),
+      jsonOnly('activity', 'activity', 'in csv, tsv and the table its parts are the columns papers, patents, trials and assets'),
+      jsonOnly('scores', 'scores', 'in csv, tsv and the table its parts are the columns scores_as_of and composite … translation'),
+      ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => field(n, `activity.${n}`)),
+      field('scores_as_of', 'scores.as_of'),
+      ...['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'].map((n) => field(n, `scores.${n}`)),
+      ...['indications', 'sponsors', 'pipeline_targets'].map((n) => sectionField(n)),
+      ...['count', 'stage'].map((n) =>
+        only('single', {
+          ...columnOnly(
+            n,
+            `${n} is a column of the sections' rows; in JSON it is inside each section: --json indications, or --jq '.indications.data[].${n}'`,
+          ),
+          requires: (line) => (sections(line).length > 0 ? undefined : `${n} is a column of the sections, which come with --include`),
+        }),
+      ),
+      only('batch', field('input')),
+      only('batch', field('error')),
+      only('single', {
+        ...columnOnly(
+          'section',
+          'section names the part a row belongs to in csv and tsv; JSON keeps each part as its own member (--json indications)',
+        ),
+        table: { refused: 'section names the part a row belongs to in csv and tsv; a table shows each part under its title' },
+      }),
+    ],
+    batch: (args) => String(args[0]).trim() === '-',
+  },
+};
+
+/** The sections a line asked for (`--include indications,sponsors`). */
+function sections(line: { opts: Readonly<Record<string, unknown>> }): string[] {
+  const given = line.opts.include;
+  return Array.isArray(given)
+    ? given
+        .join(',')
+        .split(',')
+        .map((s) => s.trim().toLowerCase().replace(/-/g, '_'))
+    : [];
+}
+
+/** A section of the card: a member in JSON (with --include), rows of their own in csv, tsv and the table. */
+function sectionField(name: string): Field {
+  return {
+    ...jsonOnly(
+      name,
+      name,
+      `${name} is a section: in csv, tsv and the table its items are rows of their own; choose their columns (name, count, stage, id) and section`,
+    ),
+    requires: (line) => (sections(line).includes(name) ? undefined : `${name} comes with --include ${name}`),
+  };
+}
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('get')
-    .description("show a keyword's card: activity, scores and optional sections")
+  return commandFor(command)
     .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
     .option(
       '--include <sections>',
       'sections to add, comma-separated or repeated, e.g. indications,sponsors',
       (v: string, prev: string[] = []) => [...prev, v],
-    )
-    .addHelpText(
-      'after',
-      '\nExamples:\n  rsi keywords get EGFR\n  rsi keywords get NSCLC --include indications,assets --json\n  printf "EGFR\\nKRAS\\n" | rsi keywords get - --format csv',
     )
     .action(async (keyword: string, flags: Record<string, unknown>) => {
       let include: string[] = [];
@@ -60,7 +119,7 @@ const SCORE_MEMBERS = ['score', 'raw', 'label', 'description'];
 
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
-  const { resolveKeyword } = await import('../../ops/resolve.js');
+  const { resolveKeyword } = await import('../../../ops/resolve.js');
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const card = await client.getKeyword(id, { include: opts.include }, ctx.signal);
@@ -73,7 +132,7 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
   const out = target(ctx);
   type Card = typeof card;
   const scores = card.scores as Record<string, Score>;
-  const { pictureStyle, scoreCells } = await import('../../io/pictures.js');
+  const { pictureStyle, scoreCells } = await import('../../../io/pictures.js');
   const style = pictureStyle(ctx.io, out.format, ctx.env);
   // On a terminal the six scores are bars (0–100) with their figures; elsewhere the figures alone.
   const bars = style
@@ -153,7 +212,7 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
  * card as the API sent it, a failed item as `{"input": …, "error": …}`.
  */
 async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
-  const { startBatch } = await import('../shared/batch.js');
+  const { startBatch } = await import('../../shared/batch.js');
   const out = target(ctx);
   const batch = await startBatch(ctx, (client, { id }) => client.getKeyword(id, { include: opts.include }, ctx.signal));
   type Row = Awaited<ReturnType<typeof batch.outcomes.next>>['value'] & object;

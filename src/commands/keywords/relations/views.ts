@@ -1,17 +1,10 @@
 /**
- * The columns `rsi keywords search` and `rsi keywords relations` show, declared once: the commands
- * print them and `--fields` takes their keys (src/commands/shared/fields.ts derives the names).
- * Plain data, so reading the names for --help loads nothing more.
+ * The columns `rsi keywords relations` shows, for one keyword and for many from stdin (the
+ * command's declaration lists them as its fields; test/unit/fields-every-format.test.ts holds the
+ * two together). Plain data.
  */
-import type { KeywordHit, RelationItem } from '../../client/schemas.js';
-import type { Column } from '../../io/columns.js';
-
-export const SEARCH_COLUMNS: readonly Column<KeywordHit>[] = [
-  { header: 'NAME', value: (k) => k.name },
-  { header: 'TYPE', value: (k) => k.type },
-  { header: 'SYNONYMS', value: (k) => k.synonyms, flexible: true },
-  { header: 'ID', value: (k) => k.id, id: true },
-];
+import type { RelationItem } from '../../../client/schemas.js';
+import type { Column } from '../../../io/columns.js';
 
 export const RELATION_COLUMNS: readonly Column<RelationItem>[] = [
   { header: 'NAME', value: (r) => r.name, flexible: true },

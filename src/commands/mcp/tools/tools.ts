@@ -1,22 +1,28 @@
-import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { printRows } from '../../io/output.js';
-import { tableNote } from '../../io/replies.js';
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { printRows } from '../../../io/output.js';
+import { tableNote } from '../../../io/replies.js';
 import { toolColumns } from './views.js';
-import { target } from '../shared/flags.js';
+import { target } from '../../shared/flags.js';
+import { type CommandDeclaration, commandFor, field } from '../../declaration.js';
 
 /** `rsi mcp tools` takes no flags of its own. */
 export type ToolsOptions = Record<string, never>;
 
+export const command: CommandDeclaration = {
+  path: 'mcp tools',
+  description: "list the tools of the service's MCP server (sign in first: rsi login --resource mcp)",
+  examples: ['rsi mcp tools', "rsi mcp tools --json | jq '.[].name'"],
+  // The document is the service's list of tools; a table's ARGUMENTS column sums up each tool's inputSchema.
+  fields: { list: [field('name'), field('arguments', 'inputSchema'), field('description')] },
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('tools')
-    .description("list the tools of the service's MCP server (sign in first: rsi login --resource mcp)")
-    .addHelpText('after', "\nExamples:\n  rsi mcp tools\n  rsi mcp tools --json | jq '.[].name'")
-    .action(async () => runF({}, ctx));
+  return commandFor(command).action(async () => runF({}, ctx));
 }
 
 export async function run(_opts: ToolsOptions, ctx: Context): Promise<void> {
-  const { withMcp } = await import('./connect.js');
+  const { withMcp } = await import('../connect.js');
   const tools = await withMcp(ctx, (mcp) => mcp.listTools());
   const out = target(ctx);
   const args = (t: (typeof tools)[number]): string => {

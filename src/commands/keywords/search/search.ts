@@ -1,11 +1,12 @@
-import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { maxPages, pageWindow } from '../../client/paging.js';
-import { note } from '../../io/output.js';
-import { printListing } from '../../io/replies.js';
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { maxPages, pageWindow } from '../../../client/paging.js';
+import { note } from '../../../io/lines.js';
+import { printListing } from '../../../io/replies.js';
 import { SEARCH_COLUMNS } from './views.js';
-import { intFlag, target } from '../shared/flags.js';
+import { intFlag, target } from '../../shared/flags.js';
+import { type CommandDeclaration, commandFor, field } from '../../declaration.js';
 
 export interface SearchOptions {
   query: string;
@@ -14,14 +15,20 @@ export interface SearchOptions {
   all: boolean;
 }
 
+export const command: CommandDeclaration = {
+  path: 'keywords search',
+  description: 'search keywords by name or synonym',
+  examples: ['rsi keywords search egfr', 'rsi keywords search kinase --all --format csv > kinases.csv'],
+  fields: { rows: 'data', list: [field('name'), field('type'), field('synonyms'), field('id')] },
+  paged: 'GET /keywords/search',
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('search')
-    .description('search keywords by name or synonym')
+  return commandFor(command)
     .argument('<query>', 'text to search for')
     .option('--page <n>', 'page number, from 1 (default 1)')
     .option('--limit <n>', 'results per page, 1 to 20 (default 10)')
     .option('--all', 'every page, streamed')
-    .addHelpText('after', '\nExamples:\n  rsi keywords search egfr\n  rsi keywords search kinase --all --format csv > kinases.csv')
     .action(async (query: string, flags: Record<string, unknown>) => {
       if (!query.trim()) throw new UsageError('the search query must not be empty');
       if (flags.all && flags.page !== undefined) throw new UsageError('--all and --page cannot be used together');

@@ -1,13 +1,18 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { type CommandDeclaration, commandFor } from '../declaration.js';
 
 /** `rsi logout` takes no flags of its own (the profile is global). */
 export type LogoutOptions = Record<string, never>;
 
+export const command: CommandDeclaration = {
+  path: 'logout',
+  description: 'revoke the stored refresh token at the service and delete the stored credentials',
+  examples: ['rsi logout', 'rsi --profile work logout'],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('logout')
-    .description('revoke the stored refresh token at the service and delete the stored credentials')
-    .action(async () => runF({}, ctx));
+  return commandFor(command).action(async () => runF({}, ctx));
 }
 
 export async function run(_opts: LogoutOptions, ctx: Context): Promise<void> {

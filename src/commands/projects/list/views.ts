@@ -1,9 +1,10 @@
 /**
  * The columns `rsi projects list` shows, declared once: the command prints them and `--fields`
- * takes their keys (src/commands/shared/fields.ts derives the names). Plain data.
+ * takes their keys (the command's declaration lists them as its fields; test/unit/fields-every-
+ * format.test.ts holds the two together). Plain data.
  */
-import type { ProjectList } from '../../client/schemas.js';
-import type { Column } from '../../io/columns.js';
+import type { ProjectList } from '../../../client/schemas.js';
+import type { Column } from '../../../io/columns.js';
 
 export const PROJECT_COLUMNS: readonly Column<ProjectList['projects'][number]>[] = [
   { header: 'NAME', value: (p) => p.name },

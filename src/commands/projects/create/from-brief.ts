@@ -4,14 +4,15 @@
  * shown; only after a yes (TTY prompt or --yes, exit 7 without either, as `analyses run` does) is
  * the same call sent again with `confirm: true`, which creates the project.
  */
-import { shellQuote } from '../../io/text.js';
-import { openSetupPage } from '../shared/open-setup.js';
-import type { Context } from '../../context.js';
-import { canPrompt } from '../../io/io.js';
-import { ConfirmationRequiredError, UsageError } from '../../errors.js';
-import { formatTable, printJson } from '../../io/output.js';
-import { noteUnlessDocuments, printMade, printsDocuments, tableNote } from '../../io/replies.js';
-import { nonEmpty, readInput, target } from '../shared/flags.js';
+import { shellQuote } from '../../../io/text.js';
+import { openSetupPage } from '../../shared/open-setup.js';
+import type { Context } from '../../../context.js';
+import { canPrompt } from '../../../io/io.js';
+import { ConfirmationRequiredError, UsageError } from '../../../errors.js';
+import { printJson } from '../../../io/output.js';
+import { formatTable } from '../../../io/table.js';
+import { noteUnlessDocuments, printMade, printsDocuments, tableNote } from '../../../io/replies.js';
+import { nonEmpty, readInput, target } from '../../shared/flags.js';
 
 export interface FromBriefOptions {
   /** A path, or "-" for stdin. */
@@ -41,7 +42,7 @@ export async function parseFromBriefFlags(flags: Record<string, unknown>): Promi
 }
 
 export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promise<void> {
-  const [{ withMcp }, { createFromBrief }] = await Promise.all([import('../mcp/connect.js'), import('../../ops/from-brief.js')]);
+  const [{ withMcp }, { createFromBrief }] = await Promise.all([import('../../mcp/connect.js'), import('../../../ops/from-brief.js')]);
   const source = opts.from === '-' ? 'stdin' : opts.from;
   const brief = await readInput('--from-brief', opts.from, ctx, 1024 * 1024);
   if (!brief.trim()) throw new UsageError(`--from-brief: ${source} is empty`);

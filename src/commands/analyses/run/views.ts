@@ -1,10 +1,11 @@
 /**
  * The data columns `rsi analyses run` shows for what it started and skipped, declared once: the
- * command prints them and `--fields` takes their keys (src/commands/shared/fields.ts derives the
- * names). Plain data; the table's own columns, which add the signals' names, are the command's.
+ * command prints them and `--fields` takes their keys (the command's declaration lists them as its
+ * fields; test/unit/fields-every-format.test.ts holds the two together). Plain data; the table's
+ * own columns, which add the signals' names, are the command's.
  */
-import type { AnalysesResult } from '../../client/schemas.js';
-import type { Column } from '../../io/columns.js';
+import type { AnalysesResult } from '../../../client/schemas.js';
+import type { Column } from '../../../io/columns.js';
 
 export type RunRow = NonNullable<AnalysesResult['runs']>[number];
 export type SkipRow = NonNullable<AnalysesResult['skipped']>[number];

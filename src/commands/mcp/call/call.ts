@@ -1,10 +1,11 @@
-import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { collect } from '../shared/flags.js';
-import { printJson, printServiceText } from '../../io/output.js';
-import { printReply } from '../../io/replies.js';
-import { parseJsonInput, readInput, target } from '../shared/flags.js';
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { collect } from '../../shared/flags.js';
+import { printJson, printServiceText } from '../../../io/output.js';
+import { printReply } from '../../../io/replies.js';
+import { parseJsonInput, readInput, target } from '../../shared/flags.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export interface CallOptions {
   tool: string;
@@ -13,15 +14,23 @@ export interface CallOptions {
   input: string | undefined;
 }
 
+export const command: CommandDeclaration = {
+  path: 'mcp call',
+  description: "call a tool of the service's MCP server; prints its structured result as JSON, or its text",
+  examples: [
+    'rsi mcp call project_scoreboard --arg project_id=<uuid> --arg limit=5',
+    'echo \'{"brief": "KRAS in NSCLC"}\' | rsi mcp call create_project_from_brief --input -',
+  ],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('call')
-    .description("call a tool of the service's MCP server; prints its structured result as JSON, or its text")
+  return commandFor(command)
     .argument('<tool>', 'tool name (see `rsi mcp tools`)')
     .option('--arg <key=value>', "an argument, repeatable; converted by the tool's input schema (repeat a key for an array)", collect, [])
     .option('--input <path|->', 'a JSON object of arguments from a file or stdin; --arg values override it')
     .addHelpText(
       'after',
-      '\nArguments are checked against the tool\'s inputSchema before anything is sent (exit 2 names the bad one).\nA tool error (isError) exits non-zero with its text: 4 for a missing scope, 1 otherwise.\n\nExamples:\n  rsi mcp call project_scoreboard --arg project_id=<uuid> --arg limit=5\n  echo \'{"brief": "KRAS in NSCLC"}\' | rsi mcp call create_project_from_brief --input -',
+      "\nArguments are checked against the tool's inputSchema before anything is sent (exit 2 names the bad one).\nA tool error (isError) exits non-zero with its text: 4 for a missing scope, 1 otherwise.",
     )
     .action(async (tool: string, flags: { arg?: string[]; input?: string }) => {
       if (!tool.trim()) throw new UsageError('<tool> must not be empty');
@@ -31,9 +40,9 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 
 export async function run(opts: CallOptions, ctx: Context): Promise<void> {
   const [{ withMcp }, { buildArguments, validateArguments }, { toolFailure, toolText }] = await Promise.all([
-    import('./connect.js'),
-    import('../../mcp/args.js'),
-    import('../../mcp/client.js'),
+    import('../connect.js'),
+    import('../../../mcp/args.js'),
+    import('../../../ops/mcp-tools.js'),
   ]);
   // Read and parse --input before connecting: a bad file costs no round trip.
   let input: Record<string, unknown> | undefined;

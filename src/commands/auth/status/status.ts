@@ -1,17 +1,25 @@
-import { Command } from 'commander';
-import type { Context, TokenSource } from '../../context.js';
-import { ForbiddenError, NotSignedInError } from '../../errors.js';
-import { hangLine, printPairsText, printText } from '../../io/output.js';
-import { printReply } from '../../io/replies.js';
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import type { TokenSource } from '../../../auth/credentials.js';
+import { ForbiddenError, NotSignedInError } from '../../../errors.js';
+import { printPairsText, printText } from '../../../io/output.js';
+import { hangLine } from '../../../io/lines.js';
+import { printReply } from '../../../io/replies.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export interface AuthStatusOptions {
   /** Only what is stored: no request to the service. */
   offline: boolean;
 }
 
+export const command: CommandDeclaration = {
+  path: 'auth status',
+  description: 'show where you are signed in, with which scopes, until when, and where the token comes from; lists every profile',
+  examples: ['rsi auth status', "rsi auth status --json | jq -r '.profiles[].profile'"],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('status')
-    .description('show where you are signed in, with which scopes, until when, and where the token comes from; lists every profile')
+  return commandFor(command)
     .option('--offline', 'only what is stored: do not check the sign-ins with the service')
     .addHelpText(
       'after',
@@ -54,7 +62,7 @@ export interface McpAuthStatus {
 
 /** What is stored (or set) for the MCP resource of the profile in use; never refreshes or fails. */
 export async function mcpStatus(ctx: Context): Promise<McpAuthStatus> {
-  const [creds, { credentialKeyFor, resourceUrl }] = await Promise.all([ctx.credentials(), import('../../auth/resources.js')]);
+  const [creds, { credentialKeyFor, resourceUrl }] = await Promise.all([ctx.credentials(), import('../../../auth/resources.js')]);
   const baseUrl = creds.baseUrl;
   const status: McpAuthStatus = {
     resource: baseUrl ? resourceUrl(baseUrl, 'mcp') : null,
@@ -103,7 +111,7 @@ function notSignedInStatus(profile: string, baseUrl: string | null): AuthStatus 
 
 /** The token in use for this profile, refreshed first when `refresh` (for `auth token`). */
 export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{ token: string; status: AuthStatus }> {
-  const [creds, { notSignedIn }] = await Promise.all([ctx.credentials(), import('../../auth/credentials.js')]);
+  const [creds, { notSignedIn }] = await Promise.all([ctx.credentials(), import('../../../auth/credentials.js')]);
   const { profile, baseUrl } = creds;
   const status = notSignedInStatus(creds.profileName, baseUrl ?? null);
   const store = profile && baseUrl === profile.baseUrl ? creds.store() : undefined;
@@ -143,7 +151,7 @@ export async function run(opts: AuthStatusOptions, ctx: Context): Promise<void> 
   }
   // After the report (stdout holds the whole document with --json): the profile in use cannot work.
   if (!status.signedIn && status.problem !== null) {
-    const { profileFlag } = await import('../../auth/credentials.js');
+    const { profileFlag } = await import('../../../auth/credentials.js');
     throw new NotSignedInError(`not signed in (profile ${status.profile}): ${status.problem}`, {
       hint:
         status.source === 'RSI_TOKEN'
@@ -161,7 +169,7 @@ type Check = Pick<AuthStatus, 'signedIn' | 'checked' | 'problem'>;
  * (a missing scope, reported by the scopes line); a refused refresh or a 401 is "not signed in";
  * a service that cannot be reached leaves the sign-in unverified, not failed.
  */
-async function checkWithService(ctx: Context, client: () => Promise<import('../../client/client.js').ApiClient>): Promise<Check> {
+async function checkWithService(ctx: Context, client: () => Promise<import('../../../client/client.js').ApiClient>): Promise<Check> {
   try {
     await (await client()).listProjects(ctx.signal);
     return { signedIn: true, checked: true, problem: null };
@@ -220,7 +228,7 @@ async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 
 }
 
 async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus, profiles: AuthStatus[], offline: boolean): Promise<void> {
-  const { defaultProject } = await import('../shared/pick.js');
+  const { defaultProject } = await import('../../shared/pick.js');
   const project = defaultProject(ctx);
   const { format, time, wide } = ctx.globals();
   // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all;
@@ -237,7 +245,7 @@ async function printStatusPairs(
   mcp: McpAuthStatus,
   profiles: AuthStatus[],
   offline: boolean,
-  project: ReturnType<typeof import('../shared/pick.js').defaultProject>,
+  project: ReturnType<typeof import('../../shared/pick.js').defaultProject>,
 ): Promise<void> {
   const now = ctx.clock.now();
   const until = (at: string | null): string => {
@@ -259,7 +267,7 @@ async function printStatusPairs(
           : `NOT SIGNED IN: ${s.problem}`
         : (s.problem ?? '');
   const left = until(status.expiresAt);
-  const { profileFlag } = await import('../../auth/credentials.js');
+  const { profileFlag } = await import('../../../auth/credentials.js');
   const mcpLines = !mcp.signedIn
     ? [
         ['MCP', `not signed in (\`rsi${profileFlag(status.profile)} login --resource mcp\` signs in)`],
@@ -326,7 +334,7 @@ async function printStatusPairs(
  */
 export async function everyProfile(ctx: Context, current: AuthStatus, check = false): Promise<AuthStatus[]> {
   const [creds, network] = await Promise.all([ctx.credentials(), ctx.network()]);
-  const { resolveCredentials } = await import('../../auth/credentials.js');
+  const { resolveCredentials } = await import('../../../auth/credentials.js');
   const names = Object.keys((await creds.config.read()).profiles).sort();
   const out: AuthStatus[] = [current];
   for (const name of names) {
@@ -356,7 +364,10 @@ export async function everyProfile(ctx: Context, current: AuthStatus, check = fa
         if (check) {
           // This profile's own session (its own tokens) on the one network path; its HTTP layer is
           // closed before the next profile, the network stays the Context's.
-          const [{ openSession }, { ApiClient }] = await Promise.all([import('../../auth/session.js'), import('../../client/client.js')]);
+          const [{ openSession }, { ApiClient }] = await Promise.all([
+            import('../../../auth/session.js'),
+            import('../../../client/client.js'),
+          ]);
           const session = await openSession(other, { globals: ctx.globals(), io: ctx.io, clock: ctx.clock, network });
           try {
             Object.assign(status, await checkWithService(ctx, async () => new ApiClient(session.http)));

@@ -1,8 +1,9 @@
 /**
  * The columns `rsi mcp tools` shows, declared once: the command prints them and `--fields` takes
- * their keys (src/commands/shared/fields.ts derives the names). Plain data.
+ * their keys (the command's declaration lists them as its fields; test/unit/fields-every-
+ * format.test.ts holds the two together). Plain data.
  */
-import type { Column } from '../../io/columns.js';
+import type { Column } from '../../../io/columns.js';
 
 export interface ToolRow {
   name: string;

@@ -1,23 +1,26 @@
-import { Command } from 'commander';
-import type { Context } from '../../context.js';
-import type { ApiClient } from '../../client/client.js';
-import { forPeople, type OutputFormat } from '../../formats.js';
-import { canPrompt } from '../../io/io.js';
-import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
-import { ConfirmationRequiredError, UsageError } from '../../errors.js';
-import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
-import { analysesPicture, printStatus, elapsedSince } from '../shared/status-view.js';
-import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js';
-import { collect } from '../shared/flags.js';
-import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
-import { formatTable, note, printDocument, printJsonLine, printSections } from '../../io/output.js';
-import { inTable, printsDocuments, tableGap, tableNote } from '../../io/replies.js';
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import type { ApiClient } from '../../../client/client.js';
+import { forPeople, type OutputFormat } from '../../../formats.js';
+import { canPrompt } from '../../../io/io.js';
+import type { AnalysesResult, RunAnalysesBody, Selection } from '../../../client/schemas.js';
+import { ConfirmationRequiredError, UsageError } from '../../../errors.js';
+import { parseTiming, watchWithOutput } from '../../shared/watch.js';
+import type { WatchTiming } from '../../../ops/watch.js';
+import { analysesPicture, printStatus, elapsedSince } from '../../shared/status-view.js';
+import { assertNoFailedAnalyses, startedByReply } from '../../shared/exit-policy.js';
+import { collect } from '../../shared/flags.js';
+import { ANALYSIS_MODES, TOP_TYPES } from '../../../client/enums.js';
+import { printDocument, printJsonLine, printSections } from '../../../io/output.js';
+import { formatTable } from '../../../io/table.js';
+import { note } from '../../../io/lines.js';
+import { inTable, printsDocuments, tableGap, tableNote } from '../../../io/replies.js';
 import { RUN_COLUMNS, SKIP_COLUMNS } from './views.js';
-import { readInput } from '../shared/flags.js';
-import * as ops from '../../ops/analyses.js';
+import { readInput } from '../../shared/flags.js';
+import * as ops from '../../../ops/analyses.js';
+import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../../declaration.js';
 
 // The use case's parts, where the command's tests have always found them.
-export { confirmPlan, resolveSelectNames } from '../../ops/analyses.js';
 
 /** The request and reply shapes are the client's wire types (client/schemas.ts), nothing local. */
 type TopRequest = NonNullable<RunAnalysesBody['top']>;
@@ -53,9 +56,41 @@ interface RawFlags {
   timeout?: string;
 }
 
+export const command: CommandDeclaration = {
+  path: 'analyses run',
+  description: 'start scoring analyses for chosen signals, or for the top N of a type',
+  examples: [
+    'rsi analyses run "My first project" --top 5 --type target --yes --wait',
+    'rsi analyses run P --select EGFR:NSCLC --wait',
+    "rsi signals P --json | jq '[.signals[] | select(.analysed | not)][:3]' | rsi analyses run P --selections -",
+  ],
+  fields: {
+    list: [
+      // What was started (`runs`) and what was skipped (`skipped`): JSON keeps each member in its list.
+      field('id', 'runs.id'),
+      field('keyword_id', 'runs.keyword_id', 'skipped.keyword_id'),
+      field('kind', 'runs.kind'),
+      field('signal_keyword_id', 'skipped.signal_keyword_id'),
+      field('reason', 'skipped.reason'),
+      jsonOnly('runs', 'runs', 'in csv, tsv and the table each run is a row of its own: choose its columns (id, keyword_id, kind)'),
+      jsonOnly(
+        'skipped',
+        'skipped',
+        'in csv, tsv and the table each skipped item is a row of its own: choose its columns (keyword_id, reason, …)',
+      ),
+      {
+        ...columnOnly(
+          'section',
+          'section names the part a row belongs to in csv and tsv; JSON keeps runs and skipped as their own members',
+        ),
+        table: { refused: 'section names the part a row belongs to in csv and tsv; a table shows each part under its title' },
+      },
+    ],
+  },
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('run')
-    .description('start scoring analyses for chosen signals, or for the top N of a type')
+  return commandFor(command)
     .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--select <signal>', 'a signal to analyse, repeatable: KEYWORD_ID:SIGNAL_KEYWORD_ID, or its name', collect)
     .option('--selections <path|->', 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items')
@@ -80,7 +115,7 @@ Exit codes: 6 setup missing, 7 confirmation needed, 8 unavailable (after a 504 n
 recorded: run again), 9 --timeout, 10 an analysis this command started failed.`,
     )
     .action(async (given: string | undefined, flags: RawFlags) => {
-      const { canAsk, projectOrPick } = await import('../shared/pick.js');
+      const { canAsk, projectOrPick } = await import('../../shared/pick.js');
       const project = await projectOrPick(ctx, given);
       await runF(await parseRunFlags(project, flags, canAsk(ctx)), ctx);
     });
@@ -88,7 +123,7 @@ recorded: run again), 9 --timeout, 10 an analysis this command started failed.`,
 
 /** Validates the flags into options; every failure is a UsageError naming the flag. */
 export async function parseRunFlags(project: string, flags: RawFlags, canAsk = false): Promise<AnalysesRunOptions> {
-  const { coercedIntSchema, enumSchema } = await import('../shared/flag-schemas.js');
+  const { coercedIntSchema, enumSchema } = await import('../../shared/flag-schemas.js');
   if (project.trim() === '') throw new UsageError('<project> must not be empty');
   const select = (flags.select ?? []).map(parseSelect);
   const hasSelections = select.length > 0 || flags.selections !== undefined;
@@ -219,10 +254,10 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   }
   if (options.includeAnalysed) body.include_analysed = true;
 
-  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../ops/resolve.js')]);
+  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../../ops/resolve.js')]);
   const project = await resolveProject(client, options.project, ctx.signal);
   if (options.pick) {
-    const { pickSignals } = await import('../shared/pick.js');
+    const { pickSignals } = await import('../../shared/pick.js');
     const signals = await ops.listProjectSignals(client, project.id, ctx.signal);
     body.selections = await pickSignals(ctx, signals, { includeAnalysed: options.includeAnalysed, projectName: project.name });
     if (body.selections.length === 0) {
@@ -286,7 +321,7 @@ async function showConfirmation(io: Context['io'], result: AnalysesReply, projec
   // Every string here comes from the server or from other people (the project name): each line is
   // made one line (sanitizeLine) before it is written, so a crafted signal name, assumption or
   // project name cannot add a line or redraw the prompt.
-  const { quoteServiceText, sanitizeLine } = await import('../../io/sanitize.js');
+  const { quoteServiceText, sanitizeLine } = await import('../../../io/sanitize.js');
   const lines = [`The service asks you to confirm before it runs analyses for "${sanitizeLine(projectName)}":`];
   if (result.assumption) lines.push(...quoteServiceText(result.assumption));
   const numbers = [

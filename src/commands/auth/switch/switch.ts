@@ -1,20 +1,25 @@
-import { Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export type SwitchOptions = { profile: string };
 
+export const command: CommandDeclaration = {
+  path: 'auth switch',
+  description: 'use another signed-in profile by default (the `profile` setting; --profile and RSI_PROFILE still win)',
+  examples: ['rsi auth switch work', 'rsi auth switch default'],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('switch')
-    .description('use another signed-in profile by default (the `profile` setting; --profile and RSI_PROFILE still win)')
+  return commandFor(command)
     .argument('<profile>', 'a profile you signed in with (`rsi auth status` lists them)')
-    .addHelpText('after', '\nExamples:\n  rsi auth switch work\n  rsi auth switch default')
     .action(async (profile: string) => runF({ profile }, ctx));
 }
 
 export async function run(opts: SwitchOptions, ctx: Context): Promise<void> {
   const [{ parseSetting }, { requireProfile, warnIfOverridden }] = await Promise.all([
-    import('../../auth/credentials.js'),
-    import('../config/config.js'),
+    import('../../../auth/credentials.js'),
+    import('../../config/config.js'),
   ]);
   const name = parseSetting('profile', opts.profile.trim());
   await requireProfile(ctx, name);

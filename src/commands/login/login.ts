@@ -1,7 +1,8 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CredentialStoreError, ForbiddenError, UsageError } from '../../errors.js';
 import { enumFlag, intFlag } from '../shared/flags.js';
+import { type CommandDeclaration, commandFor } from '../declaration.js';
 
 export interface LoginCommandOptions {
   baseUrl: string | undefined;
@@ -24,9 +25,19 @@ function scopeList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(/[\s,]+/).filter(Boolean)];
 }
 
+export const command: CommandDeclaration = {
+  path: 'login',
+  description: 'sign in through the browser (OAuth 2.0 with PKCE) and store the tokens in the OS keychain',
+  examples: [
+    'rsi login --base-url https://research.example.com',
+    'rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765',
+    'rsi login --profile work --add-scope analyses:run   # keeps the scopes you have',
+    'rsi login --resource mcp               # the MCP server: scopes and authorization server from its own metadata',
+  ],
+};
+
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return new Command('login')
-    .description('sign in through the browser (OAuth 2.0 with PKCE) and store the tokens in the OS keychain')
+  return commandFor(command)
     .option('--scope <scope>', 'a scope to request, repeatable (default: service:read projects:write analyses:run)', scopeList)
     .option('--add-scope <scope>', 'add a scope to those this profile already has (repeatable, or a,b); the others are kept', scopeList)
     .option('--no-browser', 'do not open a browser: print the URL, and accept the redirected URL pasted on stdin (SSH)')
@@ -38,10 +49,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       '--client-id <id>',
       'with --resource mcp: a client the authorization server already knows (a Client ID Metadata Document URL, or an id; its secret, if any, in RSI_CLIENT_SECRET)',
     )
-    .addHelpText(
-      'after',
-      '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765\n  rsi login --profile work --add-scope analyses:run   # keeps the scopes you have\n  rsi login --resource mcp               # the MCP server: scopes and authorization server from its own metadata',
-    )
+    .addHelpText('after', '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.')
     .action(async (flags: Record<string, unknown>) => {
       const scopes = (flags.scope as string[] | undefined) ?? [];
       const addScopes = (flags.addScope as string[] | undefined) ?? [];

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { printServiceText } from '../../../io/output.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
+
+/** `rsi auth token` takes no flags of its own. */
+export type TokenOptions = Record<string, never>;
+
+export const command: CommandDeclaration = {
+  path: 'auth token',
+  description: 'print a valid access token (refreshing it first if needed), e.g. for curl',
+  examples: [
+    'BASE="$(rsi auth status --json | jq -r .baseUrl)"',
+    'curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"',
+  ],
+};
+
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return commandFor(command)
+    .addHelpText('after', '\nThe token is a secret: do not paste it into logs or tickets.')
+    .action(async () => runF({}, ctx));
+}
+
+export async function run(_opts: TokenOptions, ctx: Context): Promise<void> {
+  const { tokenForProfile } = await import('../status/status.js');
+  const { token } = await tokenForProfile(ctx, true);
+  // The token comes from the service: exact to a pipe (`$(rsi auth token)`), sanitised on a
+  // terminal like every other service text (issue 20), so a crafted token cannot act on it.
+  await printServiceText(ctx.io, token);
+}

@@ -1,0 +1,99 @@
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../errors.js';
+import { printVerbatim } from '../../../io/output.js';
+import { enumFlag } from '../../shared/flags.js';
+import { type CommandDeclaration, commandFor } from '../../declaration.js';
+
+export const CONFIG_CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
+export type ConfigClient = (typeof CONFIG_CLIENTS)[number];
+
+export interface ServeOptions {
+  allowWrite: boolean;
+  printConfig: ConfigClient | undefined;
+}
+
+export const command: CommandDeclaration = {
+  path: 'mcp serve',
+  description: "run an MCP server on stdio that gives an AI assistant rsi's read commands as tools (for the assistant to start)",
+  examples: ['rsi mcp serve --print-config claude-desktop', 'rsi mcp serve --allow-write --print-config vscode > .vscode/mcp.json'],
+};
+
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return commandFor(command)
+    .option(
+      '--allow-write',
+      'also offer the write tools your sign-in has scopes for; a write the service asks about runs only after a person says yes',
+    )
+    .option('--print-config <client>', `print a configuration snippet for ${CONFIG_CLIENTS.join(', ')} and exit`)
+    .addHelpText(
+      'after',
+      '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.',
+    )
+    .action(async (flags: { allowWrite?: boolean; printConfig?: string }) => {
+      await runF(
+        { allowWrite: flags.allowWrite === true, printConfig: enumFlag('--print-config', flags.printConfig, CONFIG_CLIENTS) },
+        ctx,
+      );
+    });
+}
+
+export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
+  if (opts.printConfig) {
+    await printConfig(opts, ctx);
+    return;
+  }
+  const globals = ctx.globals();
+  if (globals.json || ctx.io.stdoutIsTTY) {
+    if (globals.json) throw new UsageError('--json does not apply to `rsi mcp serve` (stdout carries JSON-RPC)');
+    ctx.io.stderr.write(
+      'rsi mcp serve speaks MCP (JSON-RPC) on stdin/stdout: an assistant starts it, not a person.\n' +
+        'To set one up: `rsi mcp serve --print-config claude-desktop` (or claude-code, cursor, vscode). Waiting for a client on stdin… (Ctrl-C to stop)\n',
+    );
+  }
+  const [{ createServer, serveStdio }, parts] = await Promise.all([
+    import('../../../mcp/server.js'),
+    ctx.mcpServer({ allowWrite: opts.allowWrite }),
+  ]);
+  const server = await createServer(parts.deps);
+  try {
+    await serveStdio(server, ctx.io, ctx.signal);
+  } finally {
+    await parts.close();
+  }
+}
+
+async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
+  const globals = ctx.globals();
+  // The server runs as the assistant's child, without this shell: pin what was chosen here.
+  const args = ['mcp', 'serve', ...(opts.allowWrite ? ['--allow-write'] : [])];
+  if (globals.profile !== 'default') args.unshift('--profile', globals.profile);
+  if (globals.baseUrl) args.unshift('--base-url', globals.baseUrl);
+  const server = { command: 'rsi', args };
+  const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+  const where: Record<ConfigClient, string> = {
+    'claude-desktop': 'Add this to claude_desktop_config.json (Settings → Developer → Edit Config), then restart Claude Desktop.',
+    'claude-code': 'Run this in your shell (add --scope user to have it in every project).',
+    cursor: 'Put this in .cursor/mcp.json in your project (or ~/.cursor/mcp.json for all projects).',
+    vscode: 'Put this in .vscode/mcp.json in your workspace.',
+  };
+  let text: string;
+  switch (opts.printConfig!) {
+    case 'claude-code':
+      text = `claude mcp add rsi -- rsi ${args.map(shellWord).join(' ')}\n`;
+      break;
+    case 'vscode':
+      text = json({ servers: { rsi: { type: 'stdio', ...server } } });
+      break;
+    default:
+      text = json({ mcpServers: { rsi: server } });
+  }
+  await printVerbatim(ctx.io, text);
+  ctx.io.stderr.write(
+    `${where[opts.printConfig!]}\nSign in first with \`rsi login\` in a terminal; if the assistant cannot find \`rsi\`, use its absolute path (\`which rsi\`).\n`,
+  );
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}

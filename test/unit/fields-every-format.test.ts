@@ -1,0 +1,238 @@
+// Issue 40, item 2: every field a command lists works in every format, or is refused there with
+// exit 2 and the declaration's sentence; never an empty `{}` with exit 0. Walks the registry
+// (every command with fields × every field × every format × one input and many), in process:
+// main() against an in-process sandbox.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandDeclaration, Field } from '../../src/commands/declaration.js';
+import { DECLARATIONS } from '../../src/commands/registry.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../src/formats.js';
+import { main } from '../../src/main.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
+import { fakeIo } from '../support/fakes.js';
+import { obtainTokens } from '../support/oauth.js';
+
+const PROJECT = 'Oncology watchlist';
+
+/** A command line per command with fields, one input and (where it takes them) many from stdin. */
+const LINES: Record<string, { single: string[]; batch?: { argv: string[]; stdin: string } }> = {
+  'keywords search': { single: ['keywords', 'search', 'egfr'] },
+  'keywords get': {
+    single: ['keywords', 'get', 'EGFR', '--include', 'indications,sponsors,pipeline_targets'],
+    batch: { argv: ['keywords', 'get', '-'], stdin: 'EGFR\nno such keyword zzz\n' },
+  },
+  'keywords relations': {
+    // assets: the relation whose links carry a stage.
+    single: ['keywords', 'relations', 'EGFR', '--relation', 'assets'],
+    batch: { argv: ['keywords', 'relations', '-', '--relation', 'assets'], stdin: 'EGFR\nno such keyword zzz\n' },
+  },
+  'projects list': { single: ['projects', 'list'] },
+  signals: { single: ['signals', PROJECT] },
+  scoreboard: { single: ['scoreboard', PROJECT] },
+  status: { single: ['status', PROJECT] },
+  // Each run: a signal not analysed yet, and one analysed before (skipped), so both parts are there.
+  'analyses run': { single: ['analyses', 'run', PROJECT, '--selections', '-', '--yes'] },
+  'mcp tools': { single: ['mcp', 'tools'] },
+};
+
+let sandbox: Sandbox;
+let env: Record<string, string>;
+let dir: string;
+/** `analyses run --selections -`: a fresh signal each time, and one analysed before. */
+let selections: () => string;
+
+beforeAll(async () => {
+  // Tokens outlive the clock moved on below.
+  sandbox = await startSandbox({ autoApprove: true, tokenTtlSeconds: 10 * 365 * 86_400 });
+  const [api, mcp] = await Promise.all([obtainTokens(sandbox.url), obtainTokens(sandbox.url, { resource: `${sandbox.url}/mcp` })]);
+  dir = mkdtempSync(join(tmpdir(), 'rsi-fields-'));
+  env = { RSI_TOKEN: api.access_token, RSI_MCP_TOKEN: mcp.access_token, RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: dir };
+  const listed = await rsi(['signals', PROJECT, '--json', '--limit', '500']);
+  // Signals the seed has not analysed yet: each is run once, then stays analysed.
+  const [analysed, ...fresh] = (JSON.parse(listed.out).signals as { keyword_id: string; signal_keyword_id: string; analysed: boolean }[])
+    .filter((s) => !s.analysed)
+    .map((s) => ({ keyword_id: s.keyword_id, signal_keyword_id: s.signal_keyword_id }));
+  expect((await rsi(['analyses', 'run', PROJECT, '--selections', '-', '--yes'], JSON.stringify([analysed]))).code).toBe(0);
+  sandbox.advance(86_400);
+  selections = () => {
+    const next = fresh.shift();
+    if (!next) throw new Error('the project has no signal left to analyse');
+    return JSON.stringify([next, analysed]);
+  };
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function rsi(argv: readonly string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
+  const io = fakeIo({ tty: false });
+  io.stdinStream.end(stdin);
+  const code = await main({ argv: [...argv], env, io });
+  return { code, out: io.out(), err: io.err() };
+}
+
+/** What the declaration says `--fields NAME` does in this format and mode: a refusal's sentence, or none. */
+function declaredRefusal(field: Field, format: OutputFormat, batch: boolean, argv: readonly string[]): string | undefined {
+  if (field.mode === 'batch' && !batch) return 'exists only when';
+  if (field.mode === 'single' && batch) return 'exists only for one input';
+  const include = argv.includes('--include') ? { include: [argv[argv.indexOf('--include') + 1]] } : {};
+  const missing = field.requires?.({ args: [], opts: include });
+  if (missing) return missing;
+  const json = format === 'json' || format === 'ndjson';
+  if (json && 'refused' in field.json) return field.json.refused;
+  if (!json && field.column !== true) return field.column.refused;
+  if (format === 'table' && field.table) return field.table.refused;
+  return undefined;
+}
+
+/** Whether a JSON value holds something at `path`, walking arrays on the way. */
+function has(value: unknown, path: readonly string[]): boolean {
+  if (path.length === 0) return value !== undefined;
+  if (Array.isArray(value)) return value.some((v) => has(v, path));
+  if (value === null || typeof value !== 'object') return false;
+  const [head = '', ...rest] = path;
+  return Object.hasOwn(value, head) && has((value as Record<string, unknown>)[head], rest);
+}
+
+/** The rows a JSON document carries: the document itself, and the members of its rows list. */
+function rowsOf(doc: unknown, declaration: CommandDeclaration): unknown[] {
+  const rows = declaration.fields?.rows;
+  if (Array.isArray(doc)) return doc;
+  const list = rows !== undefined && doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>)[rows] : undefined;
+  return Array.isArray(list) ? [doc, ...list] : [doc];
+}
+
+function checkPresent(declaration: CommandDeclaration, field: Field, format: OutputFormat, out: string): void {
+  if (format === 'json' || format === 'ndjson') {
+    const docs =
+      format === 'json'
+        ? [JSON.parse(out)]
+        : out
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l));
+    // A batch's failed input is a row of its own (`{"input","error"}`), which a card's field leaves empty.
+    expect(
+      docs.some((d) => JSON.stringify(d) !== '{}'),
+      'only empty documents',
+    ).toBe(true);
+    const paths = 'paths' in field.json ? field.json.paths : [];
+    const rows = docs.flatMap((d) => rowsOf(d, declaration));
+    expect(
+      rows.some((r) => paths.some((p) => has(r, p.split('.')))),
+      `no ${paths.join(' or ')} in ${out.slice(0, 300)}`,
+    ).toBe(true);
+    return;
+  }
+  if (format === 'csv') {
+    const header = out.split('\r\n')[0]!.split(',');
+    expect(
+      header.some((h) => h === field.name || h.startsWith(`${field.name}.`)),
+      `header ${header.join(',')}`,
+    ).toBe(true);
+    expect(out.split('\r\n').filter(Boolean).length, 'no data row').toBeGreaterThan(1);
+    return;
+  }
+  // tsv (no header) and the table: some value printed, not only empty cells.
+  expect(out.replace(/\s/g, ''), 'nothing printed').not.toBe('');
+}
+
+const commands = [...DECLARATIONS.values()].filter((d) => d.fields);
+
+describe('every listed field in every format (the registry walked)', () => {
+  it('every command with fields has a command line here', () => {
+    expect(commands.map((d) => d.path).sort()).toEqual(Object.keys(LINES).sort());
+  });
+
+  it('no field is refused in every format', () => {
+    for (const d of commands) {
+      for (const f of d.fields!.list) {
+        const modes = f.mode ? [f.mode === 'batch'] : [false, true];
+        const line = LINES[d.path]!;
+        const works = modes.some((batch) =>
+          OUTPUT_FORMATS.some((fmt) => declaredRefusal(f, fmt, batch, batch ? line.batch!.argv : line.single) === undefined),
+        );
+        expect(works, `${d.path} ${f.name}`).toBe(true);
+      }
+    }
+  });
+
+  for (const declaration of commands) {
+    it(`rsi ${declaration.path}: each field × format gives its member, or exit 2 saying why`, async () => {
+      const line = LINES[declaration.path]!;
+      const single = { batch: false, argv: line.single, stdin: declaration.path === 'analyses run' ? selections : () => '' };
+      const modes = [single, ...(line.batch ? [{ batch: true, argv: line.batch.argv, stdin: () => line.batch!.stdin }] : [])];
+      const problems: string[] = [];
+      for (const mode of modes) {
+        for (const field of declaration.fields!.list) {
+          for (const format of OUTPUT_FORMATS) {
+            const what = `${declaration.path}${mode.batch ? ' -' : ''} --format ${format} --fields ${field.name}`;
+            const refusal = declaredRefusal(field, format, mode.batch, mode.argv);
+            // A refused line reads no input: give it none (the fresh signals are few).
+            const r = await rsi([...mode.argv, '--format', format, '--fields', field.name], refusal === undefined ? mode.stdin() : '');
+            try {
+              if (refusal !== undefined) {
+                expect(r.code, r.err).toBe(2);
+                expect(r.out).toBe('');
+                expect(r.err).toContain(`rsi: --fields ${field.name}: `);
+                expect(r.err).toContain(refusal);
+              } else {
+                // A batch with a failing input exits 11 (docs/scripting.md); everything else 0.
+                expect(r.code, r.err).toBe(mode.batch ? 11 : 0);
+                checkPresent(declaration, field, format, r.out);
+              }
+            } catch (error) {
+              problems.push(`${what}: ${(error as Error).message.split('\n')[0]}`);
+            }
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it('every csv column is a declared field, in both modes (the columns and the field list cannot drift apart)', async () => {
+    const problems: string[] = [];
+    for (const declaration of commands) {
+      const line = LINES[declaration.path]!;
+      const modes = [
+        { batch: false, argv: line.single, stdin: () => (declaration.path === 'analyses run' ? selections() : '') },
+        ...(line.batch ? [{ batch: true, argv: line.batch.argv, stdin: () => line.batch!.stdin }] : []),
+      ];
+      for (const mode of modes) {
+        const r = await rsi([...mode.argv, '--format', 'csv'], mode.stdin());
+        const header = r.out.split('\r\n')[0]!.split(',');
+        const declared = declaration.fields!.list.filter((f) => f.mode === undefined || (f.mode === 'batch') === mode.batch);
+        for (const column of header) {
+          const field = declared.find((f) => f.name === column.split('.')[0]);
+          if (field?.column !== true) problems.push(`${declaration.path}${mode.batch ? ' -' : ''}: column ${column}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('--json a,b is --fields in JSON: the members at their paths, dotted paths kept', async () => {
+    const r = await rsi(['keywords', 'get', 'EGFR', '--json', 'name,momentum.score,papers']);
+    expect(r.code).toBe(0);
+    const card = JSON.parse(r.out);
+    expect(Object.keys(card)).toEqual(['name', 'scores', 'activity']);
+    expect(Object.keys(card.scores)).toEqual(['momentum']);
+    expect(Object.keys(card.scores.momentum)).toEqual(['score']);
+    expect(typeof card.activity.papers).toBe('number');
+    // A dotted path into a JSON-only member is a column of its own in csv.
+    const csv = await rsi(['keywords', 'get', 'EGFR', '--format', 'csv', '--fields', 'name,scores.composite.score']);
+    expect(csv.code, csv.err).toBe(0);
+    expect(csv.out.split('\r\n')[0]).toBe('name,scores.composite.score');
+    expect(csv.out.split('\r\n')[1]).toMatch(/^EGFR,\d/);
+    const status = await rsi(['status', PROJECT, '--json', 'keyword_name,status']);
+    expect(status.code).toBe(0);
+    const analyses = JSON.parse(status.out).analyses as Record<string, unknown>[];
+    expect(analyses.length).toBeGreaterThan(0);
+    for (const a of analyses) expect(Object.keys(a)).toEqual(['keyword_name', 'status']);
+  });
+});
