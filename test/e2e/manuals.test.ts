@@ -80,7 +80,9 @@ describe('man pages', () => {
       const text = readFileSync(join(ROOT, 'dist', 'man', name), 'utf8');
       // The footer names the package (package.json `name`, roff-escaped) and its version.
       const footer = `"${PKG.name.replaceAll('-', '\\-')} ${PKG.version}"`;
-      expect(text.startsWith(`.TH ${name.slice(0, -2).toUpperCase().replaceAll('-', '\\-')} 1 "" ${footer} "rsi manual"\n`), name).toBe(true);
+      expect(text.startsWith(`.TH ${name.slice(0, -2).toUpperCase().replaceAll('-', '\\-')} 1 "" ${footer} "rsi manual"\n`), name).toBe(
+        true,
+      );
       expect(text, name).toMatch(/^\.TH RSI\S* 1 "" "\S+ [\d.]+" "rsi manual"\n\.SH NAME\n\S+ \\- .+\n\.SH SYNOPSIS\n/);
       expect(text, name).toMatch(/^\.SH DESCRIPTION$/m);
       expect(text, name).not.toMatch(/[^\x00-\x7f]/);
