@@ -13,6 +13,9 @@ import type { Env } from '../context.js';
 
 export const DEFAULT_REGISTRY = 'https://registry.npmjs.org/';
 
+/** The npm settings read here, from `npm_config_<name>` in the environment (and the npmrc files). */
+export const NPM_SETTINGS = ['registry', 'userconfig', 'globalconfig', 'prefix'] as const;
+
 /** What finding the npmrc files needs of the machine (injected by tests). */
 export interface NpmHost {
   platform: NodeJS.Platform;
