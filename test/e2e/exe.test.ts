@@ -27,7 +27,7 @@ import { keyringPart, skipWithout } from '../support/system.js';
 
 const skip = skipWithout(exePart());
 const noKeyring = skip || skipWithout(keyringPart());
-const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
 
 const work = mkdtempSync(join(tmpdir(), 'rsi-exe-'));
 /** Programs the shell lines use; `node` is not one of them, and the folder has none. */
@@ -89,7 +89,7 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
   it('doctor says it is the single executable, with the Node built into it', async () => {
     const r = await exe(['doctor', '--json'], { RSI_CONFIG_DIR: join(work, 'doctor-config') });
     const [about, node] = JSON.parse(r.stdout) as { name: string; detail: string }[];
-    expect(about).toEqual({ name: 'rsi', ok: true, detail: `${PKG.version}, single executable ${EXE}` });
+    expect(about).toEqual({ name: 'rsi', ok: true, detail: `${PKG.name} ${PKG.version}, single executable ${EXE}` });
     expect(node).toEqual({ name: 'Node.js', ok: true, detail: expect.stringMatching(/^v26\.\d+\.\d+ \(built into the executable\)$/) });
   });
 

@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cacheFolderIssue } from '../../src/auth/disk-trust.js';
 import { ensureStateFolder, readState, StateFolderRefusedError, stateFolderIssue, writeState } from '../../src/storage/state.js';
 import type { TrustHost } from '../../src/storage/trust.js';
 
@@ -89,6 +90,17 @@ describe.skipIf(!posix)('state files', () => {
     const issue = await stateFolderIssue(theirs, other);
     expect(issue?.problem).toMatch(/owned by another user/);
     await expect(writeState(theirs, 'update-check.json', {}, other)).rejects.toBeInstanceOf(StateFolderRefusedError);
+  });
+
+  it('doctor finds the same problem in the cache folder, with its fix', async () => {
+    mkdirSync(join(work, 'rsi'));
+    chmodSync(join(work, 'rsi'), 0o777);
+    expect(await cacheFolderIssue({ XDG_CACHE_HOME: work })).toEqual({
+      dir: join(work, 'rsi'),
+      issue: { path: join(work, 'rsi'), problem: 'can be written by other users (mode 777)', fix: `chmod 700 ${join(work, 'rsi')}` },
+    });
+    chmodSync(join(work, 'rsi'), 0o700);
+    expect((await cacheFolderIssue({ XDG_CACHE_HOME: work })).issue).toBeUndefined();
   });
 
   it("a link as the folder itself: followed only when it is the user's own", async () => {

@@ -60,8 +60,12 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   for (const fact of await aboutThisRsi(ctx.version)) add(fact);
 
   // Like ssh: a config folder or file other users could change is reported with its fix.
-  const { configFolderIssues } = await import('../../auth/disk-trust.js');
+  const { cacheFolderIssue, configFolderIssues } = await import('../../auth/disk-trust.js');
   const trust = await configFolderIssues(ctx.env).catch((error: Error) => ({ dir: '', issues: [], error }));
+  // The cache folder (the update check's state) by the same rules: it may sit in a shared place.
+  const cache = await cacheFolderIssue(ctx.env).catch(() => undefined);
+  if (cache?.issue)
+    add({ name: 'file permissions', ok: false, detail: `${cache.issue.path} ${cache.issue.problem}`, hint: cache.issue.fix });
   for (const issue of trust.issues) add({ name: 'file permissions', ok: false, detail: `${issue.path} ${issue.problem}`, hint: issue.fix });
   if ('error' in trust) add({ name: 'file permissions', ok: false, detail: trust.error.message });
   else if (!trust.issues.length) add({ name: 'file permissions', ok: true, detail: `only you can change ${trust.dir}` });
