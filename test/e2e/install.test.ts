@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import module from 'node:module';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -282,6 +282,36 @@ describe("the update check of an install from the tarball (npm's registry settin
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(requests.map((q) => q.url)).toEqual([`/-/package/${PKG.name.replace('/', '%2f')}/dist-tags`]);
     expect(JSON.parse(readFileSync(join(cache, 'rsi', 'update-check.json'), 'utf8'))).toMatchObject({ latest: '9.9.9' });
+  });
+
+  it('through a proxy that closes every connection, the check still ends: its process is stopped at its budget', async () => {
+    let connections = 0;
+    const closing = createNetServer((socket) => {
+      connections++;
+      socket.once('data', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    try {
+      const home = join(work, 'home-closing');
+      mkdirSync(home, { recursive: true });
+      writeFileSync(join(home, '.npmrc'), 'registry=https://registry.test/\n');
+      const started = Date.now();
+      const r = await runCli(['__update-check'], {
+        bin: rsi,
+        cwd: elsewhere,
+        env: env({
+          HOME: home,
+          XDG_CACHE_HOME: join(work, 'cache-closing'),
+          HTTPS_PROXY: `http://127.0.0.1:${(closing.address() as AddressInfo).port}`,
+        }),
+      });
+      expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      expect(connections).toBeGreaterThan(0);
+      // BUDGET_MS (5 s) after start-up, whatever the network does; the bound only absorbs a busy machine.
+      expect(Date.now() - started).toBeLessThan(60_000);
+    } finally {
+      await new Promise((resolve) => closing.close(resolve));
+    }
   });
 
   it('the checkout asks nothing', async () => {
