@@ -2,7 +2,6 @@
  * The composition root: the only module that reads `process.env`, argv and the real stdio. It
  * builds the dependencies, runs the command tree, and maps errors to the contract's exit codes.
  */
-import pkg from '../package.json' with { type: 'json' };
 import { createContext, type Env } from './context.js';
 import { CliError, ExitCode, InterruptedError } from './errors.js';
 import type { Readable, Writable } from 'node:stream';
@@ -12,6 +11,7 @@ import { utf8Locale } from './io/pictures.js';
 import * as sanitize from './io/sanitize.js';
 import { exitOutsideShield } from './io/shield.js';
 import { buildProgram, explainError, expandJsonFields } from './program.js';
+import { PACKAGE_NAME, VERSION } from './release.js';
 // Imported statically: every run but `--version` needs them, and bin/rsi.js answers that before
 // loading this bundle. A dynamic import per module cost a file (and a loader round) each.
 
@@ -52,14 +52,17 @@ export async function main(options: MainOptions = {}): Promise<number> {
 
   // `--version` is answered before commander, config or anything heavy is loaded.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    stdout.write(`${pkg.version}\n`);
+    stdout.write(`${VERSION}\n`);
     return ExitCode.ok;
   }
 
   // The once-a-day registry check, run detached by an earlier run (src/update/notice.ts).
   if (argv.length === 1 && argv[0] === '__update-check') {
-    const { runUpdateCheck } = await import('./update/check.js');
-    await runUpdateCheck(env, pkg.name, Date.now);
+    const { runUpdateCheck, BUDGET_MS } = await import('./update/check.js');
+    // Whatever the network does (a proxy that closes every connection, a registry that drips), this
+    // detached process is gone when its budget is spent (issue 41).
+    if (options.env === undefined) setTimeout(() => process.exit(ExitCode.ok), BUDGET_MS).unref();
+    await runUpdateCheck({ env, now: Date.now });
     return ExitCode.ok;
   }
 
@@ -94,7 +97,7 @@ export async function main(options: MainOptions = {}): Promise<number> {
   }
 
   let program: import('commander').Command | undefined;
-  const ctx = createContext({ io, env, signal: abort.signal, version: pkg.version, flags: () => program?.opts() ?? {} });
+  const ctx = createContext({ io, env, signal: abort.signal, version: VERSION, flags: () => program?.opts() ?? {} });
 
   try {
     // The tree is built for the words commander will parse (gh's `--json a,b` already expanded).
@@ -117,7 +120,7 @@ export async function main(options: MainOptions = {}): Promise<number> {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       // After the command, and only for a person at a terminal: nothing is loaded otherwise.
-      if (io.stderrIsTTY) await updateNotice(argv, env, io, format(ctx));
+      if (io.stderrIsTTY && io.stdoutIsTTY) await updateNotice(argv, env, io, format(ctx));
     }
   }
 }
@@ -133,11 +136,11 @@ function format(ctx: ReturnType<typeof createContext>): string | undefined {
 /** gh's update notice (src/update/notice.ts); a check it starts runs detached, never awaited. */
 async function updateNotice(argv: readonly string[], env: Env, io: Io, outputFormat: string | undefined): Promise<void> {
   const { afterCommand, notifierAllowed } = await import('./update/notice.js');
-  if (!notifierAllowed(env, argv, io.stderrIsTTY, outputFormat)) return;
+  if (!notifierAllowed(env, argv, io, outputFormat)) return;
   await afterCommand({
     env,
-    version: pkg.version,
-    name: pkg.name,
+    version: VERSION,
+    name: PACKAGE_NAME,
     now: Date.now(),
     write: (text) => void io.stderr.write(text),
     startCheck: () => {

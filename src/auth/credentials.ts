@@ -6,7 +6,7 @@
  */
 import type { Clock, Io } from '../io/io.js';
 import { NotSignedInError, UsageError } from '../errors.js';
-import { ConfigStore, configDir, type Profile, type Settings } from '../storage/config.js';
+import { ConfigStore, configDir, formerConfigDirs, type Profile, type Settings } from '../storage/config.js';
 
 export type { Settings };
 /** `rsi config` reaches the settings' keys and checks through here (commands do not import storage). */
@@ -102,7 +102,9 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
   const userAgent = `rsi/${options.version}`;
   const storeFor = (insecure = false): CredentialStore => {
     const chosen = insecure ? 'file' : storeName || profile?.credentialStore || 'keychain';
-    return chosen === 'file' ? new FileStore(dir) : new KeychainStore({ configDir: dir, interactive: options.io.stdinIsTTY });
+    return chosen === 'file'
+      ? new FileStore(dir)
+      : new KeychainStore({ configDir: dir, formerConfigDirs: formerConfigDirs(env), interactive: options.io.stdinIsTTY });
   };
   const signedInHere = profile !== undefined && profile.baseUrl === baseUrl && profile.authServer !== undefined;
   const source: TokenSource | undefined = envToken

@@ -45,7 +45,7 @@ export interface ProxySettings {
  * reads upper-case HTTP_PROXY at all. It matters little here: rsi sends http:// only to loopback,
  * which is never proxied.
  */
-const PROXY_VARIABLES = {
+export const PROXY_VARIABLES = {
   http: ['http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'],
   https: ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'],
 } as const;

@@ -1,7 +1,8 @@
 /**
  * Small pictures for people at a terminal: bars for scores and counts, and a progress bar for
  * analyses. Only in table output on a TTY (tsv, csv, json and pipes never change), and plain ASCII
- * where the terminal may not draw block characters (NO_COLOR, or a locale that is not UTF-8).
+ * where the terminal may not draw block characters (NO_COLOR set and non-empty, as no-color.org
+ * says: an empty NO_COLOR= changes nothing; or a locale that is not UTF-8).
  */
 import type { Io } from './io.js';
 import type { OutputFormat } from '../formats.js';
@@ -25,7 +26,7 @@ export function utf8Locale(env: Env): boolean {
 // escape sequence inside a cell would throw that arithmetic off.
 function styleFor(io: Io, env: Env, tty: boolean): PictureStyle | undefined {
   if (!tty) return undefined;
-  return { unicode: env.NO_COLOR === undefined && utf8Locale(env), columns: io.columns };
+  return { unicode: (env.NO_COLOR ?? '') === '' && utf8Locale(env), columns: io.columns };
 }
 
 /** Pictures for data on stdout: table format on a terminal only. */

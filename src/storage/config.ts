@@ -2,10 +2,10 @@
  * Non-secret configuration: profiles with their base URL, the authorization server's endpoints and
  * the dynamic client registration. One JSON file, validated on read, written atomically.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile, chmod } from './fs.js';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import envPaths from 'env-paths';
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
@@ -107,30 +107,63 @@ export type ConfigFile = z.infer<Schemas['ConfigFile']>;
 export interface ConfigHost {
   platform: NodeJS.Platform;
   exists(path: string): boolean;
-  /** The platform's conventional config folder for "rsi" (env-paths, no "-nodejs" suffix). */
+  /** The platform's conventional config folder for "rsi" (env-paths, no "-nodejs" suffix): Windows only. */
   conventional(): string;
+  /** Moves a file or folder (a rename: the same disk); throws when it cannot. */
+  move(from: string, to: string): void;
 }
 
 export const currentConfigHost: ConfigHost = {
   platform: process.platform,
   exists: existsSync,
   conventional: () => envPaths('rsi', { suffix: '' }).config,
+  move: (from, to) => {
+    mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+    renameSync(from, to);
+  },
 };
 
 /**
- * RSI_CONFIG_DIR, else $XDG_CONFIG_HOME/rsi (an explicit choice, honoured everywhere), else the
- * platform's conventional place: ~/.config/rsi on Linux and other Unixes (what env-paths gives
- * there too), ~/Library/Preferences/rsi on macOS, %APPDATA%\rsi\Config on Windows. Where an
- * earlier version already wrote ~/.config/rsi on macOS or Windows, that folder stays in use: moving
- * it would orphan the keychain entries scoped to its path, and nobody may lose a sign-in.
+ * RSI_CONFIG_DIR, else $XDG_CONFIG_HOME/rsi (an explicit choice, honoured everywhere; a relative
+ * value is ignored, as the XDG spec says), else ~/.config/rsi on Linux, macOS and other Unixes
+ * (what gh and most CLIs use on macOS too: one path in every doc, and no space to quote), and
+ * %APPDATA%\rsi\Config on Windows (where a ~/.config/rsi an earlier version wrote stays in use).
+ * macOS used ~/Library/Preferences/rsi before 0.1.0 (a folder Apple keeps for the preferences
+ * system's plists): a config found there is moved to ~/.config/rsi on first use, and its keychain
+ * entries follow on the next read (formerConfigDirs), so nobody is signed out.
  */
 export function configDir(env: Env, host: ConfigHost = currentConfigHost): string {
   if (env.RSI_CONFIG_DIR) return env.RSI_CONFIG_DIR;
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'rsi');
-  const legacy = join(env.HOME ?? homedir(), '.config', 'rsi');
-  if (host.platform !== 'darwin' && host.platform !== 'win32') return legacy;
-  if (host.exists(join(legacy, 'config.json'))) return legacy;
-  return host.conventional();
+  if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return join(env.XDG_CONFIG_HOME, 'rsi');
+  const home = env.HOME || homedir();
+  const dotConfig = join(home, '.config', 'rsi');
+  if (host.platform === 'win32') return host.exists(join(dotConfig, 'config.json')) ? dotConfig : host.conventional();
+  if (host.platform === 'darwin') return movedFromPreferences(join(home, 'Library', 'Preferences', 'rsi'), dotConfig, host);
+  return dotConfig;
+}
+
+/** The folders an earlier version used for this one's sign-ins, whose keychain entries move here when read. */
+export function formerConfigDirs(env: Env, host: Pick<ConfigHost, 'platform'> = currentConfigHost): string[] {
+  if (env.RSI_CONFIG_DIR || (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) || host.platform !== 'darwin') return [];
+  return [join(env.HOME || homedir(), 'Library', 'Preferences', 'rsi')];
+}
+
+/**
+ * macOS: ~/Library/Preferences/rsi's config (and credentials file) moved to ~/.config/rsi, unless
+ * the new folder already has a config of its own. A move that fails (another disk, no permission)
+ * keeps the old folder in use rather than lose a sign-in.
+ */
+function movedFromPreferences(old: string, dotConfig: string, host: ConfigHost): string {
+  if (host.exists(join(dotConfig, 'config.json')) || !host.exists(join(old, 'config.json'))) return dotConfig;
+  try {
+    if (!host.exists(dotConfig)) host.move(old, dotConfig);
+    else
+      for (const name of ['config.json', 'credentials.json'])
+        if (host.exists(join(old, name))) host.move(join(old, name), join(dotConfig, name));
+    return dotConfig;
+  } catch {
+    return old;
+  }
 }
 
 export class ConfigStore {

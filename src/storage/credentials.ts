@@ -112,6 +112,8 @@ export interface KeychainEntry {
 export interface KeychainStoreOptions {
   /** The config folder whose sign-ins these are (scopes the entries). */
   configDir: string;
+  /** Folders an earlier version kept this folder's sign-ins under (config.ts formerConfigDirs): their entries move here. */
+  formerConfigDirs?: readonly string[];
   platform?: NodeJS.Platform;
   /** A person is at the terminal (stdin is a TTY) and can answer a keychain dialog. */
   interactive?: boolean;
@@ -136,12 +138,14 @@ export class KeychainStore implements CredentialStore {
   readonly kind = 'keychain';
   readonly timeoutMs: number;
   private readonly configDir: string;
+  private readonly formerConfigDirs: readonly string[];
   private folder: Promise<string> | undefined;
   private readonly platform: NodeJS.Platform;
   private readonly openEntry: (service: string, account: string) => Promise<KeychainEntry>;
 
   constructor(options: KeychainStoreOptions) {
     this.configDir = options.configDir;
+    this.formerConfigDirs = options.formerConfigDirs ?? [];
     this.platform = options.platform ?? process.platform;
     this.openEntry = options.openEntry ?? napiEntry;
     this.timeoutMs = keychainTimeoutMs(this.platform, options.interactive ?? false);
@@ -153,8 +157,9 @@ export class KeychainStore implements CredentialStore {
     return this.folder;
   }
 
-  private async entry(key: CredentialKey, part: 'access' | 'refresh', scoped = true): Promise<KeychainEntry> {
-    const folderId = scoped ? await this.folderId() : undefined;
+  /** `folder`: true for this folder's entries, false for the unscoped ones, a path for another folder's. */
+  private async entry(key: CredentialKey, part: 'access' | 'refresh', folder: boolean | string = true): Promise<KeychainEntry> {
+    const folderId = folder === true ? await this.folderId() : folder === false ? undefined : await configFolderId(folder);
     try {
       return await this.openEntry(keychainService(key.baseUrl), keychainAccount(key.profile, part, folderId));
     } catch (error) {
@@ -185,7 +190,7 @@ export class KeychainStore implements CredentialStore {
     await this.call('read the keychain', (signal) => entry.getPassword(signal));
   }
 
-  private async read(key: CredentialKey, scoped: boolean): Promise<StoredTokens | undefined> {
+  private async read(key: CredentialKey, scoped: boolean | string): Promise<StoredTokens | undefined> {
     const [access, refresh] = await Promise.all([this.entry(key, 'access', scoped), this.entry(key, 'refresh', scoped)]);
     const a = await this.call('read the keychain', (signal) => access.getPassword(signal));
     if (a === null || a === undefined) return undefined;
@@ -198,6 +203,14 @@ export class KeychainStore implements CredentialStore {
   async load(key: CredentialKey): Promise<StoredTokens | undefined> {
     const scoped = await this.read(key, true);
     if (scoped) return scoped;
+    // The config folder moved (macOS, 0.1.0): its entries move with it, as the unscoped ones below.
+    for (const former of this.formerConfigDirs) {
+      const found = await this.read(key, former);
+      if (!found) continue;
+      await this.save(key, found);
+      await this.remove(key, former);
+      return found;
+    }
     const legacy = await this.read(key, false);
     if (!legacy) return undefined;
     // Move it: written under this folder's name first, then the shared entry goes.
@@ -244,7 +257,7 @@ export class KeychainStore implements CredentialStore {
     await this.remove(key, true);
   }
 
-  private async remove(key: CredentialKey, scoped: boolean): Promise<void> {
+  private async remove(key: CredentialKey, scoped: boolean | string): Promise<void> {
     const [access, refresh] = await Promise.all([this.entry(key, 'access', scoped), this.entry(key, 'refresh', scoped)]);
     await this.call('delete from the keychain', (signal) => access.deleteCredential(signal));
     await this.call('delete from the keychain', (signal) => refresh.deleteCredential(signal));

@@ -87,6 +87,7 @@ export function trustError(issue: TrustIssue): ConfigError {
   });
 }
 
-function quote(path: string): string {
+/** A path as a shell word (for the fix commands). */
+export function quote(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

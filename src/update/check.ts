@@ -1,51 +1,64 @@
 /**
- * `rsi __update-check`, run detached by notice.ts at most once a day: asks the npm registry for the
- * package's `latest` dist-tag (GET <registry>/<name>/latest: nothing is sent but the package name)
- * with a short deadline, and records it in the cache file for a later run to show. The registry
- * is npm's own setting (`npm_config_registry`, default https://registry.npmjs.org/); proxies are
- * honoured as for every other request. Prints nothing, whatever happens.
+ * `rsi __update-check`, run detached by notice.ts at most once a day, for a release install only:
+ * asks npm's registry for the package's dist-tags (GET <registry>/-/package/<name>/dist-tags:
+ * nothing is sent but the package name) and records `latest` in rsi's cache folder for a later run
+ * to show. The registry is the one npm would use (registry.ts: environment, then the user's and the
+ * global npmrc); proxies are honoured as for every other request. One connection attempt within
+ * BUDGET_MS, and the process that runs it is ended at that budget whatever the network does
+ * (src/main.ts). Prints nothing, whatever happens.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Env } from '../context.js';
 import { Network } from '../http/network.js';
-import { stateFile, type UpdateState, writeAtomically } from './notice.js';
+import { installation, type Installation } from '../io/installation.js';
+import { PACKAGE_NAME } from '../release.js';
+import { cacheDir, readState, writeState } from '../storage/state.js';
+import { distTagsUrl, type NpmHost, currentNpmHost, npmRegistry } from './registry.js';
+import { STATE_FILE, type UpdateState } from './notice.js';
 
-/** Long enough for a slow registry, short enough that a hung one does not keep a process around. */
-const DEADLINE_MS = 5_000;
+/** The check's whole wall-clock budget: long enough for a slow registry, short enough that nothing lingers. */
+export const BUDGET_MS = 5_000;
 
-export function registryUrl(env: Env, name: string): URL | undefined {
-  const base = env.npm_config_registry || env.NPM_CONFIG_REGISTRY || 'https://registry.npmjs.org/';
-  try {
-    const url = new URL(`${encodeURIComponent(name).replace('%40', '@')}/latest`, base.endsWith('/') ? base : `${base}/`);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
+export interface CheckOptions {
+  env: Env;
+  now: () => number;
+  /** Defaults: this installation, the real home and npm host. */
+  install?: Installation;
+  home?: string;
+  npmHost?: NpmHost;
+  packageName?: string;
 }
 
-export async function runUpdateCheck(env: Env, name: string, now: () => number): Promise<void> {
-  const url = registryUrl(env, name);
-  if (!url) return;
-  const network = new Network({ env, timeoutMs: DEADLINE_MS });
+/** Whether a request was sent (for tests): never for a checkout, a linked clone or a renamed build. */
+export async function runUpdateCheck(options: CheckOptions): Promise<boolean> {
+  const name = options.packageName ?? PACKAGE_NAME;
+  const install = options.install ?? installation(name);
+  if (!install.release) return false;
+  const home = options.home ?? homedir();
+  const registry = npmRegistry(options.env, name, options.npmHost ?? currentNpmHost(home));
+  const url = distTagsUrl(registry.url, name);
+  if (!url) return false;
+  const network = new Network({ env: options.env, timeoutMs: BUDGET_MS });
   try {
-    const res = await network.send({ method: 'GET', url, headers: { accept: 'application/json' }, maxBytes: 256 * 1024 });
-    if (res.status !== 200) return;
-    const latest = (JSON.parse(res.body.toString('utf8')) as { version?: unknown }).version;
-    if (typeof latest !== 'string' || !/^\d+\.\d+\.\d+$/.test(latest)) return;
-    const file = stateFile(env, process.platform, homedir(), join);
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    let state: UpdateState = {};
-    try {
-      state = JSON.parse(readFileSync(file, 'utf8')) as UpdateState;
-    } catch {
-      // Written by the run that started this check; gone or broken, start over.
-    }
-    writeAtomically(file, { ...state, checkedAt: state.checkedAt ?? now(), latest });
+    // One GET, one deadline: the network's own retries are for the service, not for a courtesy check.
+    const res = await network.send({
+      method: 'GET',
+      url,
+      headers: { accept: 'application/json' },
+      maxBytes: 64 * 1024,
+      signal: AbortSignal.timeout(BUDGET_MS),
+    });
+    if (res.status !== 200) return true;
+    const latest = (JSON.parse(res.body.toString('utf8')) as { latest?: unknown }).latest;
+    if (typeof latest !== 'string' || !/^\d+\.\d+\.\d+$/.test(latest)) return true;
+    const dir = cacheDir(options.env, process.platform, home);
+    const state = readState<UpdateState>(join(dir, STATE_FILE)) ?? {};
+    await writeState(dir, STATE_FILE, { ...state, checkedAt: state.checkedAt ?? options.now(), latest });
   } catch {
-    // No answer today: the next check is tomorrow.
+    // No answer today, or a cache folder rsi may not use: the next check is tomorrow.
   } finally {
     await network.close();
   }
+  return true;
 }

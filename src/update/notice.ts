@@ -1,18 +1,25 @@
 /**
  * The update notice, as gh prints it: at most once a day, on stderr, after the command, only to a
- * person at a terminal. The newest version is never fetched here: a detached child (`rsi
+ * person at a terminal (stdout and stderr both), and only for a release install (a checkout or a
+ * linked clone updates with git). The newest version is never fetched here: a detached child (`rsi
  * __update-check`, check.ts) asks the registry at most once a day and writes the answer to rsi's
  * cache folder, where a later run finds it. So the check never delays a command, and a run with no
  * terminal, in CI, with --json/--jq, or as `mcp serve` neither prints nor checks.
  */
-import * as fs from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Env } from '../context.js';
 import type { Installation } from '../io/installation.js';
+import { RELEASES_URL } from '../release.js';
 
 /** How long an answer and a shown notice last (gh: 24 h). */
 export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The state file's name in rsi's cache folder (storage/state.ts). */
+export const STATE_FILE = 'update-check.json';
+
+/** The variables CI services set (gh's list): a notice there is noise nobody reads. */
+export const CI_VARIABLES = ['CI', 'BUILD_NUMBER', 'RUN_ID'] as const;
 
 /** What the cache file holds (times in ms since the epoch). */
 export interface UpdateState {
@@ -24,14 +31,19 @@ export interface UpdateState {
   shownAt?: number;
 }
 
-/** Whether this run may show a notice or start a check at all (everything but the cache file). */
-export function notifierAllowed(env: Env, argv: readonly string[], stderrIsTTY: boolean, format: string | undefined): boolean {
-  if (!stderrIsTTY) return false;
+export interface Terminal {
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+}
+
+/** Whether this run may show a notice or start a check at all (everything but the install and the cache file). */
+export function notifierAllowed(env: Env, argv: readonly string[], terminal: Terminal, format: string | undefined): boolean {
+  // gh's rule: a person reads both streams; `rsi … > file` or `| less` is a script's or a pager's.
+  if (!terminal.stdoutIsTTY || !terminal.stderrIsTTY) return false;
   const set = (name: string) => (env[name] ?? '') !== '';
   if ((set('RSI_NO_UPDATE_NOTIFIER') && env.RSI_NO_UPDATE_NOTIFIER !== '0') || set('NO_UPDATE_NOTIFIER')) return false;
-  // The variables CI services set (gh's list): a notice there is noise nobody reads.
-  if (['CI', 'BUILD_NUMBER', 'RUN_ID'].some((name) => set(name) && env[name] !== 'false')) return false;
-  // Machine output: whoever reads it is a program, even when stderr is a terminal.
+  if (CI_VARIABLES.some((name) => set(name) && env[name] !== 'false')) return false;
+  // Machine output: whoever reads it is a program, even at a terminal.
   if (format === 'json' || format === 'ndjson') return false;
   if (argv.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq' || a.startsWith('--jq='))) return false;
   // `mcp serve` talks MCP on stdio; completion runs on every Tab.
@@ -60,8 +72,9 @@ export interface Decision {
   state?: UpdateState;
 }
 
-/** What this run does, from the cached state and the clock. */
+/** What this run does, from the cached state and the clock; nothing at all for an install that is not a release. */
 export function decide(state: UpdateState, now: number, version: string, name: string, install: Installation): Decision {
+  if (!install.release) return { check: false };
   const next: UpdateState = { ...state };
   let changed = false;
   let notice: string | undefined;
@@ -78,22 +91,28 @@ export function decide(state: UpdateState, now: number, version: string, name: s
   return { ...(notice ? { notice } : {}), check, ...(changed ? { state: next } : {}) };
 }
 
-/** The notice, with the way to update this installation. */
-export function noticeText(name: string, version: string, latest: string, install: Installation): string {
-  const how =
-    install.kind === 'executable'
-      ? `To update this single executable, replace ${install.path} with the ${latest} build for your system (docs/install.md, "One file, no Node").`
-      : install.kind === 'npm'
-        ? `To update: npm install -g ${name}@latest`
-        : `To update this checkout: git pull && npm install && npm run build (in ${install.path})`;
-  return `\nA new release of ${name} is available: ${version} → ${latest}\n${how}\n`;
+/** The single executable's file for this system, as the release attaches it (src/build/exe.mjs). */
+export function executableAsset(platform: NodeJS.Platform, arch: string): string {
+  const os = platform === 'win32' ? 'win' : platform;
+  return `rsi-${os}-${arch}${platform === 'win32' ? '.exe' : ''}`;
 }
 
-/** The cache file: $XDG_CACHE_HOME/rsi (absolute only), ~/Library/Caches/rsi, %LOCALAPPDATA%\rsi\Cache, else ~/.cache/rsi. */
-export function stateFile(env: Env, platform: NodeJS.Platform, home: string, join: (...parts: string[]) => string): string {
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'rsi', 'Cache', 'update-check.json');
-  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'rsi', 'update-check.json');
-  return join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(home, '.cache'), 'rsi', 'update-check.json');
+/** The notice, with the exact way to update the installation found. */
+export function noticeText(
+  name: string,
+  version: string,
+  latest: string,
+  install: Installation,
+  system = { platform: process.platform, arch: process.arch },
+): string {
+  let how: string;
+  if (install.kind === 'executable') {
+    const asset = executableAsset(system.platform, system.arch);
+    how = `To update, download ${asset} from ${RELEASES_URL}/tag/v${latest} (check it against SHA256SUMS there) and replace ${install.path} with it`;
+  } else if (install.npm === 'npx') how = `To update: npx ${name}@latest`;
+  else if (install.npm === 'local') how = `To update: npm install ${name}@latest (in ${install.project})`;
+  else how = `To update: npm install -g ${name}@latest`;
+  return `\nA new release of ${name} is available: ${version} → ${latest}\n${how}\n`;
 }
 
 export interface RunOptions {
@@ -108,33 +127,25 @@ export interface RunOptions {
 
 /**
  * After a command: show the notice if due, start a check if due. Never throws and never waits on
- * the network; a cache folder that cannot be read or written only means no notice.
+ * the network. A cache folder that is not the user's, or that others can write, is not used, and
+ * says so (with its fix); any other failure only means no notice.
  */
 export async function afterCommand(options: RunOptions): Promise<void> {
-  const { installation } = await import('../io/installation.js');
+  const [{ installation }, { cacheDir, readState, writeState, StateFolderRefusedError }] = await Promise.all([
+    import('../io/installation.js'),
+    import('../storage/state.js'),
+  ]);
+  const install = installation(options.name);
+  if (!install.release) return;
   try {
-    const file = stateFile(options.env, process.platform, homedir(), join);
-    let state: UpdateState = {};
-    try {
-      state = JSON.parse(fs.readFileSync(file, 'utf8')) as UpdateState;
-    } catch {
-      // No file yet, or a broken one: start over.
-    }
-    const decision = decide(state, options.now, options.version, options.name, installation());
-    if (decision.state) {
-      fs.mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      writeAtomically(file, decision.state);
-    }
+    const dir = cacheDir(options.env, process.platform, homedir());
+    const decision = decide(readState<UpdateState>(join(dir, STATE_FILE)) ?? {}, options.now, options.version, options.name, install);
+    // The state is written first: a folder rsi may not use means no notice and no check.
+    if (decision.state) await writeState(dir, STATE_FILE, decision.state);
     if (decision.notice) options.write(decision.notice);
     if (decision.check) options.startCheck();
-  } catch {
-    // The notice is a courtesy: nothing about it may fail or slow a command.
+  } catch (error) {
+    // The notice is a courtesy: nothing about it may fail or slow a command; a refused folder is named.
+    if (error instanceof StateFolderRefusedError) options.write(`warning: no update check: ${error.message}\n`);
   }
-}
-
-/** Writes the state through a temporary file and a rename, so a reader never sees half a file. */
-export function writeAtomically(file: string, state: UpdateState): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(state)}\n`, { mode: 0o600 });
-  fs.renameSync(temp, file);
 }

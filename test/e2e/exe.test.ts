@@ -7,7 +7,8 @@
 // --tls` under a name only a CONNECT proxy resolves, signed in to and walked through that proxy.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -27,7 +28,7 @@ import { keyringPart, skipWithout } from '../support/system.js';
 
 const skip = skipWithout(exePart());
 const noKeyring = skip || skipWithout(keyringPart());
-const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
 
 const work = mkdtempSync(join(tmpdir(), 'rsi-exe-'));
 /** Programs the shell lines use; `node` is not one of them, and the folder has none. */
@@ -86,10 +87,30 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
     expect(text).toMatch(/^Node\.js 26\.\d+\.\d+ \(MIT and others\)\n=+\n\nNode\.js is licensed for use as follows:/m);
   });
 
+  it("is a release: its update check asks once for the package's dist-tags, at the registry ~/.npmrc names", async () => {
+    const requests: string[] = [];
+    const registry = createHttpServer((req, res) => {
+      requests.push(req.url!);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"latest":"9.9.9"}');
+    });
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    try {
+      const home = join(work, 'update-home');
+      mkdirSync(home, { recursive: true });
+      writeFileSync(join(home, '.npmrc'), `registry=http://127.0.0.1:${(registry.address() as AddressInfo).port}/\n`);
+      const r = await exe(['__update-check'], { HOME: home, XDG_CACHE_HOME: join(work, 'update-cache') });
+      expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      expect(requests).toEqual([`/-/package/${PKG.name.replace('/', '%2f')}/dist-tags`]);
+      expect(JSON.parse(readFileSync(join(work, 'update-cache', 'rsi', 'update-check.json'), 'utf8'))).toMatchObject({ latest: '9.9.9' });
+    } finally {
+      await new Promise((resolve) => registry.close(resolve));
+    }
+  });
+
   it('doctor says it is the single executable, with the Node built into it', async () => {
     const r = await exe(['doctor', '--json'], { RSI_CONFIG_DIR: join(work, 'doctor-config') });
     const [about, node] = JSON.parse(r.stdout) as { name: string; detail: string }[];
-    expect(about).toEqual({ name: 'rsi', ok: true, detail: `${PKG.version}, single executable ${EXE}` });
+    expect(about).toEqual({ name: 'rsi', ok: true, detail: `${PKG.name} ${PKG.version}, single executable ${EXE}` });
     expect(node).toEqual({ name: 'Node.js', ok: true, detail: expect.stringMatching(/^v26\.\d+\.\d+ \(built into the executable\)$/) });
   });
 

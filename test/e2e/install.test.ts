@@ -18,7 +18,9 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import module from 'node:module';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -204,14 +206,18 @@ describe('an installed rsi, run from another folder', () => {
     const pages = readdirSync(manDir).sort();
     expect(pages).toContain('rsi.1');
     expect(pages).toContain('rsi-keywords-search.1');
-    expect(readFileSync(join(manDir, 'rsi.1'), 'utf8')).toMatch(/^\.TH RSI 1 /);
+    const page = readFileSync(join(manDir, 'rsi.1'), 'utf8');
+    expect(page).toMatch(/^\.TH RSI 1 /);
+    // The package's name, from package.json, where man shows it: the footer and how to install it.
+    expect(page).toContain(`"${PKG.name.replaceAll('-', '\\-')} ${PKG.version}"`);
+    expect(page).toContain(`npm install \\-g ${PKG.name.replaceAll('-', '\\-')}`);
   });
 
   it('doctor says it is the npm package, where it is, and which Node runs it', async () => {
     const r = await runCli(['doctor', '--json'], { bin: rsi, cwd: elsewhere, env: env({ RSI_CONFIG_DIR: join(work, 'doctor-config') }) });
     const [about, node] = JSON.parse(r.stdout) as { name: string; detail: string }[];
     const folder = join(realpathSync(work), 'prefix', 'lib', 'node_modules', PKG.name);
-    expect(about).toEqual({ name: 'rsi', ok: true, detail: `${PKG.version}, npm package in ${folder}` });
+    expect(about).toEqual({ name: 'rsi', ok: true, detail: `${PKG.name} ${PKG.version}, npm package (global) in ${folder}` });
     expect(node).toEqual({ name: 'Node.js', ok: true, detail: `${process.version} (${process.execPath})` });
   });
 
@@ -240,6 +246,83 @@ describe('an installed rsi, run from another folder', () => {
     });
     expect(search.code, search.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(search.stdout))).toMatch(/egfr/i);
+  });
+});
+
+describe("the update check of an install from the tarball (npm's registry setting, one request)", () => {
+  let server: Server;
+  let requests: { url: string; headers: IncomingHttpHeaders }[] = [];
+  let registry: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      requests.push({ url: req.url!, headers: req.headers });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ latest: '9.9.9' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    registry = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  /** A home whose ~/.npmrc names the stub registry: npm's own configuration, nothing of rsi's. */
+  function home(name: string): string {
+    const dir = join(work, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, '.npmrc'), `registry=${registry}\n`);
+    return dir;
+  }
+
+  it('the installed package asks once, for its own name, at the registry ~/.npmrc names', async () => {
+    requests = [];
+    const cache = join(work, 'cache-update');
+    const r = await runCli(['__update-check'], {
+      bin: rsi,
+      cwd: elsewhere,
+      env: env({ HOME: home('home-installed'), XDG_CACHE_HOME: cache }),
+    });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(requests.map((q) => q.url)).toEqual([`/-/package/${PKG.name.replace('/', '%2f')}/dist-tags`]);
+    expect(JSON.parse(readFileSync(join(cache, 'rsi', 'update-check.json'), 'utf8'))).toMatchObject({ latest: '9.9.9' });
+  });
+
+  it('through a proxy that closes every connection, the check still ends: its process is stopped at its budget', async () => {
+    let connections = 0;
+    const closing = createNetServer((socket) => {
+      connections++;
+      socket.once('data', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    try {
+      const home = join(work, 'home-closing');
+      mkdirSync(home, { recursive: true });
+      writeFileSync(join(home, '.npmrc'), 'registry=https://registry.test/\n');
+      const started = Date.now();
+      const r = await runCli(['__update-check'], {
+        bin: rsi,
+        cwd: elsewhere,
+        env: env({
+          HOME: home,
+          XDG_CACHE_HOME: join(work, 'cache-closing'),
+          HTTPS_PROXY: `http://127.0.0.1:${(closing.address() as AddressInfo).port}`,
+        }),
+      });
+      expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      expect(connections).toBeGreaterThan(0);
+      // BUDGET_MS (5 s) after start-up, whatever the network does; the bound only absorbs a busy machine.
+      expect(Date.now() - started).toBeLessThan(60_000);
+    } finally {
+      await new Promise((resolve) => closing.close(resolve));
+    }
+  });
+
+  it('the checkout asks nothing', async () => {
+    requests = [];
+    const r = await runCli(['__update-check'], {
+      cwd: elsewhere,
+      env: env({ HOME: home('home-checkout'), XDG_CACHE_HOME: join(work, 'cache-checkout') }),
+    });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(requests).toEqual([]);
+    expect(existsSync(join(work, 'cache-checkout', 'rsi', 'update-check.json'))).toBe(false);
   });
 });
 

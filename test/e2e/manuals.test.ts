@@ -14,7 +14,7 @@ import { skipWithout } from '../support/system.js';
 import { runCli } from '../support/inproc.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; man: string[] };
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; man: string[] };
 const tree = buildProgram(fakeCtx(fakeIo(), 'tsv'));
 const commands = commandsOf(tree);
 
@@ -78,7 +78,12 @@ describe('man pages', () => {
   it('each page has the sections man expects and is plain ASCII roff', () => {
     for (const name of built) {
       const text = readFileSync(join(ROOT, 'dist', 'man', name), 'utf8');
-      expect(text, name).toMatch(/^\.TH RSI\S* 1 "" "rsi [\d.]+" "rsi manual"\n\.SH NAME\n\S+ \\- .+\n\.SH SYNOPSIS\n/);
+      // The footer names the package (package.json `name`, roff-escaped) and its version.
+      const footer = `"${PKG.name.replaceAll('-', '\\-')} ${PKG.version}"`;
+      expect(text.startsWith(`.TH ${name.slice(0, -2).toUpperCase().replaceAll('-', '\\-')} 1 "" ${footer} "rsi manual"\n`), name).toBe(
+        true,
+      );
+      expect(text, name).toMatch(/^\.TH RSI\S* 1 "" "\S+ [\d.]+" "rsi manual"\n\.SH NAME\n\S+ \\- .+\n\.SH SYNOPSIS\n/);
       expect(text, name).toMatch(/^\.SH DESCRIPTION$/m);
       expect(text, name).not.toMatch(/[^\x00-\x7f]/);
       // No line of text may start with a dot or quote roff would take as a request.

@@ -32,6 +32,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     if (key.startsWith('RSI_') && key !== 'RSI_REQUIRE_SYSTEM_TESTS') continue;
     if (['NO_COLOR', 'FORCE_COLOR', 'BROWSER', 'DBUS_SESSION_BUS_ADDRESS'].includes(key)) continue;
     if (key.startsWith('VITEST') || key === 'NODE_OPTIONS') continue;
+    // What an outer `npm test` passes down (npm_config_registry among them): rsi reads npm's config.
+    if (/^npm_/i.test(key)) continue;
     env[key] = value;
   }
   // Node ≥ 22 keeps rsi's compile cache under XDG_CACHE_HOME: a test run writes it to its own

@@ -15,6 +15,10 @@ export interface StartOptions {
   width: number;
   height: number;
   env: Record<string, string>;
+  /** Another rsi to run (an installed copy's bin/rsi.js); default the checkout's. */
+  bin?: string;
+  /** A file stdout is redirected to (stderr stays on the terminal). */
+  stdoutTo?: string;
 }
 
 export interface PrivateTmux {
@@ -39,9 +43,10 @@ export function privateTmux(label: string): PrivateTmux {
   return {
     tmux,
     screen,
-    start(name, args, { width, height, env }) {
+    start(name, args, { width, height, env, bin = RSI_BIN, stdoutTo }) {
       const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-      const command = `${sh(process.execPath)} ${sh(RSI_BIN)} ${args.map(sh).join(' ')}; echo EXIT=$?; sleep 3600`;
+      const redirect = stdoutTo === undefined ? '' : ` > ${sh(stdoutTo)}`;
+      const command = `${sh(process.execPath)} ${sh(bin)} ${args.map(sh).join(' ')}${redirect}; echo EXIT=$?; sleep 3600`;
       tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', String(height), ...envArgs, command);
       // The shell idles after EXIT (killServer ends it) so a late read of a busy machine still finds the pane.
       return name;

@@ -153,6 +153,11 @@ describe.skipIf(skip)('pictures in a real terminal (tmux)', () => {
     expect(card).not.toMatch(/[█▏▎▍▌▋▊▉]/);
   });
 
+  it('an empty NO_COLOR changes nothing (no-color.org: set and non-empty)', async () => {
+    const screen = await capture(['keywords', 'relations', 'KRAS', '--relation', 'assets', '--limit', '5'], 80, { ...UTF8, NO_COLOR: '' });
+    expect(screen).toMatch(/[█▏▎▍▌▋▊▉]/);
+  });
+
   it('piped output has no pictures', async () => {
     const name = `p${++session}`;
     const envArgs = Object.entries({ ...fastEnv, ...UTF8 }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);

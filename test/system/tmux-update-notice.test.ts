@@ -1,14 +1,33 @@
-// The update notice in a real terminal (tmux), against a stub npm registry on loopback
-// (npm_config_registry): the first run prints nothing and starts the check in the background; the
-// stub is asked for nothing but /rsi/latest; the next run shows the notice, once; a later run that
-// day is quiet and asks nothing. With CI, --json, RSI_NO_UPDATE_NOTIFIER=1, NO_UPDATE_NOTIFIER or a
-// pipe there is no notice and no request. (test/support/cli.ts turns the notifier off for every
-// other test: here it is turned back on with an empty RSI_NO_UPDATE_NOTIFIER.)
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+// The update notice in a real terminal (tmux), for a release install (a copy of the package laid
+// out as `npm install -g` lays it, <prefix>/lib/node_modules/<name>), against a stub npm registry
+// on loopback that the user's ~/.npmrc names: the first run prints nothing and starts the check in
+// the background; the stub is asked for nothing but the package's dist-tags; the next run shows
+// the notice with `npm install -g <name>@latest`, once; a later run that day is quiet and asks
+// nothing. With CI, --json, RSI_NO_UPDATE_NOTIFIER=1, NO_UPDATE_NOTIFIER, stdout redirected, a
+// pipe, or from the checkout there is no notice and no request; a link planted as the state file
+// is replaced, never written through; a cache folder others can write is refused with its fix.
+// (test/support/cli.ts turns the notifier off for every other test: here an empty
+// RSI_NO_UPDATE_NOTIFIER turns it back on.)
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
@@ -16,8 +35,10 @@ import { privateTmux } from '../support/tmux.js';
 
 const skip = skipWithout(tmuxPart());
 const term = privateTmux('update');
-const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-const NOTICE = /A new release of rsi is available: (\S+) → 9\.9\.9/;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+const NOTICE = new RegExp(`A new release of ${PKG.name} is available: (\\S+) → 9\\.9\\.9`);
+const DIST_TAGS = `/-/package/${PKG.name.replace('/', '%2f')}/dist-tags`;
 
 let server: Server;
 let requests: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
@@ -27,14 +48,22 @@ let latest = '9.9.9';
 let work: string;
 let cache: string;
 let env: Record<string, string>;
+/** bin/rsi.js of the release install. */
+let installed: string;
 let session = 0;
 
 const stateFile = () => join(cache, 'rsi', 'update-check.json');
-const start = (args: string[], extra: Record<string, string> = {}) =>
-  term.start(`u${++session}`, args, { width: 120, height: 30, env: { ...env, ...extra } });
+const start = (args: string[], extra: Record<string, string> = {}, options: { bin?: string; stdoutTo?: string } = {}) =>
+  term.start(`u${++session}`, args, {
+    width: 120,
+    height: 30,
+    env: { ...env, ...extra },
+    bin: options.bin ?? installed,
+    ...(options.stdoutTo ? { stdoutTo: options.stdoutTo } : {}),
+  });
 /** Runs `rsi args` in a new window and returns its screen once the shell has printed the exit status. */
-async function run(args: string[], extra: Record<string, string> = {}): Promise<string> {
-  const name = start(args, extra);
+async function run(args: string[], extra: Record<string, string> = {}, options: { bin?: string; stdoutTo?: string } = {}): Promise<string> {
+  const name = start(args, extra, options);
   return term.waitFor(name, /EXIT=\d+/);
 }
 /**
@@ -49,26 +78,43 @@ async function until(test: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** The package as `npm install -g` lays it out: package.json, bin/ and dist/ (no dist/exe) under node_modules/<name>. */
+function releaseInstall(prefix: string): string {
+  const dir = join(prefix, 'lib', 'node_modules', ...PKG.name.split('/'));
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (from) => !from.startsWith(join(ROOT, 'dist', 'exe')) });
+  // Its runtime dependencies, as npm would install them beside it (config list loads neither).
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return join(dir, 'bin', 'rsi.js');
+}
+
 describe.skipIf(skip)('the update notice in a terminal (tmux), with a stub registry', () => {
   beforeAll(async () => {
     term.tmux('new-session', '-d', '-s', 'keeper', 'sleep 3600');
     server = createServer((req, res) => {
       requests.push({ method: req.method!, url: req.url!, headers: req.headers });
       requested();
-      if (req.url === '/rsi/latest') {
+      if (req.url === DIST_TAGS) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ name: 'rsi', version: latest, dist: { tarball: 'http://registry.test/rsi-9.9.9.tgz' } }));
+        res.end(JSON.stringify({ latest, next: '10.0.0-rc.1' }));
       } else {
         res.writeHead(404).end();
       }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    work = mkdtempSync(join(tmpdir(), 'rsi-update-'));
+    work = realpathSync(mkdtempSync(join(tmpdir(), 'rsi-update-')));
     cache = join(work, 'cache');
+    installed = releaseInstall(join(work, 'prefix'));
+    // The registry as a user sets it: in ~/.npmrc (npm's own configuration, not a variable of rsi's).
+    const home = join(work, 'home');
+    mkdirSync(home);
+    writeFileSync(join(home, '.npmrc'), `registry=http://127.0.0.1:${(server.address() as AddressInfo).port}/\n`);
     env = {
+      HOME: home,
       XDG_CACHE_HOME: cache,
       RSI_CONFIG_DIR: join(work, 'config'),
-      npm_config_registry: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
       // On: the notifier's switches, and CI's variables, which a CI machine sets for the whole run.
       RSI_NO_UPDATE_NOTIFIER: '',
       NO_UPDATE_NOTIFIER: '',
@@ -90,14 +136,15 @@ describe.skipIf(skip)('the update notice in a terminal (tmux), with a stub regis
     requests = [];
   });
 
-  it('first run: no notice, and the check runs in the background (GET /rsi/latest, nothing else)', async () => {
+  it('first run: no notice, and the check runs in the background (GET <registry>/-/package/<name>/dist-tags, nothing else)', async () => {
     const asked = new Promise<void>((resolve) => (requested = resolve));
     const screen = await run(['config', 'list']);
     expect(screen).toMatch(/EXIT=0/);
     expect(screen).not.toMatch(NOTICE);
     await asked;
     await until(() => existsSync(stateFile()) && JSON.parse(readFileSync(stateFile(), 'utf8')).latest === '9.9.9', 'the cached answer');
-    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /rsi/latest']);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([`GET ${DIST_TAGS}`]);
+    expect(lstatSync(join(cache, 'rsi')).mode & 0o777).toBe(0o700);
     // Nothing about the person or the machine: no token, cookie, user or path.
     const headers = requests[0]!.headers;
     expect(Object.keys(headers).filter((h) => !['host', 'accept', 'connection', 'accept-encoding'].includes(h))).toEqual([]);
@@ -107,8 +154,8 @@ describe.skipIf(skip)('the update notice in a terminal (tmux), with a stub regis
     const screen = await run(['config', 'list']);
     expect(screen).toMatch(NOTICE);
     expect(screen.match(NOTICE)![1]).toBe(PKG.version);
-    // Run from the checkout here: the update line says how to update that.
-    expect(screen).toMatch(/To update this checkout: git pull && npm install && npm run build/);
+    // A global npm install: the update line is npm's.
+    expect(screen).toContain(`To update: npm install -g ${PKG.name}@latest`);
     expect(screen.indexOf('A new release')).toBeLessThan(screen.indexOf('EXIT=0'));
 
     const again = await run(['config', 'list']);
@@ -125,7 +172,7 @@ describe.skipIf(skip)('the update notice in a terminal (tmux), with a stub regis
     expect(await run(['config', 'list'])).toMatch(NOTICE);
     // The background check's answer replaces the cached one (and its write is over before the next test).
     await until(() => JSON.parse(readFileSync(stateFile(), 'utf8')).latest === '9.9.10', 'the new cached answer');
-    expect(requests.map((r) => r.url)).toEqual(['/rsi/latest']);
+    expect(requests.map((r) => r.url)).toEqual([DIST_TAGS]);
   });
 
   describe('never', () => {
@@ -152,11 +199,74 @@ describe.skipIf(skip)('the update notice in a terminal (tmux), with a stub regis
       });
     }
 
+    it('when stdout is redirected to a file (stderr still a terminal): no notice, no check', async () => {
+      const screen = await run(['config', 'list'], {}, { stdoutTo: join(work, 'out.txt') });
+      expect(screen).toMatch(/EXIT=0/);
+      expect(screen).not.toMatch(NOTICE);
+      expect(JSON.parse(readFileSync(stateFile(), 'utf8'))).toEqual({ checkedAt: 0, latest: '9.9.9' });
+      expect(requests).toEqual([]);
+    });
+
+    it('from the checkout (not a release: it updates with git): no notice, no check', async () => {
+      const screen = await run(['config', 'list'], {}, { bin: join(ROOT, 'bin', 'rsi.js') });
+      expect(screen).toMatch(/EXIT=0/);
+      expect(screen).not.toMatch(/A new release/);
+      expect(JSON.parse(readFileSync(stateFile(), 'utf8'))).toEqual({ checkedAt: 0, latest: '9.9.9' });
+      expect(requests).toEqual([]);
+    });
+
     it('when stderr is a pipe: no notice, no check', async () => {
-      const r = await runCli(['config', 'list'], { env: { ...env, RSI_NO_UPDATE_NOTIFIER: undefined } });
+      const r = await runCli(['config', 'list'], { bin: installed, env: { ...env, RSI_NO_UPDATE_NOTIFIER: undefined } });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).not.toMatch(NOTICE);
       expect(JSON.parse(readFileSync(stateFile(), 'utf8'))).toEqual({ checkedAt: 0, latest: '9.9.9' });
+      expect(requests).toEqual([]);
+    });
+  });
+  describe('the state file and its folder (issue 41)', () => {
+    it('a link planted as the state file is replaced, and the file it pointed at is untouched', async () => {
+      rmSync(join(cache, 'rsi'), { recursive: true, force: true });
+      mkdirSync(join(cache, 'rsi'), { recursive: true, mode: 0o700 });
+      const victim = join(work, 'victim.txt');
+      writeFileSync(victim, 'precious\n');
+      symlinkSync(victim, stateFile());
+      const screen = await run(['config', 'list']);
+      expect(screen).toMatch(/EXIT=0/);
+      await until(() => !lstatSync(stateFile()).isSymbolicLink(), 'the state file replacing the link');
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+      await until(() => JSON.parse(readFileSync(stateFile(), 'utf8')).latest !== undefined, 'the check writing its answer');
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    });
+
+    it.skipIf(process.getuid?.() !== 0)(
+      "another user's cache folder holding a planted link is refused; the link's target is untouched",
+      async () => {
+        // As root (CI): the folder belongs to uid 4242, as one planted in a shared XDG_CACHE_HOME would.
+        rmSync(join(cache, 'rsi'), { recursive: true, force: true });
+        mkdirSync(join(cache, 'rsi'), { recursive: true, mode: 0o755 });
+        const victim = join(work, 'victim2.txt');
+        writeFileSync(victim, 'precious\n');
+        symlinkSync(victim, stateFile());
+        chownSync(join(cache, 'rsi'), 4242, 4242);
+        const screen = await run(['config', 'list']);
+        expect(screen).toMatch(/EXIT=0/);
+        expect(screen.replace(/\n/g, '')).toContain(`refusing to use ${join(cache, 'rsi')}: it is owned by another user (uid 4242)`);
+        expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+        expect(lstatSync(stateFile()).isSymbolicLink()).toBe(true);
+        expect(requests).toEqual([]);
+      },
+    );
+
+    it('a cache folder others can write is refused, with the fix, and nothing is written or asked', async () => {
+      rmSync(join(cache, 'rsi'), { recursive: true, force: true });
+      mkdirSync(join(cache, 'rsi'), { recursive: true });
+      chmodSync(join(cache, 'rsi'), 0o777);
+      const screen = await run(['config', 'list']);
+      expect(screen).toMatch(/EXIT=0/);
+      expect(screen.replace(/\n/g, '')).toContain(
+        `refusing to use ${join(cache, 'rsi')}: it can be written by other users (mode 777); fix: chmod 700 ${join(cache, 'rsi')}`,
+      );
+      expect(existsSync(stateFile())).toBe(false);
       expect(requests).toEqual([]);
     });
   });

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 // An edge not listed fails; so does a rule nobody uses, so the table cannot rot into permission.
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const ALLOWED: Record<string, readonly string[]> = {
-  main: ['context', 'program', 'io', 'errors', 'update'],
-  // The update notice and its background registry check (issue 33).
-  update: ['context', 'http', 'io'],
+  main: ['context', 'program', 'io', 'errors', 'update', 'release'],
+  // The update notice and its background registry check (issue 33), its state in storage (issue 41).
+  update: ['context', 'http', 'io', 'storage', 'release'],
   // The single executable's entry and its keychain loader (docs/install.md): main; and the
   // snapshot entry (src/exe/snapshot.ts), which evaluates at build time what commands load on
   // demand (services, the reply schemas, the scripting and flag checks) so the snapshot holds them.
@@ -20,7 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   context: ['auth', 'client', 'mcp', 'http', 'io', 'errors', 'services', 'formats'],
   // What the Context loads for a command's action, as one module (src/services.ts), the network too.
   services: ['auth', 'client', 'http'],
-  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'ops', 'formats'],
+  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'ops', 'formats', 'release'],
   client: ['http', 'errors'],
   mcp: ['client', 'http', 'errors', 'ops'],
   // The use cases both front-ends share (src/ops): ports in, data out. Of io only its text helpers
@@ -35,6 +35,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The output formats' names (src/formats.ts): a leaf, so the config store may check the
   // `format` setting against the one list without importing the terminal layer.
   formats: [],
+  // What rsi is published as (src/release.ts, from package.json): a leaf.
+  release: [],
 };
 // Only the `rsi sandbox` command may reach into the sandbox.
 const SANDBOX_DOORS = ['commands/sandbox/sandbox.ts'];

@@ -18,6 +18,9 @@ describe('when pictures are drawn', () => {
 
   it('in ASCII under NO_COLOR or a locale that is not UTF-8 (LC_ALL, then LC_CTYPE, then LANG)', () => {
     expect(pictureStyle(fakeIo({ tty: true }), 'table', { ...UTF8, NO_COLOR: '1' })?.unicode).toBe(false);
+    // no-color.org: set AND non-empty; an empty NO_COLOR= changes nothing.
+    expect(pictureStyle(fakeIo({ tty: true }), 'table', { ...UTF8, NO_COLOR: '' })?.unicode).toBe(true);
+    expect(progressStyle(fakeIo({ tty: true }), { ...UTF8, NO_COLOR: '' })?.unicode).toBe(true);
     expect(pictureStyle(fakeIo({ tty: true }), 'table', { LANG: 'C' })?.unicode).toBe(false);
     expect(pictureStyle(fakeIo({ tty: true }), 'table', {})?.unicode).toBe(false);
     expect(utf8Locale({ LC_ALL: 'C', LANG: 'en_US.UTF-8' })).toBe(false);

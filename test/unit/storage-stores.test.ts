@@ -41,6 +41,9 @@ describe('configDir', () => {
     platform,
     exists: (path) => existing.includes(path),
     conventional: () => `<conventional for ${platform}>`,
+    move: () => {
+      throw new Error('nothing to move here');
+    },
   });
 
   it('prefers RSI_CONFIG_DIR, then XDG_CONFIG_HOME, then ~/.config', () => {
@@ -50,13 +53,20 @@ describe('configDir', () => {
     expect(configDir({ HOME: '/h' }, host('freebsd'))).toBe('/h/.config/rsi');
   });
 
-  it('on macOS and Windows: the conventional folder, unless ~/.config/rsi already holds a config (kept, so no sign-in is lost)', () => {
-    for (const platform of ['darwin', 'win32'] as const) {
-      expect(configDir({ HOME: '/h' }, host(platform))).toBe(`<conventional for ${platform}>`);
-      expect(configDir({ HOME: '/h' }, host(platform, ['/h/.config/rsi/config.json']))).toBe('/h/.config/rsi');
-      expect(configDir({ HOME: '/h', RSI_CONFIG_DIR: '/a' }, host(platform))).toBe('/a');
-      expect(configDir({ HOME: '/h', XDG_CONFIG_HOME: '/x' }, host(platform))).toBe('/x/rsi');
-    }
+  it('on Windows: the conventional folder, unless ~/.config/rsi already holds a config (kept, so no sign-in is lost)', () => {
+    expect(configDir({ HOME: '/h' }, host('win32'))).toBe('<conventional for win32>');
+    expect(configDir({ HOME: '/h' }, host('win32', ['/h/.config/rsi/config.json']))).toBe('/h/.config/rsi');
+    expect(configDir({ HOME: '/h', RSI_CONFIG_DIR: '/a' }, host('win32'))).toBe('/a');
+  });
+
+  it('on macOS: ~/.config/rsi, as on Linux (config-location.test.ts: the move from ~/Library/Preferences/rsi)', () => {
+    expect(configDir({ HOME: '/h' }, host('darwin'))).toBe('/h/.config/rsi');
+    expect(configDir({ HOME: '/h', XDG_CONFIG_HOME: '/x' }, host('darwin'))).toBe('/x/rsi');
+  });
+
+  it('a relative XDG_CONFIG_HOME is ignored, as the XDG spec says', () => {
+    expect(configDir({ HOME: '/h', XDG_CONFIG_HOME: 'relative/cfg' }, host('linux'))).toBe('/h/.config/rsi');
+    expect(configDir({ HOME: '/h', XDG_CONFIG_HOME: './cfg' }, host('darwin'))).toBe('/h/.config/rsi');
   });
 
   it('env-paths gives the conventional places (no "-nodejs" suffix)', () => {

@@ -2,14 +2,16 @@
 // the background check are test/system/tmux-update-notice.test.ts.
 import { join } from 'node:path/posix';
 import { describe, expect, it } from 'vitest';
-import { registryUrl } from '../../src/update/check.js';
-import { DAY_MS, decide, newer, noticeText, notifierAllowed, stateFile } from '../../src/update/notice.js';
+import { RELEASES_URL } from '../../src/release.js';
+import { cacheDir } from '../../src/storage/state.js';
+import { DAY_MS, decide, newer, noticeText, notifierAllowed } from '../../src/update/notice.js';
 
-const npm = { kind: 'npm', path: '/usr/lib/node_modules/rsi' } as const;
+const npm = { kind: 'npm', npm: 'global', path: '/usr/lib/node_modules/@rsi-cli/rsi', release: true } as const;
+const NAME = '@rsi-cli/rsi';
 
 describe('notifierAllowed', () => {
   const allowed = (argv: string[], env: Record<string, string> = {}, tty = true, format?: string) =>
-    notifierAllowed(env, argv, tty, format);
+    notifierAllowed(env, argv, { stdoutIsTTY: tty, stderrIsTTY: tty }, format);
 
   it('a person at a terminal running a command: yes', () => {
     expect(allowed(['keywords', 'search', 'egfr'])).toBe(true);
@@ -18,6 +20,9 @@ describe('notifierAllowed', () => {
 
   it('no terminal, CI, the switches, machine output, mcp serve, completion: no', () => {
     expect(allowed(['status'], {}, false)).toBe(false);
+    // gh's rule: both streams at a terminal; stdout to a file or a pager is not a person reading stderr.
+    expect(notifierAllowed({}, ['status'], { stdoutIsTTY: false, stderrIsTTY: true }, undefined)).toBe(false);
+    expect(notifierAllowed({}, ['status'], { stdoutIsTTY: true, stderrIsTTY: false }, undefined)).toBe(false);
     const envs: Record<string, string>[] = [
       { CI: 'true' },
       { CI: '1' },
@@ -56,49 +61,68 @@ describe('newer', () => {
 describe('decide', () => {
   const now = 1_800_000_000_000;
   it('with nothing cached: no notice, a check, and the check claimed in the state', () => {
-    expect(decide({}, now, '0.1.0', 'rsi', npm)).toEqual({ check: true, state: { checkedAt: now } });
+    expect(decide({}, now, '0.1.0', NAME, npm)).toEqual({ check: true, state: { checkedAt: now } });
   });
   it('a newer version cached: the notice, once a day', () => {
-    const d = decide({ checkedAt: now - 1000, latest: '0.2.0' }, now, '0.1.0', 'rsi', npm);
+    const d = decide({ checkedAt: now - 1000, latest: '0.2.0' }, now, '0.1.0', NAME, npm);
     expect(d).toMatchObject({ check: false, state: { shownAt: now } });
     expect(d.notice).toContain('0.1.0 → 0.2.0');
-    expect(decide(d.state!, now + DAY_MS - 1, '0.1.0', 'rsi', npm).notice).toBeUndefined();
-    expect(decide(d.state!, now + DAY_MS, '0.1.0', 'rsi', npm).notice).toBeDefined();
+    expect(decide(d.state!, now + DAY_MS - 1, '0.1.0', NAME, npm).notice).toBeUndefined();
+    expect(decide(d.state!, now + DAY_MS, '0.1.0', NAME, npm).notice).toBeDefined();
   });
   it('a check at most once a day; a clock set back does not silence it for ever', () => {
-    expect(decide({ checkedAt: now - DAY_MS + 1 }, now, '0.1.0', 'rsi', npm).check).toBe(false);
-    expect(decide({ checkedAt: now - DAY_MS }, now, '0.1.0', 'rsi', npm).check).toBe(true);
-    expect(decide({ checkedAt: now + 10 * DAY_MS }, now, '0.1.0', 'rsi', npm).check).toBe(true);
+    expect(decide({ checkedAt: now - DAY_MS + 1 }, now, '0.1.0', NAME, npm).check).toBe(false);
+    expect(decide({ checkedAt: now - DAY_MS }, now, '0.1.0', NAME, npm).check).toBe(true);
+    expect(decide({ checkedAt: now + 10 * DAY_MS }, now, '0.1.0', NAME, npm).check).toBe(true);
+  });
+  it('an install that is not a release (a checkout, a linked clone, a renamed copy): no notice, no check, nothing written', () => {
+    for (const install of [
+      { kind: 'checkout', path: '/src/rsi', release: false },
+      { kind: 'npm', npm: 'global', path: '/usr/lib/node_modules/rsi', release: false },
+    ] as const)
+      expect(decide({ checkedAt: 0, latest: '9.9.9' }, now, '0.1.0', NAME, install)).toEqual({ check: false });
   });
 });
 
 describe('noticeText', () => {
-  it('says how to update each kind of installation; the single executable is told to replace its file', () => {
-    expect(noticeText('rsi', '0.1.0', '0.2.0', npm)).toBe(
-      '\nA new release of rsi is available: 0.1.0 → 0.2.0\nTo update: npm install -g rsi@latest\n',
+  it('names the exact way to update the installation found', () => {
+    expect(noticeText(NAME, '0.1.0', '0.2.0', npm)).toBe(
+      '\nA new release of @rsi-cli/rsi is available: 0.1.0 → 0.2.0\nTo update: npm install -g @rsi-cli/rsi@latest\n',
     );
-    expect(noticeText('rsi', '0.1.0', '0.2.0', { kind: 'executable', path: '/opt/bin/rsi' })).toContain(
-      'To update this single executable, replace /opt/bin/rsi with the 0.2.0 build for your system',
+    expect(
+      noticeText(NAME, '0.1.0', '0.2.0', {
+        kind: 'npm',
+        npm: 'local',
+        project: '/work/app',
+        path: '/work/app/node_modules/@rsi-cli/rsi',
+        release: true,
+      }),
+    ).toContain('To update: npm install @rsi-cli/rsi@latest (in /work/app)');
+    expect(
+      noticeText(NAME, '0.1.0', '0.2.0', { kind: 'npm', npm: 'npx', path: '/h/.npm/_npx/1/node_modules/@rsi-cli/rsi', release: true }),
+    ).toContain('To update: npx @rsi-cli/rsi@latest');
+  });
+  it('the single executable is told where to get the build for its system, and to replace its file', () => {
+    const text = noticeText(
+      NAME,
+      '0.1.0',
+      '0.2.0',
+      { kind: 'executable', path: '/opt/bin/rsi', release: true },
+      { platform: 'linux', arch: 'arm64' },
     );
-    expect(noticeText('rsi', '0.1.0', '0.2.0', { kind: 'checkout', path: '/src/rsi' })).toContain(
-      'git pull && npm install && npm run build (in /src/rsi)',
-    );
+    expect(text).toContain(`download rsi-linux-arm64 from ${RELEASES_URL}/tag/v0.2.0`);
+    expect(text).toContain('replace /opt/bin/rsi');
+    expect(
+      noticeText(NAME, '0.1.0', '0.2.0', { kind: 'executable', path: 'C:\\rsi.exe', release: true }, { platform: 'win32', arch: 'x64' }),
+    ).toContain('rsi-win-x64.exe');
   });
 });
 
-describe('where it asks and where it keeps the answer', () => {
-  it("the registry is npm's setting, default registry.npmjs.org; only the package name is in the URL", () => {
-    expect(registryUrl({}, 'rsi')?.href).toBe('https://registry.npmjs.org/rsi/latest');
-    expect(registryUrl({ npm_config_registry: 'http://127.0.0.1:4873' }, 'rsi')?.href).toBe('http://127.0.0.1:4873/rsi/latest');
-    expect(registryUrl({ npm_config_registry: 'https://npm.corp.test/api/npm/' }, '@acme/rsi')?.href).toBe(
-      'https://npm.corp.test/api/npm/@acme%2Frsi/latest',
-    );
-    expect(registryUrl({ npm_config_registry: 'file:///etc' }, 'rsi')).toBeUndefined();
-  });
-  it("rsi's cache folder, per platform", () => {
-    expect(stateFile({ XDG_CACHE_HOME: '/c' }, 'linux', '/h', join)).toBe('/c/rsi/update-check.json');
-    expect(stateFile({ XDG_CACHE_HOME: 'relative' }, 'linux', '/h', join)).toBe('/h/.cache/rsi/update-check.json');
-    expect(stateFile({}, 'darwin', '/h', join)).toBe('/h/Library/Caches/rsi/update-check.json');
-    expect(stateFile({ LOCALAPPDATA: '/L' }, 'win32', '/h', join)).toBe('/L/rsi/Cache/update-check.json');
+describe('where it keeps the answer', () => {
+  it("rsi's cache folder, per platform; a relative XDG_CACHE_HOME is ignored (the XDG spec)", () => {
+    expect(cacheDir({ XDG_CACHE_HOME: '/c' }, 'linux', '/h', join)).toBe('/c/rsi');
+    expect(cacheDir({ XDG_CACHE_HOME: 'relative' }, 'linux', '/h', join)).toBe('/h/.cache/rsi');
+    expect(cacheDir({}, 'darwin', '/h', join)).toBe('/h/Library/Caches/rsi');
+    expect(cacheDir({ LOCALAPPDATA: '/L' }, 'win32', '/h', join)).toBe('/L/rsi/Cache');
   });
 });

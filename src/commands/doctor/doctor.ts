@@ -5,6 +5,7 @@ import type { Credentials } from '../../auth/credentials.js';
 import { CliError, ConfigError, ServiceUnavailableError } from '../../errors.js';
 import { printChecklist } from '../../io/output.js';
 import { printReply } from '../../io/replies.js';
+import { MIN_NODE, NODE_ENGINES, nodeSupported, PACKAGE_NAME } from '../../release.js';
 import { target } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
 
@@ -64,8 +65,12 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   for (const fact of await aboutThisRsi(ctx.version)) add(fact);
 
   // Like ssh: a config folder or file other users could change is reported with its fix.
-  const { configFolderIssues } = await import('../../auth/disk-trust.js');
+  const { cacheFolderIssue, configFolderIssues } = await import('../../auth/disk-trust.js');
   const trust = await configFolderIssues(ctx.env).catch((error: Error) => ({ dir: '', issues: [], error }));
+  // The cache folder (the update check's state) by the same rules: it may sit in a shared place.
+  const cache = await cacheFolderIssue(ctx.env).catch(() => undefined);
+  if (cache?.issue)
+    add({ name: 'file permissions', ok: false, detail: `${cache.issue.path} ${cache.issue.problem}`, hint: cache.issue.fix });
   for (const issue of trust.issues) add({ name: 'file permissions', ok: false, detail: `${issue.path} ${issue.problem}`, hint: issue.fix });
   if ('error' in trust) add({ name: 'file permissions', ok: false, detail: trust.error.message });
   else if (!trust.issues.length) add({ name: 'file permissions', ok: true, detail: `only you can change ${trust.dir}` });
@@ -239,27 +244,24 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   return checks;
 }
 
-/** The oldest Node rsi supports (package.json `engines`); docs/install.md says why. */
-const MIN_NODE = [22, 12] as const;
-
 async function aboutThisRsi(version: string): Promise<Check[]> {
   const { installation } = await import('../../io/installation.js');
-  const where = installation();
+  const where = installation(PACKAGE_NAME);
   const how =
     where.kind === 'executable'
       ? `single executable ${where.path}`
       : where.kind === 'npm'
-        ? `npm package in ${where.path}`
-        : `run from a checkout of the sources, ${where.path}`;
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  const supported = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+        ? `npm package (${where.npm}${where.release ? '' : ', not a release: no update check'}) in ${where.path}`
+        : `run from a checkout of the sources (no update check), ${where.path}`;
+  // The oldest Node package.json `engines` allows (src/release.ts); docs/install.md says why.
+  const supported = nodeSupported(process.versions.node);
   return [
-    { name: 'rsi', ok: true, detail: `${version}, ${how}` },
+    { name: 'rsi', ok: true, detail: `${PACKAGE_NAME} ${version}, ${how}` },
     {
       name: 'Node.js',
       ok: supported,
       detail: `${process.version}${where.kind === 'executable' ? ' (built into the executable)' : ` (${process.execPath})`}`,
-      hint: `rsi needs Node.js ${MIN_NODE.join('.')} or later (the 22, 24 and 26 lines)`,
+      hint: `rsi needs Node.js ${MIN_NODE.join('.')} or later (the 22, 24 and 26 lines; package.json engines: ${NODE_ENGINES})`,
     },
     { name: 'platform', ok: true, detail: `${process.platform} ${process.arch}, ${os.type()} ${os.release()}` },
   ];

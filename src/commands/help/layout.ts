@@ -6,30 +6,12 @@
  */
 import { type Command, Help, type Option } from 'commander';
 import { wrapProse } from '../../io/help-text.js';
+import { ALSO_READ, ENVIRONMENT } from './environment.js';
+
+export { ALSO_READ, ENVIRONMENT };
 
 /** The line every screen has in place of the global options. */
 export const GLOBALS_POINTER = 'Global options (--json, --jq, --fields, --profile, …): rsi help environment';
-
-/** Environment variables that change rsi, for `rsi help environment`. */
-export const ENVIRONMENT: readonly (readonly [string, string])[] = [
-  ['RSI_PROFILE', 'the profile (as --profile)'],
-  ['RSI_BASE_URL', 'the service base address (as --base-url)'],
-  ['RSI_PROJECT', 'the default project of commands that take one (as `rsi config set project`)'],
-  ['RSI_TOKEN', 'an access token used as is (CI): no keychain, no refresh'],
-  ['RSI_MCP_TOKEN', "the same for the service's MCP server"],
-  ['RSI_CONFIG_DIR', 'the config folder'],
-  ['RSI_CREDENTIAL_STORE', 'keychain (default) or file'],
-  ['RSI_DEBUG', '1: as --debug'],
-  ['RSI_HTTP_TIMEOUT', 'as --http-timeout'],
-  ['RSI_TIME', 'as --time'],
-  ['RSI_PAGER, PAGER', 'the pager for long tables (cat: none)'],
-  ['RSI_NO_PROMPT', '1: never ask, even at a terminal'],
-  ['NO_COLOR', 'non-empty: no colour'],
-  ['FORCE_COLOR', 'colour even in a pipe (0: never)'],
-  ['CLICOLOR, CLICOLOR_FORCE', 'CLICOLOR=0: no colour; CLICOLOR_FORCE=1: colour even in a pipe'],
-  ['HTTPS_PROXY, NO_PROXY', 'the proxy for the service, and where not to use it'],
-  ['BROWSER', 'the command that opens web pages'],
-];
 
 /** The options commander lists for `cmd`: the root keeps only -V and -h (the rest: help environment). */
 export function visibleOptions(cmd: Command, helper: Help): Option[] {
@@ -60,7 +42,7 @@ export function environmentHelp(program: Command): string {
   const width = helper.helpWidth ?? 80;
   const options = Help.prototype.visibleOptions.call(helper, program).filter((o) => o.long !== '--help');
   const rows: [string, string][] = options.map((o) => [helper.optionTerm(o), helper.optionDescription(o)]);
-  const termWidth = Math.max(...rows.map(([t]) => t.length), ...ENVIRONMENT.map(([t]) => t.length));
+  const termWidth = Math.max(...rows.map(([t]) => t.length), ...ENVIRONMENT.map(([t]) => t.length), ...ALSO_READ.map(([t]) => t.length));
   const item = ([term, description]: readonly [string, string]) => helper.formatItem(term, termWidth, description, helper);
   return [
     'Usage: rsi [global options] <command> …',
@@ -72,6 +54,9 @@ export function environmentHelp(program: Command): string {
     '',
     'Environment:',
     ...ENVIRONMENT.map(item),
+    '',
+    'Also read, from the system and other tools:',
+    ...ALSO_READ.map(item),
     '',
     'Examples:',
     '  rsi --profile work projects list',

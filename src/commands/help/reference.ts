@@ -5,6 +5,7 @@
  * into dist/man/ at build time.
  */
 import type { Command, Help } from 'commander';
+import { BUGS_URL, INSTALL_COMMAND, PACKAGE_NAME, RELEASES_URL } from '../../release.js';
 import { environmentHelp } from './layout.js';
 
 /**
@@ -118,7 +119,7 @@ export function renderManPages(root: Command, version: string): Map<string, stri
     const path = pathOf(cmd);
     const name = manName(cmd).slice(0, -2);
     const lines = [
-      `.TH ${roff(name.toUpperCase())} 1 "" "rsi ${roff(version)}" "rsi manual"`,
+      `.TH ${roff(name.toUpperCase())} 1 "" "${roff(PACKAGE_NAME)} ${roff(version)}" "rsi manual"`,
       '.SH NAME',
       `${roff(name)} \\- ${roff(firstLine(helper.commandDescription(cmd)))}`,
       '.SH SYNOPSIS',
@@ -157,6 +158,14 @@ export function renderManPages(root: Command, version: string): Map<string, stri
       .filter((n): n is string => !!n)
       .map((n) => `${roff(n.slice(0, -2))}(1)`);
     if (related.length) lines.push('.SH SEE ALSO', related.join(', '));
+    // Where rsi comes from and where its bugs go, once, on rsi(1): from package.json (src/release.ts).
+    if (cmd === root)
+      lines.push(
+        '.SH AVAILABILITY',
+        roff(`${INSTALL_COMMAND}, or a single executable from ${RELEASES_URL}`),
+        '.SH REPORTING BUGS',
+        roff(BUGS_URL),
+      );
     pages.set(manName(cmd), `${lines.join('\n')}\n`);
   }
   return pages;

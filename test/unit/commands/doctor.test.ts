@@ -5,6 +5,7 @@
  * port 1, so nothing leaves the machine; a reachable service is test/e2e/doctor-down.test.ts and
  * test/e2e/cli-basics.test.ts against the sandbox.
  */
+import { PACKAGE_NAME } from '../../../src/release.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +49,11 @@ describe('doctor: run', () => {
     const [rsi, node, platform] = JSON.parse(io.out()) as doctor.Check[];
     // Run from the sources here; the installed package and the single executable say so in
     // test/e2e/install.test.ts and test/e2e/exe.test.ts.
-    expect(rsi).toEqual({ name: 'rsi', ok: true, detail: `${ctx.version}, run from a checkout of the sources, ${ROOT}` });
+    expect(rsi).toEqual({
+      name: 'rsi',
+      ok: true,
+      detail: `${PACKAGE_NAME} ${ctx.version}, run from a checkout of the sources (no update check), ${ROOT}`,
+    });
     expect(node).toEqual({ name: 'Node.js', ok: true, detail: `${process.version} (${process.execPath})` });
     expect(platform).toMatchObject({ name: 'platform', ok: true });
     expect(platform!.detail).toMatch(new RegExp(`^${process.platform} ${process.arch}, \\S+ \\S+`));
