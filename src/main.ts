@@ -137,7 +137,8 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
     return ExitCode.ok;
   }
   if (isPromptExit(error) || (signal.aborted && !(error instanceof CliError))) {
-    error = new InterruptedError();
+    // The signal's own reason says which one stopped rsi: SIGTERM exits 143 on every path.
+    error = signal.reason instanceof InterruptedError ? signal.reason : new InterruptedError();
   }
   // Messages carry server text (error bodies, names): sanitised here as well as by the stream, so
   // the guarantee holds for any Io the caller passes in.

@@ -5,7 +5,7 @@ import { forPeople, type OutputFormat } from '../../formats.js';
 import { canPrompt } from '../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/schemas.js';
 import { ConfirmationRequiredError, UsageError } from '../../errors.js';
-import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
+import { commandBudget, parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../shared/status-view.js';
 import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js';
 import { collect } from '../shared/flags.js';
@@ -196,10 +196,6 @@ function dedupe(selections: Selection[]): Selection[] {
 }
 
 export async function run(options: AnalysesRunOptions, ctx: Context): Promise<void> {
-  const { io } = ctx;
-  const { format } = ctx.globals();
-  const machine = printsDocuments({ format });
-
   // Read stdin/file before any request, so a bad file costs no round trip.
   let selections = [...options.select];
   if (options.selectionsFrom !== undefined) {
@@ -208,8 +204,6 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
       throw new UsageError(`--selections: ${options.selectionsFrom === '-' ? 'stdin' : options.selectionsFrom} holds no selections`);
   }
   selections = dedupe(selections);
-  // stdin that carried the selections cannot also carry the answer to a question.
-  const stdinFree = options.selectionsFrom !== '-';
 
   const body: RunAnalysesBody = {};
   if (options.top) {
@@ -219,24 +213,53 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   }
   if (options.includeAnalysed) body.include_analysed = true;
 
+  // With --wait, --timeout bounds the command from its start: the lookups before the run, and the
+  // watch after it (the run's own POST is bounded by --http-timeout, a prompt by the person).
+  const budget = options.wait && commandBudget(ctx.clock, ctx.signal, options.wait);
+  try {
+    await runWithin(options, ctx, body, budget || undefined);
+  } finally {
+    if (budget) budget.dispose();
+  }
+}
+
+async function runWithin(
+  options: AnalysesRunOptions,
+  ctx: Context,
+  body: RunAnalysesBody,
+  budget: ReturnType<typeof commandBudget> | undefined,
+): Promise<void> {
+  const { io } = ctx;
+  const { format } = ctx.globals();
+  const machine = printsDocuments({ format });
+  // stdin that carried the selections cannot also carry the answer to a question.
+  const stdinFree = options.selectionsFrom !== '-';
+  const lookups = budget?.signal ?? ctx.signal;
   const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../ops/resolve.js')]);
-  const project = await resolveProject(client, options.project, ctx.signal);
+  budget?.waitingFor(`the project ${options.project} to be looked up`);
+  const project = await resolveProject(client, options.project, lookups);
+  budget?.waitingFor(`the signals of ${project.name}`);
   if (options.pick) {
     const { pickSignals } = await import('../shared/pick.js');
-    const signals = await ops.listProjectSignals(client, project.id, ctx.signal);
+    const signals = await ops.listProjectSignals(client, project.id, lookups);
     body.selections = await pickSignals(ctx, signals, { includeAnalysed: options.includeAnalysed, projectName: project.name });
     if (body.selections.length === 0) {
       io.stderr.write('Nothing selected; nothing was run.\n');
       return;
     }
   }
-  if (body.selections) body.selections = await ops.resolveSelectNames(body.selections, client, project, ctx.signal);
+  if (body.selections) body.selections = await ops.resolveSelectNames(body.selections, client, project, lookups);
   const outcome = await ops.runAnalyses(client, project, body, {
     signal: ctx.signal,
     // The service asks: show what it asks about, then --yes, a prompt, or exit 7 when nobody can answer.
     confirm: async (question) => {
+      // Confirmed already: one line saying what ran, not a question and a table that read, in a
+      // CI log, like a prompt waiting for an answer.
+      if (options.yes) {
+        note(io, `confirmed by --yes: ${confirmQuestion(question, project.name).replace(/^Run/, 'running').replace('?', '')}`);
+        return true;
+      }
       await showConfirmation(io, question, project.name);
-      if (options.yes) return true;
       if (!stdinFree || !canPrompt(io)) {
         if (machine) await printReply(io, question);
         throw new ConfirmationRequiredError(`the service asks to confirm before running analyses for "${project.name}"; nothing was run`, {
@@ -256,13 +279,13 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   }
   const { result } = outcome;
 
-  await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, ctx.signal));
+  await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, lookups));
   if (options.wait === undefined) return;
 
   const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(
     (signal) => client.getProjectStatus(project.id, signal),
-    options.wait,
+    budget?.timing ?? options.wait,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );
