@@ -170,6 +170,21 @@ export class InterruptedError extends CliError {
   }
 }
 
+/**
+ * An error as one JSON line, for `RSI_ERROR_FORMAT=json` (docs/scripting.md has its schema): a
+ * loader reads `code` and `exit` instead of matching the text. `input` names a batch's item.
+ */
+export function errorJsonLine(error: { code: string; exit: number; message: string; hint?: string | undefined; input?: string }): string {
+  const record: Record<string, unknown> = { code: error.code, exit: error.exit, message: error.message, hint: error.hint ?? null };
+  if (error.input !== undefined) record.input = error.input;
+  return `${JSON.stringify(record)}\n`;
+}
+
+/** Whether errors go to stderr as JSON lines (`RSI_ERROR_FORMAT=json`) rather than `rsi: …` text. */
+export function errorsAsJson(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env.RSI_ERROR_FORMAT?.trim().toLowerCase() === 'json';
+}
+
 /** The OS keychain or the credentials file cannot be used. Exit 1, with what to do about it. */
 export class CredentialStoreError extends CliError {
   override readonly code = 'credential_store';

@@ -4,7 +4,7 @@
  */
 import pkg from '../package.json' with { type: 'json' };
 import { createContext, type Env } from './context.js';
-import { CliError, ExitCode, InterruptedError } from './errors.js';
+import { CliError, ExitCode, InterruptedError, errorJsonLine, errorsAsJson } from './errors.js';
 import type { Io } from './io/io.js';
 import { colourWanted } from './io/colors.js';
 import { utf8Locale } from './io/pictures.js';
@@ -75,10 +75,10 @@ export async function main(options: MainOptions = {}): Promise<number> {
   } catch (error) {
     // A missing-scope error learns the profile and the scopes already granted, for its hint.
     const explained = program ? await explainError(error, ctx) : error;
-    const code = reportError(explained, io, debug, abort.signal, sanitize);
+    const code = reportError(explained, io, debug, abort.signal, sanitize, errorsAsJson(env));
     // gh's `--json name` with one field reads as an argument (it cannot be told from `--json EGFR`).
     const word = (error as { code?: unknown }).code === 'commander.excessArguments' ? jsonFieldWord(argv) : undefined;
-    if (word !== undefined) io.stderr.write(`hint: to choose fields, write --json=${word} or --fields ${word}\n`);
+    if (word !== undefined && !errorsAsJson(env)) io.stderr.write(`hint: to choose fields, write --json=${word} or --fields ${word}\n`);
     return code;
   } finally {
     await ctx.close();
@@ -121,7 +121,7 @@ async function updateNotice(argv: readonly string[], env: Env, io: Io, outputFor
   });
 }
 
-function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal, sanitize: Sanitize): number {
+function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal, sanitize: Sanitize, json = false): number {
   // commander has already printed its message (through our outputError) when it throws.
   if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
@@ -142,6 +142,21 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
   }
   // Messages carry server text (error bodies, names): sanitised here as well as by the stream, so
   // the guarantee holds for any Io the caller passes in.
+  if (json) {
+    // One JSON line a loader can parse (docs/scripting.md, "Errors as JSON"); the trace stays text.
+    const known = error instanceof CliError ? error : undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(
+      errorJsonLine({
+        code: known ? known.code : 'unexpected',
+        exit: known ? known.exitCode : ExitCode.unexpected,
+        message: oneLine(known ? message : `unexpected error: ${message}`, sanitize),
+        hint: known ? known.hint && oneLine(known.hint, sanitize) : 'run again with --debug for details, and report it if it persists',
+      }),
+    );
+    if (debug && error instanceof Error && error.stack) io.stderr.write(`${sanitize.sanitizeText(error.stack)}\n`);
+    return known ? known.exitCode : ExitCode.unexpected;
+  }
   if (error instanceof CliError) {
     io.stderr.write(`rsi: ${oneLine(error.message, sanitize)}\n`);
     if (error.hint) io.stderr.write(`hint: ${oneLine(error.hint, sanitize)}\n`);

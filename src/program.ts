@@ -34,6 +34,7 @@ import * as scoreboard from './commands/scoreboard/scoreboard.js';
 import { FIELDS } from './commands/shared/fields.js';
 import { oneJq } from './commands/shared/flags.js';
 import { pageOutput } from './commands/shared/pager.js';
+import { usageText } from './commands/shared/usage-json.js';
 import { commandHabit, optionHabit, quoteHint } from './commands/shared/habits.js';
 
 /**
@@ -148,7 +149,7 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
         // The width comes from the injected Io, not from commander's look at process.stdout.
         getOutHelpWidth: () => helpWidth(ctx.io),
         writeErr: (text) => void ctx.io.stderr.write(text),
-        outputError: (text, write) => write(explainUsage(cmd, text.replace(/^error: /, '').trimEnd())),
+        outputError: (text, write) => write(usageText(explainUsage(cmd, text.replace(/^error: /, '').trimEnd()), ctx.env)),
       })
       // Global options are listed once (`rsi help environment`); every screen points there.
       .configureHelp({

@@ -42,7 +42,9 @@ describe('a hanging service', () => {
     // A request alone may take 60 s here (RSI_HTTP_TIMEOUT), with a retry twice that: the whole
     // command must end near its 2 s, start-up on a busy machine included.
     expect(r.seconds).toBeLessThan(20);
-    expect(r.stderr).toMatch(/^rsi: gave up after 2 s \(--timeout\) waiting for scoring to finish: no status received yet; the last status request was still unanswered$/m);
+    expect(r.stderr).toMatch(
+      /^rsi: gave up after 2 s \(--timeout\) waiting for scoring to finish: no status received yet; the last status request was still unanswered$/m,
+    );
   });
 
   it('the project lookup before the watch counts against the same bound', async () => {
@@ -90,12 +92,50 @@ describe('SIGTERM during a watch', () => {
   });
 });
 
+describe('RSI_ERROR_FORMAT=json', () => {
+  const e2e = useSandbox();
+  const lines = (stderr: string) =>
+    stderr
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it('makes each error one JSON line on stderr: code, exit, message, hint', async () => {
+    const env = { RSI_ERROR_FORMAT: 'json' };
+    const usage = await e2e.rsi(['keywords', 'search', 'egfr', '--limit', '99'], { env });
+    expect(usage.code).toBe(2);
+    expect(lines(usage.stderr)).toEqual([
+      { code: 'usage', exit: 2, message: '--limit must be an integer from 1 to 20 (got "99")', hint: null },
+    ]);
+    const unknown = await e2e.rsi(['projects', 'list', '--bogus'], { env });
+    expect(unknown.code).toBe(2);
+    expect(lines(unknown.stderr)).toEqual([expect.objectContaining({ code: 'usage', exit: 2, message: "unknown option '--bogus'" })]);
+    const missing = await e2e.rsi(['status', PROJECT_ID], { env });
+    expect(missing.code).toBe(4);
+    expect(lines(missing.stderr)).toEqual([{ code: 'forbidden', exit: 4, message: expect.stringContaining('not a member'), hint: null }]);
+    const signedOut = await e2e.rsi(['projects', 'list'], { env: { ...env, RSI_TOKEN: undefined } });
+    expect(signedOut.code).toBe(3);
+    expect(lines(signedOut.stderr)).toEqual([
+      expect.objectContaining({ code: 'not_signed_in', exit: 3, hint: expect.stringContaining('rsi') }),
+    ]);
+    // A batch's failed item carries the input it answers, then the batch's own error.
+    const batch = await e2e.rsi(['keywords', 'get', '-', '--json'], { env, input: 'EGFR\nno such keyword 46\n' });
+    expect(batch.code).toBe(11);
+    const [item, end] = lines(batch.stderr);
+    expect(item).toEqual(expect.objectContaining({ input: 'no such keyword 46', exit: 2 }));
+    expect(end).toEqual(expect.objectContaining({ code: 'batch_items_failed', exit: 11 }));
+  });
+});
+
 describe('an older Node than engines', () => {
   // The machine's own node (Node 20), which cron's PATH finds first.
   const oldNode = '/usr/bin/node';
   const run = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(oldNode, [RSI_BIN, ...args], { env: cleanEnv({ RSI_BASE_URL: 'http://127.0.0.1:9' }), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(oldNode, [RSI_BIN, ...args], {
+        env: cleanEnv({ RSI_BASE_URL: 'http://127.0.0.1:9' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
