@@ -101,7 +101,7 @@ export async function watchScoring<S extends Waitable>(
     if (clock.now() > deadline) return { outcome: 'timed_out', last, lastError, waitedMs: clock.now() - started };
     for (;;) {
       let delay = timing.intervalMs;
-        try {
+      try {
         const status = await poll(pollSignal);
         const serialised = JSON.stringify(status);
         const changed = serialised !== previous;

@@ -2,8 +2,10 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { printServiceText } from '../../io/output.js';
 
-/** `rsi auth token` takes no flags of its own. */
-export type TokenOptions = Record<string, never>;
+export interface TokenOptions {
+  /** --refresh: print the refresh token (with its client) for `rsi login --with-token`, and give it up here. */
+  refresh?: boolean;
+}
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return new Command('token')
@@ -12,10 +14,12 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       'after',
       '\nThe token is a secret: do not paste it into logs or tickets.\n\nExample:\n  BASE="$(rsi auth status --json | jq -r .baseUrl)"\n  curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"',
     )
-    .action(async () => runF({}, ctx));
+    .option('--refresh', 'hand this sign-in over: print its refresh token for `rsi login --with-token` (CI) and remove it here')
+    .action(async (flags: { refresh?: boolean }) => runF(flags.refresh ? { refresh: true } : {}, ctx));
 }
 
-export async function run(_opts: TokenOptions, ctx: Context): Promise<void> {
+export async function run(opts: TokenOptions, ctx: Context): Promise<void> {
+  if (opts.refresh) return (await import('./with-token.js')).exportRefreshToken(ctx);
   const { tokenForProfile } = await import('./status.js');
   const { token } = await tokenForProfile(ctx, true);
   // The token comes from the service: exact to a pipe (`$(rsi auth token)`), sanitised on a
