@@ -4,7 +4,7 @@
  */
 import pkg from '../package.json' with { type: 'json' };
 import { createContext, type Env } from './context.js';
-import { CliError, ExitCode, InterruptedError, errorJsonLine, errorsAsJson } from './errors.js';
+import { CliError, ExitCode, InterruptedError, errorJsonLine, errorsAsJson, ioErrorFrom } from './errors.js';
 import type { Io } from './io/io.js';
 import { colourWanted } from './io/colors.js';
 import { utf8Locale } from './io/pictures.js';
@@ -42,6 +42,7 @@ export async function main(options: MainOptions = {}): Promise<number> {
   const debug = argv.includes('--debug') || env.RSI_DEBUG === '1';
 
   const abort = new AbortController();
+  let stdoutFailed: CliError | undefined;
   const onSignal = (name: NodeJS.Signals): void => {
     if (abort.signal.aborted) {
       // Second Ctrl-C: leave now, unless rotated tokens are being saved (then right after).
@@ -59,7 +60,14 @@ export async function main(options: MainOptions = {}): Promise<number> {
     process.on('SIGTERM', onSignal);
     // A closed pipe also surfaces as an 'error' event on stdout: without a listener it would crash.
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') abort.abort(error);
+      if (error.code === 'EPIPE') return abort.abort(error);
+      // `rsi … > file` on a full disk: the output is incomplete, which a script must hear. Said here
+      // (a write can fail after the command returned) once, with exit 12, whenever it comes.
+      if (stdoutFailed) return;
+      stdoutFailed = ioErrorFrom(error, 'the output (stdout)') ?? new IoErrorLike(error);
+      reportError(stdoutFailed, io, debug, abort.signal, sanitize, errorsAsJson(env));
+      process.exitCode = stdoutFailed.exitCode;
+      abort.abort(stdoutFailed);
     });
   }
 
@@ -71,8 +79,10 @@ export async function main(options: MainOptions = {}): Promise<number> {
     const words = expandJsonFields(argv);
     program = buildProgram(ctx, words);
     await program.parseAsync(words, { from: 'user' });
-    return ExitCode.ok;
+    return stdoutFailed?.exitCode ?? ExitCode.ok;
   } catch (error) {
+    // Already said when the output failed; what the command made of the abort adds nothing.
+    if (stdoutFailed) return stdoutFailed.exitCode;
     // A missing-scope error learns the profile and the scopes already granted, for its hint.
     const explained = program ? await explainError(error, ctx) : error;
     const code = reportError(explained, io, debug, abort.signal, sanitize, errorsAsJson(env));
@@ -135,6 +145,11 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
     (signal.reason as NodeJS.ErrnoException | undefined)?.code === 'EPIPE'
   ) {
     return ExitCode.ok;
+  }
+  // A failed local write no layer named (an output file on a full disk): the machine's, not a bug.
+  if (!(error instanceof CliError)) {
+    const path = (error as NodeJS.ErrnoException | undefined)?.path;
+    error = ioErrorFrom(error, path ? String(path) : 'a file') ?? error;
   }
   if (isPromptExit(error) || (signal.aborted && !(error instanceof CliError))) {
     // The signal's own reason says which one stopped rsi: SIGTERM exits 143 on every path.
@@ -249,4 +264,11 @@ function processIo(argv: readonly string[], env: Env, sanitizingStream: Sanitize
     color: colourWanted(env, noColorFlag, stdoutIsTTY),
     colorStderr: colourWanted(env, noColorFlag, stderrIsTTY),
   };
+}
+
+/** A stdout failure that is no I/O error of the machine's (rare): still one line, exit 1. */
+class IoErrorLike extends CliError {
+  constructor(error: NodeJS.ErrnoException) {
+    super(`cannot write the output (stdout): ${error.message}`, { cause: error });
+  }
 }

@@ -1,7 +1,9 @@
 // rsi run unattended (issue 46), through real processes: wall-clock --timeout against a service that
 // accepts connections and never answers, SIGTERM during a watch, and the machine's old Node.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHILD_BOUND_MS, RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
@@ -124,6 +126,47 @@ describe('RSI_ERROR_FORMAT=json', () => {
     const [item, end] = lines(batch.stderr);
     expect(item).toEqual(expect.objectContaining({ input: 'no such keyword 46', exit: 2 }));
     expect(end).toEqual(expect.objectContaining({ code: 'batch_items_failed', exit: 11 }));
+  });
+});
+
+describe('a local write that fails', () => {
+  const runTo = (args: string[], stdout: number, env: Record<string, string> = {}) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [RSI_BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', stdout, 'pipe'] });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+
+  it.runIf(existsSync('/dev/full'))('output to a full disk is an I/O error with its own line, exit 12', async () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      for (const args of [['completion', 'bash'], ['--help']]) {
+        const r = await runTo(args, full);
+        expect(r.code, args.join(' ')).toBe(12);
+        expect(r.stderr).toBe(
+          'rsi: cannot write the output (stdout): no space left on the device (ENOSPC)\nhint: free some space, or write somewhere else, and run again\n',
+        );
+      }
+      const json = await runTo(['completion', 'bash'], full, { RSI_ERROR_FORMAT: 'json' });
+      expect(JSON.parse(json.stderr)).toEqual(expect.objectContaining({ code: 'io_error', exit: 12 }));
+    } finally {
+      closeSync(full);
+    }
+  });
+
+  it.runIf(process.getuid?.() !== 0)('a read-only config folder is an I/O error naming the file, exit 12', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-ro-'));
+    try {
+      chmodSync(dir, 0o500);
+      const r = await runCli(['config', 'set', 'format', 'json'], { env: { RSI_CONFIG_DIR: dir } });
+      expect(r.code, r.stderr).toBe(12);
+      expect(r.stderr).toMatch(/^rsi: cannot write .*config\.json.*: permission denied \(EACCES\)$/m);
+    } finally {
+      chmodSync(dir, 0o700);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

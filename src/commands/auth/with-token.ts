@@ -5,11 +5,10 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Credentials } from '../../auth/credentials.js';
-import type { LoginCommandOptions } from './login.js';
 
 export async function loginWithToken(
   ctx: Context,
-  opts: LoginCommandOptions & { baseUrl: string },
+  opts: { baseUrl: string; clientId?: string | undefined },
   store: ReturnType<Credentials['store']>,
   creds: Credentials,
 ): Promise<void> {
