@@ -47,7 +47,7 @@ function compileCacheDir() {
  */
 function nodeSupported(args) {
   const pkg = JSON.parse(require('node:fs').readFileSync(`${__dirname}/../package.json`, 'utf8'));
-  const range = String((pkg.engines && pkg.engines.node) || '');
+  const range = String(pkg.engines?.node || '');
   const wanted = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim());
   if (!wanted) return true;
   const have = process.versions.node.split('.').map(Number);

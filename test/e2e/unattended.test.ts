@@ -92,6 +92,33 @@ describe('SIGTERM during a watch', () => {
     expect(r.stderr).toMatch(/^rsi: stopped by SIGTERM$/m);
     expect(r.stderr).toMatch(/^hint: only the watching stopped/m);
   });
+
+  it('analyses run --yes --wait: one line says what --yes confirmed, and SIGTERM during the wait exits 143', async () => {
+    const id = await e2e.newProject('Run, then SIGTERM');
+    const ready = await e2e.rsi(['status', id, '--watch', '--interval', '0.1', '--json']);
+    expect(ready.code, ready.stderr).toBe(0);
+    const r = await terminateOnceWatching([
+      'analyses',
+      'run',
+      id,
+      '--top',
+      '2',
+      '--type',
+      'target',
+      '--yes',
+      '--wait',
+      '--json',
+      '--interval',
+      '0.2',
+    ]);
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr).not.toMatch(/asks you to confirm/);
+    expect(r.stderr.split('\n').filter((line) => line.startsWith('confirmed by --yes: '))).toEqual([
+      // A project given by id is named by its id.
+      `confirmed by --yes: running 2 analyses for "${id}"`,
+    ]);
+    expect(r.stderr).toMatch(/^rsi: stopped by SIGTERM$/m);
+  });
 });
 
 describe('RSI_ERROR_FORMAT=json', () => {
