@@ -85,6 +85,41 @@ describe('a refresh killed mid-way', () => {
     }
   });
 
+  it('SIGTERM while the refresh is on the wire waits for the rotated tokens to be saved, then exits 143', async () => {
+    const dir = await signedInFolder();
+    await expireTokens(sandbox, dir, 3600);
+    const before = refreshTokenOf(dir);
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, [RSI_BIN, 'projects', 'list', '--debug'], {
+        env: cleanEnv(envOf(dir)),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      let sent = false;
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        err += chunk;
+        if (!sent && /^> POST \S*\/oauth\/token/m.test(err)) {
+          sent = true;
+          child.kill('SIGTERM');
+        }
+      });
+      const bound = setTimeout(() => child.kill('SIGKILL'), CHILD_BOUND_MS);
+      child.on('error', reject);
+      child.on('close', (exit) => {
+        clearTimeout(bound);
+        resolve(exit);
+      });
+    });
+    expect(code).toBe(143);
+    // The rotation was saved before the exit: the next run uses it, without a refresh of its own.
+    const after = refreshTokenOf(dir);
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+    const next = await rsi(dir, ['projects', 'list', '--json']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(refreshTokenOf(dir)).toBe(after);
+  });
+
   it('a lock whose owner pid no longer runs is taken over without waiting', async () => {
     const dir = await signedInFolder();
     await expireTokens(sandbox, dir, 3600);
