@@ -131,6 +131,8 @@ async function updateNotice(argv: readonly string[], env: Env, io: Io, outputFor
   });
 }
 
+const WRITE_CALLS = new Set(['write', 'writev', 'mkdir', 'rename', 'fsync', 'fdatasync', 'ftruncate', 'copyfile', 'close']);
+
 function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal, sanitize: Sanitize, json = false): number {
   // commander has already printed its message (through our outputError) when it throws.
   if (isCommanderError(error)) {
@@ -147,9 +149,10 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
     return ExitCode.ok;
   }
   // A failed local write no layer named (an output file on a full disk): the machine's, not a bug.
-  if (!(error instanceof CliError)) {
-    const path = (error as NodeJS.ErrnoException | undefined)?.path;
-    error = ioErrorFrom(error, path ? String(path) : 'a file') ?? error;
+  // Only writes: an EACCES from listen() or a read is not a full disk's kind of failure.
+  const errno = error as NodeJS.ErrnoException | undefined;
+  if (!(error instanceof CliError) && WRITE_CALLS.has(errno?.syscall ?? '')) {
+    error = ioErrorFrom(error, errno?.path ? String(errno.path) : 'a file') ?? error;
   }
   if (isPromptExit(error) || (signal.aborted && !(error instanceof CliError))) {
     // The signal's own reason says which one stopped rsi: SIGTERM exits 143 on every path.
