@@ -11,6 +11,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // with nothing but node:fs, which Node has loaded already (docs/performance.md, round 3).
   const { readFileSync } = process.getBuiltinModule('node:fs');
   process.stdout.write(`${JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`);
+} else if (!nodeSupported(argv)) {
+  process.exitCode = 1;
 } else {
   // Node ≥ 22.1 can keep V8's compiled code on disk, which cuts start-up (docs/performance.md). It
   // must be on before the bundle loads, hence the dynamic import below. Node 20 has no such
@@ -35,4 +37,35 @@ function compileCacheDir() {
   if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'rsi', 'Cache', 'compile');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'rsi', 'compile');
   return join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'rsi', 'compile');
+}
+
+/**
+ * Below package.json's `engines`, rsi stops with one line naming both versions (exit 1), instead of
+ * running on a Node it was never tested with (cron's PATH often finds the distribution's old node).
+ * `--version` (above) and `doctor`, which reports the same fact among its checks, still run. Written
+ * for old Nodes: no process.getBuiltinModule (Node < 20.16 lacks it), nothing newer than ES2017.
+ */
+function nodeSupported(args) {
+  const pkg = JSON.parse(require('node:fs').readFileSync(`${__dirname}/../package.json`, 'utf8'));
+  const range = String(pkg.engines?.node || '');
+  const wanted = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim());
+  if (!wanted) return true;
+  const have = process.versions.node.split('.').map(Number);
+  const need = [Number(wanted[1]), Number(wanted[2] || 0), Number(wanted[3] || 0)];
+  const cmp = have[0] - need[0] || have[1] - need[1] || have[2] - need[2];
+  if (cmp >= 0 || commandWord(args) === 'doctor') return true;
+  process.stderr.write(
+    `rsi: Node.js ${process.versions.node} is running, but rsi needs Node.js ${range} (${process.execPath}); put a newer node first on PATH\n`,
+  );
+  return false;
+}
+
+/** The first word that is neither an option nor a global option's value (`--profile x doctor`). */
+function commandWord(args) {
+  const valued = ['--profile', '--base-url', '--format', '--http-timeout', '--jq', '--fields', '--time'];
+  for (let i = 0; i < args.length; i++) {
+    if (valued.includes(args[i])) i++;
+    else if (!args[i].startsWith('-')) return args[i];
+  }
+  return undefined;
 }

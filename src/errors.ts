@@ -17,6 +17,8 @@ export const ExitCode = {
   timedOut: 9,
   analysisFailed: 10,
   batchItemsFailed: 11,
+  /** A local file or stream could not be written: disk full, read-only folder, no permission. */
+  io: 12,
   interrupted: 130,
   /** Stopped by SIGTERM: 128 + 15, as a shell reports a process that signal ended. */
   terminated: 143,
@@ -168,6 +170,52 @@ export class InterruptedError extends CliError {
     super(message, options);
     this.exitCode = options.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
   }
+}
+
+/**
+ * An error as one JSON line, for `RSI_ERROR_FORMAT=json` (docs/scripting.md has its schema): a
+ * loader reads `code` and `exit` instead of matching the text. `input` names a batch's item.
+ */
+export function errorJsonLine(error: { code: string; exit: number; message: string; hint?: string | undefined; input?: string }): string {
+  const record: Record<string, unknown> = { code: error.code, exit: error.exit, message: error.message, hint: error.hint ?? null };
+  if (error.input !== undefined) record.input = error.input;
+  return `${JSON.stringify(record)}\n`;
+}
+
+/** Whether errors go to stderr as JSON lines (`RSI_ERROR_FORMAT=json`) rather than `rsi: …` text. */
+export function errorsAsJson(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env.RSI_ERROR_FORMAT?.trim().toLowerCase() === 'json';
+}
+
+/** A local write failed for a reason of the machine's (disk full, read-only, permission). Exit 12. */
+export class IoError extends CliError {
+  override readonly code = 'io_error';
+  override readonly exitCode = ExitCode.io;
+}
+
+const IO_REASONS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EIO: 'input/output error',
+};
+
+/**
+ * The IoError for a failed write whose errno is the machine's doing (a full disk, a read-only
+ * folder), naming what could not be written; undefined for any other failure.
+ */
+export function ioErrorFrom(error: unknown, what: string): IoError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const reason = code === undefined ? undefined : IO_REASONS[code];
+  if (reason === undefined) return undefined;
+  const hint =
+    code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG'
+      ? 'free some space, or write somewhere else, and run again'
+      : 'make it writable, or choose a writable place (RSI_CONFIG_DIR for the config folder), and run again';
+  return new IoError(`cannot write ${what}: ${reason} (${code})`, { hint, cause: error });
 }
 
 /** The OS keychain or the credentials file cannot be used. Exit 1, with what to do about it. */

@@ -3,7 +3,7 @@
  * builds the dependencies, runs the command tree, and maps errors to the contract's exit codes.
  */
 import { createContext, type Env } from './context.js';
-import { CliError, ExitCode, InterruptedError } from './errors.js';
+import { CliError, ExitCode, InterruptedError, errorJsonLine, errorsAsJson, ioErrorFrom } from './errors.js';
 import type { Readable, Writable } from 'node:stream';
 import type { Io } from './io/io.js';
 import { colourWanted } from './io/colors.js';
@@ -71,6 +71,7 @@ export async function main(options: MainOptions = {}): Promise<number> {
   const debug = argv.includes('--debug') || env.RSI_DEBUG === '1';
 
   const abort = new AbortController();
+  let stdoutFailed: CliError | undefined;
   const onSignal = (name: NodeJS.Signals): void => {
     if (abort.signal.aborted) {
       // Second Ctrl-C: leave now, unless rotated tokens are being saved (then right after).
@@ -92,7 +93,14 @@ export async function main(options: MainOptions = {}): Promise<number> {
     process.on('SIGTERM', onSignal);
     // A closed pipe also surfaces as an 'error' event on stdout: without a listener it would crash.
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') abort.abort(error);
+      if (error.code === 'EPIPE') return abort.abort(error);
+      // `rsi … > file` on a full disk: the output is incomplete, which a script must hear. Said here
+      // (a write can fail after the command returned) once, with exit 12, whenever it comes.
+      if (stdoutFailed) return;
+      stdoutFailed = ioErrorFrom(error, 'the output (stdout)') ?? new IoErrorLike(error);
+      reportError(stdoutFailed, io, debug, abort.signal, sanitize, errorsAsJson(env));
+      process.exitCode = stdoutFailed.exitCode;
+      abort.abort(stdoutFailed);
     });
   }
 
@@ -104,14 +112,16 @@ export async function main(options: MainOptions = {}): Promise<number> {
     const words = expandJsonFields(argv);
     program = buildProgram(ctx, words);
     await program.parseAsync(words, { from: 'user' });
-    return ExitCode.ok;
+    return stdoutFailed?.exitCode ?? ExitCode.ok;
   } catch (error) {
+    // Already said when the output failed; what the command made of the abort adds nothing.
+    if (stdoutFailed) return stdoutFailed.exitCode;
     // A missing-scope error learns the profile and the scopes already granted, for its hint.
     const explained = program ? await explainError(error, ctx) : error;
-    const code = reportError(explained, io, debug, abort.signal, sanitize);
+    const code = reportError(explained, io, debug, abort.signal, sanitize, errorsAsJson(env));
     // gh's `--json name` with one field reads as an argument (it cannot be told from `--json EGFR`).
     const word = (error as { code?: unknown }).code === 'commander.excessArguments' ? jsonFieldWord(argv) : undefined;
-    if (word !== undefined) io.stderr.write(`hint: to choose fields, write --json=${word} or --fields ${word}\n`);
+    if (word !== undefined && !errorsAsJson(env)) io.stderr.write(`hint: to choose fields, write --json=${word} or --fields ${word}\n`);
     return code;
   } finally {
     options.signal?.removeEventListener('abort', stop);
@@ -155,7 +165,9 @@ async function updateNotice(argv: readonly string[], env: Env, io: Io, outputFor
   });
 }
 
-function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal, sanitize: Sanitize): number {
+const WRITE_CALLS = new Set(['write', 'writev', 'mkdir', 'rename', 'fsync', 'fdatasync', 'ftruncate', 'copyfile', 'close']);
+
+function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal, sanitize: Sanitize, json = false): number {
   // commander has already printed its message (through our outputError) when it throws.
   if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
@@ -170,11 +182,33 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
   ) {
     return ExitCode.ok;
   }
+  // A failed local write no layer named (an output file on a full disk): the machine's, not a bug.
+  // Only writes: an EACCES from listen() or a read is not a full disk's kind of failure.
+  const errno = error as NodeJS.ErrnoException | undefined;
+  if (!(error instanceof CliError) && WRITE_CALLS.has(errno?.syscall ?? '')) {
+    error = ioErrorFrom(error, errno?.path ? String(errno.path) : 'a file') ?? error;
+  }
   if (isPromptExit(error) || (signal.aborted && !(error instanceof CliError))) {
-    error = new InterruptedError();
+    // The signal's own reason says which one stopped rsi: SIGTERM exits 143 on every path.
+    error = signal.reason instanceof InterruptedError ? signal.reason : new InterruptedError();
   }
   // Messages carry server text (error bodies, names): sanitised here as well as by the stream, so
   // the guarantee holds for any Io the caller passes in.
+  if (json) {
+    // One JSON line a loader can parse (docs/scripting.md, "Errors as JSON"); the trace stays text.
+    const known = error instanceof CliError ? error : undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(
+      errorJsonLine({
+        code: known ? known.code : 'unexpected',
+        exit: known ? known.exitCode : ExitCode.unexpected,
+        message: oneLine(known ? message : `unexpected error: ${message}`, sanitize),
+        hint: known ? known.hint && oneLine(known.hint, sanitize) : 'run again with --debug for details, and report it if it persists',
+      }),
+    );
+    if (debug && error instanceof Error && error.stack) io.stderr.write(`${sanitize.sanitizeText(error.stack)}\n`);
+    return known ? known.exitCode : ExitCode.unexpected;
+  }
   if (error instanceof CliError) {
     io.stderr.write(`rsi: ${oneLine(error.message, sanitize)}\n`);
     if (error.hint) io.stderr.write(`hint: ${oneLine(error.hint, sanitize)}\n`);
@@ -279,4 +313,11 @@ function stdioIo(stdio: Stdio, argv: readonly string[], env: Env, sanitizingStre
     color: colourWanted(env, noColorFlag, stdoutIsTTY),
     colorStderr: colourWanted(env, noColorFlag, stderrIsTTY),
   };
+}
+
+/** A stdout failure that is no I/O error of the machine's (rare): still one line, exit 1. */
+class IoErrorLike extends CliError {
+  constructor(error: NodeJS.ErrnoException) {
+    super(`cannot write the output (stdout): ${error.message}`, { cause: error });
+  }
 }

@@ -14,6 +14,7 @@ import { isGroup, type RegistryEntry } from './commands/declaration.js';
 import { DECLARATIONS, REGISTRY, ROOT } from './commands/registry.js';
 import { oneJq } from './commands/shared/flags.js';
 import { pageOutput } from './commands/shared/pager.js';
+import { usageText } from './commands/shared/usage-json.js';
 import { commandHabit, optionHabit, quoteHint } from './commands/shared/habits.js';
 
 /**
@@ -124,7 +125,7 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
         // The width comes from the injected Io, not from commander's look at process.stdout.
         getOutHelpWidth: () => helpWidth(ctx.io),
         writeErr: (text) => void ctx.io.stderr.write(text),
-        outputError: (text, write) => write(explainUsage(cmd, text.replace(/^error: /, '').trimEnd())),
+        outputError: (text, write) => write(usageText(explainUsage(cmd, text.replace(/^error: /, '').trimEnd()), ctx.env)),
       })
       // Global options are listed once (`rsi help environment`); every screen points there.
       .configureHelp({

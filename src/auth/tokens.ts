@@ -93,6 +93,14 @@ export class StoredTokenProvider implements AuthProvider {
       if (!stored.refreshToken) {
         throw new NotSignedInError('your access token has expired and there is no refresh token');
       }
+      if (stored.copiedFrom) {
+        // Refresh tokens rotate: the first refresh from a copy kills the original's token, and the
+        // service may then revoke both (reuse detection). Never spend it from here.
+        throw new NotSignedInError(
+          `this sign-in was saved in ${stored.copiedFrom}, not here (a copied config folder): sign in on this machine with \`rsi login\` (or \`rsi login --with-token\`) instead`,
+          { hint: undefined },
+        );
+      }
       const { InvalidGrantError, refreshTokens } = await import('./oauth.js');
       const usedRefreshToken = stored.refreshToken;
       // From the moment the request leaves, the server may rotate: the old refresh token is then
@@ -163,7 +171,7 @@ export class StoredTokenProvider implements AuthProvider {
       what: 'refresh tokens',
       noteAfterMs: this.opts.lockNoteAfterMs ?? 1000,
       // A silent wait looks like a hang: say who we are waiting for.
-      onWait: () => this.opts.warn(`rsi: waiting for another rsi process that is refreshing the sign-in of profile ${profile}…`),
+      onWait: () => this.opts.warn(`waiting for another rsi process that is refreshing the sign-in of profile ${profile}…`),
     });
   }
 }

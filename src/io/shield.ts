@@ -40,7 +40,7 @@ export function exitOutsideShield(exit: () => void, say: (line: string) => void)
   if (!deferred) {
     deferred = true;
     pendingExit = exit;
-    say('rsi: saving your refreshed sign-in before exiting (press Ctrl-C again to leave at once)');
+    say('saving your refreshed sign-in before exiting (press Ctrl-C again to leave at once)');
     return;
   }
   say('rsi: warning: left while refreshed tokens were being saved; if the next command says you are not signed in, run `rsi login`');

@@ -13,6 +13,11 @@ export interface WatchTiming {
   timeoutMs: number;
   /** Ceiling of the backoff after transient errors, in ms (default 30 s). */
   maxBackoffMs?: number;
+  /**
+   * When the time bound started, on the clock (default: when the watch starts). A command whose
+   * `--timeout` bounds all of it (resolving the project first, say) passes its own start.
+   */
+  startedAt?: number;
 }
 
 /** Time as the loop needs it: the root's clock, or a fake one in tests. */
@@ -42,6 +47,8 @@ export type WatchEnd<S> =
       last: S | undefined;
       /** The transient failure of the last poll, when it failed. */
       lastError: ServiceUnavailableError | undefined;
+      /** A poll was still waiting for its reply when the deadline came (and was cut short). */
+      unanswered?: boolean;
       waitedMs: number;
     };
 
@@ -59,6 +66,9 @@ export function isWaiting(status: Waitable): boolean {
  * keeps polling with exponential backoff (interval × 2ⁿ, capped) until the deadline, because a
  * scoring run takes minutes and a blip in between should not cost the user the wait. Any other
  * error (401, 403, a malformed reply, an abort) is thrown at once.
+ *
+ * The deadline is wall-clock: a poll still waiting for a hanging service when it passes is cut
+ * short (its request aborted), so the watch ends by its bound, not a request timeout later.
  */
 export async function watchScoring<S extends Waitable>(
   poll: (signal: AbortSignal) => Promise<S>,
@@ -67,36 +77,54 @@ export async function watchScoring<S extends Waitable>(
   events: WatchEvents<S> = {},
 ): Promise<WatchEnd<S>> {
   const { clock, signal } = ports;
-  const started = clock.now();
+  const started = timing.startedAt ?? clock.now();
   const deadline = timing.timeoutMs > 0 ? started + timing.timeoutMs : Number.POSITIVE_INFINITY;
-  const maxBackoff = Math.max(timing.intervalMs, timing.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS);
-  let previous: string | undefined;
-  let last: S | undefined;
-  let lastError: ServiceUnavailableError | undefined;
-  let failures = 0;
+  // Fires at the deadline and aborts the poll in flight; the caller's signal stays theirs. A timer
+  // rather than `clock.sleep`: a test's clock returns from sleeps at once, and this one only waits.
+  const expiry = new AbortController();
+  const timer = Number.isFinite(deadline) ? setTimeout(() => expiry.abort(), Math.max(0, deadline - clock.now())) : undefined;
+  const pollSignal = AbortSignal.any([signal, expiry.signal]);
+  try {
+    return await loop();
+  } finally {
+    clearTimeout(timer);
+  }
 
-  for (;;) {
-    let delay = timing.intervalMs;
-    try {
-      const status = await poll(signal);
-      const serialised = JSON.stringify(status);
-      const changed = serialised !== previous;
-      previous = serialised;
-      last = status;
-      lastError = undefined;
-      failures = 0;
-      await events.onStatus?.(status, changed);
-      if (!isWaiting(status)) return { outcome: 'done', status, waitedMs: clock.now() - started };
-    } catch (error) {
-      if (!(error instanceof ServiceUnavailableError) || signal.aborted) throw error;
-      lastError = error;
-      failures += 1;
-      delay = Math.min(maxBackoff, timing.intervalMs * 2 ** failures);
-      if (clock.now() < deadline) events.onRetry?.(error, Math.min(delay, deadline - clock.now()));
+  async function loop(): Promise<WatchEnd<S>> {
+    const maxBackoff = Math.max(timing.intervalMs, timing.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS);
+    let previous: string | undefined;
+    let last: S | undefined;
+    let lastError: ServiceUnavailableError | undefined;
+    let failures = 0;
+
+    // The command's steps before the watch may have spent the whole bound already.
+    if (clock.now() > deadline) return { outcome: 'timed_out', last, lastError, waitedMs: clock.now() - started };
+    for (;;) {
+      let delay = timing.intervalMs;
+      try {
+        const status = await poll(pollSignal);
+        const serialised = JSON.stringify(status);
+        const changed = serialised !== previous;
+        previous = serialised;
+        last = status;
+        lastError = undefined;
+        failures = 0;
+        await events.onStatus?.(status, changed);
+        if (!isWaiting(status)) return { outcome: 'done', status, waitedMs: clock.now() - started };
+      } catch (error) {
+        if (expiry.signal.aborted && !signal.aborted) {
+          return { outcome: 'timed_out', last, lastError, unanswered: true, waitedMs: clock.now() - started };
+        }
+        if (!(error instanceof ServiceUnavailableError) || signal.aborted) throw error;
+        lastError = error;
+        failures += 1;
+        delay = Math.min(maxBackoff, timing.intervalMs * 2 ** failures);
+        if (clock.now() < deadline) events.onRetry?.(error, Math.min(delay, deadline - clock.now()));
+      }
+
+      const now = clock.now();
+      if (now >= deadline) return { outcome: 'timed_out', last, lastError, waitedMs: now - started };
+      await clock.sleep(Math.min(delay, deadline - now), signal);
     }
-
-    const now = clock.now();
-    if (now >= deadline) return { outcome: 'timed_out', last, lastError, waitedMs: now - started };
-    await clock.sleep(Math.min(delay, deadline - now), signal);
   }
 }

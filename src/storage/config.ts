@@ -3,13 +3,13 @@
  * the dynamic client registration. One JSON file, validated on read, written atomically.
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile, chmod } from './fs.js';
+import { mkdir, readFile, rename, rm, writeFile, chmod } from './fs.js';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import envPaths from 'env-paths';
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError, UsageError, ioErrorFrom } from '../errors.js';
 import { formatChoices, OUTPUT_FORMATS } from '../formats.js';
 import { withLock } from './lock.js';
 import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './trust.js';
@@ -288,26 +288,34 @@ export async function ensureDir(dir: string): Promise<void> {
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new ConfigError(`cannot create the config folder ${dir}: ${(error as Error).message}`, {
-      hint: 'check that the config folder (RSI_CONFIG_DIR) is writable',
-      cause: error,
-    });
+    throw (
+      ioErrorFrom(error, `the config folder ${dir}`) ??
+      new ConfigError(`cannot create the config folder ${dir}: ${(error as Error).message}`, {
+        hint: 'check that the config folder (RSI_CONFIG_DIR) is writable',
+        cause: error,
+      })
+    );
   }
 }
 
 /** Writes a file by renaming a complete temporary file over it, so readers never see half of it. */
 export async function writeAtomic(file: string, content: string, mode: number): Promise<void> {
   const dir = dirname(file);
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     await writeFile(tmp, content, { mode });
     await chmod(tmp, mode);
     await rename(tmp, file);
   } catch (error) {
-    throw new ConfigError(`cannot write ${file}: ${(error as Error).message}`, {
-      hint: 'check that the config folder (RSI_CONFIG_DIR) is writable',
-      cause: error,
-    });
+    // A full disk leaves a partial temporary file: not ours to keep. The original is untouched.
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw (
+      ioErrorFrom(error, file) ??
+      new ConfigError(`cannot write ${file}: ${(error as Error).message}`, {
+        hint: 'check that the config folder (RSI_CONFIG_DIR) is writable',
+        cause: error,
+      })
+    );
   }
 }

@@ -4,6 +4,8 @@
  * (test/support/memory-store.ts, kind 'memory'). Keyed by base URL and profile. Never a silent fallback from one to another.
  */
 import { readFile, rm } from './fs.js';
+import { readFileSync, realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { CredentialStoreError } from '../errors.js';
@@ -24,6 +26,11 @@ export interface StoredTokens {
   clientAuth?: 'client_secret_basic' | 'client_secret_post' | undefined;
   /** That client's secret: kept with the tokens it guards, in the same store, never in config.json. */
   clientSecret?: string | undefined;
+  /**
+   * Read, never written: the file store found these tokens saved by another machine or in another
+   * folder (a copied config folder), and says where. Its refresh token must not be used here.
+   */
+  copiedFrom?: string | undefined;
 }
 
 export interface CredentialKey {
@@ -62,7 +69,8 @@ const schemas = (() => {
       clientSecret: z.optional(z.string()),
     });
     const RefreshPart = z.object({ refreshToken: z.string().check(z.minLength(1)) });
-    const FileEntries = z.record(z.string(), z.extend(AccessPart, { refreshToken: z.optional(z.string()) }));
+    const Home = z.object({ host: z.string(), machine: z.string(), dir: z.string() });
+    const FileEntries = z.record(z.string(), z.extend(AccessPart, { refreshToken: z.optional(z.string()), home: z.optional(Home) }));
     return { AccessPart, RefreshPart, FileEntries };
   }
   return () => (built ??= build());
@@ -325,11 +333,23 @@ export class FileStore implements CredentialStore {
   }
 
   async load(key: CredentialKey): Promise<StoredTokens | undefined> {
-    return (await this.readAll())[entryName(key)];
+    return this.fromDisk((await this.readAll())[entryName(key)]);
   }
 
   async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
     await this.update(key, () => tokens);
+  }
+
+  /**
+   * An entry as the provider sees it: where it was saved is compared with here (this machine, this
+   * folder), and a difference is reported as `copiedFrom` rather than trusted.
+   */
+  private fromDisk(entry: FileEntry | undefined): StoredTokens | undefined {
+    if (!entry) return undefined;
+    const { home, ...tokens } = entry;
+    const here = homeOf(this.dir);
+    if (!home || (home.host === here.host && home.machine === here.machine && home.dir === here.dir)) return tokens;
+    return { ...tokens, copiedFrom: `${home.dir} on ${home.host}` };
   }
 
   /**
@@ -339,9 +359,11 @@ export class FileStore implements CredentialStore {
   async update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void> {
     await this.locked(async () => {
       const all = await this.readAll();
-      const next = fn(all[entryName(key)]);
+      const next = fn(this.fromDisk(all[entryName(key)]));
       if (next === undefined) return;
-      all[entryName(key)] = { ...next, refreshToken: next.refreshToken };
+      // Saved here: the entry now belongs to this machine and folder (a login or a rotation here).
+      const { copiedFrom: _, ...tokens } = next;
+      all[entryName(key)] = { ...tokens, refreshToken: next.refreshToken, home: homeOf(this.dir) };
       await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
     });
   }
@@ -360,6 +382,28 @@ export class FileStore implements CredentialStore {
     await ensureDir(this.dir);
     await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the credentials' }, fn);
   }
+}
+
+type FileEntry = z.infer<ReturnType<typeof schemas>['FileEntries']>[string];
+
+/**
+ * Where a file entry was saved: the host name, the machine's id (systemd's /etc/machine-id where
+ * there is one: a cloned runner image may keep a host name) and the config folder's real path.
+ */
+function homeOf(dir: string): { host: string; machine: string; dir: string } {
+  let machine = '';
+  try {
+    machine = readFileSync('/etc/machine-id', 'utf8').trim();
+  } catch {
+    // No machine id (macOS, Windows, some containers): the host name and the folder still tell.
+  }
+  let real = resolve(dir);
+  try {
+    real = realpathSync(real);
+  } catch {
+    // A folder not made yet: its absolute path is what it will be.
+  }
+  return { host: hostname(), machine, dir: real };
 }
 
 function entryName(key: CredentialKey): string {

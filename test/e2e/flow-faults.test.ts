@@ -35,10 +35,10 @@ describe('status --watch --timeout', () => {
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };
 
-    const r = await rsi(['status', id, '--watch', '--interval', '0.1', '--timeout', '0.5', '--json']);
+    const r = await rsi(['status', id, '--watch', '--interval', '0.1', '--timeout', '1', '--json']);
 
     expect(r.code, r.stderr).toBe(9);
-    expect(r.stderr).toMatch(/^rsi: gave up after 0\.5 s \(--timeout\): scanning for signals/m);
+    expect(r.stderr).toMatch(/^rsi: gave up after 1 s \(--timeout\) waiting for scoring to finish: scanning for signals/m);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(1);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ next: 'wait' });

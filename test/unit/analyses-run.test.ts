@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
-import { build, parseRunFlags, parseSelectionsJson, run, type AnalysesRunOptions } from '../../src/commands/analyses/run/run.js';
+import { build, parseRunFlags, run, type AnalysesRunOptions } from '../../src/commands/analyses/run/run.js';
+import { parseSelectionsJson } from '../../src/commands/analyses/run/selections.js';
 import { ApiClient } from '../../src/client/client.js';
 import type { AnalysesResult as AnalysesReply, RunAnalysesBody } from '../../src/client/schemas.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';

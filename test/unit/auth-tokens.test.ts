@@ -286,7 +286,7 @@ describe('interrupts never lose a rotated token', () => {
     await new Promise((r) => setImmediate(r));
     expect(exitsBeforeSave).toBe(0);
     expect(storedAtExit).toEqual(['RT-2']);
-    expect(said).toEqual(['rsi: saving your refreshed sign-in before exiting (press Ctrl-C again to leave at once)']);
+    expect(said).toEqual(['saving your refreshed sign-in before exiting (press Ctrl-C again to leave at once)']);
   });
 
   it('a third Ctrl-C leaves at once and tells the user exactly what may be lost', async () => {
@@ -336,7 +336,7 @@ describe('interrupts never lose a rotated token', () => {
     });
     const refreshed = p.getAccessToken();
     while (warnings.length === 0) await new Promise((r) => setTimeout(r, 10));
-    expect(warnings).toEqual(['rsi: waiting for another rsi process that is refreshing the sign-in of profile default…']);
+    expect(warnings).toEqual(['waiting for another rsi process that is refreshing the sign-in of profile default…']);
     expect(refreshes).toBe(0);
     await holder();
     expect(await refreshed).toBe('AT-2');

@@ -93,3 +93,31 @@ describe('ops/watch: watchScoring', () => {
     expect(isWaiting({ next: 'run_analyses' })).toBe(false);
   });
 });
+
+describe('ops/watch: the deadline is wall-clock', () => {
+  // A poll that only ends when its signal aborts: a service that accepted and never answered.
+  const hanging = (signal: AbortSignal) =>
+    new Promise<S>((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+
+  it('cuts a poll still waiting at the deadline and ends timed out, saying it was unanswered', async () => {
+    const clock = { now: () => Date.now(), sleep: async () => undefined };
+    const end = await watchScoring(hanging, { intervalMs: 100, timeoutMs: 50 }, { clock, signal: never });
+    expect(end).toMatchObject({ outcome: 'timed_out', last: undefined, unanswered: true });
+  });
+
+  it('counts from startedAt: a bound already spent before the watch polls nothing', async () => {
+    const clock = fakeClock();
+    const { poll, calls } = scripted([{ next: 'wait' }]);
+    const end = await watchScoring(poll, { intervalMs: 100, timeoutMs: 1000, startedAt: clock.t - 2000 }, { clock, signal: never });
+    expect(end).toMatchObject({ outcome: 'timed_out', waitedMs: 2000 });
+    expect(calls()).toBe(0);
+  });
+
+  it("the caller's own abort is not a timeout: it is thrown", async () => {
+    const clock = { now: () => Date.now(), sleep: async () => undefined };
+    const ctl = new AbortController();
+    const watching = watchScoring(hanging, { intervalMs: 100, timeoutMs: 60_000 }, { clock, signal: ctl.signal });
+    ctl.abort(new Error('stopped'));
+    await expect(watching).rejects.toThrow('aborted');
+  });
+});

@@ -17,6 +17,8 @@ export interface LoginCommandOptions {
   resource?: 'api' | 'mcp';
   /** --client-id: a pre-registered client (or a Client ID Metadata Document URL) for the MCP sign-in. */
   clientId?: string | undefined;
+  /** --with-token: sign in from a refresh token read on stdin (CI, cron); no browser. */
+  withToken?: boolean;
 }
 
 /** Repeatable, and each value may be a comma or space separated list (`--scope a,b`). */
@@ -44,6 +46,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--port <n>', 'loopback port for the redirect (fixed, for ssh -L); default: any free port')
     .option('--insecure-storage', 'store tokens in a 0600 file in the config folder instead of the keychain')
     .option('--timeout <seconds>', 'give up waiting for the browser after this long', '300')
+    .option('--with-token', 'read a refresh token on stdin (the line `rsi auth token --refresh` printed) and sign in with it: CI, cron')
     .option('--resource <resource>', "what the token is for: api (default) or mcp (the service's MCP server; `rsi mcp`, `rsi scoreboard`)")
     .option(
       '--client-id <id>',
@@ -59,7 +62,11 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       const timeoutSeconds = intFlag('--timeout', flags.timeout, 1, 3600)!;
       const resource = enumFlag('--resource', flags.resource, ['api', 'mcp'] as const);
       const clientId = typeof flags.clientId === 'string' ? flags.clientId.trim() : undefined;
-      if (clientId !== undefined && resource !== 'mcp') throw new UsageError('--client-id is for the MCP sign-in: add --resource mcp');
+      const withToken = flags.withToken === true;
+      if (withToken && resource === 'mcp')
+        throw new UsageError('--with-token signs in to the API; the MCP sign-in needs `rsi login --resource mcp`');
+      if (clientId !== undefined && resource !== 'mcp' && !withToken)
+        throw new UsageError('--client-id is for the MCP sign-in (add --resource mcp) or for a bare token with --with-token');
       if (clientId !== undefined && !/^[\x21-\x7e]+$/.test(clientId))
         throw new UsageError('--client-id must be visible ASCII without spaces');
       await runF(
@@ -73,6 +80,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           timeoutSeconds,
           ...(resource ? { resource } : {}),
           ...(clientId ? { clientId } : {}),
+          ...(withToken ? { withToken } : {}),
         },
         ctx,
       );
@@ -103,6 +111,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
     throw error;
   }
   const err = ctx.io.stderr;
+  if (opts.withToken) return (await import('../auth/with-token.js')).loginWithToken(ctx, { ...opts, baseUrl }, store, creds);
   // Each resource has its own environment token: only that one hides this login.
   const envName = opts.resource === 'mcp' ? 'RSI_MCP_TOKEN' : 'RSI_TOKEN';
   if (opts.resource === 'mcp' ? ctx.env.RSI_MCP_TOKEN?.trim() : creds.envToken)
@@ -140,7 +149,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
       oauth: { userAgent: creds.userAgent, network: await ctx.network() },
       clock: ctx.clock,
       signal: ctx.signal,
-      pasted: paste.lines,
+      pasted: pastedOrFail(paste.lines, () => finished),
       resource: opts.resource,
       clientId: opts.clientId,
       // A secret never goes on the command line (shell history, `ps`): only the environment.
@@ -191,6 +200,19 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
     err.write(
       `warning: the MCP server still refuses this sign-in for lack of ${result.stillRefused.join(' ')}; signing in again did not help, so rsi stopped (ask the service's administrators)\n`,
     );
+}
+
+/**
+ * The pasted lines, and when stdin ends before any sign-in came back (it was closed: cron, CI), a
+ * failure at once: with no browser and nobody to paste, waiting out --timeout helps nobody.
+ */
+async function* pastedOrFail(lines: AsyncIterable<string>, finished: () => boolean): AsyncGenerator<string> {
+  yield* lines;
+  if (finished()) return;
+  const { NotSignedInError } = await import('../../errors.js');
+  throw new NotSignedInError('no browser could be opened here and stdin is closed, so nobody can finish this sign-in; nothing was stored', {
+    hint: 'unattended (CI, cron): pipe a refresh token to `rsi login --with-token` (from `rsi auth token --refresh` on a machine that signed in), or set RSI_TOKEN; over SSH: `rsi login --no-browser` at a terminal',
+  });
 }
 
 /** Longer than any sign-in return address: a line past this is dropped as it arrives, never kept. */

@@ -6,7 +6,16 @@
  */
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../client/client.js';
-import { BatchItemsFailedError, CliError, InterruptedError, NotSignedInError, UsageError } from '../../errors.js';
+import {
+  BatchItemsFailedError,
+  CliError,
+  ExitCode,
+  errorJsonLine,
+  errorsAsJson,
+  InterruptedError,
+  NotSignedInError,
+  UsageError,
+} from '../../errors.js';
 import type { InFlight, PageWindow } from '../../client/window.js';
 import { maxPages, pageWindow, readAhead } from '../../client/paging.js';
 import { readInput } from './flags.js';
@@ -130,7 +139,13 @@ export async function startBatch<R>(
     for await (const outcome of inInputOrder(items, itemWork, window, fatal)) {
       if (!outcome.ok) {
         failed++;
-        ctx.io.stderr.write(`rsi: ${outcome.input}: ${outcome.error.message.replace(/\s*\n\s*/g, ' ')}\n`);
+        const message = outcome.error.message.replace(/\s*\n\s*/g, ' ');
+        const { code, exitCode, hint } = outcome.error as Partial<CliError>;
+        ctx.io.stderr.write(
+          errorsAsJson(ctx.env)
+            ? errorJsonLine({ code: code ?? 'unexpected', exit: exitCode ?? ExitCode.unexpected, message, hint, input: outcome.input })
+            : `rsi: ${outcome.input}: ${message}\n`,
+        );
       }
       yield outcome;
     }

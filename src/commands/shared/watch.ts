@@ -7,7 +7,7 @@
 import { formatSeconds } from '../../io/text.js';
 import type { Clock, Io } from '../../io/io.js';
 import type { Progress } from '../../io/progress.js';
-import { CliError, InterruptedError, type ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
+import { CliError, ExitCode, InterruptedError, type ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
 import { isWaiting, type WatchEvents, type WatchTiming, watchScoring } from '../../ops/watch.js';
 import { shellQuote } from './habits.js';
 import { describeStatus, statusLine, summaryOf, type StatusLike } from './status-view.js';
@@ -30,23 +30,28 @@ export async function watchStatus<S extends StatusLike>(
 ): Promise<S> {
   const end = await watchScoring(poll, timing, { clock, signal }, events);
   if (end.outcome === 'done') return end.status;
-  throw timeoutError(timing.timeoutMs, end.last, end.lastError, about.setupUrl, about.resume);
+  throw timeoutError(timing.timeoutMs, end.last, end.lastError, end.unanswered === true, about.setupUrl, about.resume);
 }
 
 function timeoutError(
   timeoutMs: number,
   last: StatusLike | undefined,
   lastError: ServiceUnavailableError | undefined,
+  unanswered: boolean,
   setupUrl: string | undefined,
   resume = 'rsi status PROJECT --watch',
 ) {
   const waited = formatSeconds(timeoutMs);
   const state = last ? statusLine(last) : 'no status received yet';
-  const why = lastError ? `; the last poll failed: ${lastError.message}` : '';
+  const why = unanswered
+    ? '; the last status request was still unanswered'
+    : lastError
+      ? `; the last poll failed: ${lastError.message}`
+      : '';
   // Signals ready, nothing scoring, and still "wait": what a service that waits for the user's
   // scoring setup looks like from here. Only the summary can say for sure, so this is an "if".
   const stalled = last?.signals_ready && last.scoring === 'not_started' && isWaiting(last);
-  return new WatchTimeoutError(`gave up after ${waited} (--timeout): ${state}${why}`, {
+  return new WatchTimeoutError(`gave up after ${waited} (--timeout) waiting for scoring to finish: ${state}${why}`, {
     hint:
       stalled && setupUrl
         ? `if the project's scoring setup is not finished, finish it at ${setupUrl}; then watch again, or give a longer --timeout (0 = no limit)`
@@ -105,6 +110,8 @@ export async function watchWithOutput<S extends StatusLike>(
     if (deps.signal.aborted && (error instanceof InterruptedError || !(error instanceof CliError))) {
       const reason = deps.signal.reason;
       throw new InterruptedError(reason instanceof CliError ? reason.message : 'interrupted', {
+        // SIGTERM stays SIGTERM (exit 143), whatever the watch was doing when it came.
+        ...(reason instanceof InterruptedError && reason.exitCode === ExitCode.terminated ? { signal: 'SIGTERM' as const } : {}),
         hint: `only the watching stopped: the service goes on with the work; to follow it again, run \`${resume}\``,
         cause: error,
       });
@@ -133,4 +140,46 @@ function parseSeconds(flag: string, raw: string | undefined, fallback: number, m
     throw new UsageError(`${flag} must be a number of seconds from ${min} to ${max}${zero} (got "${raw}")`);
   }
   return value;
+}
+
+/**
+ * A command's whole `--timeout` (`status --watch`, `analyses run --wait`), wall-clock from the
+ * command's start: the steps before the watch (resolving the project, its signals, the run) go out
+ * on `signal`, which the deadline aborts with a WatchTimeoutError naming the step it cut short; the
+ * watch itself ends by the same deadline (`timing.startedAt`). A refresh of the sign-in is not cut:
+ * a rotated token must be saved (src/io/shield.ts); `--http-timeout` bounds it.
+ */
+export interface CommandBudget {
+  signal: AbortSignal;
+  /** The watch's timing, its deadline counted from the command's start. */
+  timing: WatchTiming;
+  /** Names the step under way, for the message if the deadline cuts it short. */
+  waitingFor(what: string): void;
+  dispose(): void;
+}
+
+export function commandBudget(clock: Clock, signal: AbortSignal, timing: WatchTiming): CommandBudget {
+  const startedAt = clock.now();
+  let step = 'the service';
+  const expiry = new AbortController();
+  const timer =
+    timing.timeoutMs > 0
+      ? setTimeout(
+          () =>
+            expiry.abort(
+              new WatchTimeoutError(`gave up after ${formatSeconds(timing.timeoutMs)} (--timeout) waiting for ${step}`, {
+                hint: 'the service did not answer in time: check it with `rsi doctor`, or give a longer --timeout (0 = no limit)',
+              }),
+            ),
+          timing.timeoutMs,
+        )
+      : undefined;
+  return {
+    signal: AbortSignal.any([signal, expiry.signal]),
+    timing: { ...timing, startedAt },
+    waitingFor: (what) => {
+      step = what;
+    },
+    dispose: () => clearTimeout(timer),
+  };
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { parseTiming, watchWithOutput } from '../shared/watch.js';
+import { commandBudget, parseTiming, watchWithOutput } from '../shared/watch.js';
 import type { WatchTiming } from '../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
 import { assertNoFailedAnalyses, failedDuringWatch } from '../shared/exit-policy.js';
@@ -76,11 +76,22 @@ export function parseStatusFlags(project: string, flags: { watch?: boolean; inte
 }
 
 export async function run(options: StatusOptions, ctx: Context): Promise<void> {
+  // With --watch, --timeout bounds the whole command, the project's lookup included.
+  const budget = options.watch && commandBudget(ctx.clock, ctx.signal, options.watch);
+  try {
+    await runWithin(options, ctx, budget || undefined);
+  } finally {
+    if (budget) budget.dispose();
+  }
+}
+
+async function runWithin(options: StatusOptions, ctx: Context, budget: ReturnType<typeof commandBudget> | undefined): Promise<void> {
   const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../ops/resolve.js')]);
   const { io } = ctx;
   const { format } = ctx.globals();
   const machine = printsDocuments({ format });
-  const project = await resolveProject(client, options.project, ctx.signal);
+  budget?.waitingFor(`the project ${options.project} to be looked up`);
+  const project = await resolveProject(client, options.project, budget?.signal ?? ctx.signal);
   let first: Status | undefined;
   const poll = async (signal: AbortSignal) => {
     const status = await client.getProjectStatus(project.id, signal);
@@ -88,7 +99,7 @@ export async function run(options: StatusOptions, ctx: Context): Promise<void> {
     return status;
   };
 
-  if (options.watch === undefined) {
+  if (options.watch === undefined || budget === undefined) {
     const status = await poll(ctx.signal);
     await printDocumentOr({ io, format }, status, () => printStatus(io, format, status, project.name, () => ctx.clock.now()));
     return;
@@ -97,7 +108,7 @@ export async function run(options: StatusOptions, ctx: Context): Promise<void> {
   const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(
     poll,
-    options.watch,
+    budget.timing,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );

@@ -133,7 +133,11 @@ describe('auth status: flags', () => {
   });
 });
 describe('auth token: flags', () => {
-  it('takes nothing', () => takesNothing(token.build));
+  it('takes --refresh only', async () => {
+    expect(await parseFlags(token.build, [])).toEqual({});
+    expect(await parseFlags(token.build, ['--refresh'])).toEqual({ refresh: true });
+    await expect(parseFlags(token.build, ['x'])).rejects.toThrow(/too many arguments/);
+  });
 });
 
 describe('logout: run', () => {

@@ -5,7 +5,7 @@ import { forPeople, type OutputFormat } from '../../../formats.js';
 import { canPrompt } from '../../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../../client/schemas.js';
 import { ConfirmationRequiredError, UsageError } from '../../../errors.js';
-import { parseTiming, watchWithOutput } from '../../shared/watch.js';
+import { commandBudget, parseTiming, watchWithOutput } from '../../shared/watch.js';
 import type { WatchTiming } from '../../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../../shared/status-view.js';
 import { assertNoFailedAnalyses, startedByReply } from '../../shared/exit-policy.js';
@@ -16,6 +16,7 @@ import { formatTable } from '../../../io/table.js';
 import { note } from '../../../io/lines.js';
 import { inTable, printsDocuments, tableGap, tableNote } from '../../../io/replies.js';
 import { RUN_COLUMNS, SKIP_COLUMNS } from './views.js';
+import { dedupe, parseSelect, parseSelectionsJson } from './selections.js';
 import { readInput } from '../../shared/flags.js';
 import * as ops from '../../../ops/analyses.js';
 import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../../declaration.js';
@@ -179,62 +180,7 @@ export async function parseRunFlags(project: string, flags: RawFlags, canAsk = f
   };
 }
 
-function parseSelect(value: string): Selection {
-  const parts = value.split(':');
-  // A bare word is a signal name (or a signal keyword id), resolved through the project's signals.
-  if (parts.length === 1 && value.trim() !== '') return { keyword_id: '', signal_keyword_id: value.trim() };
-  if (parts.length !== 2 || parts[0]!.trim() === '' || parts[1]!.trim() === '') {
-    throw new UsageError(`--select must be KEYWORD_ID:SIGNAL_KEYWORD_ID (got "${value}")`);
-  }
-  return { keyword_id: parts[0]!.trim(), signal_keyword_id: parts[1]!.trim() };
-}
-
-/**
- * Reads --selections JSON. Accepted: an array of objects with `keyword_id` and `signal_keyword_id`
- * (extra fields ignored, so Signal objects work), a SignalList (`{signals: [...]}`) or a RunAnalyses
- * body (`{selections: [...]}`): whatever `rsi signals --json` or a jq filter over it produces.
- */
-export function parseSelectionsJson(text: string, from: string): Selection[] {
-  const where = from === '-' ? 'stdin' : from;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new UsageError(`--selections: ${where} is not valid JSON`);
-  }
-  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-    const obj = data as Record<string, unknown>;
-    data = Array.isArray(obj.selections) ? obj.selections : Array.isArray(obj.signals) ? obj.signals : data;
-  }
-  if (!Array.isArray(data)) {
-    throw new UsageError(
-      `--selections: ${where} must hold an array of {keyword_id, signal_keyword_id}, a SignalList or a RunAnalyses body`,
-    );
-  }
-  return data.map((item: unknown, i) => {
-    const o = (item ?? {}) as Record<string, unknown>;
-    if (typeof o.keyword_id !== 'string' || o.keyword_id === '' || typeof o.signal_keyword_id !== 'string' || o.signal_keyword_id === '') {
-      throw new UsageError(`--selections: item ${i} in ${where} needs string keyword_id and signal_keyword_id`);
-    }
-    return { keyword_id: o.keyword_id, signal_keyword_id: o.signal_keyword_id };
-  });
-}
-
-function dedupe(selections: Selection[]): Selection[] {
-  const seen = new Set<string>();
-  return selections.filter((s) => {
-    const key = `${s.keyword_id}\u0000${s.signal_keyword_id}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 export async function run(options: AnalysesRunOptions, ctx: Context): Promise<void> {
-  const { io } = ctx;
-  const { format } = ctx.globals();
-  const machine = printsDocuments({ format });
-
   // Read stdin/file before any request, so a bad file costs no round trip.
   let selections = [...options.select];
   if (options.selectionsFrom !== undefined) {
@@ -243,8 +189,6 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
       throw new UsageError(`--selections: ${options.selectionsFrom === '-' ? 'stdin' : options.selectionsFrom} holds no selections`);
   }
   selections = dedupe(selections);
-  // stdin that carried the selections cannot also carry the answer to a question.
-  const stdinFree = options.selectionsFrom !== '-';
 
   const body: RunAnalysesBody = {};
   if (options.top) {
@@ -254,24 +198,53 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   }
   if (options.includeAnalysed) body.include_analysed = true;
 
+  // With --wait, --timeout bounds the command from its start: the lookups before the run, and the
+  // watch after it (the run's own POST is bounded by --http-timeout, a prompt by the person).
+  const budget = options.wait && commandBudget(ctx.clock, ctx.signal, options.wait);
+  try {
+    await runWithin(options, ctx, body, budget || undefined);
+  } finally {
+    if (budget) budget.dispose();
+  }
+}
+
+async function runWithin(
+  options: AnalysesRunOptions,
+  ctx: Context,
+  body: RunAnalysesBody,
+  budget: ReturnType<typeof commandBudget> | undefined,
+): Promise<void> {
+  const { io } = ctx;
+  const { format } = ctx.globals();
+  const machine = printsDocuments({ format });
+  // stdin that carried the selections cannot also carry the answer to a question.
+  const stdinFree = options.selectionsFrom !== '-';
+  const lookups = budget?.signal ?? ctx.signal;
   const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../../ops/resolve.js')]);
-  const project = await resolveProject(client, options.project, ctx.signal);
+  budget?.waitingFor(`the project ${options.project} to be looked up`);
+  const project = await resolveProject(client, options.project, lookups);
+  budget?.waitingFor(`the signals of ${project.name}`);
   if (options.pick) {
     const { pickSignals } = await import('../../shared/pick.js');
-    const signals = await ops.listProjectSignals(client, project.id, ctx.signal);
+    const signals = await ops.listProjectSignals(client, project.id, lookups);
     body.selections = await pickSignals(ctx, signals, { includeAnalysed: options.includeAnalysed, projectName: project.name });
     if (body.selections.length === 0) {
       io.stderr.write('Nothing selected; nothing was run.\n');
       return;
     }
   }
-  if (body.selections) body.selections = await ops.resolveSelectNames(body.selections, client, project, ctx.signal);
+  if (body.selections) body.selections = await ops.resolveSelectNames(body.selections, client, project, lookups);
   const outcome = await ops.runAnalyses(client, project, body, {
     signal: ctx.signal,
     // The service asks: show what it asks about, then --yes, a prompt, or exit 7 when nobody can answer.
     confirm: async (question) => {
+      // Confirmed already: one line saying what ran, not a question and a table that read, in a
+      // CI log, like a prompt waiting for an answer.
+      if (options.yes) {
+        note(io, `confirmed by --yes: ${confirmQuestion(question, project.name).replace(/^Run/, 'running').replace('?', '')}`);
+        return true;
+      }
       await showConfirmation(io, question, project.name);
-      if (options.yes) return true;
       if (!stdinFree || !canPrompt(io)) {
         if (machine) await printReply(io, question);
         throw new ConfirmationRequiredError(`the service asks to confirm before running analyses for "${project.name}"; nothing was run`, {
@@ -291,13 +264,13 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   }
   const { result } = outcome;
 
-  await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, ctx.signal));
+  await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, lookups));
   if (options.wait === undefined) return;
 
   const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(
     (signal) => client.getProjectStatus(project.id, signal),
-    options.wait,
+    budget?.timing ?? options.wait,
     { io, clock: ctx.clock, signal: ctx.signal, progress },
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );

@@ -3,8 +3,10 @@ import type { Context } from '../../../context.js';
 import { printServiceText } from '../../../io/output.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
-/** `rsi auth token` takes no flags of its own. */
-export type TokenOptions = Record<string, never>;
+export interface TokenOptions {
+  /** --refresh: print the refresh token (with its client) for `rsi login --with-token`, and give it up here. */
+  refresh?: boolean;
+}
 
 export const command: CommandDeclaration = {
   path: 'auth token',
@@ -18,10 +20,12 @@ export const command: CommandDeclaration = {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return commandFor(command)
     .addHelpText('after', '\nThe token is a secret: do not paste it into logs or tickets.')
-    .action(async () => runF({}, ctx));
+    .option('--refresh', 'hand this sign-in over: print its refresh token for `rsi login --with-token` (CI) and remove it here')
+    .action(async (flags: { refresh?: boolean }) => runF(flags.refresh ? { refresh: true } : {}, ctx));
 }
 
-export async function run(_opts: TokenOptions, ctx: Context): Promise<void> {
+export async function run(opts: TokenOptions, ctx: Context): Promise<void> {
+  if (opts.refresh) return (await import('../with-token.js')).exportRefreshToken(ctx);
   const { tokenForProfile } = await import('../status/status.js');
   const { token } = await tokenForProfile(ctx, true);
   // The token comes from the service: exact to a pipe (`$(rsi auth token)`), sanitised on a
