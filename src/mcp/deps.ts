@@ -18,6 +18,12 @@ export interface SignIns {
 export interface ServeDeps {
   version: string;
   allowWrite: boolean;
+  /**
+   * Without form elicitation, a write may be confirmed in the chat (the question goes back to the
+   * assistant, an identical repeat sends it): the person who starts the server allows it with
+   * --confirm-in-chat. Otherwise such a client's writes are refused (gate.ts).
+   */
+  confirmInChat?: boolean;
   /** The API client, built on first use (and again after a failure: a later `rsi login` is picked up). */
   client(): Promise<ApiClient>;
   /** Reads the sign-ins now; the tool list follows them (see SignIns). */

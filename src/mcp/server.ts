@@ -3,7 +3,8 @@
  * the in-process API client (the same HTTP layer, sign-in and refresh as the commands). Each tool
  * is one file under tools/ (tools/tool.ts says what a tool is); this file registers the table and
  * gives every call what they share. Read-only unless the user starts it with --allow-write, and
- * then a write the service asks about runs only when a person said yes (confirm.ts, ask.ts). Every
+ * then a write runs only when a person said yes (gate.ts: form elicitation, or with
+ * --confirm-in-chat an identical repeat of the question the assistant showed them). Every
  * tool declares an outputSchema made from the client's zod schemas; results are bounded
  * (results.ts) and every piece of service text the model sees, in results, notes, questions,
  * errors and hints, is fenced (fence.ts, failure.ts). Each call has its own abort signal. It never
@@ -15,10 +16,11 @@ import type { Readable, Writable } from 'node:stream';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod';
-import { createGate, type Extra, Reply } from './ask.js';
+import { type Extra, Reply } from './ask.js';
 import { QuestionBook } from './confirm.js';
 import type { ServeDeps } from './deps.js';
 import { failed } from './failure.js';
+import { assertPersonCanConfirm, createGate } from './gate.js';
 import { remoteTools } from './remote-call.js';
 import { okResult, RESULT_BUDGET_BYTES } from './results.js';
 import { SIGN_IN_POLL_MS, SignInWatch } from './sign-ins.js';
@@ -73,9 +75,12 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       instructions:
         INSTRUCTIONS +
         (writes.length
-          ? `\n${writes.join(', ')} change data (each is listed while your sign-in holds its scope). When the service asks for confirmation, ` +
-            'rsi asks the user itself (form elicitation) when your client supports it; otherwise show the user the question the ' +
-            'tool returned and call again with exactly the same arguments and confirmed: true only if they agree.'
+          ? `\n${writes.join(', ')} change data (each is listed while your sign-in holds its scope). A person confirms every write: ` +
+            'rsi asks the user itself through form elicitation. ' +
+            (deps.confirmInChat
+              ? 'Where your client cannot, show the user the question the tool returned and call again with exactly the same ' +
+                'arguments and confirmed: true only if they agree.'
+              : 'A client without form elicitation gets a tool error with the rsi command the user can run themselves.')
           : ''),
     },
   );
@@ -90,7 +95,8 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
     deps,
     server,
     api: () => deps.client(),
-    gate: createGate(server, new QuestionBook()),
+    gate: createGate(server, new QuestionBook(), { confirmInChat: deps.confirmInChat === true }),
+    personCanConfirm: (name, command) => assertPersonCanConfirm(server, deps.confirmInChat === true, name, command),
     page,
     projectPage: (origin, id) =>
       page(origin && `${origin}/projects/${encodeURIComponent(id)}/overview`, origin, {
