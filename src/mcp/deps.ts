@@ -9,8 +9,8 @@ import type { McpConnection } from './client.js';
 export interface SignIns {
   /** The service base URL of the profile (pages rsi links to must be on it). */
   baseUrl?: string | undefined;
-  /** The scopes of the stored API sign-in; undefined when unknown (RSI_TOKEN) or none: the service decides. */
-  api?: readonly string[] | undefined;
+  /** The API sign-in; undefined when there is none. Its scopes are undefined when unknown (RSI_TOKEN): the service decides. */
+  api?: { scopes?: readonly string[] | undefined } | undefined;
   /** The MCP sign-in; undefined when there is none. Its scopes are undefined when unknown (RSI_MCP_TOKEN). */
   mcp?: { scopes?: readonly string[] | undefined } | undefined;
 }

@@ -39,8 +39,25 @@ export interface GatedWrite<Q, R> {
 
 export type Gate = <Q, R>(name: string, request: unknown, claimed: boolean | undefined, extra: Extra, gated: GatedWrite<Q, R>) => Promise<Reply>;
 
-/** The one line a person pastes: built from words by the one quoting function. */
-export const commandLine = (words: readonly string[]): string => words.map(shellQuote).join(' ');
+/**
+ * The one line a person pastes: built from words by the one quoting function (an option name,
+ * which needs no quoting, as it is).
+ */
+export const commandLine = (words: readonly string[]): string => words.map((w) => (/^--[a-z][a-z-]*$/.test(w) ? w : shellQuote(w))).join(' ');
+
+/**
+ * Nobody here can confirm a write. The command a person can run carries the assistant's
+ * arguments (a project name it may have read from the service): it is shown fenced (failure.ts).
+ */
+export class PersonMustConfirmError extends OwnWordsError {
+  constructor(
+    message: string,
+    hint: string,
+    readonly command: string,
+  ) {
+    super(message, { hint });
+  }
+}
 
 /**
  * Throws, before anything is sent, when nobody can confirm a write here: the client cannot ask the
@@ -48,13 +65,11 @@ export const commandLine = (words: readonly string[]): string => words.map(shell
  */
 export function assertPersonCanConfirm(server: McpServer, confirmInChat: boolean, name: string, command: readonly string[]): void {
   if (elicitationModes(server).form || confirmInChat) return;
-  throw new OwnWordsError(
+  throw new PersonMustConfirmError(
     `${name} changes data, so a person must confirm it, and this client cannot ask them (it offers no form elicitation); nothing was sent`,
-    {
-      hint:
-        `ask the user to confirm it in an MCP client that supports elicitation, or to run it themselves in a terminal: \`${commandLine(command)}\`` +
-        ' (whoever starts `rsi mcp serve` may allow confirmations in the chat with --confirm-in-chat)',
-    },
+    'ask the user to confirm it in an MCP client that supports elicitation, or to run the rsi command below themselves in a ' +
+      'terminal, where rsi asks them (whoever starts `rsi mcp serve` may instead allow confirmations in the chat with --confirm-in-chat)',
+    commandLine(command),
   );
 }
 

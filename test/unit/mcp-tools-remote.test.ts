@@ -45,6 +45,10 @@ describe('project_scoreboard', () => {
 
     const r = await s.call('project_scoreboard', { project: ALPHA, limit: 5 });
     expect(data(r).scoreboard[0].name).toBe('KRAS');
+    // The project's page, as project_status, list_signals and list_opportunities link it.
+    expect(r.content.filter((c) => c.type === 'resource_link')).toEqual([
+      expect.objectContaining({ type: 'resource_link', uri: `${ORIGIN}/projects/${ALPHA}/overview`, name: 'project' }),
+    ]);
     // A name goes through the API first.
     await s.call('project_scoreboard', { project: 'Alpha' });
     expect(remote.calls).toEqual([

@@ -32,7 +32,7 @@ describe('which write tools are listed', () => {
     expect((await s.call('create_project', { name: 'x' })).isError).toBe(true);
     await s.close();
 
-    const signIns = { now: { baseUrl: ORIGIN, api: ['service:read', 'projects:write'] as string[] | undefined } };
+    const signIns = { now: { baseUrl: ORIGIN, api: { scopes: ['service:read', 'projects:write'] } as { scopes?: string[] } | undefined } };
     s = await serve({ allowWrite: true, signIns });
     expect(await names(s)).toContain('create_project');
     expect(await names(s)).not.toContain('run_analyses');
@@ -40,16 +40,36 @@ describe('which write tools are listed', () => {
     expect(instructions).toContain('create_project, run_analyses change data');
 
     // A new sign-in with analyses:run: one notification, both listed.
-    signIns.now = { baseUrl: ORIGIN, api: ['projects:write', 'analyses:run'] };
+    signIns.now = { baseUrl: ORIGIN, api: { scopes: ['projects:write', 'analyses:run'] } };
     const changed = s.nextListChange();
     await s.call('list_projects');
     await changed;
     expect(await names(s)).toEqual(expect.arrayContaining(['create_project', 'run_analyses']));
     expect(s.listChanged()).toBe(1);
     // Unknown scopes (RSI_TOKEN): the service decides, so every write is listed.
-    signIns.now = { baseUrl: ORIGIN, api: undefined };
+    signIns.now = { baseUrl: ORIGIN, api: {} };
     await s.call('list_projects');
     expect(s.listChanged()).toBe(1);
+    // Signed out while serving (`rsi logout`): one notification, no write listed.
+    signIns.now = { baseUrl: ORIGIN, api: undefined };
+    const gone = s.nextListChange();
+    await s.call('list_projects');
+    await gone;
+    expect(s.listChanged()).toBe(2);
+    expect(await names(s)).not.toEqual(expect.arrayContaining(['create_project']));
+    expect(await names(s)).not.toContain('run_analyses');
+    // And signed in again: listed again.
+    signIns.now = { baseUrl: ORIGIN, api: { scopes: ['analyses:run'] } };
+    await s.call('list_projects');
+    expect(s.listChanged()).toBe(3);
+    expect(await names(s)).toContain('run_analyses');
+  });
+
+  it('no sign-in at all at start: no write tool is listed', async () => {
+    s = await serve({ allowWrite: true, signIns: { now: { baseUrl: ORIGIN } } });
+    expect(await names(s)).not.toContain('create_project');
+    expect(await names(s)).not.toContain('run_analyses');
+    expect(await names(s)).toContain('list_projects');
   });
 });
 

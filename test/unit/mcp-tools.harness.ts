@@ -130,7 +130,7 @@ export interface Served {
 export async function serve(options: ServeOptions = {}): Promise<Served> {
   const api = options.api ?? fakeApi();
   const logs: string[] = [];
-  const signIns = options.signIns ?? { now: { baseUrl: ORIGIN } };
+  const signIns = options.signIns ?? { now: { baseUrl: ORIGIN, api: {} } };
   const server = await createServer({
     version: '0.0.0-test',
     allowWrite: options.allowWrite ?? false,

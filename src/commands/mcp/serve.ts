@@ -122,11 +122,12 @@ async function readSignIns(ctx: Context): Promise<SignIns> {
       return undefined;
     }
   };
-  const api = creds.source === 'RSI_TOKEN' ? undefined : ((await scopesOf('api')) ?? undefined);
+  // RSI_TOKEN: signed in, scopes unknown (the service decides); an unreadable store likewise; none stored: no sign-in.
+  const api = creds.source === 'RSI_TOKEN' ? {} : await scopesOf('api');
   const mcp = ctx.env.RSI_MCP_TOKEN?.trim() ? { scopes: undefined } : await scopesOf('mcp');
   return {
     baseUrl: creds.baseUrl,
-    api,
+    api: api === null ? undefined : api === undefined ? {} : Array.isArray(api) ? { scopes: api } : api,
     // An unreadable store (undefined) shows no MCP sign-in, as `rsi auth status` does.
     mcp: mcp === null || mcp === undefined ? undefined : Array.isArray(mcp) ? { scopes: mcp } : mcp,
   };

@@ -5,7 +5,7 @@ import { requireTool } from '../../ops/mcp-tools.js';
 import { Reply, said } from '../ask.js';
 import { canonical } from '../confirm.js';
 import { Confirmation, output } from '../shapes.js';
-import { defineTool, may, WRITE } from './tool.js';
+import { defineTool, holds, WRITE } from './tool.js';
 
 export const createProjectFromBrief = defineTool({
   name: 'create_project_from_brief',
@@ -31,7 +31,7 @@ export const createProjectFromBrief = defineTool({
   narrowWith: [],
   writes: true,
   remote: true,
-  listedWhen: (now) => now.mcp !== undefined && may(now.mcp.scopes, 'projects:write'),
+  listedWhen: (now) => holds(now.mcp, 'projects:write'),
   run: async (a, x, kit) => {
     const input = { brief: a.brief, name: a.name };
     // Before anything is sent: can a person confirm here at all?

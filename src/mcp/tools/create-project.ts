@@ -4,7 +4,7 @@ import { GOALS, OPERANDS } from '../../client/enums.js';
 import { Reply, said } from '../ask.js';
 import { canonical } from '../confirm.js';
 import { Confirmation, output, UUID } from '../shapes.js';
-import { defineTool, may, WRITE } from './tool.js';
+import { defineTool, holds, WRITE } from './tool.js';
 
 type Args = {
   name: string;
@@ -44,7 +44,7 @@ export const createProject = defineTool({
   annotations: WRITE,
   narrowWith: [],
   writes: true,
-  listedWhen: (now) => may(now.api, 'projects:write'),
+  listedWhen: (now) => holds(now.api, 'projects:write'),
   run: async (a, x, kit) => {
     const { confirmed, ...body } = a;
     // Before anything is sent: can a person confirm here at all?

@@ -6,7 +6,7 @@ import { ConflictError, UsageError } from '../../errors.js';
 import { analysesFingerprint, analysesQuestion, type Extra, offerPage } from '../ask.js';
 import { Failure } from '../failure.js';
 import { Confirmation, output, project } from '../shapes.js';
-import { defineTool, type Kit, may, WRITE } from './tool.js';
+import { defineTool, holds, type Kit, WRITE } from './tool.js';
 import { analysesWrite } from '../../ops/analyses.js';
 import { resolveProject } from '../../ops/resolve.js';
 
@@ -42,7 +42,7 @@ export const runAnalyses = defineTool({
   annotations: WRITE,
   narrowWith: ['top.limit', 'selections'],
   writes: true,
-  listedWhen: (now) => may(now.api, 'analyses:run'),
+  listedWhen: (now) => holds(now.api, 'analyses:run'),
   run: async (a, x, kit) => {
     if (!a.selections === !a.top) throw new UsageError('give either selections or top');
     // Before anything is sent: can a person confirm here at all?

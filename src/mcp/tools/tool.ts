@@ -65,5 +65,9 @@ export type AnyTool = ToolDef<z.ZodRawShape>;
 /** A tool definition, its arguments' type inferred from `inputSchema`. */
 export const defineTool = <Shape extends z.ZodRawShape>(def: ToolDef<Shape>): ToolDef<Shape> => def;
 
-/** Whether a sign-in's scopes allow `scope` (unknown scopes: the service decides). */
-export const may = (scopes: readonly string[] | undefined, scope: string): boolean => scopes === undefined || scopes.includes(scope);
+/**
+ * Whether there is a sign-in and it holds `scope` (unknown scopes, as with RSI_TOKEN: the service
+ * decides). No sign-in holds nothing: a write tool is not listed while every call would fail.
+ */
+export const holds = (signIn: { scopes?: readonly string[] | undefined } | undefined, scope: string): boolean =>
+  signIn !== undefined && (signIn.scopes === undefined || signIn.scopes.includes(scope));
