@@ -14,7 +14,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod';
 import { type Extra, Reply } from './ask.js';
 import { QuestionBook } from './confirm.js';
@@ -22,6 +22,7 @@ import type { ServeDeps } from './deps.js';
 import { failed } from './failure.js';
 import { assertPersonCanConfirm, createGate } from './gate.js';
 import { remoteTools } from './remote-call.js';
+import { inputJsonSchema, outputJsonSchema } from './portable.js';
 import { okResult, RESULT_BUDGET_BYTES } from './results.js';
 import { SIGN_IN_POLL_MS, SignInWatch } from './sign-ins.js';
 import { createProject } from './tools/create-project.js';
@@ -135,12 +136,29 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       }
     };
 
-  const followed: Array<[AnyTool, RegisteredTool]> = [];
+  const [{ ListToolsRequestSchema }, z] = await Promise.all([import('@modelcontextprotocol/sdk/types.js'), import('zod')]);
+  const registeredTools: Array<[AnyTool, RegisteredTool, Tool]> = [];
   for (const t of offered) {
-    const { name, title, description, inputSchema, outputSchema, annotations } = t;
+    const { name, title, description, outputSchema, annotations } = t;
+    // Closed: an argument the tool does not take is refused, naming it, before the tool runs.
+    const inputSchema = z.strictObject(t.inputSchema);
     const registered = server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, handler(t));
-    if (t.listedWhen) followed.push([t, registered]);
+    const listed: Tool = {
+      name,
+      title,
+      description,
+      inputSchema: inputJsonSchema(inputSchema),
+      outputSchema: outputJsonSchema(outputSchema),
+      annotations,
+    };
+    registeredTools.push([t, registered, listed]);
   }
+  const followed = registeredTools.filter(([t]) => t.listedWhen);
+  // The list as the SDK would give it, with the schemas in their strict, portable forms (portable.ts).
+  server.server.removeRequestHandler('tools/list');
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: registeredTools.filter(([, registered]) => registered.enabled).map(([, , listed]) => listed),
+  }));
 
   // The list follows the sign-ins: a tool is listed while the sign-in it needs holds its scope
   // (the SDK tells the client with notifications/tools/list_changed, and declares listChanged).

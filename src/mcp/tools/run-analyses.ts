@@ -20,9 +20,9 @@ export const runAnalyses = defineTool({
     'and a repeat of exactly the same call with confirmed: true, after the user agreed in the chat, runs it.',
   inputSchema: {
     project,
-    selections: z.array(z.object({ keyword_id: z.string().min(1), signal_keyword_id: z.string().min(1) })).optional(),
+    selections: z.array(z.strictObject({ keyword_id: z.string().min(1), signal_keyword_id: z.string().min(1) })).optional(),
     top: z
-      .object({
+      .strictObject({
         type: z.enum(TOP_TYPES),
         limit: z.number().int().min(1).max(100),
         analysis_mode: z.enum(ANALYSIS_MODES).optional(),

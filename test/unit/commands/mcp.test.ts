@@ -176,9 +176,15 @@ describe('mcp call: run', () => {
 describe('mcp serve: flags', () => {
   it.each([
     [[], { allowWrite: false, confirmInChat: false, printConfig: undefined }],
-    [['--allow-write', '--print-config', 'vscode'], { allowWrite: true, printConfig: 'vscode' }],
+    [['--allow-write', '--print-config', 'vscode'], { allowWrite: true, confirmInChat: false, printConfig: 'vscode' }],
+    [['--allow-write', '--confirm-in-chat'], { allowWrite: true, confirmInChat: true, printConfig: undefined }],
   ])('%j → options', async (argv, expected) => {
     expect(await parseFlags(serve.build, argv)).toEqual(expected);
+  });
+  it('--confirm-in-chat only with --allow-write', async () => {
+    const error = await parseFlags(serve.build, ['--confirm-in-chat']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe('--confirm-in-chat only applies with --allow-write');
   });
   it('--print-config names the clients it knows', async () => {
     const error = await parseFlags(serve.build, ['--print-config', 'emacs']).catch((e: unknown) => e);
