@@ -85,6 +85,22 @@ describe('create_project', () => {
     expect(r.content.filter((c) => c.type === 'resource_link').map((c) => (c as { name: string }).name)).toEqual(['setup', 'project']);
   });
 
+  it('declined through the form: nothing created; --confirm-in-chat: asked, then an identical repeat creates it, once', async () => {
+    s = await serve({ allowWrite: true, capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'decline' }) });
+    expect(data(await s.call('create_project', { name: 'Beta' }))).toMatchObject({ name: 'Beta', rsi_confirmation: 'declined' });
+    expect(s.api.calls).toEqual([]);
+    await s.close();
+    s = await serve({ allowWrite: true, confirmInChat: true });
+    const asked = await s.call('create_project', { name: 'Beta', goals: ['target'] });
+    expect(data(asked)).toEqual({ name: 'Beta', goals: ['target'], rsi_confirmation: 'asked' });
+    expect(text(asked)).toContain('<service-data tool="create_project" part="question">\nCreate the project &quot;Beta&quot;, goals target?');
+    expect(s.api.calls).toEqual([]);
+    const made = await s.call('create_project', { goals: ['target'], name: 'Beta', confirmed: true });
+    expect(data(made)).toMatchObject({ id: ALPHA, name: 'Beta', rsi_confirmation: 'confirmed' });
+    expect(s.api.calls.map((c) => c.args[0])).toEqual([{ name: 'Beta', goals: ['target'] }]);
+    expect(data(await s.call('create_project', { name: 'Beta', goals: ['target'], confirmed: true })).rsi_confirmation).toBe('asked');
+  });
+
   it('a setup_url off the service gets no link', async () => {
     const api = fakeApi({ createProject: () => ({ id: ALPHA, name: 'B', role: 'owner', setup_url: 'https://evil.test/x' }) });
     s = await serve({ allowWrite: true, api, capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'accept' }) });

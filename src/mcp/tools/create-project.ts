@@ -40,7 +40,17 @@ export const createProject = defineTool({
       .optional()
       .describe('only with a server started with --confirm-in-chat: true when repeating, unchanged, a call the user agreed to'),
   },
-  outputSchema: output({ shape: { ...S.CreatedProject().shape, rsi_confirmation: Confirmation.optional() } }),
+  // The created project; or, when nothing was created yet (asked, declined), the request asked about.
+  outputSchema: output({
+    shape: {
+      id: z.string().optional().describe('present once created'),
+      name: z.string(),
+      role: z.string().optional(),
+      setup_url: z.string().optional(),
+      scan_error: z.string().optional(),
+      rsi_confirmation: Confirmation.optional(),
+    },
+  }),
   annotations: WRITE,
   narrowWith: [],
   writes: true,
