@@ -37,13 +37,20 @@ export interface GatedWrite<Q, R> {
   command: readonly string[];
 }
 
-export type Gate = <Q, R>(name: string, request: unknown, claimed: boolean | undefined, extra: Extra, gated: GatedWrite<Q, R>) => Promise<Reply>;
+export type Gate = <Q, R>(
+  name: string,
+  request: unknown,
+  claimed: boolean | undefined,
+  extra: Extra,
+  gated: GatedWrite<Q, R>,
+) => Promise<Reply>;
 
 /**
  * The one line a person pastes: built from words by the one quoting function (an option name,
  * which needs no quoting, as it is).
  */
-export const commandLine = (words: readonly string[]): string => words.map((w) => (/^--[a-z][a-z-]*$/.test(w) ? w : shellQuote(w))).join(' ');
+export const commandLine = (words: readonly string[]): string =>
+  words.map((w) => (/^--[a-z][a-z-]*$/.test(w) ? w : shellQuote(w))).join(' ');
 
 /**
  * Nobody here can confirm a write. The command a person can run carries the assistant's

@@ -128,7 +128,9 @@ describe('rsi mcp serve --allow-write', () => {
       expect(((await client.callTool({ name: 'create_project', arguments: args })) as CallToolResult).isError).toBe(true);
     }
     expect((await sandboxStats(sb.url)).runs).toBe(before.runs);
-    expect(JSON.stringify((await client.callTool({ name: 'list_projects', arguments: {} })).content)).toBe(JSON.stringify(projects.content));
+    expect(JSON.stringify((await client.callTool({ name: 'list_projects', arguments: {} })).content)).toBe(
+      JSON.stringify(projects.content),
+    );
   });
 
   it('--confirm-in-chat: creates projects after a repeat, and hands needs_confirmation back without running anything', async () => {

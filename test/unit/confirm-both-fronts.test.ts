@@ -79,7 +79,12 @@ describe('a service that asks again after the confirmation: an error in every fr
   });
 
   it('rsi mcp serve, form elicitation accepted: a tool error, not "accepted … it was done"', async () => {
-    s = await serve({ allowWrite: true, api: asksAgain(), capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'accept' }) });
+    s = await serve({
+      allowWrite: true,
+      api: asksAgain(),
+      capabilities: { elicitation: { form: {} } },
+      elicit: () => ({ action: 'accept' }),
+    });
     const r = await s.call('run_analyses', { project: ALPHA, top: TOP });
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('asked for confirmation again after confirmed: true; nothing was run');
@@ -114,7 +119,10 @@ describe('a service that asks again after the confirmation: an error in every fr
 
 describe('a person confirms every write of rsi mcp serve', () => {
   it('an SDK client without elicitation that repeats at once gets 0 runs, and the rsi command to run', async () => {
-    s = await serve({ allowWrite: true, api: fakeApi({ runAnalyses: (_id: string, b: RunAnalysesBody) => (b.confirmed ? { runs: [] } : QUESTION) }) });
+    s = await serve({
+      allowWrite: true,
+      api: fakeApi({ runAnalyses: (_id: string, b: RunAnalysesBody) => (b.confirmed ? { runs: [] } : QUESTION) }),
+    });
     const args = { project: "Alpha's -x", top: { ...TOP, therapeutic_area: 'lung cancer' } };
     const first = await s.call('run_analyses', args);
     const repeat = await s.call('run_analyses', { ...args, confirmed: true });

@@ -43,7 +43,8 @@ describe('tool schemas', () => {
       }
       for (const [path, node] of [...walk(t.inputSchema, `${t.name}.in`), ...walk(t.outputSchema, `${t.name}.out`)]) {
         const extra = node.additionalProperties;
-        if (extra !== null && typeof extra === 'object' && Object.keys(extra).length === 0) problems.push(`${path}: additionalProperties {}`);
+        if (extra !== null && typeof extra === 'object' && Object.keys(extra).length === 0)
+          problems.push(`${path}: additionalProperties {}`);
         if (Array.isArray(node.type)) problems.push(`${path}: type ${JSON.stringify(node.type)}`);
       }
     }
@@ -80,7 +81,11 @@ describe('portable', () => {
       }),
     ).toEqual({
       type: 'object',
-      properties: { type: { anyOf: [{ type: 'string' }, { type: 'null' }], maxLength: 3 }, n: { type: 'number' }, x: { additionalProperties: false } },
+      properties: {
+        type: { anyOf: [{ type: 'string' }, { type: 'null' }], maxLength: 3 },
+        n: { type: 'number' },
+        x: { additionalProperties: false },
+      },
     });
     expect(portable({ type: ['string', 'null'], anyOf: [{ minLength: 1 }, { type: 'null' }] })).toEqual({
       anyOf: [{ minLength: 1 }, { type: 'null' }],

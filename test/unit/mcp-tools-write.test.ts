@@ -93,7 +93,9 @@ describe('create_project', () => {
     s = await serve({ allowWrite: true, confirmInChat: true });
     const asked = await s.call('create_project', { name: 'Beta', goals: ['target'] });
     expect(data(asked)).toEqual({ name: 'Beta', goals: ['target'], rsi_confirmation: 'asked' });
-    expect(text(asked)).toContain('<service-data tool="create_project" part="question">\nCreate the project &quot;Beta&quot;, goals target?');
+    expect(text(asked)).toContain(
+      '<service-data tool="create_project" part="question">\nCreate the project &quot;Beta&quot;, goals target?',
+    );
     expect(s.api.calls).toEqual([]);
     const made = await s.call('create_project', { goals: ['target'], name: 'Beta', confirmed: true });
     expect(data(made)).toMatchObject({ id: ALPHA, name: 'Beta', rsi_confirmation: 'confirmed' });
@@ -219,7 +221,13 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
         throw new ConflictError('finish scoring setup first', setup);
       },
     });
-    s = await serve({ allowWrite: true, confirmInChat: true, api, capabilities: { elicitation: { url: {} } }, elicit: () => ({ action: 'accept' }) });
+    s = await serve({
+      allowWrite: true,
+      confirmInChat: true,
+      api,
+      capabilities: { elicitation: { url: {} } },
+      elicit: () => ({ action: 'accept' }),
+    });
     const r = await s.call('run_analyses', { project: ALPHA, top: TOP });
     expect(r.isError).toBe(true);
     expect(links(r)).toEqual([setup]);

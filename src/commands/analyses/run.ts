@@ -7,7 +7,8 @@ import type { AnalysesResult, RunAnalysesBody, Selection } from '../../client/sc
 import { ConfirmationRequiredError, UsageError } from '../../errors.js';
 import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../shared/status-view.js';
-import { assertNoFailedAnalyses, startedByReply } from '../shared/exit-policy.js';
+import { assertNoFailedAnalyses } from '../shared/exit-policy.js';
+import { startedByReply } from '../../ops/status-reading.js';
 import { collect } from '../shared/flags.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
 import { formatTable, note, printDocument, printJsonLine, printSections } from '../../io/output.js';

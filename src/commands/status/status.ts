@@ -3,7 +3,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseTiming, watchWithOutput, type WatchTiming } from '../shared/watch.js';
 import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
-import { assertNoFailedAnalyses, failedDuringWatch } from '../shared/exit-policy.js';
+import { failedSince } from '../../ops/status-reading.js';
+import { assertNoFailedAnalyses } from '../shared/exit-policy.js';
 import { note } from '../../io/output.js';
 import { printDocumentOr, printsDocuments } from '../../io/replies.js';
 
@@ -78,5 +79,5 @@ export async function run(options: StatusOptions, ctx: Context): Promise<void> {
   if (!machine) await printStatus(io, format, final, project.name, () => ctx.clock.now());
   // Exit 10 only for analyses that failed while this watch ran; older failures are history.
 
-  assertNoFailedAnalyses(final, project.name, failedDuringWatch(first ?? final), (line) => note(io, `note: ${line}`));
+  assertNoFailedAnalyses(final, project.name, failedSince(first ?? final), (line) => note(io, `note: ${line}`));
 }

@@ -9,7 +9,9 @@ import { defineTool, holds, WRITE } from './tool.js';
 type Args = {
   name: string;
   brief?: string | undefined;
-  watchlist_items?: Array<{ entity_id: string; entity_type: string; entity_name?: string | undefined; data?: Record<string, unknown> | undefined }> | undefined;
+  watchlist_items?:
+    | Array<{ entity_id: string; entity_type: string; entity_name?: string | undefined; data?: Record<string, unknown> | undefined }>
+    | undefined;
   operand?: (typeof OPERANDS)[number] | undefined;
   goals?: Array<(typeof GOALS)[number]> | undefined;
 };
@@ -26,12 +28,14 @@ export const createProject = defineTool({
     name: z.string().min(1).max(200),
     brief: z.string().optional(),
     watchlist_items: z
-      .array(z.strictObject({
+      .array(
+        z.strictObject({
           entity_id: z.string().min(1),
           entity_type: z.string().min(1),
           entity_name: z.string().optional(),
           data: z.record(z.string(), z.unknown()).optional(),
-        }),)
+        }),
+      )
       .optional(),
     operand: z.enum(OPERANDS).optional(),
     goals: z.array(z.enum(GOALS)).optional(),
@@ -87,7 +91,9 @@ function createQuestion(a: Args): string {
   const items = (a.watchlist_items ?? []).map((i) => `${said(i.entity_name ?? i.entity_id, 80)} (${said(i.entity_type, 20)})`);
   return (
     `Create the project "${said(a.name, 120)}"` +
-    (items.length ? ` with ${items.length} scope item${items.length === 1 ? '' : 's'}: ${items.slice(0, 15).join(', ')}${items.length > 15 ? ` and ${items.length - 15} more` : ''}` : '') +
+    (items.length
+      ? ` with ${items.length} scope item${items.length === 1 ? '' : 's'}: ${items.slice(0, 15).join(', ')}${items.length > 15 ? ` and ${items.length - 15} more` : ''}`
+      : '') +
     (a.goals?.length ? `, goals ${a.goals.join(', ')}` : '') +
     '?'
   );

@@ -98,7 +98,15 @@ async function setupMissing(error: unknown, c: ApiClient, x: Extra, kit: Kit): P
 function runCommand(a: {
   project: string;
   selections?: Array<{ keyword_id: string; signal_keyword_id: string }> | undefined;
-  top?: { type: string; limit: number; analysis_mode?: string | undefined; readiness?: string | undefined; therapeutic_area?: string | undefined } | undefined;
+  top?:
+    | {
+        type: string;
+        limit: number;
+        analysis_mode?: string | undefined;
+        readiness?: string | undefined;
+        therapeutic_area?: string | undefined;
+      }
+    | undefined;
   include_analysed?: boolean | undefined;
 }): string[] {
   const words = ['rsi', 'analyses', 'run'];
