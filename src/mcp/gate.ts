@@ -12,8 +12,7 @@
  *   question goes back to the assistant and only an identical repeat with `confirmed: true` sends
  *   it (confirm.ts' QuestionBook), once.
  */
-import { shellQuote } from '../io/text.js';
-import type { ConfirmableWrite } from '../ops/confirm.js';
+import { type ConfirmableWrite, commandLine } from '../ops/confirm.js';
 import { askForm, type Extra, elicitationModes, OwnWordsError, Reply } from './ask.js';
 import { QUESTION_TTL_MS, type QuestionBook } from './confirm.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -44,13 +43,6 @@ export type Gate = <Q, R>(
   extra: Extra,
   gated: GatedWrite<Q, R>,
 ) => Promise<Reply>;
-
-/**
- * The one line a person pastes: built from words by the one quoting function (an option name,
- * which needs no quoting, as it is).
- */
-export const commandLine = (words: readonly string[]): string =>
-  words.map((w) => (/^--[a-z][a-z-]*$/.test(w) ? w : shellQuote(w))).join(' ');
 
 /**
  * Nobody here can confirm a write. The command a person can run carries the assistant's

@@ -14,6 +14,8 @@
  * (src/ops/analyses.ts, src/ops/from-brief.ts) is one such pair.
  */
 
+import { shellQuote } from '../io/text.js';
+
 /** What the first, unconfirmed request told: a question for a person, or the result (nothing was asked). */
 export type FirstAnswer<Q, R> = { asks: true; question: Q } | { asks: false; result: R };
 
@@ -48,3 +50,11 @@ export async function confirmThenSend<Q, R>(
   if (!(await ask(first.question))) return { outcome: 'declined', question: first.question };
   return { outcome: 'done', result: await write.confirmed(first.question, signal), confirmed: true };
 }
+
+/**
+ * The `rsi` command a person can run to confirm a write at a terminal instead (where rsi asks
+ * them): one line built from words by the one quoting function (an option name, which needs no
+ * quoting, as it is).
+ */
+export const commandLine = (words: readonly string[]): string =>
+  words.map((w) => (/^--[a-z][a-z-]*$/.test(w) ? w : shellQuote(w))).join(' ');
