@@ -15,7 +15,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type * as z from 'zod';
+import * as z from 'zod';
 import { type Extra, Reply } from './ask.js';
 import { QuestionBook } from './confirm.js';
 import type { ServeDeps } from './deps.js';
@@ -136,7 +136,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       }
     };
 
-  const [{ ListToolsRequestSchema }, z] = await Promise.all([import('@modelcontextprotocol/sdk/types.js'), import('zod')]);
+  const { ListToolsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const registeredTools: Array<[AnyTool, RegisteredTool, Tool]> = [];
   for (const t of offered) {
     const { name, title, description, outputSchema, annotations } = t;
