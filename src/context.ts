@@ -95,7 +95,7 @@ export interface Context {
    * and an MCP session built on first use from credentials read afresh, the sign-ins now, the URL
    * policy, the log) and the closing of what it opened.
    */
-  mcpServer(options: { allowWrite: boolean }): Promise<McpServerParts>;
+  mcpServer(options: { allowWrite: boolean; confirmInChat?: boolean }): Promise<McpServerParts>;
   /** Releases what was built (the network's connections); safe to call when nothing was. */
   close(): Promise<void>;
   /** Work `close()` does first (waiting for the pager the person is reading). */

@@ -22,7 +22,7 @@ export async function ensureRegistration(
   as: oauth.AuthorizationServer,
   receiver: LoopbackReceiver,
 ): Promise<RegisteredClient> {
-  const cached = target.registration(await opts.config.profile(opts.profile), as.issuer);
+  const cached = registrationAt(target.registration(await opts.config.profile(opts.profile), as.issuer), as.issuer);
   if (cached && cached.redirectUri === receiver.redirectUri) {
     const method = cached.tokenEndpointAuthMethod;
     const secret = method ? (await opts.store.load(target.key).catch(() => undefined))?.clientSecret : undefined;
@@ -45,6 +45,36 @@ export async function ensureRegistration(
     }),
   );
   return { client: { client_id: registered.client_id, token_endpoint_auth_method: credentials.method }, credentials };
+}
+
+/**
+ * A cached registration applies only at the authorization server that made it. When the protected
+ * resource names a new authorization server (its metadata changed, or the MCP server moved), the
+ * old client id means nothing there: rsi registers anew, and never replays a client id at another
+ * issuer.
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
+ */
+export function registrationAt<R extends { issuer?: string | undefined }>(cached: R | undefined, issuer: string): R | undefined {
+  return cached && cached.issuer === issuer ? cached : undefined;
+}
+
+/**
+ * The metadata rsi registers with (RFC 7591 §2): a public client (PKCE, no secret) whose redirect
+ * is its loopback listener, and, as OpenID Connect Dynamic Registration §2 and the next MCP
+ * revision (2026-07-28) ask of a client on the user's own machine, `application_type: "native"`
+ * (which is what lets a server accept an http://127.0.0.1 redirect).
+ * @see https://www.rfc-editor.org/rfc/rfc7591#section-2
+ * @see https://openid.net/specs/openid-connect-registration-1_0.html#ClientMetadata
+ */
+export function clientMetadata(redirectUri: string): Partial<oauth.OmitSymbolProperties<oauth.Client>> {
+  return {
+    client_name: 'rsi',
+    application_type: 'native',
+    redirect_uris: [redirectUri],
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  };
 }
 
 /**
@@ -106,13 +136,7 @@ export async function registerClient(opts: LoginOptions, as: oauth.Authorization
   for (let attempt = 0; ; attempt++) {
     const res = await oauth.dynamicClientRegistrationRequest(
       as,
-      {
-        client_name: 'rsi',
-        redirect_uris: [redirectUri],
-        token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-      },
+      clientMetadata(redirectUri),
       requestOptions(as.registration_endpoint ?? as.issuer, opts.oauth),
     );
     if (res.status === 429) {

@@ -31,7 +31,7 @@ export interface McpServerParts {
   close(): Promise<void>;
 }
 
-export async function composeMcpServer(ctx: ServeHost, options: { allowWrite: boolean }): Promise<McpServerParts> {
+export async function composeMcpServer(ctx: ServeHost, options: { allowWrite: boolean; confirmInChat?: boolean }): Promise<McpServerParts> {
   const { checkServiceUrl } = await import('../io/browser.js');
   const clients = clientFactory(ctx);
   const remote = remoteFactory(ctx);
@@ -39,6 +39,7 @@ export async function composeMcpServer(ctx: ServeHost, options: { allowWrite: bo
     deps: {
       version: ctx.version,
       allowWrite: options.allowWrite,
+      confirmInChat: options.confirmInChat === true,
       client: clients.get,
       signIns: () => readSignIns(ctx),
       remote,
@@ -90,11 +91,12 @@ async function readSignIns(ctx: ServeHost): Promise<SignIns> {
       return undefined;
     }
   };
-  const api = creds.source === 'RSI_TOKEN' ? undefined : ((await scopesOf('api')) ?? undefined);
+  // RSI_TOKEN: signed in, scopes unknown (the service decides); an unreadable store likewise; none stored: no sign-in.
+  const api = creds.source === 'RSI_TOKEN' ? {} : await scopesOf('api');
   const mcp = ctx.env.RSI_MCP_TOKEN?.trim() ? { scopes: undefined } : await scopesOf('mcp');
   return {
     baseUrl: creds.baseUrl,
-    api,
+    api: api === null ? undefined : api === undefined ? {} : Array.isArray(api) ? { scopes: api } : api,
     // An unreadable store (undefined) shows no MCP sign-in, as `rsi auth status` does.
     mcp: mcp === null || mcp === undefined ? undefined : Array.isArray(mcp) ? { scopes: mcp } : mcp,
   };

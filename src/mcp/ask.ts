@@ -4,13 +4,14 @@
  * - a confirmation is a **form**-mode elicitation (a message and an empty form: accept, decline or
  *   cancel). Only a client that declares `elicitation.form` (or an empty `elicitation`, which the
  *   SDK reads as form) can be asked; a client with URL mode only cannot show a yes/no question, so
- *   it gets the asked-then-repeat flow of confirm.ts, as a client without elicitation does;
+ *   it is treated as a client without elicitation (gate.ts: refused, unless the server was started
+ *   with --confirm-in-chat);
  * - a page the person must open (the setup page on a 409 "finish scoring setup") is a **url**-mode
  *   elicitation when the client declares `elicitation.url`: the client shows the URL and opens it
  *   with the person's consent; rsi never learns what happens there, so nothing is retried.
  *
- * The gate here applies confirm.ts' rule around one write. Everything rsi says about it is in its
- * own words; the service's words (the question it composes from them) go in the question fence.
+ * Everything rsi says here is in its own words; the service's words (the question it composes from
+ * them) go in the question fence.
  */
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -19,7 +20,7 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import type { AnalysesResult } from '../client/schemas.js';
 import { UsageError } from '../errors.js';
 import { confirmPlan } from '../ops/analyses.js';
-import { canonical, QUESTION_TTL_MS, type QuestionBook } from './confirm.js';
+import { canonical } from './confirm.js';
 import { escapeInvisible, fence, oneLine } from './fence.js';
 import type { ResourceLink } from './results.js';
 
@@ -38,29 +39,6 @@ export class Reply {
 /** An error whose message and hint are rsi's own words only (no service text): shown unfenced. */
 export class OwnWordsError extends UsageError {}
 
-/** What a write's first, unconfirmed request told: whether the service asks, and about what. */
-export interface First {
-  asks: boolean;
-  value: Record<string, unknown>;
-  /** The question for a person, composed by rsi from the service's words (unescaped: it is fenced when shown). */
-  question: string;
-  /** What the question named (signals, scope items), to tell whether a repeat means the same. */
-  fingerprint: string;
-  note?: string;
-}
-
-/**
- * The confirmation rule of confirm.ts around one write: `first` sends the request without any
- * confirmation and says whether the service asks; `confirmed` sends it confirmed.
- */
-export type Gate = (
-  name: string,
-  request: unknown,
-  claimed: boolean | undefined,
-  extra: Extra,
-  steps: { first(): Promise<First>; confirmed(): Promise<Record<string, unknown>> },
-) => Promise<Reply>;
-
 /** The elicitation modes the client declared. */
 export function elicitationModes(server: McpServer): { form: boolean; url: boolean } {
   const e = server.server.getClientCapabilities()?.elicitation;
@@ -71,7 +49,7 @@ export function elicitationModes(server: McpServer): { form: boolean; url: boole
 const PERSON_MS = 10 * 60 * 1000;
 
 /** Asks a yes/no question through form mode; undefined when the client has no form mode. */
-async function askForm(
+export async function askForm(
   server: McpServer,
   tool: string,
   question: string,
@@ -118,58 +96,6 @@ export async function offerPage(
     // The page is also in the tool's answer: not being able to offer it is no failure of its own.
     return undefined;
   }
-}
-
-export function createGate(server: McpServer, book: QuestionBook): Gate {
-  const repeat = (name: string) =>
-    `Only if they agree, call ${name} again with exactly the same arguments plus confirmed: true within ${QUESTION_TTL_MS / 60_000} minutes.`;
-  return async (name, request, claimed, extra, steps) => {
-    const canAsk = elicitationModes(server).form;
-    if (claimed && !canAsk) {
-      const { verdict, fingerprint } = book.answer(name, request);
-      if (verdict === 'matches') {
-        // Ask the service again (it runs nothing when it asks): the same words may name other
-        // signals by now, and the user agreed to the ones they were shown.
-        const again = await steps.first();
-        if (!again.asks) return new Reply(again.value, again.note);
-        if (again.fingerprint === fingerprint) {
-          return new Reply({ ...(await steps.confirmed()), rsi_confirmation: 'confirmed' }, 'Done as the user confirmed.');
-        }
-        book.remember(name, request, again.fingerprint);
-        return new Reply(
-          { ...again.value, rsi_confirmation: 'asked' },
-          'Nothing was done: what this request selects changed since the user was asked. Show the user the new question ' +
-            `(the question fence below; it quotes the service). ${repeat(name)}`,
-          again.question,
-        );
-      }
-      if (verdict === 'differs') {
-        throw new OwnWordsError('confirmed: true does not repeat the request the user was asked about; nothing was run', {
-          hint: `call ${name} without confirmed to get the question for these arguments, show it to the user, and repeat exactly the same call with confirmed: true only if they agree`,
-        });
-      }
-      // No question is open: the claim alone is not a person's yes. Ask first.
-    }
-    const first = await steps.first();
-    if (!first.asks) return new Reply(first.value, first.note);
-    const action = await askForm(server, name, first.question, extra);
-    if (action === 'accept') {
-      return new Reply({ ...(await steps.confirmed()), rsi_confirmation: 'accepted' }, 'The user accepted; it was done.');
-    }
-    if (action !== undefined) {
-      const word = action === 'decline' ? 'declined' : 'cancelled';
-      return new Reply(
-        { ...first.value, rsi_confirmation: word },
-        `The user ${word} when asked; nothing was done. Do not retry with confirmed: true.`,
-      );
-    }
-    book.remember(name, request, first.fingerprint);
-    return new Reply(
-      { ...first.value, rsi_confirmation: 'asked' },
-      `Nothing was done: the service asks for confirmation. Show the user the question (the question fence below; it quotes the service). ${repeat(name)}`,
-      first.question,
-    );
-  };
 }
 
 /** Service text for a question a person reads: one line, cut, invisible characters shown. */

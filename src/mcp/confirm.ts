@@ -1,17 +1,13 @@
 /**
- * A person confirms, or nothing runs. When the service asks to confirm a write (run_analyses'
- * `needs_confirmation`, a brief's matched scope), the model's word is not enough: `confirmed: true`
- * from the assistant is only a claim that it asked. So:
- *
- * - a client that declares form-mode elicitation gets the question through `elicitation/create`
- *   (ask.ts), and the write is sent only when the person accepts;
- * - without it (no elicitation, or URL mode only) the question goes back to the assistant and is remembered here; a later
- *   call with `confirmed: true` is honoured only when it repeats exactly the request that question
- *   was about, in this session (this server process), within QUESTION_TTL_MS, and only once; and
- *   only when the service still means the same thing by it (the same signals or scope items, the
- *   question's `fingerprint`), since "the top 2" can name other signals a minute later.
- *
- * A `confirmed: true` with no such question is asked first, like a call without it.
+ * Confirmation in the chat, allowed only by the person who started the server
+ * (`rsi mcp serve --allow-write --confirm-in-chat`; gate.ts). The model's word is not a person's
+ * yes: `confirmed: true` from the assistant is only a claim that it asked. So the question goes
+ * back to the assistant and is remembered here; a later call with `confirmed: true` is honoured
+ * only when it repeats exactly the request that question was about, in this session (this server
+ * process), within QUESTION_TTL_MS, and only once; and only when the service still means the same
+ * thing by it (the same signals or scope items, the question's `fingerprint`), since "the top 2"
+ * can name other signals a minute later. A `confirmed: true` with no such question is asked first,
+ * like a call without it.
  */
 
 /** How long a question the assistant showed its user stays answerable. */

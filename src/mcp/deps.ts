@@ -9,8 +9,8 @@ import type { McpConnection } from './client.js';
 export interface SignIns {
   /** The service base URL of the profile (pages rsi links to must be on it). */
   baseUrl?: string | undefined;
-  /** The scopes of the stored API sign-in; undefined when unknown (RSI_TOKEN) or none: the service decides. */
-  api?: readonly string[] | undefined;
+  /** The API sign-in; undefined when there is none. Its scopes are undefined when unknown (RSI_TOKEN): the service decides. */
+  api?: { scopes?: readonly string[] | undefined } | undefined;
   /** The MCP sign-in; undefined when there is none. Its scopes are undefined when unknown (RSI_MCP_TOKEN). */
   mcp?: { scopes?: readonly string[] | undefined } | undefined;
 }
@@ -18,6 +18,12 @@ export interface SignIns {
 export interface ServeDeps {
   version: string;
   allowWrite: boolean;
+  /**
+   * Without form elicitation, a write may be confirmed in the chat (the question goes back to the
+   * assistant, an identical repeat sends it): the person who starts the server allows it with
+   * --confirm-in-chat. Otherwise such a client's writes are refused (gate.ts).
+   */
+  confirmInChat?: boolean;
   /** The API client, built on first use (and again after a failure: a later `rsi login` is picked up). */
   client(): Promise<ApiClient>;
   /** Reads the sign-ins now; the tool list follows them (see SignIns). */

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CliError } from '../errors.js';
 import { OwnWordsError } from './ask.js';
 import { fence } from './fence.js';
+import { PersonMustConfirmError } from './gate.js';
 import type { ResourceLink } from './results.js';
 
 /** A failure with a line in rsi's words and links beside the error. */
@@ -28,6 +29,8 @@ export function failed(tool: string, error: unknown, log?: (line: string) => voi
   const lines: string[] = [];
   if (inner instanceof OwnWordsError) {
     lines.push(`rsi: ${inner.message}`, ...(inner.hint ? [`hint: ${inner.hint}`] : []));
+    // The command carries the assistant's arguments, which may come from the service: fenced.
+    if (inner instanceof PersonMustConfirmError) lines.push(fence(tool, { text: inner.command }, 'command'));
   } else {
     if (!(inner instanceof CliError)) {
       log?.(`rsi mcp serve: unexpected error: ${inner instanceof Error ? (inner.stack ?? inner.message) : String(inner)}`);

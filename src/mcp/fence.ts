@@ -56,7 +56,7 @@ export type FenceBody = { json: unknown } | { text: string };
  * The fence: `<service-data tool="…" part="…">`, the escaped body, `</service-data>`. The tool and
  * part are rsi's own words (checked: lower-case words only), never the service's.
  */
-export function fence(tool: string, body: FenceBody, part?: 'question' | 'error'): string {
+export function fence(tool: string, body: FenceBody, part?: 'question' | 'error' | 'command'): string {
   for (const word of [tool, part ?? '']) {
     if (!/^[a-z_]*$/.test(word)) throw new Error(`fence label is not one of rsi's own words: ${JSON.stringify(word)}`);
   }

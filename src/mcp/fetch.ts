@@ -51,6 +51,23 @@ function isRequest(body: unknown): boolean {
   }
 }
 
+/**
+ * The protocol version an `initialize` request asks for (its `params.protocolVersion`). The SDK
+ * sends the MCP-Protocol-Version header only once a version was agreed, so not on `initialize`
+ * itself; the next revision (2026-07-28) has servers require it there too, and earlier ones
+ * ignore it on that request, so rsi sends the version it asks for.
+ */
+export function initializeVersion(body: unknown): string | undefined {
+  if (typeof body !== 'string') return undefined;
+  try {
+    const message = JSON.parse(body) as { method?: unknown; params?: { protocolVersion?: unknown } };
+    const version = message.method === 'initialize' ? message.params?.protocolVersion : undefined;
+    return typeof version === 'string' && /^[\w.-]{1,40}$/.test(version) ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `fetch` with the signal of the MCP call being made (callSignal) added to a request's own. */
 function withCallSignal(fetch: FetchLike): FetchLike {
   return (input, init = {}) => {
@@ -74,6 +91,8 @@ export function createMcpFetch(options: McpFetchOptions, network: Network): McpF
       const url = String(input);
       const headers = new Headers(init.headers);
       headers.set('user-agent', options.userAgent);
+      const version = headers.has('mcp-protocol-version') ? undefined : initializeVersion(init.body);
+      if (version) headers.set('mcp-protocol-version', version);
       let res = await once(url, init, headers);
       const sent = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1];
       if (res.status === 403) await refuseForScope(res);

@@ -3,7 +3,8 @@
  * the in-process API client (the same HTTP layer, sign-in and refresh as the commands). Each tool
  * is one file under tools/ (tools/tool.ts says what a tool is); this file registers the table and
  * gives every call what they share. Read-only unless the user starts it with --allow-write, and
- * then a write the service asks about runs only when a person said yes (confirm.ts, ask.ts). Every
+ * then a write runs only when a person said yes (gate.ts: form elicitation, or with
+ * --confirm-in-chat an identical repeat of the question the assistant showed them). Every
  * tool declares an outputSchema made from the client's zod schemas; results are bounded
  * (results.ts) and every piece of service text the model sees, in results, notes, questions,
  * errors and hints, is fenced (fence.ts, failure.ts). Each call has its own abort signal. It never
@@ -13,13 +14,15 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type * as z from 'zod';
-import { createGate, type Extra, Reply } from './ask.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { type Extra, Reply } from './ask.js';
 import { QuestionBook } from './confirm.js';
 import type { ServeDeps } from './deps.js';
 import { failed } from './failure.js';
+import { assertPersonCanConfirm, createGate } from './gate.js';
 import { remoteTools } from './remote-call.js';
+import { inputJsonSchema, outputJsonSchema } from './portable.js';
 import { okResult, RESULT_BUDGET_BYTES } from './results.js';
 import { SIGN_IN_POLL_MS, SignInWatch } from './sign-ins.js';
 import { createProject } from './tools/create-project.js';
@@ -70,9 +73,12 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       instructions:
         INSTRUCTIONS +
         (writes.length
-          ? `\n${writes.join(', ')} change data (each is listed while your sign-in holds its scope). When the service asks for confirmation, ` +
-            'rsi asks the user itself (form elicitation) when your client supports it; otherwise show the user the question the ' +
-            'tool returned and call again with exactly the same arguments and confirmed: true only if they agree.'
+          ? `\n${writes.join(', ')} change data (each is listed while your sign-in holds its scope). A person confirms every write: ` +
+            'rsi asks the user itself through form elicitation. ' +
+            (deps.confirmInChat
+              ? 'Where your client cannot, show the user the question the tool returned and call again with exactly the same ' +
+                'arguments and confirmed: true only if they agree.'
+              : 'A client without form elicitation gets a tool error with the rsi command the user can run themselves.')
           : ''),
     },
   );
@@ -87,7 +93,8 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
     deps,
     server,
     api: () => deps.client(),
-    gate: createGate(server, new QuestionBook()),
+    gate: createGate(server, new QuestionBook(), { confirmInChat: deps.confirmInChat === true }),
+    personCanConfirm: (name, command) => assertPersonCanConfirm(server, deps.confirmInChat === true, name, command),
     page,
     projectPage: (origin, id) =>
       page(origin && `${origin}/projects/${encodeURIComponent(id)}/overview`, origin, {
@@ -126,12 +133,29 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       }
     };
 
-  const followed: Array<[AnyTool, RegisteredTool]> = [];
+  const { ListToolsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const registeredTools: Array<[AnyTool, RegisteredTool, Tool]> = [];
   for (const t of offered) {
-    const { name, title, description, inputSchema, outputSchema, annotations } = t;
+    const { name, title, description, outputSchema, annotations } = t;
+    // Closed: an argument the tool does not take is refused, naming it, before the tool runs.
+    const inputSchema = z.strictObject(t.inputSchema);
     const registered = server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, handler(t));
-    if (t.listedWhen) followed.push([t, registered]);
+    const listed: Tool = {
+      name,
+      title,
+      description,
+      inputSchema: inputJsonSchema(inputSchema),
+      outputSchema: outputJsonSchema(outputSchema),
+      annotations,
+    };
+    registeredTools.push([t, registered, listed]);
   }
+  const followed = registeredTools.filter(([t]) => t.listedWhen);
+  // The list as the SDK would give it, with the schemas in their strict, portable forms (portable.ts).
+  server.server.removeRequestHandler('tools/list');
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: registeredTools.filter(([, registered]) => registered.enabled).map(([, , listed]) => listed),
+  }));
 
   // The list follows the sign-ins: a tool is listed while the sign-in it needs holds its scope
   // (the SDK tells the client with notifications/tools/list_changed, and declares listChanged).

@@ -23,7 +23,7 @@ export class SignInWatch {
         const now = await this.deps.signIns();
         this.current = now;
         this.failure = undefined;
-        const key = JSON.stringify([now.api ?? null, now.mcp ? (now.mcp.scopes ?? null) : false]);
+        const key = JSON.stringify([now.api ? (now.api.scopes ?? null) : false, now.mcp ? (now.mcp.scopes ?? null) : false]);
         if (key !== this.last) {
           this.last = key;
           this.onChange?.(now);

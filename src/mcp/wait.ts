@@ -3,9 +3,11 @@
  * on the same loop (src/ops/watch.ts: poll until `next` is no longer `wait`, retry transient
  * failures with backoff, stop at the timeout or when the request is cancelled). What is the
  * assistant's is the ending: the same three outcomes as the command's exit codes (0 done, 10 an
- * analysis failed, 9 timed out), told in a message rather than an error.
+ * analysis failed, 9 timed out), told in a message rather than an error. How a status reads (its
+ * counts, its line, which failures are news) is ops' status reading, the one `rsi status` uses.
  */
 import type { ProjectStatus } from '../client/schemas.js';
+import { describeStatus, failedSince, type FailureFilter, failures } from '../ops/status-reading.js';
 import { watchScoring } from '../ops/watch.js';
 
 export type WaitOutcome = 'done' | 'analyses_failed' | 'timed_out';
@@ -32,32 +34,9 @@ export interface WaitOptions {
   onStatus?: (status: ProjectStatus) => void | Promise<void>;
 }
 
-export function counts(status: ProjectStatus): { total: number; done: number; failed: number } {
-  let done = 0;
-  let failed = 0;
-  for (const a of status.analyses) {
-    if (a.status === 'done') done += 1;
-    else if (a.status === 'failed') failed += 1;
-  }
-  return { total: status.analyses.length, done, failed };
-}
-
-export function describe(status: ProjectStatus): string {
-  const c = counts(status);
-  const head =
-    !status.signals_ready && status.scoring === 'not_started' ? 'scanning for signals' : `scoring ${status.scoring.replaceAll('_', ' ')}`;
-  return [head, ...(c.total ? [`${c.done}/${c.total} analyses done`] : []), ...(c.failed ? [`${c.failed} failed`] : [])].join(' · ');
-}
-
-/** A name for an analysis that survives between polls. */
-function key(a: ProjectStatus['analyses'][number], i: number): string {
-  const runs = (a.runs ?? []).map((r) => r.id).filter(Boolean);
-  return a.task_id ? `task:${a.task_id}` : runs.length ? `runs:${runs.join(',')}` : a.keyword_id ? `kw:${a.keyword_id}` : `#${i}`;
-}
-
 export async function waitForScoring(poll: (signal: AbortSignal) => Promise<ProjectStatus>, options: WaitOptions): Promise<WaitResult> {
   const clock = { now: options.now ?? Date.now, sleep: options.sleep ?? abortableSleep };
-  let failedBefore: Set<string> | undefined;
+  let news: FailureFilter | undefined;
   const end = await watchScoring(
     (signal) => {
       // A request cancelled before (or between) polls sends nothing more.
@@ -68,8 +47,8 @@ export async function waitForScoring(poll: (signal: AbortSignal) => Promise<Proj
     { clock: { now: clock.now, sleep: (ms, signal) => clock.sleep(ms, signal ?? options.signal) }, signal: options.signal },
     {
       async onStatus(status) {
-        // Failures already there when the wait began are history, not news.
-        failedBefore ??= new Set(status.analyses.flatMap((a, i) => (a.status === 'failed' ? [key(a, i)] : [])));
+        // Failures already there when the wait began are history, not news (as for --watch's exit policy).
+        news ??= failedSince(status);
         await options.onStatus?.(status);
       },
     },
@@ -80,7 +59,7 @@ export async function waitForScoring(poll: (signal: AbortSignal) => Promise<Proj
     return {
       outcome: 'timed_out',
       exit_code: 9,
-      message: `Gave up after ${Math.round(options.timeoutMs / 1000)} s: ${last ? describe(last) : 'no status received yet'}${
+      message: `Gave up after ${Math.round(options.timeoutMs / 1000)} s: ${last ? describeStatus(last) : 'no status received yet'}${
         lastError ? `; the last poll failed: ${lastError.message}` : ''
       }. Call wait_for_scoring again to keep waiting.`,
       waited_seconds,
@@ -89,7 +68,7 @@ export async function waitForScoring(poll: (signal: AbortSignal) => Promise<Proj
     };
   }
   const { status } = end;
-  const failed = status.analyses.filter((a, i) => a.status === 'failed' && !failedBefore?.has(key(a, i)));
+  const failed = failures(status, news ?? failedSince(status)).news;
   if (status.scoring === 'done' && failed.length > 0) {
     return {
       outcome: 'analyses_failed',
@@ -103,7 +82,7 @@ export async function waitForScoring(poll: (signal: AbortSignal) => Promise<Proj
   return {
     outcome: 'done',
     exit_code: 0,
-    message: `The service no longer says wait (${describe(status)}; next: ${status.next}).`,
+    message: `The service no longer says wait (${describeStatus(status)}; next: ${status.next}).`,
     waited_seconds,
     status,
     failed_analyses: [],

@@ -9,6 +9,7 @@ import { isUuid } from '../client/ids.js';
 import type { AnalysesResult, RunAnalysesBody, Selection, Signal } from '../client/schemas.js';
 import { AmbiguousNameError, ConflictError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
 import { shellQuote } from '../io/text.js';
+import { type ConfirmableWrite, confirmThenSend } from './confirm.js';
 import type { Resolved } from './resolve.js';
 
 /** The part of the API client running analyses uses. */
@@ -125,9 +126,33 @@ export type RunOutcome =
   | { outcome: 'declined'; result: AnalysesResult };
 
 /**
+ * Running analyses as the confirmation pair of ./confirm.ts: the first POST without `confirmed`
+ * (a `needs_confirmation` reply is the question, and nothing ran), then the same body confirmed.
+ * A second question after `confirmed: true` is the service's fault: nothing ran.
+ */
+export function analysesWrite(
+  client: Pick<ApiClient, 'runAnalyses'>,
+  project: Resolved,
+  body: RunAnalysesBody,
+): ConfirmableWrite<AnalysesResult, AnalysesResult> {
+  return {
+    async first(signal) {
+      const reply = await sendAnalyses(client, project, body, signal);
+      return reply.needs_confirmation ? { asks: true, question: reply } : { asks: false, result: reply };
+    },
+    async confirmed(_question, signal) {
+      const result = await sendAnalyses(client, project, confirmedBody(body), signal);
+      if (result.needs_confirmation) {
+        throw new UnexpectedReplyError('the service asked for confirmation again after confirmed: true; nothing was run');
+      }
+      return result;
+    },
+  };
+}
+
+/**
  * Sends the request; when the service asks for confirmation, asks through `confirm` (which may
- * throw when nobody can answer) and, on a yes, sends it again confirmed. A second question after
- * `confirmed: true` is the service's fault: nothing ran.
+ * throw when nobody can answer) and, on a yes, sends it again confirmed (analysesWrite's checks).
  */
 export async function runAnalyses(
   client: Pick<ApiClient, 'runAnalyses'>,
@@ -135,14 +160,10 @@ export async function runAnalyses(
   body: RunAnalysesBody,
   ports: { confirm(question: AnalysesResult): Promise<boolean>; signal?: AbortSignal },
 ): Promise<RunOutcome> {
-  const first = await sendAnalyses(client, project, body, ports.signal);
-  if (!first.needs_confirmation) return { outcome: 'started', result: first, confirmed: false };
-  if (!(await ports.confirm(first))) return { outcome: 'declined', result: first };
-  const result = await sendAnalyses(client, project, confirmedBody(body), ports.signal);
-  if (result.needs_confirmation) {
-    throw new UnexpectedReplyError('the service asked for confirmation again after confirmed: true; nothing was run');
-  }
-  return { outcome: 'started', result, confirmed: true };
+  const outcome = await confirmThenSend(analysesWrite(client, project, body), ports.confirm, ports.signal);
+  return outcome.outcome === 'declined'
+    ? { outcome: 'declined', result: outcome.question }
+    : { outcome: 'started', result: outcome.result, confirmed: outcome.confirmed };
 }
 
 /**

@@ -5,6 +5,7 @@
  * front-end's (a terminal prompt, --yes, an MCP elicitation): the `confirm` port.
  */
 import { UnexpectedReplyError } from '../errors.js';
+import { type ConfirmableWrite, confirmThenSend } from './confirm.js';
 import { BRIEF_TOOLS, BriefReply, parseReply } from './features.js';
 import { callTool, type McpTools, requireTool, type ToolInfo } from './mcp-tools.js';
 
@@ -48,9 +49,7 @@ function briefArgs(input: BriefInput): Record<string, unknown> {
 }
 
 /**
- * One call of the brief tool, as the service answered it (`confirm: true` asks it to create). The
- * MCP gate uses this step as is: it found the tool by name alone and passes on what the service
- * said, created or not.
+ * One call of the brief tool, as the service answered it (`confirm: true` asks it to create).
  */
 export async function sendBrief(
   mcp: Pick<McpTools, 'callTool'>,
@@ -63,28 +62,35 @@ export async function sendBrief(
   return { raw, reply: parseReply(tool, BriefReply, raw) };
 }
 
-/** The dry run: what the brief matches; nothing is created. */
-export async function matchBrief(
-  mcp: Pick<McpTools, 'callTool'>,
-  tool: string,
-  input: BriefInput,
-  signal?: AbortSignal,
-): Promise<BriefStep> {
-  return sendBrief(mcp, tool, input, false, signal);
+/** A brief's answer once the service is done with it: created (with its project) or not. */
+export interface BriefDone extends BriefStep {
+  project?: CreatedFromBrief | undefined;
 }
 
-/** The confirmed call, which creates the project; a reply without one is the service's fault. */
-export async function confirmBrief(
-  mcp: Pick<McpTools, 'callTool'>,
-  tool: string,
-  input: BriefInput,
-  signal?: AbortSignal,
-): Promise<{ raw: unknown; reply: BriefReply; project: CreatedFromBrief }> {
-  const { raw, reply } = await sendBrief(mcp, tool, input, true, signal);
-  if (!reply.created || !reply.project) {
-    throw new UnexpectedReplyError(`the MCP tool ${tool} did not report a created project after confirm: true`);
-  }
-  return { raw, reply, project: reply.project };
+/**
+ * Creating from a brief as the confirmation pair of ./confirm.ts: the dry run (`confirm: false`)
+ * is the question when it matched scope; a brief that matched nothing asks nothing (and creates
+ * nothing). The confirmed call must report the created project: a reply without one recorded
+ * nothing, and is an error.
+ */
+export function briefWrite(mcp: Pick<McpTools, 'callTool'>, tool: string, input: BriefInput): ConfirmableWrite<BriefStep, BriefDone> {
+  return {
+    async first(signal) {
+      const dry = await sendBrief(mcp, tool, input, false, signal);
+      if (dry.reply.created) {
+        if (!dry.reply.project) throw new UnexpectedReplyError(`the MCP tool ${tool} reported created without the project`);
+        return { asks: false, result: { ...dry, project: dry.reply.project } };
+      }
+      return dry.reply.matched.length === 0 ? { asks: false, result: dry } : { asks: true, question: dry };
+    },
+    async confirmed(_question, signal) {
+      const step = await sendBrief(mcp, tool, input, true, signal);
+      if (!step.reply.created || !step.reply.project) {
+        throw new UnexpectedReplyError(`the MCP tool ${tool} did not report a created project after confirm: true; nothing was created`);
+      }
+      return { ...step, project: step.reply.project };
+    },
+  };
 }
 
 /**
@@ -97,9 +103,9 @@ export async function createFromBrief(
   ports: { confirm(dry: BriefStep): Promise<boolean>; signal?: AbortSignal },
 ): Promise<FromBriefOutcome> {
   const tool = await briefTool(mcp, ports.signal);
-  const dry = await matchBrief(mcp, tool.name, input, ports.signal);
-  if (dry.reply.matched.length === 0) return { outcome: 'no_match', dry };
-  if (!(await ports.confirm(dry))) return { outcome: 'declined', dry };
-  const made = await confirmBrief(mcp, tool.name, input, ports.signal);
-  return { outcome: 'created', dry, raw: made.raw, project: made.project };
+  const outcome = await confirmThenSend(briefWrite(mcp, tool.name, input), ports.confirm, ports.signal);
+  if (outcome.outcome === 'declined') return { outcome: 'declined', dry: outcome.question };
+  const { result } = outcome;
+  if (!result.project) return { outcome: 'no_match', dry: result };
+  return { outcome: 'created', dry: result, raw: result.raw, project: result.project };
 }

@@ -72,7 +72,8 @@ const text = (r: unknown) => ((r as CallToolResult).content as Array<{ text: str
 describe('typed, bounded and fenced results', () => {
   let client: Client;
   beforeAll(async () => {
-    ({ client } = await serve(['--allow-write']));
+    // The person accepts the write the table below makes (create_project).
+    ({ client } = await serve(['--allow-write'], { answers: ['accept'] }));
   });
 
   it('every tool has an outputSchema, and structuredContent validates against it', async () => {

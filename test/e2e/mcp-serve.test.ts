@@ -114,12 +114,36 @@ describe('rsi mcp serve (read-only by default)', () => {
 });
 
 describe('rsi mcp serve --allow-write', () => {
-  it('creates projects, and hands needs_confirmation back without running anything', async () => {
+  it('a client without elicitation that repeats at once: refused each time, 0 runs, no project', async () => {
     const { client } = await serve(['--allow-write']);
+    const before = await sandboxStats(sb.url);
+    const projects = (await client.callTool({ name: 'list_projects', arguments: {} })) as CallToolResult;
+    const top = { project: 'KRAS inhibitors', top: { type: 'target', limit: 2 } };
+    for (const args of [top, { ...top, confirmed: true }]) {
+      const r = (await client.callTool({ name: 'run_analyses', arguments: args })) as CallToolResult;
+      expect(r.isError).toBe(true);
+      expect(JSON.stringify(r.content)).toContain('a person must confirm it');
+      expect(JSON.stringify(r.content)).toContain("rsi analyses run --top 2 --type target 'KRAS inhibitors'");
+    }
+    for (const args of [{ name: 'Unasked' }, { name: 'Unasked', confirmed: true }]) {
+      expect(((await client.callTool({ name: 'create_project', arguments: args })) as CallToolResult).isError).toBe(true);
+    }
+    expect((await sandboxStats(sb.url)).runs).toBe(before.runs);
+    expect(JSON.stringify((await client.callTool({ name: 'list_projects', arguments: {} })).content)).toBe(
+      JSON.stringify(projects.content),
+    );
+  });
+
+  it('--confirm-in-chat: creates projects after a repeat, and hands needs_confirmation back without running anything', async () => {
+    const { client } = await serve(['--allow-write', '--confirm-in-chat']);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['create_project', 'run_analyses']));
-    const created = structured(await client.callTool({ name: 'create_project', arguments: { name: 'From an assistant' } }));
-    expect(created).toMatchObject({ name: 'From an assistant', role: 'owner' });
+    const asked = structured(await client.callTool({ name: 'create_project', arguments: { name: 'From an assistant' } }));
+    expect(asked).toMatchObject({ name: 'From an assistant', rsi_confirmation: 'asked' });
+    const created = structured(
+      await client.callTool({ name: 'create_project', arguments: { name: 'From an assistant', confirmed: true } }),
+    );
+    expect(created).toMatchObject({ name: 'From an assistant', role: 'owner', rsi_confirmation: 'confirmed' });
 
     const runsBefore = (await sandboxStats(sb.url)).runs;
     const ask = structured(
@@ -127,8 +151,8 @@ describe('rsi mcp serve --allow-write', () => {
     );
     expect(ask.needs_confirmation).toBe(true);
     expect((await sandboxStats(sb.url)).runs).toBe(runsBefore);
-    // This client has no elicitation: the same call repeated with confirmed: true (after the
-    // assistant asked its user) runs them.
+    // This client has no elicitation and the person allowed confirming in the chat: the same call
+    // repeated with confirmed: true (after the assistant asked its user) runs them.
     const ran = structured(
       await client.callTool({
         name: 'run_analyses',

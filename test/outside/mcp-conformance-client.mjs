@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NOT_APPLICABLE } from './mcp-conformance-scenarios.mjs';
+import { MUST_PASS, NOT_APPLICABLE, SUITE_DEFECTS } from './mcp-conformance-scenarios.mjs';
 
 const RSI = fileURLToPath(new URL('../../bin/rsi.js', import.meta.url));
 const FAKE_BROWSER = fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url));
@@ -65,6 +65,14 @@ function loginFromHint(stderr) {
 }
 
 async function main() {
+  // A scenario this wrapper does not know would otherwise be driven as a sign-in, and might "pass"
+  // by testing nothing: it must be looked at and listed first.
+  if (!MUST_PASS.includes(scenario) && !(scenario in NOT_APPLICABLE) && !(scenario in SUITE_DEFECTS)) {
+    process.stderr.write(
+      `unknown conformance scenario ${JSON.stringify(scenario)}: list it in test/outside/mcp-conformance-scenarios.mjs (must pass, not applicable, or a suite defect) before running it\n`,
+    );
+    return 2;
+  }
   if (NOT_APPLICABLE[scenario]) {
     process.stderr.write(`not applicable to rsi: ${NOT_APPLICABLE[scenario]}\n`);
     return 0;
@@ -75,6 +83,7 @@ async function main() {
   if (scenario === 'tools_call') {
     return (await rsi(['mcp', 'call', 'add_numbers', '--arg', 'a=2', '--arg', 'b=3'], { RSI_MCP_TOKEN: 'conformance' })).code;
   }
+  // Every other known scenario is a sign-in one (auth/…).
   const login = ['login', '--resource', 'mcp'];
   const secret = {};
   if (scenario === 'auth/basic-cimd') login.push('--client-id', CIMD_URL);

@@ -1,7 +1,33 @@
-// Which scenarios of @modelcontextprotocol/conformance (the version package.json pins) rsi is not
-// run through, and why; shared by the wrapper (which does nothing for them) and the test (which
-// checks the suite's list is exactly the passing ones plus these). docs/mcp.md ("Conformance")
-// says the same in prose.
+// Every client scenario of @modelcontextprotocol/conformance (the version package.json pins): the
+// ones rsi must pass, and the ones it is not run through, and why. Shared by the wrapper (which
+// refuses a scenario not named here, so a new one fails loudly rather than testing nothing) and
+// the test (which checks the suite's list is exactly these). docs/mcp.md ("Conformance") says the
+// same in prose.
+
+/** The scenarios that must pass. */
+export const MUST_PASS = [
+  'initialize',
+  'tools_call',
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/resource-mismatch',
+  'auth/pre-registration',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+];
 
 /** Scenarios that do not apply to rsi, a public client a person signs in with through a browser. */
 export const NOT_APPLICABLE = {

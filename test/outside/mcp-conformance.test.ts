@@ -1,50 +1,35 @@
-// The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
-// with rsi as the client under test: the suite starts each scenario's MCP and authorization
-// servers on loopback and runs test/outside/mcp-conformance-client.mjs, which drives bin/rsi.js
-// (`rsi login --resource mcp`, `rsi mcp call`, and the login its hint names). One run of
-// `conformance client --suite all` holds every client scenario, run concurrently by the suite: the
-// auth scenarios of spec 2025-11-25, the 2025-03-26 back-compat ones, `initialize` and
-// `tools_call`. Each must pass, except those mcp-conformance-scenarios.mjs lists as not
-// applicable (the wrapper does nothing for them) or as a defect of the suite's own server, which
-// rsi must refuse for exactly that reason.
+// The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json:
+// the newest stable release) with rsi as the client under test: the suite starts each scenario's
+// MCP and authorization servers on loopback and runs test/outside/mcp-conformance-client.mjs,
+// which drives bin/rsi.js (`rsi login --resource mcp`, `rsi mcp call`, and the login its hint
+// names). Every client scenario the suite lists is run, one `conformance client --scenario` each,
+// a few at a time (a sign-in is several node processes: all at once on a busy 2-core machine, they
+// ran into rsi's own 30 s HTTP deadline), each with its own generous timeout. Each must pass,
+// except those mcp-conformance-scenarios.mjs lists as not applicable (the wrapper does nothing for
+// them) or as a defect of the suite's own server, which rsi must refuse for exactly that reason;
+// the wrapper refuses a scenario it does not know.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs module the wrapper shares, without type declarations.
-import { NOT_APPLICABLE, SUITE_DEFECTS } from './mcp-conformance-scenarios.mjs';
+import { MUST_PASS as MUST, NOT_APPLICABLE, SUITE_DEFECTS } from './mcp-conformance-scenarios.mjs';
 
+const MUST_PASS = MUST as string[];
 const notApplicable = NOT_APPLICABLE as Record<string, string>;
 const suiteDefects = SUITE_DEFECTS as Record<string, string>;
 const CLI = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/conformance/dist/index.js', import.meta.url));
 const WRAPPER = fileURLToPath(new URL('./mcp-conformance-client.mjs', import.meta.url));
 const DOCS = fileURLToPath(new URL('../../docs/mcp.md', import.meta.url));
-/** The scenarios that must pass: every client scenario of the pinned suite not listed otherwise. */
-const MUST_PASS = [
-  'initialize',
-  'tools_call',
-  'auth/metadata-default',
-  'auth/metadata-var1',
-  'auth/metadata-var2',
-  'auth/metadata-var3',
-  'auth/offline-access-scope',
-  'auth/offline-access-not-supported',
-  'auth/basic-cimd',
-  'auth/scope-from-www-authenticate',
-  'auth/scope-from-scopes-supported',
-  'auth/scope-omitted-when-undefined',
-  'auth/scope-step-up',
-  'auth/scope-retry-limit',
-  'auth/token-endpoint-auth-basic',
-  'auth/token-endpoint-auth-post',
-  'auth/token-endpoint-auth-none',
-  'auth/resource-mismatch',
-  'auth/pre-registration',
-  'auth/2025-03-26-oauth-metadata-backcompat',
-  'auth/2025-03-26-oauth-endpoint-fallback',
-];
+/** Scenarios at once: each is a few node processes, mostly waiting on each other. */
+const CONCURRENCY = Math.max(2, Math.min(4, availableParallelism()));
+/**
+ * How long one scenario may take before the suite kills the client: a sign-in that takes 15 s on a
+ * quiet 2-core machine, with room for one that is busy. Only a bound for a client that hangs.
+ */
+const SCENARIO_MS = 180_000;
 
 interface Check {
   id: string;
@@ -62,7 +47,7 @@ let out: string;
 let listed: string[] = [];
 const results = new Map<string, Outcome>();
 
-/** Runs the suite's CLI to the end (it exits once every scenario is done); resolves with its output. */
+/** Runs the suite's CLI to the end; resolves with its output. */
 function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RSI_')));
@@ -75,36 +60,40 @@ function conformance(args: string[]): Promise<{ code: number | null; output: str
   });
 }
 
-beforeAll(async () => {
-  out = mkdtempSync(join(tmpdir(), 'rsi-conformance-out-'));
-  // The suite kills a client after --timeout: only a bound for a client that hangs. On a busy
-  // machine a sign-in takes many seconds (each is several node processes), so it is generous, and
-  // the hook's own is above it.
-  const run = await conformance([
-    'client',
-    '--command',
-    `"${process.execPath}" "${WRAPPER}"`,
-    '--suite',
-    'all',
-    '--timeout',
-    '480000',
-    '-o',
-    out,
-  ]);
-  // Its summary names every scenario it ran: `✓ auth/metadata-default: 16 passed, 0 failed`.
-  listed = [...run.output.matchAll(/^[✓✗] (\S+): \d+ passed/gm)].map((m) => m[1]!);
-  for (const name of listed) {
-    const parent = join(out, name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '');
-    const leaf = name.slice(name.lastIndexOf('/') + 1);
-    const dir = existsSync(parent) ? readdirSync(parent).find((d) => d.startsWith(`${leaf}-20`)) : undefined;
-    if (!dir) continue;
-    results.set(name, {
-      checks: JSON.parse(readFileSync(join(parent, dir, 'checks.json'), 'utf8')) as Check[],
-      stderr: readFileSync(join(parent, dir, 'stderr.txt'), 'utf8'),
-    });
-  }
-  if (results.size === 0) throw new Error(`the conformance suite produced no results:\n${run.output.slice(-3000)}`);
-}, 540_000);
+/** One scenario's checks and the wrapper's stderr, from the folder the suite wrote. */
+function readOutcome(name: string): Outcome | undefined {
+  const parent = join(out, name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '');
+  const leaf = name.slice(name.lastIndexOf('/') + 1);
+  const dir = existsSync(parent) ? readdirSync(parent).find((d) => d.startsWith(`${leaf}-20`)) : undefined;
+  if (!dir) return undefined;
+  return {
+    checks: JSON.parse(readFileSync(join(parent, dir, 'checks.json'), 'utf8')) as Check[],
+    stderr: readFileSync(join(parent, dir, 'stderr.txt'), 'utf8'),
+  };
+}
+
+beforeAll(
+  async () => {
+    out = mkdtempSync(join(tmpdir(), 'rsi-conformance-out-'));
+    // The suite's own list: `  - auth/metadata-default [2025-11-25]`.
+    const list = await conformance(['list', '--client']);
+    listed = [...list.output.matchAll(/^\s*- (\S+) \[/gm)].map((m) => m[1]!);
+    if (listed.length === 0) throw new Error(`the conformance suite listed no client scenarios:\n${list.output.slice(-3000)}`);
+    // Bounded concurrency: a pool of CONCURRENCY workers over the list.
+    const queue = [...listed];
+    const worker = async (): Promise<void> => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+        const command = `"${process.execPath}" "${WRAPPER}"`;
+        await conformance(['client', '--command', command, '--scenario', name, '--timeout', String(SCENARIO_MS), '-o', out]);
+        const outcome = readOutcome(name);
+        if (outcome) results.set(name, outcome);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  },
+  // Every scenario at its longest, CONCURRENCY at a time, and a margin.
+  Math.ceil(30 / CONCURRENCY) * (SCENARIO_MS + 10_000) + 60_000,
+);
 
 afterAll(() => {
   if (out) rmSync(out, { recursive: true, force: true });
@@ -114,8 +103,22 @@ const problems = (o: Outcome | undefined): string[] =>
   o ? o.checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.id}: ${c.description}`) : ['not run'];
 
 describe('the MCP conformance suite with rsi as the client', () => {
-  it('the suite ran exactly the scenarios this test knows (a new one must be looked at)', () => {
+  it('the suite lists exactly the scenarios this test knows (a new one must be looked at), and each ran', () => {
     expect([...listed].sort()).toEqual([...MUST_PASS, ...Object.keys(notApplicable), ...Object.keys(suiteDefects)].sort());
+    expect([...results.keys()].sort()).toEqual([...listed].sort());
+  });
+
+  it('the wrapper refuses a scenario it does not know, doing nothing', async () => {
+    const child = spawn(process.execPath, [WRAPPER, 'http://127.0.0.1:9/mcp'], {
+      env: { ...process.env, MCP_CONFORMANCE_SCENARIO: 'auth/some-new-scenario' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown conformance scenario "auth/some-new-scenario"');
+    expect(stderr).not.toContain('$ rsi');
   });
 
   it.each(MUST_PASS)('%s passes', (name) => {

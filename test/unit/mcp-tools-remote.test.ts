@@ -45,6 +45,10 @@ describe('project_scoreboard', () => {
 
     const r = await s.call('project_scoreboard', { project: ALPHA, limit: 5 });
     expect(data(r).scoreboard[0].name).toBe('KRAS');
+    // The project's page, as project_status, list_signals and list_opportunities link it.
+    expect(r.content.filter((c) => c.type === 'resource_link')).toEqual([
+      expect.objectContaining({ type: 'resource_link', uri: `${ORIGIN}/projects/${ALPHA}/overview`, name: 'project' }),
+    ]);
     // A name goes through the API first.
     await s.call('project_scoreboard', { project: 'Alpha' });
     expect(remote.calls).toEqual([
@@ -106,9 +110,9 @@ describe('create_project_from_brief', () => {
     expect(s.client.getInstructions()).toContain('create_project, run_analyses, create_project_from_brief change data');
   });
 
-  it('asked without elicitation: nothing is created until an identical repeat', async () => {
+  it('--confirm-in-chat without elicitation: nothing is created until an identical repeat', async () => {
     const remote = fakeRemote([tool('project_from_brief')], (_n, a) => brief(a));
-    s = await serve({ allowWrite: true, remote: remote.deps, signIns: mcp(undefined) });
+    s = await serve({ allowWrite: true, confirmInChat: true, remote: remote.deps, signIns: mcp(undefined) });
     const first = await s.call('create_project_from_brief', { brief: 'KRAS in lung cancer' });
     expect(data(first)).toMatchObject({ created: false, rsi_confirmation: 'asked' });
     expect(text(first)).toMatch(/part="question">\nCreate the project &quot;Kras&quot; with 1 scope item: KRAS \(target\)\?/);
@@ -134,7 +138,7 @@ describe('create_project_from_brief', () => {
 
   it('a brief that matches nothing is not asked about', async () => {
     const remote = fakeRemote([tool('create_project_from_brief')], () => ok({ matched: [], created: false }));
-    s = await serve({ allowWrite: true, remote: remote.deps, signIns: mcp(undefined) });
+    s = await serve({ allowWrite: true, confirmInChat: true, remote: remote.deps, signIns: mcp(undefined) });
     const r = await s.call('create_project_from_brief', { brief: 'nothing here' });
     expect(data(r).rsi_confirmation).toBeUndefined();
     expect(text(r)).toContain('No scope item was found in the brief');

@@ -38,7 +38,7 @@ describe('wait_for_scoring', () => {
     expect(progress).toEqual([
       { progress: 0, total: 2, message: 'scoring running · 0/2 analyses done (done 0, failed 0, total 2)' },
       { progress: 1, total: 2, message: 'scoring running · 1/2 analyses done (done 1, failed 0, total 2)' },
-      { progress: 2, total: 2, message: 'scoring done · 2/2 analyses done (done 2, failed 0, total 2)' },
+      { progress: 2, total: 2, message: 'scoring done · 2/2 analyses done · signals ready (done 2, failed 0, total 2)' },
     ]);
     expect(s.api.calls.filter((c) => c.method === 'getProjectStatus')).toHaveLength(4);
   });

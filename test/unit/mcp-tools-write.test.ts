@@ -1,6 +1,7 @@
 // The write tools in process: offered only with --allow-write and while the sign-in holds their
-// scope (the list follows sign-ins, with one list_changed per change), and run_analyses runs only
-// when a person said yes: through form elicitation, or an identical repeat of an asked question.
+// scope (the list follows sign-ins, with one list_changed per change), and a write runs only when a
+// person said yes: through form elicitation, or (only with --confirm-in-chat) an identical repeat
+// of an asked question. A client without either is refused before anything is sent.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnalysesResult } from '../../src/client/schemas.js';
 import { ConflictError } from '../../src/errors.js';
@@ -31,7 +32,7 @@ describe('which write tools are listed', () => {
     expect((await s.call('create_project', { name: 'x' })).isError).toBe(true);
     await s.close();
 
-    const signIns = { now: { baseUrl: ORIGIN, api: ['service:read', 'projects:write'] as string[] | undefined } };
+    const signIns = { now: { baseUrl: ORIGIN, api: { scopes: ['service:read', 'projects:write'] } as { scopes?: string[] } | undefined } };
     s = await serve({ allowWrite: true, signIns });
     expect(await names(s)).toContain('create_project');
     expect(await names(s)).not.toContain('run_analyses');
@@ -39,32 +40,72 @@ describe('which write tools are listed', () => {
     expect(instructions).toContain('create_project, run_analyses change data');
 
     // A new sign-in with analyses:run: one notification, both listed.
-    signIns.now = { baseUrl: ORIGIN, api: ['projects:write', 'analyses:run'] };
+    signIns.now = { baseUrl: ORIGIN, api: { scopes: ['projects:write', 'analyses:run'] } };
     const changed = s.nextListChange();
     await s.call('list_projects');
     await changed;
     expect(await names(s)).toEqual(expect.arrayContaining(['create_project', 'run_analyses']));
     expect(s.listChanged()).toBe(1);
     // Unknown scopes (RSI_TOKEN): the service decides, so every write is listed.
-    signIns.now = { baseUrl: ORIGIN, api: undefined };
+    signIns.now = { baseUrl: ORIGIN, api: {} };
     await s.call('list_projects');
     expect(s.listChanged()).toBe(1);
+    // Signed out while serving (`rsi logout`): one notification, no write listed.
+    signIns.now = { baseUrl: ORIGIN, api: undefined };
+    const gone = s.nextListChange();
+    await s.call('list_projects');
+    await gone;
+    expect(s.listChanged()).toBe(2);
+    expect(await names(s)).not.toEqual(expect.arrayContaining(['create_project']));
+    expect(await names(s)).not.toContain('run_analyses');
+    // And signed in again: listed again.
+    signIns.now = { baseUrl: ORIGIN, api: { scopes: ['analyses:run'] } };
+    await s.call('list_projects');
+    expect(s.listChanged()).toBe(3);
+    expect(await names(s)).toContain('run_analyses');
+  });
+
+  it('no sign-in at all at start: no write tool is listed', async () => {
+    s = await serve({ allowWrite: true, signIns: { now: { baseUrl: ORIGIN } } });
+    expect(await names(s)).not.toContain('create_project');
+    expect(await names(s)).not.toContain('run_analyses');
+    expect(await names(s)).toContain('list_projects');
   });
 });
 
 describe('create_project', () => {
-  it('sends the arguments as the body and links the setup page and the project page', async () => {
-    s = await serve({ allowWrite: true });
+  it('asks the person (form), then sends the arguments as the body and links the setup page and the project page', async () => {
+    s = await serve({ allowWrite: true, capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'accept' }) });
     const r = await s.call('create_project', { name: 'Beta', operand: '$or', goals: ['target'] });
+    expect(s.elicited[0]!.message).toContain('Create the project &quot;Beta&quot;, goals target?');
+    expect(data(r).rsi_confirmation).toBe('accepted');
     expect(data(r)).toMatchObject({ id: ALPHA, name: 'Beta' });
     expect(s.api.calls[0]!.args[0]).toEqual({ name: 'Beta', operand: '$or', goals: ['target'] });
     expect(links(r)).toEqual([`${ORIGIN}/projects/${ALPHA}/overview?setup=1`, `${ORIGIN}/projects/${ALPHA}/overview`]);
     expect(r.content.filter((c) => c.type === 'resource_link').map((c) => (c as { name: string }).name)).toEqual(['setup', 'project']);
   });
 
+  it('declined through the form: nothing created; --confirm-in-chat: asked, then an identical repeat creates it, once', async () => {
+    s = await serve({ allowWrite: true, capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'decline' }) });
+    expect(data(await s.call('create_project', { name: 'Beta' }))).toMatchObject({ name: 'Beta', rsi_confirmation: 'declined' });
+    expect(s.api.calls).toEqual([]);
+    await s.close();
+    s = await serve({ allowWrite: true, confirmInChat: true });
+    const asked = await s.call('create_project', { name: 'Beta', goals: ['target'] });
+    expect(data(asked)).toEqual({ name: 'Beta', goals: ['target'], rsi_confirmation: 'asked' });
+    expect(text(asked)).toContain(
+      '<service-data tool="create_project" part="question">\nCreate the project &quot;Beta&quot;, goals target?',
+    );
+    expect(s.api.calls).toEqual([]);
+    const made = await s.call('create_project', { goals: ['target'], name: 'Beta', confirmed: true });
+    expect(data(made)).toMatchObject({ id: ALPHA, name: 'Beta', rsi_confirmation: 'confirmed' });
+    expect(s.api.calls.map((c) => c.args[0])).toEqual([{ name: 'Beta', goals: ['target'] }]);
+    expect(data(await s.call('create_project', { name: 'Beta', goals: ['target'], confirmed: true })).rsi_confirmation).toBe('asked');
+  });
+
   it('a setup_url off the service gets no link', async () => {
     const api = fakeApi({ createProject: () => ({ id: ALPHA, name: 'B', role: 'owner', setup_url: 'https://evil.test/x' }) });
-    s = await serve({ allowWrite: true, api });
+    s = await serve({ allowWrite: true, api, capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'accept' }) });
     expect(links(await s.call('create_project', { name: 'B' }))).toEqual([`${ORIGIN}/projects/${ALPHA}/overview`]);
   });
 
@@ -85,19 +126,19 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
   });
 
   it('nothing to ask: it runs at once', async () => {
-    s = await serve({ allowWrite: true });
+    s = await serve({ allowWrite: true, capabilities: { elicitation: { form: {} } } });
     const r = await s.call('run_analyses', { project: ALPHA, selections: [{ keyword_id: EGFR, signal_keyword_id: 's1' }] });
     expect(data(r).runs).toHaveLength(1);
     expect(runs(s)).toEqual([{ selections: [{ keyword_id: EGFR, signal_keyword_id: 's1' }] }]);
   });
 
-  it('without elicitation: the question goes back; only an identical repeat runs, once; a changed one is refused', async () => {
-    s = await serve({ allowWrite: true, api: asking() });
+  it('--confirm-in-chat without elicitation: the question goes back; only an identical repeat runs, once; a changed one is refused', async () => {
+    s = await serve({ allowWrite: true, confirmInChat: true, api: asking() });
     // A first call that claims confirmed: true is asked like any other: no question was open.
     const first = await s.call('run_analyses', { project: 'Alpha', top: TOP, confirmed: true });
     expect(data(first)).toMatchObject({ needs_confirmation: true, rsi_confirmation: 'asked' });
     const t = text(first);
-    expect(t).toContain('Nothing was done: the service asks for confirmation.');
+    expect(t).toContain('Nothing was done: a person must confirm first.');
     expect(t).toContain('call run_analyses again with exactly the same arguments plus confirmed: true within 5 minutes');
     // The question quotes the service: in its own fence, escaped.
     expect(t).toMatch(/<service-data tool="run_analyses" part="question">\nRun scoring analyses in the project &quot;Alpha&quot;\?/);
@@ -129,7 +170,7 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
           ? { runs: [] }
           : { needs_confirmation: true, signals: [{ keyword_id: EGFR, signal_keyword_id: n++ === 0 ? 's1' : 's2' }] },
     });
-    s = await serve({ allowWrite: true, api: shifting });
+    s = await serve({ allowWrite: true, confirmInChat: true, api: shifting });
     await s.call('run_analyses', { project: ALPHA, top: TOP });
     const r = await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true });
     expect(data(r).rsi_confirmation).toBe('asked');
@@ -162,8 +203,12 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     expect(runs(s)).toEqual([{ top: TOP }]);
   });
 
-  it('a URL-mode-only client is never sent a form: asked, then an identical repeat runs', async () => {
+  it('a URL-mode-only client is never sent a form: refused; with --confirm-in-chat asked, then an identical repeat runs', async () => {
     s = await serve({ allowWrite: true, api: asking(), capabilities: { elicitation: { url: {} } } });
+    expect(text(await s.call('run_analyses', { project: ALPHA, top: TOP }))).toContain('a person must confirm it');
+    expect(s.api.calls).toEqual([]);
+    await s.close();
+    s = await serve({ allowWrite: true, confirmInChat: true, api: asking(), capabilities: { elicitation: { url: {} } } });
     expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP })).rsi_confirmation).toBe('asked');
     expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true })).rsi_confirmation).toBe('confirmed');
     expect(s.elicited).toEqual([]);
@@ -176,7 +221,13 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
         throw new ConflictError('finish scoring setup first', setup);
       },
     });
-    s = await serve({ allowWrite: true, api, capabilities: { elicitation: { url: {} } }, elicit: () => ({ action: 'accept' }) });
+    s = await serve({
+      allowWrite: true,
+      confirmInChat: true,
+      api,
+      capabilities: { elicitation: { url: {} } },
+      elicit: () => ({ action: 'accept' }),
+    });
     const r = await s.call('run_analyses', { project: ALPHA, top: TOP });
     expect(r.isError).toBe(true);
     expect(links(r)).toEqual([setup]);
@@ -188,7 +239,7 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     expect(text(r)).toContain('The user was offered the setup page and accepted to open it.');
     await s.close();
 
-    s = await serve({ allowWrite: true, api });
+    s = await serve({ allowWrite: true, api, capabilities: { elicitation: { form: {} } } });
     const plain = await s.call('run_analyses', { project: ALPHA, top: TOP });
     expect(links(plain)).toEqual([setup]);
     expect(text(plain)).toContain('Give the user the setup page (the resource link)');

@@ -98,6 +98,8 @@ export function fakeRemote(tools: Tool[], answer: (name: string, args: Record<st
 export interface ServeOptions {
   api?: FakeApi;
   allowWrite?: boolean;
+  /** `--confirm-in-chat`: a client without form elicitation may confirm writes by an identical repeat. */
+  confirmInChat?: boolean;
   /** The sign-ins as the server reads them; change `.now` to sign in or out while serving. */
   signIns?: { now: SignIns };
   remote?: ServeDeps['remote'];
@@ -129,10 +131,11 @@ export interface Served {
 export async function serve(options: ServeOptions = {}): Promise<Served> {
   const api = options.api ?? fakeApi();
   const logs: string[] = [];
-  const signIns = options.signIns ?? { now: { baseUrl: ORIGIN } };
+  const signIns = options.signIns ?? { now: { baseUrl: ORIGIN, api: {} } };
   const server = await createServer({
     version: '0.0.0-test',
     allowWrite: options.allowWrite ?? false,
+    confirmInChat: options.confirmInChat ?? false,
     client: async () => api as unknown as ApiClient,
     signIns: async () => signIns.now,
     remote: options.remote,

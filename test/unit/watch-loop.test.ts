@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseTiming, watchStatus, watchWithOutput } from '../../src/commands/shared/watch.js';
-import { describeStatus, elapsedSince, statusLine, type StatusLike } from '../../src/commands/shared/status-view.js';
-import { assertNoFailedAnalyses, failedDuringWatch, startedByReply } from '../../src/commands/shared/exit-policy.js';
+import { elapsedSince, statusLine, type StatusLike } from '../../src/commands/shared/status-view.js';
+import { assertNoFailedAnalyses } from '../../src/commands/shared/exit-policy.js';
+import { describeStatus, failedSince, startedByReply } from '../../src/ops/status-reading.js';
 import { formatSeconds } from '../../src/io/text.js';
 import { AnalysisFailedError, NotSignedInError, ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../src/errors.js';
 import { createProgress } from '../../src/io/progress.js';
@@ -234,7 +235,7 @@ describe('helpers', () => {
     ).not.toThrow();
   });
 
-  it('failedDuringWatch counts what was not failed at the first poll, by task, runs or keyword', () => {
+  it('failedSince counts what was not failed at the first poll, by task, runs or keyword', () => {
     const first: StatusLike = {
       ...status('wait'),
       analyses: [
@@ -244,7 +245,7 @@ describe('helpers', () => {
         { task_id: 't4', status: 'running' },
       ],
     };
-    const counts = failedDuringWatch(first);
+    const counts = failedSince(first);
     expect(first.analyses.map((a, i) => counts(a, i))).toEqual([false, false, false, true]);
     expect(counts({ task_id: 't5', status: 'failed' }, 4)).toBe(true);
   });

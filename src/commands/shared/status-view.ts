@@ -10,12 +10,11 @@ import { sanitizeLine } from '../../io/sanitize.js';
 import type { OutputFormat } from '../../formats.js';
 import { printSections } from '../../io/output.js';
 import { printSummary } from '../../io/replies.js';
+import { countAnalyses, describeStatus } from '../../ops/status-reading.js';
 import { ANALYSIS_COLUMNS, ANALYSIS_TABLE_COLUMNS, type AnalysisRow, STATUS_COLUMNS } from '../status/views.js';
 
 /** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
 export type StatusLike = ProjectStatus;
-/** One item of a status's `analyses`. */
-export type StatusAnalysis = ProjectStatus['analyses'][number];
 
 /**
  * The live line and the timeout message: our one-line reading of the state, then the server's
@@ -38,37 +37,6 @@ export function summaryOf(status: StatusLike): string {
  */
 export function plain(text: string): string {
   return sanitizeLine(text.replace(/\s+/g, ' ').trim());
-}
-
-/** One short line for the live progress line: `scoring running · 3/5 analyses done · 1 failed`. */
-export function describeStatus(status: StatusLike): string {
-  const parts: string[] = [];
-  if (!status.signals_ready && status.scoring === 'not_started') parts.push('scanning for signals');
-  else parts.push(`scoring ${status.scoring.replaceAll('_', ' ')}`);
-  const counts = countAnalyses(status);
-  if (counts.total > 0) {
-    parts.push(`${counts.done}/${counts.total} analyses done`);
-    if (counts.failed > 0) parts.push(`${counts.failed} failed`);
-  }
-  if (status.next !== 'wait') parts.push(NEXT_LABEL[status.next] ?? `next: ${status.next}`);
-  return parts.join(' · ');
-}
-
-const NEXT_LABEL: Record<string, string> = {
-  run_analyses: 'ready to run analyses',
-  list_signals: 'signals ready',
-};
-
-export function countAnalyses(status: StatusLike): { total: number; done: number; failed: number; active: number } {
-  let done = 0;
-  let failed = 0;
-  let active = 0;
-  for (const a of status.analyses) {
-    if (a.status === 'done') done += 1;
-    else if (a.status === 'failed') failed += 1;
-    else active += 1;
-  }
-  return { total: status.analyses.length, done, failed, active };
 }
 
 /** The `next` value as something to type. */

@@ -10,7 +10,8 @@ import type { Progress } from '../../io/progress.js';
 import { CliError, ExitCode, InterruptedError, type ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
 import { isWaiting, type WatchEvents, type WatchTiming, watchScoring } from '../../ops/watch.js';
 import { shellQuote } from './habits.js';
-import { describeStatus, statusLine, summaryOf, type StatusLike } from './status-view.js';
+import { describeStatus } from '../../ops/status-reading.js';
+import { statusLine, summaryOf, type StatusLike } from './status-view.js';
 import { writeJsonLine } from '../../io/output.js';
 
 export const DEFAULT_INTERVAL_S = 2;

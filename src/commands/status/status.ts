@@ -4,7 +4,8 @@ import { UsageError } from '../../errors.js';
 import { commandBudget, parseTiming, watchWithOutput } from '../shared/watch.js';
 import type { WatchTiming } from '../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
-import { assertNoFailedAnalyses, failedDuringWatch } from '../shared/exit-policy.js';
+import { failedSince } from '../../ops/status-reading.js';
+import { assertNoFailedAnalyses } from '../shared/exit-policy.js';
 import { note } from '../../io/lines.js';
 import { printDocumentOr, printsDocuments } from '../../io/replies.js';
 import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../declaration.js';
@@ -115,5 +116,5 @@ async function runWithin(options: StatusOptions, ctx: Context, budget: ReturnTyp
   if (!machine) await printStatus(io, format, final, project.name, () => ctx.clock.now());
   // Exit 10 only for analyses that failed while this watch ran; older failures are history.
 
-  assertNoFailedAnalyses(final, project.name, failedDuringWatch(first ?? final), (line) => note(io, `note: ${line}`));
+  assertNoFailedAnalyses(final, project.name, failedSince(first ?? final), (line) => note(io, `note: ${line}`));
 }

@@ -1,35 +1,112 @@
 import * as z from 'zod';
 import * as S from '../../client/schemas.js';
 import { GOALS, OPERANDS } from '../../client/enums.js';
-import { Reply } from '../ask.js';
-import { output } from '../shapes.js';
+import { Reply, said } from '../ask.js';
+import { canonical } from '../confirm.js';
+import { Confirmation, output } from '../shapes.js';
 import { UUID_RE as UUID } from '../../client/ids.js';
-import { defineTool, may, WRITE } from './tool.js';
+import { defineTool, holds, WRITE } from './tool.js';
+
+type Args = {
+  name: string;
+  brief?: string | undefined;
+  watchlist_items?:
+    | Array<{ entity_id: string; entity_type: string; entity_name?: string | undefined; data?: Record<string, unknown> | undefined }>
+    | undefined;
+  operand?: (typeof OPERANDS)[number] | undefined;
+  goals?: Array<(typeof GOALS)[number]> | undefined;
+};
 
 export const createProject = defineTool({
   name: 'create_project',
   title: 'Create a project',
-  description: 'Creates a project (the user becomes owner) and returns its id and the setup_url where scoring setup is finished.',
+  description:
+    'Creates a project (the user becomes owner) and returns its id and the setup_url where scoring setup is finished. A person ' +
+    'confirms: rsi asks the user itself through form elicitation; a client without it gets a tool error with the rsi command the ' +
+    'user can run, unless the server was started with --confirm-in-chat (then the first call returns the question and an ' +
+    'identical repeat with confirmed: true, after the user agreed in the chat, creates it).',
   inputSchema: {
     name: z.string().min(1).max(200),
     brief: z.string().optional(),
     watchlist_items: z
-      .array(z.looseObject({ entity_id: z.string().min(1), entity_type: z.string().min(1), entity_name: z.string().optional() }))
+      .array(
+        z.strictObject({
+          entity_id: z.string().min(1),
+          entity_type: z.string().min(1),
+          entity_name: z.string().optional(),
+          data: z.record(z.string(), z.unknown()).optional(),
+        }),
+      )
       .optional(),
     operand: z.enum(OPERANDS).optional(),
     goals: z.array(z.enum(GOALS)).optional(),
+    confirmed: z
+      .boolean()
+      .optional()
+      .describe('only with a server started with --confirm-in-chat: true when repeating, unchanged, a call the user agreed to'),
   },
-  outputSchema: output(S.CreatedProject()),
+  // The created project; or, when nothing was created yet (asked, declined), the request asked about.
+  outputSchema: output({
+    shape: {
+      id: z.string().optional().describe('present once created'),
+      name: z.string(),
+      role: z.string().optional(),
+      setup_url: z.string().optional(),
+      scan_error: z.string().optional(),
+      rsi_confirmation: Confirmation.optional(),
+    },
+  }),
   annotations: WRITE,
   narrowWith: [],
   writes: true,
-  listedWhen: (now) => may(now.api, 'projects:write'),
+  listedWhen: (now) => holds(now.api, 'projects:write'),
   run: async (a, x, kit) => {
+    const { confirmed, ...body } = a;
+    // Before anything is sent: can a person confirm here at all?
+    kit.personCanConfirm('create_project', createCommand(body));
     const c = await kit.api();
-    const created = await c.createProject(a, x.signal);
-    return new Reply(created, undefined, undefined, [
-      ...kit.page(created.setup_url, c.baseUrl, { name: 'setup', title: 'Finish scoring setup (web application)' }),
-      ...(UUID.test(created.id) ? kit.projectPage(c.baseUrl, created.id) : []),
+    // The service does not ask before creating: rsi asks, so the first step sends nothing.
+    const reply = await kit.gate<Args, S.CreatedProject>('create_project', body, confirmed, x, {
+      write: {
+        first: async () => ({ asks: true, question: body }),
+        confirmed: (_q, signal) => c.createProject(body, signal),
+      },
+      view: {
+        question: createQuestion,
+        fingerprint: canonical,
+        asked: (q) => ({ ...q }) as Record<string, unknown>,
+        done: (r) => ({ value: r }),
+      },
+      command: createCommand(body),
+    });
+    const created = S.CreatedProject().safeParse(reply.value);
+    if (!created.success) return reply;
+    return new Reply(reply.value, reply.note, reply.question, [
+      ...kit.page(created.data.setup_url, c.baseUrl, { name: 'setup', title: 'Finish scoring setup (web application)' }),
+      ...(UUID.test(created.data.id) ? kit.projectPage(c.baseUrl, created.data.id) : []),
     ]);
   },
 });
+
+function createQuestion(a: Args): string {
+  const items = (a.watchlist_items ?? []).map((i) => `${said(i.entity_name ?? i.entity_id, 80)} (${said(i.entity_type, 20)})`);
+  return (
+    `Create the project "${said(a.name, 120)}"` +
+    (items.length
+      ? ` with ${items.length} scope item${items.length === 1 ? '' : 's'}: ${items.slice(0, 15).join(', ')}${items.length > 15 ? ` and ${items.length - 15} more` : ''}`
+      : '') +
+    (a.goals?.length ? `, goals ${a.goals.join(', ')}` : '') +
+    '?'
+  );
+}
+
+/** The same request as `rsi projects create`, for a person to run (words; gate.ts quotes them). */
+function createCommand(a: Args): string[] {
+  const words = ['rsi', 'projects', 'create', '--name', a.name];
+  if (a.brief !== undefined) words.push('--brief', a.brief);
+  // Scope items do not fit on a command line: the person puts them in a file.
+  if (a.watchlist_items?.length) words.push('--watchlist-file', 'items.json');
+  if (a.operand) words.push('--operand', a.operand.replace('$', ''));
+  for (const g of a.goals ?? []) words.push('--goal', g);
+  return words;
+}

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { ScoreboardReply } from '../../ops/features.js';
 import { resolveProjectLazily } from '../../ops/resolve.js';
 import { readScoreboard } from '../../ops/scoreboard.js';
+import { Reply } from '../ask.js';
 import { output, project } from '../shapes.js';
 import { defineTool, READ } from './tool.js';
 
@@ -21,6 +22,8 @@ export const projectScoreboard = defineTool({
   run: async (a, x, kit) => {
     // A UUID needs no API sign-in; a name is looked up through the API as everywhere else.
     const p = await resolveProjectLazily(kit.api, a.project, x.signal);
-    return (await readScoreboard(kit.mcp(), { projectId: p.id, limit: a.limit }, x.signal)).board;
+    const { board } = await readScoreboard(kit.mcp(), { projectId: p.id, limit: a.limit }, x.signal);
+    // The project's page, as the other project tools link it (on the service the sign-ins name).
+    return new Reply(board, undefined, undefined, kit.projectPage(kit.origin(), p.id));
   },
 });

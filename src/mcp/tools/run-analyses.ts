@@ -6,22 +6,23 @@ import { ConflictError, UsageError } from '../../errors.js';
 import { analysesFingerprint, analysesQuestion, type Extra, offerPage } from '../ask.js';
 import { Failure } from '../failure.js';
 import { Confirmation, output, project } from '../shapes.js';
-import { defineTool, type Kit, may, WRITE } from './tool.js';
-import { confirmedBody, sendAnalyses } from '../../ops/analyses.js';
+import { defineTool, holds, type Kit, WRITE } from './tool.js';
+import { analysesWrite } from '../../ops/analyses.js';
 import { resolveProject } from '../../ops/resolve.js';
 
 export const runAnalyses = defineTool({
   name: 'run_analyses',
   title: 'Run scoring analyses',
   description:
-    'Starts scoring analyses for chosen signals or the top N of a type. When the service asks for confirmation, rsi asks the ' +
-    'user itself if your client supports elicitation; otherwise nothing runs, the reply carries the question ' +
-    '(needs_confirmation, assumption) and a repeat of exactly the same call with confirmed: true, after the user agreed, runs it.',
+    'Starts scoring analyses for chosen signals or the top N of a type. A person confirms: when the service asks for ' +
+    'confirmation, rsi asks the user itself through form elicitation. A client without it gets a tool error with the rsi command ' +
+    'the user can run, unless the server was started with --confirm-in-chat: then nothing runs, the reply carries the question, ' +
+    'and a repeat of exactly the same call with confirmed: true, after the user agreed in the chat, runs it.',
   inputSchema: {
     project,
-    selections: z.array(z.object({ keyword_id: z.string().min(1), signal_keyword_id: z.string().min(1) })).optional(),
+    selections: z.array(z.strictObject({ keyword_id: z.string().min(1), signal_keyword_id: z.string().min(1) })).optional(),
     top: z
-      .object({
+      .strictObject({
         type: z.enum(TOP_TYPES),
         limit: z.number().int().min(1).max(100),
         analysis_mode: z.enum(ANALYSIS_MODES).optional(),
@@ -33,15 +34,19 @@ export const runAnalyses = defineTool({
     confirmed: z
       .boolean()
       .optional()
-      .describe('true only when repeating, unchanged, a call whose question the user agreed to; a first call is always asked'),
+      .describe(
+        'only with a server started with --confirm-in-chat: true when repeating, unchanged, a call whose question the user agreed to; a first call is always asked',
+      ),
   },
   outputSchema: output({ shape: { ...S.AnalysesResult().shape, rsi_confirmation: Confirmation.optional() } }),
   annotations: WRITE,
   narrowWith: ['top.limit', 'selections'],
   writes: true,
-  listedWhen: (now) => may(now.api, 'analyses:run'),
+  listedWhen: (now) => holds(now.api, 'analyses:run'),
   run: async (a, x, kit) => {
     if (!a.selections === !a.top) throw new UsageError('give either selections or top');
+    // Before anything is sent: can a person confirm here at all?
+    kit.personCanConfirm('run_analyses', runCommand(a));
     const c = await kit.api();
     const p = await resolveProject(c, a.project, x.signal);
     // The request the question is about: everything but the claim of confirmation.
@@ -52,16 +57,14 @@ export const runAnalyses = defineTool({
     };
     return kit
       .gate('run_analyses', { project: p.id, ...body }, a.confirmed, x, {
-        first: async () => {
-          const reply = await sendAnalyses(c, p, body, x.signal);
-          return {
-            asks: reply.needs_confirmation === true,
-            value: reply,
-            question: analysesQuestion(p.name, reply),
-            fingerprint: analysesFingerprint(reply),
-          };
+        write: analysesWrite(c, p, body),
+        view: {
+          question: (q) => analysesQuestion(p.name, q),
+          fingerprint: analysesFingerprint,
+          asked: (q) => q,
+          done: (r) => ({ value: r }),
         },
-        confirmed: () => sendAnalyses(c, p, confirmedBody(body), x.signal),
+        command: runCommand(a),
       })
       .catch((error: unknown) => setupMissing(error, c, x, kit));
   },
@@ -89,4 +92,32 @@ async function setupMissing(error: unknown, c: ApiClient, x: Extra, kit: Kit): P
         ? 'Give the user the setup page (the resource link) to finish scoring setup, then call run_analyses again.'
         : `The user was offered the setup page and ${answer === 'decline' ? 'declined' : 'cancelled'}; do not retry until setup is finished.`;
   throw new Failure(error, note, links);
+}
+
+/** The same request as `rsi analyses run`, for a person to run at a terminal (words; gate.ts quotes them). */
+function runCommand(a: {
+  project: string;
+  selections?: Array<{ keyword_id: string; signal_keyword_id: string }> | undefined;
+  top?:
+    | {
+        type: string;
+        limit: number;
+        analysis_mode?: string | undefined;
+        readiness?: string | undefined;
+        therapeutic_area?: string | undefined;
+      }
+    | undefined;
+  include_analysed?: boolean | undefined;
+}): string[] {
+  const words = ['rsi', 'analyses', 'run'];
+  for (const s of a.selections ?? []) words.push('--select', `${s.keyword_id}:${s.signal_keyword_id}`);
+  if (a.top) {
+    words.push('--top', String(a.top.limit), '--type', a.top.type);
+    if (a.top.analysis_mode) words.push('--analysis-mode', a.top.analysis_mode);
+    if (a.top.readiness) words.push('--readiness', a.top.readiness);
+    if (a.top.therapeutic_area) words.push('--therapeutic-area', a.top.therapeutic_area);
+  }
+  if (a.include_analysed) words.push('--include-analysed');
+  // A name that starts with a dash is no option: after `--`.
+  return [...words, ...(a.project.startsWith('-') ? ['--'] : []), a.project];
 }

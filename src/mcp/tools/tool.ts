@@ -9,7 +9,8 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type * as z from 'zod';
 import type { ApiClient } from '../../client/client.js';
 import type { McpTools } from '../../ops/mcp-tools.js';
-import type { Extra, Gate } from '../ask.js';
+import type { Extra } from '../ask.js';
+import type { Gate } from '../gate.js';
 import type { ServeDeps, SignIns } from '../deps.js';
 import type { ResourceLink } from '../results.js';
 
@@ -23,8 +24,10 @@ export interface Kit {
   server: McpServer;
   /** The API client (built on first use; see ServeDeps.client). */
   api(): Promise<ApiClient>;
-  /** The confirmation rule around one write (ask.ts). */
+  /** The confirmation rule around one write (gate.ts). */
   gate: Gate;
+  /** Throws, before anything is sent, when no person can confirm a write here (gate.ts); `command` is what they can run instead. */
+  personCanConfirm(name: string, command: readonly string[]): void;
   /** A link to a service page, when the URL is a safe one on the service's origin. */
   page(raw: string | undefined, origin: string | undefined, link: Omit<ResourceLink, 'uri'>): ResourceLink[];
   /** The project's page (the setup_url's page without `setup=1`) on `origin`. */
@@ -62,5 +65,9 @@ export type AnyTool = ToolDef<z.ZodRawShape>;
 /** A tool definition, its arguments' type inferred from `inputSchema`. */
 export const defineTool = <Shape extends z.ZodRawShape>(def: ToolDef<Shape>): ToolDef<Shape> => def;
 
-/** Whether a sign-in's scopes allow `scope` (unknown scopes: the service decides). */
-export const may = (scopes: readonly string[] | undefined, scope: string): boolean => scopes === undefined || scopes.includes(scope);
+/**
+ * Whether there is a sign-in and it holds `scope` (unknown scopes, as with RSI_TOKEN: the service
+ * decides). No sign-in holds nothing: a write tool is not listed while every call would fail.
+ */
+export const holds = (signIn: { scopes?: readonly string[] | undefined } | undefined, scope: string): boolean =>
+  signIn !== undefined && (signIn.scopes === undefined || signIn.scopes.includes(scope));

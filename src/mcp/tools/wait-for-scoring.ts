@@ -4,6 +4,7 @@ import { Reply } from '../ask.js';
 import { output, project } from '../shapes.js';
 import { defineTool, READ } from './tool.js';
 import { resolveProject } from '../../ops/resolve.js';
+import { countAnalyses, describeStatus } from '../../ops/status-reading.js';
 
 const WaitOutput = z.object({
   outcome: z.enum(['done', 'analyses_failed', 'timed_out']),
@@ -31,7 +32,7 @@ export const waitForScoring = defineTool({
   annotations: READ,
   narrowWith: [],
   run: async (a, x, kit) => {
-    const [{ waitForScoring, counts, describe }, c] = await Promise.all([import('../wait.js'), kit.api()]);
+    const [{ waitForScoring }, c] = await Promise.all([import('../wait.js'), kit.api()]);
     const p = await resolveProject(c, a.project, x.signal);
     const token = x._meta?.progressToken;
     let sent = -1;
@@ -41,7 +42,7 @@ export const waitForScoring = defineTool({
       signal: x.signal,
       onStatus: async (status) => {
         if (token === undefined) return;
-        const n = counts(status);
+        const n = countAnalyses(status);
         const progress = n.done + n.failed;
         // MCP asks progress to increase with every notification: send when it did (and once at the start).
         if (progress <= sent) return;
@@ -52,7 +53,7 @@ export const waitForScoring = defineTool({
             progressToken: token,
             progress,
             ...(n.total ? { total: n.total } : {}),
-            message: `${describe(status)} (done ${n.done}, failed ${n.failed}, total ${n.total})`,
+            message: `${describeStatus(status)} (done ${n.done}, failed ${n.failed}, total ${n.total})`,
           },
         });
       },

@@ -175,10 +175,16 @@ describe('mcp call: run', () => {
 
 describe('mcp serve: flags', () => {
   it.each([
-    [[], { allowWrite: false, printConfig: undefined }],
-    [['--allow-write', '--print-config', 'vscode'], { allowWrite: true, printConfig: 'vscode' }],
+    [[], { allowWrite: false, confirmInChat: false, printConfig: undefined }],
+    [['--allow-write', '--print-config', 'vscode'], { allowWrite: true, confirmInChat: false, printConfig: 'vscode' }],
+    [['--allow-write', '--confirm-in-chat'], { allowWrite: true, confirmInChat: true, printConfig: undefined }],
   ])('%j → options', async (argv, expected) => {
     expect(await parseFlags(serve.build, argv)).toEqual(expected);
+  });
+  it('--confirm-in-chat only with --allow-write', async () => {
+    const error = await parseFlags(serve.build, ['--confirm-in-chat']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe('--confirm-in-chat only applies with --allow-write');
   });
   it('--print-config names the clients it knows', async () => {
     const error = await parseFlags(serve.build, ['--print-config', 'emacs']).catch((e: unknown) => e);
@@ -191,7 +197,7 @@ describe('mcp serve: run (the parts that need no stdio server)', () => {
   it('--print-config claude-desktop: the JSON snippet on stdout pins the profile and base URL; where to put it on stderr', async () => {
     const io = fakeIo(false);
     const ctx = fakeCtx(io, { globals: { profile: 'work', baseUrl: 'https://rsi.example' } });
-    await serve.run({ allowWrite: true, printConfig: 'claude-desktop' }, ctx);
+    await serve.run({ allowWrite: true, confirmInChat: false, printConfig: 'claude-desktop' }, ctx);
     expect(JSON.parse(io.out())).toEqual({
       mcpServers: {
         rsi: { command: 'rsi', args: ['--base-url', 'https://rsi.example', '--profile', 'work', 'mcp', 'serve', '--allow-write'] },
@@ -202,13 +208,13 @@ describe('mcp serve: run (the parts that need no stdio server)', () => {
 
   it('--print-config claude-code: a shell command', async () => {
     const io = fakeIo(false);
-    await serve.run({ allowWrite: false, printConfig: 'claude-code' }, fakeCtx(io));
+    await serve.run({ allowWrite: false, confirmInChat: false, printConfig: 'claude-code' }, fakeCtx(io));
     expect(io.out()).toBe('claude mcp add rsi -- rsi mcp serve\n');
   });
 
   it('--json is refused: stdout carries JSON-RPC', async () => {
     const io = fakeIo(false);
-    await expect(serve.run({ allowWrite: false, printConfig: undefined }, fakeCtx(io, 'json'))).rejects.toThrow(
+    await expect(serve.run({ allowWrite: false, confirmInChat: false, printConfig: undefined }, fakeCtx(io, 'json'))).rejects.toThrow(
       /--json does not apply to `rsi mcp serve`/,
     );
     expect(io.out()).toBe('');

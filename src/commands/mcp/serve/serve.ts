@@ -10,6 +10,8 @@ export type ConfigClient = (typeof CONFIG_CLIENTS)[number];
 
 export interface ServeOptions {
   allowWrite: boolean;
+  /** With --allow-write: a client without form elicitation may confirm writes through the assistant. */
+  confirmInChat: boolean;
   printConfig: ConfigClient | undefined;
 }
 
@@ -25,14 +27,23 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       '--allow-write',
       'also offer the write tools your sign-in has scopes for; a write the service asks about runs only after a person says yes',
     )
+    .option(
+      '--confirm-in-chat',
+      'with --allow-write: in a client that cannot ask you itself (no form elicitation), let the assistant ask you in the chat and confirm by repeating the call; without it such a client cannot write',
+    )
     .option('--print-config <client>', `print a configuration snippet for ${CONFIG_CLIENTS.join(', ')} and exit`)
     .addHelpText(
       'after',
-      '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.',
+      '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.\n\nWrites: a person confirms each one. A client with form elicitation asks you itself; in one without it a write is\nrefused with the rsi command to run yourself, unless you started the server with --confirm-in-chat.',
     )
-    .action(async (flags: { allowWrite?: boolean; printConfig?: string }) => {
+    .action(async (flags: { allowWrite?: boolean; confirmInChat?: boolean; printConfig?: string }) => {
+      if (flags.confirmInChat && !flags.allowWrite) throw new UsageError('--confirm-in-chat only applies with --allow-write');
       await runF(
-        { allowWrite: flags.allowWrite === true, printConfig: enumFlag('--print-config', flags.printConfig, CONFIG_CLIENTS) },
+        {
+          allowWrite: flags.allowWrite === true,
+          confirmInChat: flags.confirmInChat === true,
+          printConfig: enumFlag('--print-config', flags.printConfig, CONFIG_CLIENTS),
+        },
         ctx,
       );
     });
@@ -53,7 +64,7 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
   }
   const [{ createServer, serveStdio }, parts] = await Promise.all([
     import('../../../mcp/server.js'),
-    ctx.mcpServer({ allowWrite: opts.allowWrite }),
+    ctx.mcpServer({ allowWrite: opts.allowWrite, confirmInChat: opts.confirmInChat }),
   ]);
   const server = await createServer(parts.deps);
   try {
@@ -66,7 +77,7 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
 async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
   const globals = ctx.globals();
   // The server runs as the assistant's child, without this shell: pin what was chosen here.
-  const args = ['mcp', 'serve', ...(opts.allowWrite ? ['--allow-write'] : [])];
+  const args = ['mcp', 'serve', ...(opts.allowWrite ? ['--allow-write'] : []), ...(opts.confirmInChat ? ['--confirm-in-chat'] : [])];
   if (globals.profile !== 'default') args.unshift('--profile', globals.profile);
   if (globals.baseUrl) args.unshift('--base-url', globals.baseUrl);
   const server = { command: 'rsi', args };
