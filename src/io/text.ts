@@ -2,14 +2,94 @@
  * Small text helpers every layer shares: the one quoting rule for commands rsi suggests, and the
  * one way of writing a duration.
  *
- * shellQuote: every value from the service or the user in a suggested command ("Next: rsi status
- * <id> --watch", hints) is quoted for a POSIX shell, so a copy-paste of a project named
- * `$(curl …|sh)` or `x; rm -rf ~` runs rsi with that name and nothing else.
+ * A command rsi suggests (a hint, a "Next:" line, an MCP "run this") is something a person will
+ * paste into a shell, and its words often come from the service (a project name, a scope from a
+ * 403) or from what the person typed. So it is built from words with `shellCommand`, never by
+ * joining strings: a copy-paste of a project named `$(curl …|sh)` or a scope `x;rm -rf ~` runs
+ * rsi with that text as one argument and nothing else. test/unit/architecture.test.ts keeps this
+ * the only quoting function, and keeps `rsi …` in backticks free of `${…}` built by hand.
  */
 
-/** Quotes an argument for a POSIX shell (single quotes) unless it is plainly safe as it is. */
-export function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_./:@%+=][A-Za-z0-9_./:@%+=-]*$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+/** Safe bare in bash, zsh, dash and fish: no expansion, no word splitting, no zsh `=cmd`. */
+const BARE = /^[A-Za-z0-9_@%+:,./-][A-Za-z0-9_@%+=:,./-]*$/;
+/** What stays special inside double quotes (`!` is bash's history expansion). */
+const SPECIAL_IN_DOUBLE = /["$`\\!]/;
+
+/**
+ * One shell word as a person would type it: bare when plainly safe, in double quotes when only
+ * spaces or harmless signs need them (`"My first project"`), else in single quotes with each `'`
+ * written `'\''` (nothing inside single quotes is special).
+ */
+export function shellQuote(word: string): string {
+  if (BARE.test(word)) return word;
+  if (!SPECIAL_IN_DOUBLE.test(word)) return `"${word}"`;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A word the person fills in (`<url>`, `<project>`, `…`), printed as it is. */
+export interface Placeholder {
+  placeholder: string;
+}
+
+/** `<name>` for the person to fill in; `…` for "more of the same". */
+export function placeholder(name: string): Placeholder {
+  return { placeholder: name === '…' ? name : `<${name}>` };
+}
+
+/** A command line from its words, each quoted: `shellCommand(['rsi', 'status', name])`. */
+export function shellCommand(words: readonly (string | Placeholder)[]): string {
+  return words.map((w) => (typeof w === 'string' ? shellQuote(w) : w.placeholder)).join(' ');
+}
+
+/** A suggested command as hints print it: the command line in backticks. */
+export function suggest(words: readonly (string | Placeholder)[]): string {
+  return `\`${shellCommand(words)}\``;
+}
+
+/** A word of a command line as written (`raw`) and as the shell passes it (`word`). */
+export interface CommandWord {
+  raw: string;
+  word: string;
+}
+
+/**
+ * The words of a command line `shellCommand` wrote (bare, "double" or 'single' quoted words, and
+ * words glued from quoted parts, placeholders such as `<url>` kept as they are); undefined for
+ * anything else (an unclosed quote, `$` outside single quotes), so a caller never edits a command
+ * line it could not read.
+ */
+export function commandWords(line: string): CommandWord[] | undefined {
+  const words: CommandWord[] = [];
+  let word: string | undefined;
+  let from = 0;
+  const end = (at: number) => {
+    if (word !== undefined) words.push({ raw: line.slice(from, at), word });
+    word = undefined;
+  };
+  for (let i = 0; i < line.length; ) {
+    const c = line[i]!;
+    if (word === undefined) from = i;
+    if (c === ' ') {
+      end(i);
+      i++;
+    } else if (c === "'" || c === '"') {
+      const close = line.indexOf(c, i + 1);
+      if (close < 0) return undefined;
+      const inner = line.slice(i + 1, close);
+      if (c === '"' && SPECIAL_IN_DOUBLE.test(inner)) return undefined;
+      word = (word ?? '') + inner;
+      i = close + 1;
+    } else if (c === '\\' && line[i + 1] === "'") {
+      word = `${word ?? ''}'`;
+      i += 2;
+    } else {
+      if (/[$`\\!;&|(){}*?~#]/.test(c)) return undefined;
+      word = (word ?? '') + c;
+      i++;
+    }
+  }
+  end(line.length);
+  return words;
 }
 
 /** A compact human duration: `45 s`, `1.5 s`, `2 min 5 s`. */

@@ -13,6 +13,7 @@ import { ForbiddenError, NotSignedInError } from '../errors.js';
 import { parseBearerChallenge } from '../http/challenge.js';
 import { API_MAX_BYTES, type Network } from '../http/network.js';
 import type { AuthProvider } from '../http/types.js';
+import { suggest } from '../io/text.js';
 
 /** The shape the SDK's `fetch` option takes. */
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -107,7 +108,7 @@ async function refuseForScope(res: Response): Promise<void> {
       ? `the MCP server needs the scope ${scopes.join(' ')} for this (403 insufficient_scope)`
       : 'the MCP server refused this for lack of a scope (403 insufficient_scope)',
     scopes.length ? scopes.join(' ') : undefined,
-    { hint: scopes.length ? `run \`rsi login --resource mcp --add-scope ${scopes.join(',')}\`` : 'run `rsi login --resource mcp`' },
+    { hint: `run ${suggest(['rsi', 'login', '--resource', 'mcp', ...(scopes.length ? ['--add-scope', scopes.join(',')] : [])])}` },
     'mcp',
   );
 }

@@ -6,6 +6,7 @@ import type { ApiClient } from '../../client/client.js';
 import type { McpConnection } from '../../mcp/client.js';
 import type { SignIns } from '../../mcp/server.js';
 import { printVerbatim } from '../../io/output.js';
+import { shellCommand } from '../../io/text.js';
 import { enumFlag } from '../shared/flags.js';
 
 export const CONFIG_CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
@@ -203,7 +204,7 @@ async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
   let text: string;
   switch (opts.printConfig!) {
     case 'claude-code':
-      text = `claude mcp add rsi -- rsi ${args.map(shellWord).join(' ')}\n`;
+      text = `${shellCommand(['claude', 'mcp', 'add', 'rsi', '--', 'rsi', ...args])}\n`;
       break;
     case 'vscode':
       text = json({ servers: { rsi: { type: 'stdio', ...server } } });
@@ -217,6 +218,4 @@ async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
   );
 }
 
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
+

@@ -3,7 +3,7 @@
  * answerable for (`status --watch`: failed while it watched; `analyses run --wait`: one it started),
  * and a note for the others.
  */
-import { shellQuote } from '../../io/text.js';
+import { suggest } from '../../io/text.js';
 import { AnalysisFailedError } from '../../errors.js';
 import { plain, type StatusAnalysis, type StatusLike } from './status-view.js';
 
@@ -70,7 +70,7 @@ export function assertNoFailedAnalyses(
   throw new AnalysisFailedError(
     `scoring of "${projectName}" is done, but ${ours.length} of ${status.analyses.length} analyses failed: ${list(ours)}`,
     {
-      hint: `see \`rsi status ${shellQuote(projectName)}\` for details; results of the others are in \`rsi opportunities ${shellQuote(projectName)}\``,
+      hint: `see ${suggest(['rsi', 'status', projectName])} for details; results of the others are in ${suggest(['rsi', 'opportunities', projectName])}`,
     },
   );
 }

@@ -6,6 +6,8 @@
  * of the "Habits" table in docs/scripting.md (test/unit/habits.test.ts keeps the two equal).
  */
 
+import { shellCommand } from '../../io/text.js';
+
 export interface Habit {
   /** The tool whose habit it is, for the docs table. */
   from: 'gh' | 'kubectl' | 'az';
@@ -251,13 +253,6 @@ export const HABITS: readonly Habit[] = [
   },
 ];
 
-/** A shell word as a person would type it: bare when safe, else quoted. */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  if (!/["$`\\!]/.test(word)) return `"${word}"`;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 export interface Typed {
   /** The command path commander was at (`auth`, `projects list`, '' for the top level). */
   path: string;
@@ -307,7 +302,7 @@ function rebuild(habit: Habit, argv: readonly string[], at: number): string {
   const before = argv.slice(0, at);
   // A flag habit on a command (`signals --watch`) can also change the command word.
   const words = habit.option?.on ? retarget(habit, [...before, ...fix.words, ...rest]) : [...before, ...fix.words, ...rest];
-  return ['rsi', ...words, ...(fix.append ?? [])].map(shellQuote).join(' ');
+  return shellCommand(['rsi', ...words, ...(fix.append ?? [])]);
 }
 
 /** `signals P --watch` → `status P --watch`: the habit's command word becomes rsi's. */
@@ -354,5 +349,5 @@ export function quoteHint(argv: readonly string[], operands: readonly string[], 
   const start = startOf(argv, nameWords);
   if (start < 0) return undefined;
   const words = [...argv.slice(0, start), nameWords.join(' '), ...argv.slice(start + nameWords.length)];
-  return `a name with spaces is one argument: quote it, as in ${['rsi', ...words].map(shellQuote).join(' ')}`;
+  return `a name with spaces is one argument: quote it, as in ${shellCommand(['rsi', ...words])}`;
 }
