@@ -14,16 +14,32 @@
 const BARE = /^[A-Za-z0-9_@%+:,./-][A-Za-z0-9_@%+=:,./-]*$/;
 /** What stays special inside double quotes (`!` is bash's history expansion). */
 const SPECIAL_IN_DOUBLE = /["$`\\!]/;
+/**
+ * What a word cannot show as it is: a backtick (it would end the command's backticks in a hint),
+ * control characters and invisible format characters (the terminal would not show them as typed).
+ */
+const UNPRINTABLE = /[`\p{Cc}\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u;
 
 /**
  * One shell word as a person would type it: bare when plainly safe, in double quotes when only
  * spaces or harmless signs need them (`"My first project"`), else in single quotes with each `'`
- * written `'\''` (nothing inside single quotes is special).
+ * written `'\''` (nothing inside single quotes is special). A word with a backtick, a control or an
+ * invisible character is written `$'…'` with those escaped (bash, zsh, ksh and busybox sh read it),
+ * so what is printed is what is pasted.
  */
 export function shellQuote(word: string): string {
   if (BARE.test(word)) return word;
+  if (UNPRINTABLE.test(word)) return `$'${word.replace(/[\\'`\p{Cc}\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/gu, escapeC)}'`;
   if (!SPECIAL_IN_DOUBLE.test(word)) return `"${word}"`;
   return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** One character as an ANSI-C escape (inside `$'…'`). */
+function escapeC(c: string): string {
+  const named: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\t': '\\t', '\r': '\\r' };
+  if (named[c]) return named[c];
+  const code = c.codePointAt(0)!;
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** A word the person fills in (`<url>`, `<project>`, `…`), printed as it is. */
@@ -72,6 +88,11 @@ export function commandWords(line: string): CommandWord[] | undefined {
     if (c === ' ') {
       end(i);
       i++;
+    } else if (c === '$' && line[i + 1] === "'") {
+      const read = readAnsiC(line, i + 2);
+      if (!read) return undefined;
+      word = (word ?? '') + read.text;
+      i = read.next;
     } else if (c === "'" || c === '"') {
       const close = line.indexOf(c, i + 1);
       if (close < 0) return undefined;
@@ -90,6 +111,28 @@ export function commandWords(line: string): CommandWord[] | undefined {
   }
   end(line.length);
   return words;
+}
+
+/** The text of a `$'…'` word from `from` (after the opening quote) to its closing quote. */
+function readAnsiC(line: string, from: number): { text: string; next: number } | undefined {
+  let text = '';
+  for (let i = from; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'") return { text, next: i + 1 };
+    if (c !== '\\') {
+      text += c;
+      continue;
+    }
+    const e = line[++i];
+    const hex = e === 'x' ? /^[0-9a-f]{2}/i.exec(line.slice(i + 1)) : e === 'u' ? /^[0-9a-f]{4}/i.exec(line.slice(i + 1)) : null;
+    if (hex) {
+      text += String.fromCodePoint(Number.parseInt(hex[0], 16));
+      i += hex[0].length;
+    } else if (e === 'n' || e === 't' || e === 'r') text += { n: '\n', t: '\t', r: '\r' }[e];
+    else if (e === '\\' || e === "'") text += e;
+    else return undefined;
+  }
+  return undefined;
 }
 
 /** A compact human duration: `45 s`, `1.5 s`, `2 min 5 s`. */

@@ -173,7 +173,9 @@ export class ConfigStore {
       // A bad setting is one `rsi config unset` away (updateSettings reads past it), not a new login.
       const setting = issue?.path[0] === 'settings' && typeof issue.path[1] === 'string' ? issue.path[1] : undefined;
       throw new ConfigError(`${this.file} is not a valid rsi config: ${where}: ${issue?.message ?? 'invalid'}`, {
-        hint: setting ? `run ${suggest(['rsi', 'config', 'unset', setting])}, or fix it in the file` : 'fix or delete the file, then run `rsi login`',
+        hint: setting
+          ? `run ${suggest(['rsi', 'config', 'unset', setting])}, or fix it in the file`
+          : 'fix or delete the file, then run `rsi login`',
       });
     }
     return parsed.data;

@@ -87,5 +87,3 @@ export function trustError(issue: TrustIssue): ConfigError {
     hint: 'another local user could redirect or read your sign-in; `rsi doctor` lists every such problem',
   });
 }
-
-

@@ -362,7 +362,10 @@ function code(text: string): string {
 // name (…Quote, …Escape, …Word of a shell) or by the POSIX single-quote idiom `'\''` it must use.
 const QUOTING_HOME = 'io/text.ts';
 const QUOTER_NAME = String.raw`(?:\w*(?:shell|sh)(?:Quote\w*|Escape\w*|Word|Arg)|quote(?:Arg|Word|Shell|Path)?)`;
-const SHELL_QUOTER = new RegExp(String.raw`\bfunction\s+${QUOTER_NAME}\s*[(<]|\b(?:const|let)\s+${QUOTER_NAME}\s*=\s*(?:\(|function\b|\w+\s*=>)`, 'i');
+const SHELL_QUOTER = new RegExp(
+  String.raw`\bfunction\s+${QUOTER_NAME}\s*[(<]|\b(?:const|let)\s+${QUOTER_NAME}\s*=\s*(?:\(|function\b|\w+\s*=>)`,
+  'i',
+);
 const QUOTE_IDIOM = /'\\\\''|"'\\\\''"|'"'"'/;
 
 /** Files other than src/io/text.ts that quote for a shell themselves. */

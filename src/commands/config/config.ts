@@ -151,7 +151,9 @@ export async function requireProfile(ctx: Context, name: string): Promise<void> 
   if (Object.hasOwn(profiles, name)) return;
   const names = Object.keys(profiles).sort();
   throw new UsageError(`no profile named "${name}"`, {
-    hint: names.length ? `your profiles: ${names.join(', ')}` : `sign in first: ${suggest(['rsi', '--profile', name, 'login', '--base-url', placeholder('url')])}`,
+    hint: names.length
+      ? `your profiles: ${names.join(', ')}`
+      : `sign in first: ${suggest(['rsi', '--profile', name, 'login', '--base-url', placeholder('url')])}`,
   });
 }
 

@@ -217,5 +217,3 @@ async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
     `${where[opts.printConfig!]}\nSign in first with \`rsi login\` in a terminal; if the assistant cannot find \`rsi\`, use its absolute path (\`which rsi\`).\n`,
   );
 }
-
-

@@ -3,7 +3,7 @@
  * watch shows, the next step to type, and the full status view of `rsi status` (and of `analyses
  * run --wait` when it ends).
  */
-import { formatSeconds, shellCommand } from '../../io/text.js';
+import { formatSeconds, suggest } from '../../io/text.js';
 import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
 import { sanitizeLine } from '../../io/sanitize.js';
@@ -71,16 +71,16 @@ export function countAnalyses(status: StatusLike): { total: number; done: number
   return { total: status.analyses.length, done, failed, active };
 }
 
-/** The `next` value as something to type. */
+/** The `next` value as something to type (each command in backticks: a terminal's wrap keeps it whole). */
 export function nextStep(status: StatusLike, projectRef: string): string {
   const p = projectRef;
   switch (status.next) {
     case 'wait':
-      return `wait: ${shellCommand(['rsi', 'status', p, '--watch'])}`;
+      return `wait: ${suggest(['rsi', 'status', p, '--watch'])}`;
     case 'run_analyses':
-      return `run analyses: ${shellCommand(['rsi', 'signals', p])}, then ${shellCommand(['rsi', 'analyses', 'run', p, '--top', '5', '--type', 'target'])}`;
+      return `run analyses: ${suggest(['rsi', 'signals', p])}, then ${suggest(['rsi', 'analyses', 'run', p, '--top', '5', '--type', 'target'])}`;
     case 'list_signals':
-      return `list signals: ${shellCommand(['rsi', 'signals', p])}`;
+      return `list signals: ${suggest(['rsi', 'signals', p])}`;
     default:
       return status.next;
   }
