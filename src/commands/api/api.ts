@@ -8,6 +8,7 @@ import { printJson, printServiceText } from '../../io/output.js';
 import { printsDocuments } from '../../io/replies.js';
 import { parseJsonInput, readInput } from '../shared/flags.js';
 import { suggest } from '../../io/text.js';
+import type { OutputFormat } from '../../formats.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -65,10 +66,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       )
       .action(async (first: string, second: string | undefined, flags: Record<string, unknown>, cmd: Command) => {
         // The reply is printed as the service sent it: a table format cannot apply (JSON and NDJSON can).
-        const format = cmd.optsWithGlobals().format;
-        if (typeof format === 'string' && format !== 'json' && format !== 'ndjson') {
-          throw new UsageError(`rsi api prints the service's JSON reply as it is: --format ${format} does not apply`, {
-            hint: `pick members with --jq; for ${format} rows, use the command for that data (rsi projects list --format ${format})`,
+        const asked = cmd.optsWithGlobals().format as OutputFormat | undefined;
+        if (asked !== undefined && !printsDocuments({ format: asked })) {
+          throw new UsageError(`rsi api prints the service's JSON reply as it is: --format ${asked} does not apply`, {
+            hint: `pick members with --jq; for ${asked} rows, use the command for that data (rsi projects list --format ${asked})`,
           });
         }
         // `rsi api /keywords` (gh's habit) or `rsi api GET /keywords`.
