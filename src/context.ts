@@ -17,6 +17,7 @@ import type { Prompter } from './io/prompter.js';
 import type { Progress, ProgressOptions } from './io/progress.js';
 import type { McpConnection } from './mcp/client.js';
 import type { Network } from './http/network.js';
+import { suggest } from './io/text.js';
 
 export type { Env, Settings };
 
@@ -187,7 +188,7 @@ const services = () => (servicesModule ??= import('./services.js'));
  * network. `rsi mcp serve` passes credentials it read afresh (a sign-in made while it serves).
  */
 export async function openMcp(ctx: Context, fresh?: Credentials): Promise<McpConnection> {
-  const [creds, network, { connectMcp }, { profileFlag }] = await Promise.all([
+  const [creds, network, { connectMcp }, { profileWords }] = await Promise.all([
     fresh ?? ctx.credentials(),
     ctx.network(),
     import('./mcp/client.js'),
@@ -204,7 +205,7 @@ export async function openMcp(ctx: Context, fresh?: Credentials): Promise<McpCon
     notSignedInHint:
       mcp.source === 'RSI_MCP_TOKEN'
         ? 'RSI_MCP_TOKEN was refused: set a valid MCP token, or unset it and run `rsi login --resource mcp`'
-        : `run \`rsi${profileFlag(creds.profileName)} login --resource mcp\``,
+        : `run ${suggest(['rsi', ...profileWords(creds.profileName), 'login', '--resource', 'mcp'])}`,
   });
 }
 

@@ -171,7 +171,11 @@ const SIBLING_FLAGS: Record<string, readonly string[]> = {
  * (`rsi status My first project`) with a hint to quote it.
  */
 export function explainUsage(cmd: Command, message: string): string {
-  const typed = { path: commandPath(cmd), argv: (rootOf(cmd) as unknown as { rawArgs?: string[] }).rawArgs ?? [] };
+  const typed = {
+    path: commandPath(cmd),
+    argv: (rootOf(cmd) as unknown as { rawArgs?: string[] }).rawArgs ?? [],
+    takes: { options: cmd.options.flatMap((o) => o.long ?? []), args: cmd.registeredArguments.map((a) => a.name()) },
+  };
   const command = /^unknown command '([^']+)'/.exec(message)?.[1];
   const option = /^unknown option '([^']+)'/.exec(message)?.[1];
   const habit = command !== undefined ? commandHabit(command, typed) : option !== undefined ? optionHabit(option, typed) : undefined;

@@ -4,7 +4,7 @@
  * ES module loader instead of one per part, which cost ~5 % of one GET (docs/performance.md,
  * round 3). Help never loads it.
  */
-export { profileFlag, readSettings, resolveCredentials } from './auth/credentials.js';
+export { profileWords, readSettings, resolveCredentials } from './auth/credentials.js';
 export { openSession } from './auth/session.js';
 export { ApiClient } from './client/client.js';
 export { Network } from './http/network.js';

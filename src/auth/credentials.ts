@@ -5,6 +5,7 @@
  * doctor) asks `ctx.credentials()`, which calls `resolveCredentials` once per process.
  */
 import type { Clock, Io } from '../io/io.js';
+import { placeholder, suggest } from '../io/text.js';
 import { NotSignedInError, UsageError } from '../errors.js';
 import { ConfigStore, configDir, formerConfigDirs, type Profile, type Settings } from '../storage/config.js';
 
@@ -128,7 +129,7 @@ export async function resolveCredentials(options: ResolveOptions): Promise<Crede
     requireBaseUrl: () => {
       if (baseUrl) return baseUrl;
       throw new NotSignedInError(`no service configured for profile "${globals.profile}"`, {
-        hint: `run \`rsi${profileFlag(globals.profile)} login --base-url <url>\`, or set RSI_BASE_URL`,
+        hint: `run ${suggest(['rsi', ...profileWords(globals.profile), 'login', '--base-url', placeholder('url')])}, or set RSI_BASE_URL`,
       });
     },
     tokenProvider: (resource = 'api') => (resource === 'mcp' ? mcpTokenProvider(creds, options) : apiTokenProvider(creds, options)),
@@ -171,7 +172,7 @@ async function mcpTokenProvider(creds: Credentials, options: ResolveOptions): Pr
   const url = resourceUrl(baseUrl, 'mcp');
   const envToken = options.env.RSI_MCP_TOKEN?.trim();
   if (envToken) return fromEnvironment(new StaticTokenProvider(envToken), 'RSI_MCP_TOKEN', url);
-  const hint = `run \`rsi${profileFlag(creds.profileName)} login --resource mcp\` (or set RSI_MCP_TOKEN)`;
+  const hint = `run ${suggest(['rsi', ...profileWords(creds.profileName), 'login', '--resource', 'mcp'])} (or set RSI_MCP_TOKEN)`;
   const notSignedInMcp = () =>
     new NotSignedInError(`not signed in to the MCP server of ${baseUrl} (profile ${creds.profileName})`, { hint });
   // With RSI_TOKEN and RSI_BASE_URL the resolver skips the config; an MCP sign-in may still be stored.
@@ -238,15 +239,15 @@ export async function readSettings(env: Env): Promise<Settings> {
   }
 }
 
-/** ` --profile x` for hints, empty for the default profile. */
-export function profileFlag(profile: string): string {
-  return profile === 'default' ? '' : ` --profile ${profile}`;
+/** `--profile x` as words for a suggested command, none for the default profile. */
+export function profileWords(profile: string): string[] {
+  return profile === 'default' ? [] : ['--profile', profile];
 }
 
 /** The error for "this profile has no stored sign-in for the base URL in force". */
 export function notSignedIn(creds: Credentials): NotSignedInError {
   const where = creds.baseUrl ? ` to ${creds.baseUrl}` : '';
   return new NotSignedInError(`not signed in${where} (profile ${creds.profileName})`, {
-    hint: `run \`rsi${profileFlag(creds.profileName)} login --base-url ${creds.baseUrl ?? '<url>'}\``,
+    hint: `run ${suggest(['rsi', ...profileWords(creds.profileName), 'login', '--base-url', creds.baseUrl ?? placeholder('url')])}`,
   });
 }

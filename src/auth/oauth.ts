@@ -7,6 +7,7 @@ import type { AuthServerInfo } from '../storage/config.js';
 import type { Network } from '../http/network.js';
 import { apiResourceOf } from '../http/api-path.js';
 import { isLoopbackHost } from './base-url.js';
+import { shellCommand } from '../io/text.js';
 
 export interface OAuthEnv {
   userAgent: string;
@@ -108,7 +109,7 @@ function issuerMismatch(error: unknown, asked: URL, baseUrl: string): CliError |
   }
   const instead = new URL(baseUrl);
   instead.host = named.host;
-  return new UnexpectedReplyError(said, { hint: `use --base-url ${instead.href.replace(/\/$/, '')} instead` });
+  return new UnexpectedReplyError(said, { hint: `use ${shellCommand(['--base-url', instead.href.replace(/\/$/, '')])} instead` });
 }
 
 const ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'] as const;

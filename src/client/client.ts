@@ -23,6 +23,7 @@ import { carryLiterals } from '../http/literals.js';
 import { notJsonError } from './not-json.js';
 import { pageCapError, readAhead, type RequestOptions } from './paging.js';
 import { KEYWORD_SEARCH, type PagedEndpoint, RELATIONS, type WalkOptions } from './walks.js';
+import { placeholder, suggest } from '../io/text.js';
 
 const STATUS_TEXT: Record<number, string> = {
   429: 'Too Many Requests',
@@ -211,7 +212,7 @@ export class ApiClient {
       case 403:
         if (text === 'insufficient_scope' && typeof body.scope === 'string') {
           return new ForbiddenError(`missing scope ${body.scope} for ${what}`, body.scope, {
-            hint: `run \`rsi login --scope ${body.scope}\` (with the other scopes you need)`,
+            hint: `run ${suggest(['rsi', 'login', '--scope', body.scope.split(/\s+/).filter(Boolean).join(',')])} (with the other scopes you need)`,
           });
         }
         return new ForbiddenError(`forbidden: ${text ?? `403 from ${what}`}`);
@@ -222,7 +223,7 @@ export class ApiClient {
         const setupUrl = projectId ? this.setupUrl(decodeURIComponent(projectId)) : undefined;
         // The spec names two causes of a 409; the text says which only when it mentions one.
         const setup = setupUrl ? `finish scoring setup at ${setupUrl}` : "finish the project's scoring setup in the browser";
-        const signals = `check the finished scan's signals with \`rsi signals ${projectId ? decodeURIComponent(projectId) : '<project>'}\``;
+        const signals = `check the finished scan's signals with ${suggest(['rsi', 'signals', projectId ? decodeURIComponent(projectId) : placeholder('project')])}`;
         const cause = /setup/i.test(text ?? '') ? 'setup' : /scan|selection|signal/i.test(text ?? '') ? 'selection' : 'unclear';
         return new ConflictError(text ?? `conflict (${what})`, cause === 'setup' ? setupUrl : undefined, {
           hint:

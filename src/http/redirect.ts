@@ -7,6 +7,7 @@
  */
 import { UnexpectedReplyError } from '../errors.js';
 import { redactUrl } from './redact.js';
+import { suggest } from '../io/text.js';
 
 /** Redirects followed for one request: enough for a moved path, few enough to stop a loop soon. */
 export const MAX_REDIRECTS = 5;
@@ -75,6 +76,6 @@ export function unfollowedRedirect(what: string, res: Reply & { url?: string | u
   return new UnexpectedReplyError(`${what} was redirected (${status}) to ${shown}; not followed: ${why}`, {
     hint: moved
       ? 'if the service has moved, sign in at its new address: rsi login --base-url <new address>'
-      : `the service may have moved that path; \`rsi api -i ${what}\` shows the reply`,
+      : `the service may have moved that path; ${suggest(['rsi', 'api', '-i', method, what.slice(method.length + 1)])} shows the reply`,
   });
 }

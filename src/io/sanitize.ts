@@ -185,7 +185,7 @@ export function wrap(text: string, width: number, { breakWords = true }: { break
   const lines: string[] = [];
   let line = '';
   let used = 0;
-  for (const word of text.split(' ')) {
+  for (const word of commandsWhole(text.split(' '))) {
     const w = displayWidth(word);
     if (used > 0 && used + 1 + w <= width) {
       line += ` ${word}`;
@@ -195,7 +195,7 @@ export function wrap(text: string, width: number, { breakWords = true }: { break
     if (used > 0) lines.push(line);
     line = '';
     used = 0;
-    if (!breakWords || w <= width) {
+    if (!breakWords || w <= width || word.startsWith('`')) {
       line = word;
       used = w;
       continue;
@@ -213,6 +213,21 @@ export function wrap(text: string, width: number, { breakWords = true }: { break
   }
   if (used > 0 || line) lines.push(line);
   return lines;
+}
+
+/**
+ * The words of a line with each command in backticks (`rsi status "My project" --watch`) joined
+ * back into one: a suggested command is never broken across lines, so it can be copied whole.
+ */
+function commandsWhole(words: readonly string[]): string[] {
+  const out: string[] = [];
+  let open = false;
+  for (const word of words) {
+    if (open) out[out.length - 1] += ` ${word}`;
+    else out.push(word);
+    if ((word.split('`').length - 1) % 2 === 1) open = !open;
+  }
+  return out;
 }
 
 /**

@@ -14,6 +14,7 @@ import { parseBearerChallenge } from '../http/challenge.js';
 import type { Network } from '../http/network.js';
 import { API_MAX_BYTES } from '../http/wire.js';
 import type { AuthProvider } from '../http/types.js';
+import { suggest } from '../io/text.js';
 
 /** The shape the SDK's `fetch` option takes. */
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -127,7 +128,7 @@ async function refuseForScope(res: Response): Promise<void> {
       ? `the MCP server needs the scope ${scopes.join(' ')} for this (403 insufficient_scope)`
       : 'the MCP server refused this for lack of a scope (403 insufficient_scope)',
     scopes.length ? scopes.join(' ') : undefined,
-    { hint: scopes.length ? `run \`rsi login --resource mcp --add-scope ${scopes.join(',')}\`` : 'run `rsi login --resource mcp`' },
+    { hint: `run ${suggest(['rsi', 'login', '--resource', 'mcp', ...(scopes.length ? ['--add-scope', scopes.join(',')] : [])])}` },
     'mcp',
   );
 }

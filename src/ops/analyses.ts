@@ -8,7 +8,7 @@ import type { ApiClient } from '../client/client.js';
 import { isUuid } from '../client/ids.js';
 import type { AnalysesResult, RunAnalysesBody, Selection, Signal } from '../client/schemas.js';
 import { AmbiguousNameError, ConflictError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
-import { shellQuote } from '../io/text.js';
+import { shellCommand, suggest } from '../io/text.js';
 import { type ConfirmableWrite, confirmThenSend } from './confirm.js';
 import type { Resolved } from './resolve.js';
 
@@ -57,8 +57,8 @@ export async function resolveSelectNames(
       shown,
       {
         hint: matches.length
-          ? `say which: ${matches.map((g) => `--select ${g.keyword_id}:${g.signal_keyword_id}`).join(' or ')}`
-          : `list them with \`rsi signals ${shellQuote(project.name)}\``,
+          ? `say which: ${matches.map((g) => shellCommand(['--select', `${g.keyword_id}:${g.signal_keyword_id}`])).join(' or ')}`
+          : `list them with ${suggest(['rsi', 'signals', project.name])}`,
       },
     );
   });
@@ -78,14 +78,14 @@ export async function sendAnalyses(
       // The client already says what a 504 from POST /analyses means: no run was recorded.
       if (error.status === 504) throw error;
       throw new ServiceUnavailableError(error.message, error.status, {
-        hint: `the request may or may not have been recorded: check \`rsi status ${shellQuote(project.name)}\` before running again`,
+        hint: `the request may or may not have been recorded: check ${suggest(['rsi', 'status', project.name])} before running again`,
         cause: error,
       });
     }
     // The client knows only the id; the hint repeats the project as the person named it.
-    if (error instanceof ConflictError && error.hint?.includes(`rsi signals ${project.id}`) && project.name !== project.id) {
+    if (error instanceof ConflictError && error.hint?.includes(suggest(['rsi', 'signals', project.id])) && project.name !== project.id) {
       throw new ConflictError(error.message, error.setupUrl, {
-        hint: error.hint.replaceAll(`rsi signals ${project.id}`, `rsi signals ${shellQuote(project.name)}`),
+        hint: error.hint.replaceAll(suggest(['rsi', 'signals', project.id]), suggest(['rsi', 'signals', project.name])),
         cause: error,
       });
     }

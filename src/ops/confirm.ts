@@ -14,7 +14,7 @@
  * (src/ops/analyses.ts, src/ops/from-brief.ts) is one such pair.
  */
 
-import { shellQuote } from '../io/text.js';
+import { shellCommand } from '../io/text.js';
 
 /** What the first, unconfirmed request told: a question for a person, or the result (nothing was asked). */
 export type FirstAnswer<Q, R> = { asks: true; question: Q } | { asks: false; result: R };
@@ -56,5 +56,4 @@ export async function confirmThenSend<Q, R>(
  * them): one line built from words by the one quoting function (an option name, which needs no
  * quoting, as it is).
  */
-export const commandLine = (words: readonly string[]): string =>
-  words.map((w) => (/^--[a-z][a-z-]*$/.test(w) ? w : shellQuote(w))).join(' ');
+export const commandLine = (words: readonly string[]): string => shellCommand(words);

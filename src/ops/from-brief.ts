@@ -8,6 +8,7 @@ import { UnexpectedReplyError } from '../errors.js';
 import { type ConfirmableWrite, confirmThenSend } from './confirm.js';
 import { BRIEF_TOOLS, BriefReply, parseReply } from './features.js';
 import { callTool, type McpTools, requireTool, type ToolInfo } from './mcp-tools.js';
+import { placeholder, suggest } from '../io/text.js';
 
 export interface BriefInput {
   brief: string;
@@ -37,7 +38,7 @@ export async function briefTool(mcp: Pick<McpTools, 'listTools'>, signal?: Abort
     throw new UnexpectedReplyError(
       `the MCP tool ${tool.name} does not take the brief and confirm arguments rsi knows (it takes: ${props.join(', ') || 'nothing'})`,
       {
-        hint: `call it yourself: \`rsi mcp call ${tool.name} --arg …\``,
+        hint: `call it yourself: ${suggest(['rsi', 'mcp', 'call', tool.name, '--arg', placeholder('…')])}`,
       },
     );
   }

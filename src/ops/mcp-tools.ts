@@ -5,6 +5,7 @@
  * connection, or the cached session `rsi mcp serve` keeps, or a fake in tests.
  */
 import { CliError, ForbiddenError, UnexpectedReplyError } from '../errors.js';
+import { suggest } from '../io/text.js';
 
 /** What rsi reads of a listed tool. */
 export interface ToolInfo {
@@ -64,7 +65,7 @@ export function toolFailure(name: string, result: ToolResult): CliError {
     return new ForbiddenError(
       `the tool ${name} needs the ${scope} scope`,
       scope,
-      { hint: `run \`rsi login --resource mcp --add-scope ${scope}\`` },
+      { hint: `run ${suggest(['rsi', 'login', '--resource', 'mcp', '--add-scope', scope])}` },
       'mcp',
     );
   if (/not a member/i.test(text)) return new ForbiddenError(`the tool ${name} failed: ${text}`);

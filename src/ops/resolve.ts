@@ -6,7 +6,7 @@
 import type { ApiClient } from '../client/client.js';
 import { isUuid } from '../client/ids.js';
 import { AmbiguousNameError, UnexpectedReplyError, UsageError } from '../errors.js';
-import { shellQuote } from '../io/text.js';
+import { suggest } from '../io/text.js';
 
 /** What a use case needs of a project or keyword: its id for paths, a name for messages. */
 export interface Resolved {
@@ -85,8 +85,8 @@ export async function resolveKeyword(client: KeywordDirectory, ref: string, sign
   const near = page.data.slice(0, 5).map((k) => `${k.name} (${k.type})`);
   throw new AmbiguousNameError(`no keyword named "${wanted}"`, near, {
     hint: near.length
-      ? `did you mean: ${near.join(', ')}? (\`rsi keywords search ${shellQuote(wanted)}\`)`
-      : `try \`rsi keywords search ${shellQuote(wanted)}\``,
+      ? `did you mean: ${near.join(', ')}? (${suggest(['rsi', 'keywords', 'search', wanted])})`
+      : `try ${suggest(['rsi', 'keywords', 'search', wanted])}`,
   });
 }
 

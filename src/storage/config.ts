@@ -13,6 +13,7 @@ import { ConfigError, UsageError, ioErrorFrom } from '../errors.js';
 import { formatChoices, OUTPUT_FORMATS } from '../formats.js';
 import { withLock } from './lock.js';
 import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './trust.js';
+import { suggest } from '../io/text.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -205,7 +206,9 @@ export class ConfigStore {
       // A bad setting is one `rsi config unset` away (updateSettings reads past it), not a new login.
       const setting = issue?.path[0] === 'settings' && typeof issue.path[1] === 'string' ? issue.path[1] : undefined;
       throw new ConfigError(`${this.file} is not a valid rsi config: ${where}: ${issue?.message ?? 'invalid'}`, {
-        hint: setting ? `run \`rsi config unset ${setting}\`, or fix it in the file` : 'fix or delete the file, then run `rsi login`',
+        hint: setting
+          ? `run ${suggest(['rsi', 'config', 'unset', setting])}, or fix it in the file`
+          : 'fix or delete the file, then run `rsi login`',
       });
     }
     return parsed.data;

@@ -9,7 +9,8 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { currentHost, quote, type TrustHost, type TrustIssue, trustError, trustIssue } from './trust.js';
+import { currentHost, type TrustHost, type TrustIssue, trustError, trustIssue } from './trust.js';
+import { shellCommand } from '../io/text.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -36,7 +37,7 @@ export async function stateFolderIssue(dir: string, host: TrustHost = currentHos
   }
   // A link the user did not make (planted in a shared cache folder) is not followed at all.
   if (link.isSymbolicLink() && host.uid !== undefined && link.uid !== host.uid)
-    return { path: dir, problem: `is a symbolic link made by another user (uid ${link.uid})`, fix: `rm ${quote(dir)}` };
+    return { path: dir, problem: `is a symbolic link made by another user (uid ${link.uid})`, fix: `${shellCommand(['rm', dir])}` };
   return trustIssue(dir, 'folder', host);
 }
 

@@ -7,6 +7,7 @@
  */
 import { lstat, stat } from './fs.js';
 import { ConfigError } from '../errors.js';
+import { shellCommand } from '../io/text.js';
 
 export interface TrustHost {
   platform: NodeJS.Platform;
@@ -48,7 +49,7 @@ export async function trustIssue(path: string, kind: TrustKind, host: TrustHost 
         return {
           path,
           problem: 'is a symbolic link (tokens are never read through one)',
-          fix: `rm ${quote(path)}, then sign in again`,
+          fix: `${shellCommand(['rm', path])}, then sign in again`,
         };
       info = await stat(path);
     } else info = link;
@@ -62,14 +63,14 @@ export async function trustIssue(path: string, kind: TrustKind, host: TrustHost 
     return {
       path,
       problem: `is owned by another user (uid ${info.uid})`,
-      fix: `chown ${host.userName ?? host.uid} ${quote(path)}`,
+      fix: shellCommand(['chown', String(host.userName ?? host.uid), path]),
     };
   }
   if ((info.mode & 0o022) !== 0) {
     return {
       path,
       problem: `can be written by other users (mode ${(info.mode & 0o777).toString(8).padStart(3, '0')})`,
-      fix: `chmod ${kind === 'folder' ? '700' : '600'} ${quote(path)}`,
+      fix: shellCommand(['chmod', kind === 'folder' ? '700' : '600', path]),
     };
   }
   return undefined;
@@ -85,9 +86,4 @@ export function trustError(issue: TrustIssue): ConfigError {
   return new ConfigError(`refusing to use ${issue.path}: it ${issue.problem}; fix: ${issue.fix}`, {
     hint: 'another local user could redirect or read your sign-in; `rsi doctor` lists every such problem',
   });
-}
-
-/** A path as a shell word (for the fix commands). */
-export function quote(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

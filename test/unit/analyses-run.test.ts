@@ -292,7 +292,7 @@ describe('analyses run: errors', () => {
     const error = (await run(options(TOP), fakeCtx(fakeIo(false), { format: 'tsv', client })).catch(
       (e: unknown) => e,
     )) as ServiceUnavailableError;
-    expect(error.hint).toContain("rsi status 'KRAS inhibitors'");
+    expect(error.hint).toContain('rsi status "KRAS inhibitors"');
   });
 
   it('409 carries the setup URL', async () => {

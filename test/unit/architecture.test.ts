@@ -21,14 +21,17 @@ const ALLOWED: Record<string, readonly string[]> = {
   // What the Context loads for a command's action, as one module (src/services.ts), the network too.
   services: ['auth', 'client', 'http'],
   commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'ops', 'formats', 'release'],
-  client: ['http', 'errors'],
-  mcp: ['client', 'http', 'errors', 'ops'],
+  // Of io only the quoting of suggested commands (TEXT_IO): a 403's scope hint is built from words.
+  client: ['http', 'errors', 'io'],
+  // Of io only TEXT_IO: the MCP server's scope challenge becomes a hint built from words.
+  mcp: ['client', 'http', 'errors', 'ops', 'io'],
   // The use cases both front-ends share (src/ops): ports in, data out. Of io only its text helpers
   // (OPS_IO): no printer, no prompter, no Context.
   ops: ['client', 'errors', 'io'],
   auth: ['http', 'storage', 'io', 'errors'],
   http: ['io', 'errors'],
-  storage: ['errors', 'formats'],
+  // Of io only TEXT_IO: the `chmod …` fix of a file with loose permissions is built from words.
+  storage: ['errors', 'formats', 'io'],
   io: ['errors', 'formats'],
   sandbox: [],
   errors: [],
@@ -40,8 +43,10 @@ const ALLOWED: Record<string, readonly string[]> = {
 };
 // Only the `rsi sandbox` command may reach into the sandbox.
 const SANDBOX_DOORS = ['commands/sandbox/sandbox.ts'];
-// What the use cases may use of io: the quoting rule of suggested commands, nothing that prints.
+// What the use cases, the client and storage may use of io: the quoting rule of suggested
+// commands, nothing that prints.
 const OPS_IO = ['io/text.ts'];
+const TEXT_IO_LAYERS = ['ops', 'client', 'storage', 'mcp'];
 
 function layerOf(file: string): string {
   const rel = relative(SRC, file).replaceAll('\\', '/');
@@ -77,11 +82,11 @@ function check(files: Map<string, string>): { violations: string[]; used: Set<st
       if (target === 'sandbox' && !SANDBOX_DOORS.includes(rel))
         violations.push(`${rel} → ${spec} (only the sandbox command may import the sandbox)`);
       else if (
-        from === 'ops' &&
+        TEXT_IO_LAYERS.includes(from) &&
         target === 'io' &&
         !OPS_IO.includes(relative(SRC, resolve(dirname(file), spec.replace(/\.js$/, '.ts'))).replaceAll('\\', '/'))
       )
-        violations.push(`${rel} → ${spec} (ops may use only io's text helpers: ${OPS_IO.join(', ')})`);
+        violations.push(`${rel} → ${spec} (${from} may use only io's text helpers: ${OPS_IO.join(', ')})`);
       else if (!(ALLOWED[from] ?? []).includes(target)) violations.push(`${rel} → ${spec} (${from} → ${target})`);
       else used.add(`${from} → ${target}`);
     }
@@ -431,5 +436,85 @@ describe('architecture', () => {
       'commands/x/runf.ts',
       'commands/x/y/undeclared.ts',
     ]);
+  });
+});
+
+/** Source text without comments (a comment may show the idiom it warns about). */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/^\s*\/\/.*$/gm, '');
+}
+
+// The one quoting function of suggested commands (src/io/text.ts). Another one is spotted by its
+// name (…Quote, …Escape, …Word of a shell) or by the POSIX single-quote idiom `'\''` it must use.
+const QUOTING_HOME = 'io/text.ts';
+const QUOTER_NAME = String.raw`(?:\w*(?:shell|sh)(?:Quote\w*|Escape\w*|Word|Arg)|quote(?:Arg|Word|Shell|Path)?)`;
+const SHELL_QUOTER = new RegExp(
+  String.raw`\bfunction\s+${QUOTER_NAME}\s*[(<]|\b(?:const|let)\s+${QUOTER_NAME}\s*=\s*(?:\(|function\b|\w+\s*=>)`,
+  'i',
+);
+const QUOTE_IDIOM = /'\\\\''|"'\\\\''"|'"'"'/;
+
+/** Files other than src/io/text.ts that quote for a shell themselves. */
+function quotingFunctions(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    const rel = relative(SRC, file).replaceAll('\\', '/');
+    if (rel === QUOTING_HOME || rel.startsWith('sandbox/')) continue;
+    const body = code(text);
+    for (const [i, line] of body.split('\n').entries()) {
+      if (SHELL_QUOTER.test(line) || QUOTE_IDIOM.test(line)) found.push(`${rel}:${i + 1}: ${line.trim()}`);
+    }
+  }
+  return found;
+}
+
+/**
+ * A suggested command written by hand: `rsi …` in backticks with a `${…}` in it, or `'rsi ' + x`.
+ * Those words (a project name, a scope from a 403) may hold any text; `suggest([...])` quotes them.
+ */
+function handBuiltCommands(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    const rel = relative(SRC, file).replaceAll('\\', '/');
+    if (rel.startsWith('sandbox/') || rel.startsWith('build/')) continue;
+    for (const [i, line] of code(text).split('\n').entries()) {
+      if (/\\`rsi\b[^`]*\$\{/.test(line) || /`rsi [^`'"]* ['"]\s*\+/.test(line)) found.push(`${rel}:${i + 1}: ${line.trim()}`);
+    }
+  }
+  return found;
+}
+
+describe('suggested commands', () => {
+  it('have one quoting function: src/io/text.ts', () => {
+    expect(quotingFunctions(sources())).toEqual([]);
+  });
+
+  it('catches a second quoting function, by name or by the single-quote idiom', () => {
+    const planted = new Map([
+      [join(SRC, 'commands/shared/a.ts'), 'export function shellQuote(word: string): string {\n  return word;\n}'],
+      [join(SRC, 'storage/b.ts'), "function quote(path: string): string {\n  return `'${path.replace(/'/g, `'\\\\''`)}'`;\n}"],
+      [join(SRC, 'commands/mcp/c.ts'), "const shellWord = (w: string) => w;\nconst x = `'${w.replaceAll(\"'\", \"'\\\\''\")}'`;"],
+      [join(SRC, 'io/text.ts'), "export function shellQuote(w: string) {\n  return `'${w.replaceAll(\"'\", `'\\\\''`)}'`;\n}"],
+    ]);
+    expect(quotingFunctions(planted).map((f) => f.split(':').slice(0, 2).join(':'))).toEqual([
+      'commands/shared/a.ts:1',
+      'storage/b.ts:1',
+      'storage/b.ts:2',
+      'commands/mcp/c.ts:1',
+      'commands/mcp/c.ts:2',
+    ]);
+  });
+
+  it('are built from words: no `rsi …${…}` by hand', () => {
+    expect(handBuiltCommands(sources())).toEqual([]);
+  });
+
+  it('catches a hint that interpolates into a command', () => {
+    const planted = new Map([
+      [join(SRC, 'client/a.ts'), 'const hint = `run \\`rsi login --scope ${body.scope}\\``;'],
+      [join(SRC, 'ops/b.ts'), "const hint = 'run `rsi status ' + name + '`';"],
+      [join(SRC, 'ops/c.ts'), "const fine = 'run `rsi login`';\nconst also = `run ${suggest(['rsi', 'status', name])}`;"],
+    ]);
+    expect(handBuiltCommands(planted).map((f) => f.split(':').slice(0, 2).join(':'))).toEqual(['client/a.ts:1', 'ops/b.ts:1']);
   });
 });

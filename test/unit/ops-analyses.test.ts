@@ -72,14 +72,14 @@ describe('ops/analyses: sendAnalyses', () => {
     const gateway = new ServiceUnavailableError('nothing was recorded', 504);
     await expect(sendAnalyses(fail(gateway), project, {}, never)).rejects.toBe(gateway);
     const err = await sendAnalyses(fail(new ServiceUnavailableError('503', 503)), project, {}, never).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 503, hint: expect.stringContaining(`rsi status 'Oncology watch'`) });
+    expect(err).toMatchObject({ status: 503, hint: expect.stringContaining('rsi status "Oncology watch"') });
   });
 
   it('names the project as the person did in a 409 hint', async () => {
     const conflict = new ConflictError('setup missing', 'https://svc.test/setup', { hint: `see \`rsi signals ${P}\`` });
     const { client } = fakeClient({ runAnalyses: async () => Promise.reject(conflict) });
     const err = await sendAnalyses(client as ApiClient, project, {}, never).catch((e: unknown) => e);
-    expect(err).toMatchObject({ setupUrl: 'https://svc.test/setup', hint: "see `rsi signals 'Oncology watch'`" });
+    expect(err).toMatchObject({ setupUrl: 'https://svc.test/setup', hint: 'see `rsi signals "Oncology watch"`' });
   });
 });
 

@@ -91,7 +91,7 @@ describe('ops/resolve: resolveKeyword', () => {
     const err = await resolveKeyword(client as ApiClient, "kra's").catch((e: unknown) => e);
     expect(err).toMatchObject({
       message: `no keyword named "kra's"`,
-      hint: `did you mean: KRAS (target)? (\`rsi keywords search 'kra'\\''s'\`)`,
+      hint: `did you mean: KRAS (target)? (\`rsi keywords search "kra's"\`)`,
     });
   });
 });

@@ -78,7 +78,7 @@ describe('status once', () => {
     await run(once(), fakeCtx(io, { format: 'table', client: service([running]).client }));
     expect(io.out()).toContain('Project:  Oncology watchlist');
     expect(io.out()).toContain('Scoring:  running (1/2 analyses done)');
-    expect(io.out()).toContain("Next:     wait: rsi status 'Oncology watchlist' --watch");
+    expect(io.out()).toContain('Next:     wait: `rsi status "Oncology watchlist" --watch`');
     expect(io.out()).toMatch(
       /KEYWORD\s+STATUS\s+UPDATED\s+RUNS\s+KEYWORD ID\nKRAS\s+done\s+2026-01-01\s+target:done\s+k1\nSOS1\s+running\s+k2\n/,
     );

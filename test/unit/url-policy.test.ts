@@ -73,8 +73,8 @@ describe('shellQuote', () => {
     expect(shellQuote('KRAS')).toBe('KRAS');
   });
 
-  it.each(nasty)('a POSIX shell reads %j back as exactly one word, unexpanded', (value) => {
-    const out = execFileSync('sh', ['-c', `printf '%s\\0' ${shellQuote(value)}`], { encoding: 'utf8' });
+  it.each(nasty)('bash reads %j back as exactly one word, unexpanded', (value) => {
+    const out = execFileSync('bash', ['-c', `printf '%s\\0' ${shellQuote(value)}`], { encoding: 'utf8' });
     expect(out).toBe(`${value}\0`);
   });
 });

@@ -8,6 +8,8 @@ import { printJson, printServiceText } from '../../io/output.js';
 import { printsDocuments } from '../../io/replies.js';
 import { parseJsonInput, readInput } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
+import { suggest } from '../../io/text.js';
+import type { OutputFormat } from '../../formats.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -24,6 +26,11 @@ export interface ApiOptions {
   include: boolean;
   /** `--silent`: print no reply body. */
   silent: boolean;
+  /**
+   * The fields as typed (`-f q=egfr`) when they alone made the method POST (gh's rule): a 405 then
+   * hints the same line with `-X GET`. Empty when the method was given.
+   */
+  postedFields: string[];
 }
 
 /** The two paged endpoints (service-api.md): search by `page`, relations by `offset`. */
@@ -64,7 +71,14 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       .option('-f, --raw-field <key=value>', 'the same, always a string (as gh api -f)', collect)
       .option('--input <path>', 'JSON request body from a file, or - for stdin')
       .addHelpText('after', `\nThe reply body is printed on stdout whatever the status; a non-2xx status also sets the exit code.`)
-      .action(async (first: string, second: string | undefined, flags: Record<string, unknown>) => {
+      .action(async (first: string, second: string | undefined, flags: Record<string, unknown>, cmd: Command) => {
+        // The reply is printed as the service sent it: a table format cannot apply (JSON and NDJSON can).
+        const asked = cmd.optsWithGlobals().format as OutputFormat | undefined;
+        if (asked !== undefined && !printsDocuments({ format: asked })) {
+          throw new UsageError(`rsi api prints the service's JSON reply as it is: --format ${asked} does not apply`, {
+            hint: `pick members with --jq; for ${asked} rows, use the command for that data (rsi projects list --format ${asked})`,
+          });
+        }
         // `rsi api /keywords` (gh's habit) or `rsi api GET /keywords`.
         let [method, path] = second === undefined ? [flags.method as string | undefined, first] : [first, second];
         if (second !== undefined && flags.method !== undefined)
@@ -135,6 +149,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
             paginate,
             include: flags.include === true,
             silent: flags.silent === true,
+            postedFields:
+              method === undefined && hasBody && flags.input === undefined
+                ? given.flatMap(([flag, f]) => [flag === '--raw-field' ? '-f' : '-F', f])
+                : [],
           },
           ctx,
         );
@@ -193,7 +211,15 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
     if (res.isJson) await printJson(ctx.io, document, document === res.json ? res.text : undefined);
     else if (res.text && res.status >= 200 && res.status < 300) await printServiceText(ctx.io, res.text);
   }
-  if (res.status < 200 || res.status >= 300) throw client.errorFor(res, `${opts.method} ${opts.path}`);
+  if (res.status < 200 || res.status >= 300) throw withMethodHint(client.errorFor(res, `${opts.method} ${opts.path}`), res, opts);
+}
+
+/** A 405 to a POST the fields alone chose (gh's rule): the same line with `-X GET` sends them as the query. */
+function withMethodHint(error: Error, res: HttpResponse, opts: ApiOptions): Error {
+  if (res.status !== 405 || opts.postedFields.length === 0) return error;
+  const hint = `fields make rsi api send a POST (as gh api does); to send them as the query of a GET, run ${suggest(['rsi', 'api', '-X', 'GET', opts.path, ...opts.postedFields])}`;
+  Object.defineProperty(error, 'hint', { value: hint, configurable: true });
+  return error;
 }
 
 /**

@@ -10,6 +10,7 @@ import * as output from '../../io/output.js';
 import { printReply } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
+import { placeholder, suggest } from '../../io/text.js';
 
 export type ConfigOptions =
   | { action: 'list' }
@@ -167,7 +168,9 @@ export async function requireProfile(ctx: Context, name: string): Promise<void> 
   if (Object.hasOwn(profiles, name)) return;
   const names = Object.keys(profiles).sort();
   throw new UsageError(`no profile named "${name}"`, {
-    hint: names.length ? `your profiles: ${names.join(', ')}` : `sign in first: \`rsi --profile ${name} login --base-url <url>\``,
+    hint: names.length
+      ? `your profiles: ${names.join(', ')}`
+      : `sign in first: ${suggest(['rsi', '--profile', name, 'login', '--base-url', placeholder('url')])}`,
   });
 }
 

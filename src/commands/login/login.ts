@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { CredentialStoreError, ForbiddenError, UsageError } from '../../errors.js';
 import { enumFlag, intFlag } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
+import { suggest } from '../../io/text.js';
 
 export interface LoginCommandOptions {
   baseUrl: string | undefined;
@@ -316,14 +317,15 @@ async function grantedScopes(
  * named, signing in again cannot help, and the hint says so instead of sending the person round.
  */
 export async function scopeHint(ctx: Context, missing: string, resource: 'api' | 'mcp' = 'api'): Promise<string> {
-  const [creds, { profileFlag }] = await Promise.all([ctx.credentials(), import('../../auth/credentials.js')]);
-  const p = profileFlag(creds.profileName);
+  const [creds, { profileWords }] = await Promise.all([ctx.credentials(), import('../../auth/credentials.js')]);
+  // Built from words: the scopes come from the service's 403 and may hold any text.
+  const login = (...rest: string[]) =>
+    suggest(['rsi', 'login', ...profileWords(creds.profileName), ...(resource === 'mcp' ? ['--resource', 'mcp'] : []), ...rest]);
   const wanted = missing.split(/\s+/).filter(Boolean);
-  const r = resource === 'mcp' ? ' --resource mcp' : '';
   const envName = resource === 'mcp' ? 'RSI_MCP_TOKEN' : 'RSI_TOKEN';
   const envToken = resource === 'mcp' ? ctx.env.RSI_MCP_TOKEN?.trim() : creds.envToken;
   if (envToken) {
-    return `the token in ${envName} was not granted ${wanted.join(' ')}: use one that was, or unset ${envName} and run \`rsi login${p}${r} --add-scope ${wanted.join(',')}\``;
+    return `the token in ${envName} was not granted ${wanted.join(' ')}: use one that was, or unset ${envName} and run ${login('--add-scope', wanted.join(','))}`;
   }
   const granted = creds.baseUrl ? await grantedScopes(creds, creds.baseUrl, resource) : [];
   const lacking = wanted.filter((s) => !granted.includes(s));
@@ -331,7 +333,7 @@ export async function scopeHint(ctx: Context, missing: string, resource: 'api' |
     return `your${resource === 'mcp' ? ' MCP' : ''} sign-in already holds ${wanted.join(' ')} and is still refused: signing in again will not help; ask the service's administrators`;
   }
   const union = [...new Set([...granted, ...wanted])];
-  return `run \`rsi login${p}${r} --scope ${union.join(',')}\` (the same as \`rsi login${p}${r} --add-scope ${lacking.join(',')}\`: the scopes you have are kept)`;
+  return `run ${login('--scope', union.join(','))} (the same as ${login('--add-scope', lacking.join(','))}: the scopes you have are kept)`;
 }
 
 /**

@@ -4,7 +4,7 @@
  * --wait`: one it started, ops' startedByReply), and a note for the others. Which failures are
  * news is ops' status reading (src/ops/status-reading.ts), the one `wait_for_scoring` uses.
  */
-import { shellQuote } from '../../io/text.js';
+import { suggest } from '../../io/text.js';
 import { AnalysisFailedError } from '../../errors.js';
 import { type FailureFilter, failures, type StatusAnalysis } from '../../ops/status-reading.js';
 import { plain, type StatusLike } from './status-view.js';
@@ -34,7 +34,7 @@ export function assertNoFailedAnalyses(
   throw new AnalysisFailedError(
     `scoring of "${projectName}" is done, but ${ours.length} of ${status.analyses.length} analyses failed: ${list(ours)}`,
     {
-      hint: `see \`rsi status ${shellQuote(projectName)}\` for details; results of the others are in \`rsi opportunities ${shellQuote(projectName)}\``,
+      hint: `see ${suggest(['rsi', 'status', projectName])} for details; results of the others are in ${suggest(['rsi', 'opportunities', projectName])}`,
     },
   );
 }

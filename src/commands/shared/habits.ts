@@ -2,55 +2,13 @@
  * Habits of gh, kubectl and az that rsi spells another way. A word or flag commander does not know
  * is looked up here before "unknown command/option" is printed: a known habit gets one line naming
  * rsi's equivalent — where it can, the person's own command line rewritten (their --profile, their
- * project name kept), so copying the line does what they meant. This table is also the one source
- * of the "Habits" table in docs/scripting.md (test/unit/habits.test.ts keeps the two equal).
+ * project name kept), so copying the line does what they meant; where rsi has no such thing (the
+ * API cannot delete a project), the line says so. This table is also the one source of the habits
+ * table in docs/commands.md (test/unit/habits.test.ts keeps the two equal).
  */
 
-export interface Habit {
-  /** The tool whose habit it is, for the docs table. */
-  from: 'gh' | 'kubectl' | 'az';
-  /** As a person used to the other tool types it in rsi, for the docs table: `rsi auth login`. */
-  theirs: string;
-  /** rsi's equivalent as shown in the docs table (and said when the line cannot be rewritten). */
-  ours: string;
-  /** A command word: the group it was typed under ('' for the top level) and the word itself. */
-  command?: { under: string; word: string };
-  /** A flag, and the command paths it is a habit on (none: every command). */
-  option?: { names: readonly string[]; on?: readonly string[] };
-  /**
-   * The person's words from the habit on, rewritten to rsi's (`words[0]` is the habit's word or
-   * flag, with any `=value` split off into words[1]); undefined when only `ours` can be said.
-   */
-  rewrite?: (words: readonly string[]) => Rewrite | undefined;
-}
-
-/** Words replacing the first `consumed` words of the habit's tail (the rest is kept). */
-export interface Rewrite {
-  words: readonly string[];
-  consumed: number;
-  /** Words appended at the end of the rewritten command line (a project moved to its argument). */
-  append?: readonly string[];
-}
-
-const FORMATS: Record<string, readonly string[]> = {
-  json: ['--json'],
-  jsonc: ['--json'],
-  wide: ['--wide'],
-  table: ['--format', 'table'],
-  tsv: ['--format', 'tsv'],
-  csv: ['--format', 'csv'],
-  ndjson: ['--format', 'ndjson'],
-  name: ['--jq', '.. | .name? // empty'],
-};
-
-/** Replace the habit's word(s) with `words`, keep everything after. */
-const replace =
-  (words: readonly string[], consumed = 1) =>
-  (): Rewrite => ({ words, consumed });
-
-/** A flag whose value is the project: the value moves to the command's argument. */
-const projectFlag = (words: readonly string[]): Rewrite | undefined =>
-  words[1] === undefined || words[1].startsWith('-') ? undefined : { words: [], consumed: 2, append: [words[1]] };
+import { shellCommand } from '../../io/text.js';
+import { countFlag, FORMATS, type Habit, jqFlag, operand, projectFlag, replace, resource, type Takes, verboseFlag } from './habit-rules.js';
 
 export const HABITS: readonly Habit[] = [
   { from: 'gh', theirs: 'rsi auth login', ours: 'rsi login', command: { under: 'auth', word: 'login' }, rewrite: replace(['login'], 2) },
@@ -99,6 +57,48 @@ export const HABITS: readonly Habit[] = [
     ours: 'rsi completion bash',
     command: { under: '', word: 'completions' },
     rewrite: replace(['completion']),
+  },
+  { from: 'gh', theirs: 'rsi ls', ours: 'rsi projects list', command: { under: '', word: 'ls' }, rewrite: replace(['projects', 'list']) },
+  {
+    from: 'kubectl',
+    theirs: 'rsi get projects',
+    ours: 'rsi projects list (one: rsi status PROJECT; a keyword: rsi keywords get NAME)',
+    command: { under: '', word: 'get' },
+    rewrite: resource,
+  },
+  {
+    from: 'kubectl',
+    theirs: 'rsi describe project PROJECT',
+    ours: 'rsi status PROJECT (a keyword: rsi keywords get NAME)',
+    command: { under: '', word: 'describe' },
+    rewrite: resource,
+  },
+  {
+    from: 'gh',
+    theirs: 'rsi search TEXT',
+    ours: 'rsi keywords search TEXT',
+    command: { under: '', word: 'search' },
+    rewrite: replace(['keywords', 'search']),
+  },
+  {
+    from: 'gh',
+    theirs: 'rsi browse PROJECT',
+    ours: "rsi status PROJECT --web (the project's page)",
+    command: { under: '', word: 'browse' },
+    rewrite: (w) => (operand(w[1]) ? { words: ['status', w[1]!, '--web'], consumed: 2 } : undefined),
+  },
+  {
+    from: 'kubectl',
+    theirs: 'rsi whoami',
+    ours: 'rsi auth status',
+    command: { under: '', word: 'whoami' },
+    rewrite: replace(['auth', 'status']),
+  },
+  {
+    from: 'gh',
+    theirs: 'rsi projects delete PROJECT',
+    ours: "no such operation: the service's API cannot delete a project (ask the service's administrators)",
+    command: { under: 'projects', word: 'delete' },
   },
   {
     from: 'gh',
@@ -237,32 +237,89 @@ export const HABITS: readonly Habit[] = [
   },
   {
     from: 'kubectl',
-    theirs: 'rsi … -n PROJECT',
+    theirs: 'rsi … -n N',
+    ours: '--limit N where the command takes a count (--top N on analyses run); --name on projects create; the project as the argument: rsi status PROJECT',
+    option: { names: ['-n'] },
+    rewrite: (w, takes) =>
+      countFlag(w, takes) ??
+      (takes.options.includes('--name') && operand(w[1]) ? { words: ['--name', w[1]!], consumed: 2 } : projectFlag(w, takes)),
+  },
+  {
+    from: 'kubectl',
+    theirs: 'rsi … --namespace PROJECT',
     ours: 'the project as the argument: rsi status PROJECT',
-    option: { names: ['-n', '--namespace', '--project'] },
+    option: { names: ['--namespace', '--project'] },
     rewrite: projectFlag,
   },
   {
     from: 'kubectl',
     theirs: 'rsi signals PROJECT --watch',
     ours: 'rsi status PROJECT --watch',
-    option: { names: ['--watch', '-w'], on: ['signals', 'opportunities', 'scoreboard', 'projects list'] },
+    option: { names: ['--watch', '-w'], on: ['signals', 'opportunities', 'scoreboard'] },
     rewrite: (w) => ({ words: ['--watch'], consumed: w[0] === '--watch' || w[0] === '-w' ? 1 : 0 }),
   },
+  {
+    from: 'kubectl',
+    theirs: 'rsi status PROJECT -w',
+    ours: 'rsi status PROJECT --watch',
+    option: { names: ['-w'], on: ['status'] },
+    rewrite: replace(['--watch']),
+  },
+  {
+    from: 'kubectl',
+    theirs: 'rsi projects list -w',
+    ours: 'no watching a list: rsi status PROJECT --watch follows one project',
+    option: { names: ['-w', '--watch'], on: ['projects list'] },
+  },
+  {
+    from: 'gh',
+    theirs: 'rsi … --limit N / -L N',
+    ours: "--limit N where the command takes a count, --top N on analyses run; projects list and opportunities print everything: cut with --jq '.[:N]' on the list, or head",
+    option: { names: ['--limit', '-L'] },
+    rewrite: countFlag,
+  },
+  {
+    from: 'gh',
+    theirs: "rsi … -q '.name'",
+    ours: "--jq '.name'; for quiet: data goes to stdout and notes to stderr, so 2>/dev/null",
+    option: { names: ['-q'] },
+    rewrite: jqFlag,
+  },
+  {
+    from: 'kubectl',
+    theirs: 'rsi … -v',
+    ours: '--debug (the HTTP trace, secrets redacted); the version: rsi --version',
+    option: { names: ['-v'] },
+    rewrite: verboseFlag,
+  },
+  {
+    from: 'gh',
+    theirs: 'rsi projects list --web',
+    ours: "rsi status PROJECT --web (each project's page; the service has no page of the list)",
+    option: { names: ['--web'], on: ['projects list', 'projects create'] },
+  },
+  {
+    from: 'gh',
+    theirs: 'rsi auth status --show-token',
+    ours: 'rsi auth token (the access token alone, for scripts)',
+    option: { names: ['--show-token', '-t'], on: ['auth status'] },
+    rewrite: (w) => ({ words: ['token'], consumed: w.length }),
+  },
+  {
+    from: 'kubectl',
+    theirs: 'rsi … --sort FIELD',
+    ours: "no --sort: lists keep the service's order; sort with --jq 'sort_by(.FIELD)' on the list, or --format tsv | sort",
+    option: { names: ['--sort', '--sort-by'] },
+  },
 ];
-
-/** A shell word as a person would type it: bare when safe, else quoted. */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  if (!/["$`\\!]/.test(word)) return `"${word}"`;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 export interface Typed {
   /** The command path commander was at (`auth`, `projects list`, '' for the top level). */
   path: string;
   /** Every word after `rsi` as typed. */
   argv: readonly string[];
+  /** What that command accepts (none known: nothing). */
+  takes?: Takes;
 }
 
 /**
@@ -274,7 +331,7 @@ export function commandHabit(word: string, typed: Typed): string | undefined {
   if (!habit) return undefined;
   const theirs = [typed.path, word].filter(Boolean).join(' ');
   const at = startOf(typed.argv, [...typed.path.split(' ').filter(Boolean), word]);
-  return `unknown command '${theirs}' (${habit.from}'s); in rsi: ${rebuild(habit, typed.argv, at)}`;
+  return `unknown command '${theirs}' (${habit.from}'s); in rsi: ${rebuild(habit, typed, at)}`;
 }
 
 /** The one line for an unknown flag on `typed.path`, or undefined when it is no known habit. */
@@ -287,7 +344,7 @@ export function optionHabit(flag: string, typed: Typed): string | undefined {
     (short ? HABITS.find((h) => h.option?.names.includes(short[1]!) && appliesOn(h, typed.path)) : undefined);
   if (!habit) return undefined;
   const at = typed.argv.indexOf(flag);
-  const command = rebuild(habit, typed.argv, at);
+  const command = rebuild(habit, typed, at);
   return `unknown option '${name === flag ? flag : name}' (${habit.from}'s); in rsi: ${command}`;
 }
 
@@ -296,10 +353,11 @@ function appliesOn(habit: Habit, path: string): boolean {
 }
 
 /** `rsi …` with the habit's words rewritten, else the habit's `ours`. */
-function rebuild(habit: Habit, argv: readonly string[], at: number): string {
+function rebuild(habit: Habit, typed: Typed, at: number): string {
+  const argv = typed.argv;
   if (at < 0 || !habit.rewrite) return habit.ours;
   const tail = splitValue(argv.slice(at));
-  const fix = habit.rewrite(tail.words);
+  const fix = habit.rewrite(tail.words, typed.takes ?? { options: [], args: [] });
   if (!fix) return habit.ours;
   // A flag's `=value` (one word as typed) counts as one word consumed.
   const consumed = Math.max(0, fix.consumed - (tail.split && fix.consumed >= 2 ? 1 : 0));
@@ -307,7 +365,7 @@ function rebuild(habit: Habit, argv: readonly string[], at: number): string {
   const before = argv.slice(0, at);
   // A flag habit on a command (`signals --watch`) can also change the command word.
   const words = habit.option?.on ? retarget(habit, [...before, ...fix.words, ...rest]) : [...before, ...fix.words, ...rest];
-  return ['rsi', ...words, ...(fix.append ?? [])].map(shellQuote).join(' ');
+  return shellCommand(['rsi', ...words, ...(fix.append ?? [])]);
 }
 
 /** `signals P --watch` → `status P --watch`: the habit's command word becomes rsi's. */
@@ -354,5 +412,5 @@ export function quoteHint(argv: readonly string[], operands: readonly string[], 
   const start = startOf(argv, nameWords);
   if (start < 0) return undefined;
   const words = [...argv.slice(0, start), nameWords.join(' '), ...argv.slice(start + nameWords.length)];
-  return `a name with spaces is one argument: quote it, as in ${['rsi', ...words].map(shellQuote).join(' ')}`;
+  return `a name with spaces is one argument: quote it, as in ${shellCommand(['rsi', ...words])}`;
 }

@@ -8,7 +8,7 @@
  */
 import { CliError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { shellQuote } from './habits.js';
+import { commandWords, shellCommand } from '../../io/text.js';
 
 /** Commands that use neither a profile's sign-in nor a service. */
 const LOCAL = /^rsi (?:config|sandbox|completion|help|-V|--version)\b/;
@@ -27,15 +27,21 @@ export interface InForce {
 export function carryGlobals(hint: string, where: InForce): string {
   return hint.replace(/`(rsi(?: [^`]*)?)`/g, (whole, command: string) => {
     if (LOCAL.test(command)) return whole;
-    let line = command;
-    if (where.baseUrl) line = line.replace(/ --base-url <url>/, ` --base-url ${shellQuote(where.baseUrl)}`);
+    // Edited as words: a project name with spaces or quotes stays one word, and what is added is quoted.
+    const parsed = commandWords(command);
+    if (!parsed) return whole;
+    const words = parsed.map((w) => w.raw);
+    const has = (flag: string) => parsed.some((w) => w.word === flag || w.word.startsWith(`${flag}=`));
+    const url = parsed.findIndex((w, i) => w.word === '<url>' && parsed[i - 1]?.word === '--base-url');
+    if (where.baseUrl && url >= 0) words[url] = shellCommand([where.baseUrl]);
     const add: string[] = [];
-    if (where.profileFlag && !/ --profile[ =]/.test(line)) add.push('--profile', shellQuote(where.profile));
-    if (where.baseUrlFlag && where.baseUrl && !/ --base-url[ =]/.test(line)) add.push('--base-url', shellQuote(where.baseUrl));
-    if (!add.length) return `\`${line}\``;
-    const words = line.split(' ');
-    const at = GROUPS.has(words[1] ?? '') && /^[a-z]/.test(words[2] ?? '') ? 3 : Math.min(2, words.length);
-    return `\`${[...words.slice(0, at), ...add, ...words.slice(at)].join(' ')}\``;
+    if (where.profileFlag && !has('--profile')) add.push('--profile', where.profile);
+    if (where.baseUrlFlag && where.baseUrl && !has('--base-url')) add.push('--base-url', where.baseUrl);
+    if (add.length) {
+      const at = GROUPS.has(parsed[1]?.word ?? '') && /^[a-z]/.test(parsed[2]?.word ?? '') ? 3 : Math.min(2, words.length);
+      words.splice(at, 0, shellCommand(add));
+    }
+    return `\`${words.join(' ')}\``;
   });
 }
 

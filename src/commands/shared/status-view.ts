@@ -3,7 +3,7 @@
  * watch shows, the next step to type, and the full status view of `rsi status` (and of `analyses
  * run --wait` when it ends).
  */
-import { formatSeconds, shellQuote } from '../../io/text.js';
+import { formatSeconds, suggest } from '../../io/text.js';
 import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
 import { sanitizeLine } from '../../io/sanitize.js';
@@ -41,14 +41,14 @@ export function plain(text: string): string {
 
 /** The `next` value as something to type. */
 export function nextStep(status: StatusLike, projectRef: string): string {
-  const p = shellQuote(projectRef);
+  const p = projectRef;
   switch (status.next) {
     case 'wait':
-      return `wait: rsi status ${p} --watch`;
+      return `wait: ${suggest(['rsi', 'status', p, '--watch'])}`;
     case 'run_analyses':
-      return `run analyses: rsi signals ${p}, then rsi analyses run ${p} --top 5 --type target`;
+      return `run analyses: ${suggest(['rsi', 'signals', p])}, then ${suggest(['rsi', 'analyses', 'run', p, '--top', '5', '--type', 'target'])}`;
     case 'list_signals':
-      return `list signals: rsi signals ${p}`;
+      return `list signals: ${suggest(['rsi', 'signals', p])}`;
     default:
       return status.next;
   }

@@ -9,9 +9,9 @@ import type { Clock, Io } from '../../io/io.js';
 import type { Progress } from '../../io/progress.js';
 import { CliError, ExitCode, InterruptedError, type ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
 import { isWaiting, type WatchEvents, type WatchTiming, watchScoring } from '../../ops/watch.js';
-import { shellQuote } from './habits.js';
 import { describeStatus } from '../../ops/status-reading.js';
 import { statusLine, summaryOf, type StatusLike } from './status-view.js';
+import { shellCommand } from '../../io/text.js';
 import { writeJsonLine } from '../../io/output.js';
 
 export const DEFAULT_INTERVAL_S = 2;
@@ -83,7 +83,7 @@ export async function watchWithOutput<S extends StatusLike>(
 ): Promise<S> {
   const { io, progress } = deps;
   // The command that picks the watch up again: the project by name, the same output.
-  const resume = ['rsi', 'status', output.projectName, '--watch', ...(output.ndjson ? ['--json'] : [])].map(shellQuote).join(' ');
+  const resume = shellCommand(['rsi', 'status', output.projectName, '--watch', ...(output.ndjson ? ['--json'] : [])]);
   try {
     return await watchStatus(
       poll,

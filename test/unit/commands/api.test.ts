@@ -7,7 +7,7 @@ import { fakeClient, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
 
 /** The options a plain `rsi api METHOD PATH` gives beyond method, path, fields and input. */
-const plain = { headers: {}, paginate: false, include: false, silent: false };
+const plain = { headers: {}, paginate: false, include: false, silent: false, postedFields: [] };
 
 const reply = (status: number, json: unknown): HttpResponse => ({
   status,
@@ -52,7 +52,10 @@ describe('api: flags', () => {
     [['PATCH', '/api/v1/projects/p1', '--input', '-'], { method: 'PATCH', path: '/api/v1/projects/p1', fields: [], input: '-', ...plain }],
     // gh's habits: the method may be left out (GET, or POST when a body is given) or given with -X.
     [['/keywords'], { method: 'GET', path: '/keywords', fields: [], input: undefined, ...plain }],
-    [['/projects', '--field', 'name=X'], { method: 'POST', path: '/projects', fields: [['name', 'X']], input: undefined, ...plain }],
+    [
+      ['/projects', '--field', 'name=X'],
+      { method: 'POST', path: '/projects', fields: [['name', 'X']], input: undefined, ...plain, postedFields: ['-F', 'name=X'] },
+    ],
     [['/projects', '--input', '-'], { method: 'POST', path: '/projects', fields: [], input: '-', ...plain }],
     [
       ['/keywords', '--field', 'q=a', '--paginate'],
@@ -75,6 +78,7 @@ describe('api: flags', () => {
         ],
         input: undefined,
         ...plain,
+        postedFields: ['-F', 'n=1', '-F', 'b=false', '-f', 'm=1', '-f', 'flag=true'],
       },
     ],
     [
@@ -88,6 +92,7 @@ describe('api: flags', () => {
         paginate: true,
         include: true,
         silent: true,
+        postedFields: [],
       },
     ],
   ])('%j → options', async (argv, expected) => {

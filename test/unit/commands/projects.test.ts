@@ -196,7 +196,7 @@ describe('projects create: run', () => {
     const { client } = fakeClient({ createProject: async () => created });
     await create.run(opts, fakeCtx(io, { format: 'table', client }));
     expect(io.out()).toMatch(/id\s+p9\nsetup_url\s+https:\/\/rsi\.example\/p\/p9\/setup\n/);
-    expect(io.err()).toContain("Next: finish scoring setup at https://rsi.example/p/p9/setup, then `rsi status 'KRAS landscape' --watch`");
+    expect(io.err()).toContain('Next: finish scoring setup at https://rsi.example/p/p9/setup, then `rsi status "KRAS landscape" --watch`');
   });
 
   it('watchlist: a name is resolved to a scope item; an unknown UUID is warned about and sent as given', async () => {

@@ -6,6 +6,7 @@ import { printPairsText, printText } from '../../../io/output.js';
 import { hangLine } from '../../../io/lines.js';
 import { printReply } from '../../../io/replies.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
+import { suggest } from '../../../io/text.js';
 
 export interface AuthStatusOptions {
   /** Only what is stored: no request to the service. */
@@ -151,12 +152,12 @@ export async function run(opts: AuthStatusOptions, ctx: Context): Promise<void> 
   }
   // After the report (stdout holds the whole document with --json): the profile in use cannot work.
   if (!status.signedIn && status.problem !== null) {
-    const { profileFlag } = await import('../../../auth/credentials.js');
+    const { profileWords } = await import('../../../auth/credentials.js');
     throw new NotSignedInError(`not signed in (profile ${status.profile}): ${status.problem}`, {
       hint:
         status.source === 'RSI_TOKEN'
           ? 'RSI_TOKEN was rejected: set a valid token, or unset it to use the stored sign-in'
-          : `run \`rsi${profileFlag(status.profile)} login${status.baseUrl ? ` --base-url ${status.baseUrl}` : ''}\``,
+          : `run ${suggest(['rsi', ...profileWords(status.profile), 'login', ...(status.baseUrl ? ['--base-url', status.baseUrl] : [])])}`,
     });
   }
 }
@@ -267,10 +268,10 @@ async function printStatusPairs(
           : `NOT SIGNED IN: ${s.problem}`
         : (s.problem ?? '');
   const left = until(status.expiresAt);
-  const { profileFlag } = await import('../../../auth/credentials.js');
+  const { profileWords } = await import('../../../auth/credentials.js');
   const mcpLines = !mcp.signedIn
     ? [
-        ['MCP', `not signed in (\`rsi${profileFlag(status.profile)} login --resource mcp\` signs in)`],
+        ['MCP', `not signed in (${suggest(['rsi', ...profileWords(status.profile), 'login', '--resource', 'mcp'])} signs in)`],
         ...(mcp.problem ? [['MCP check', checkLine(mcp)]] : []),
       ]
     : mcp.source === 'RSI_MCP_TOKEN'

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { RELATIONS } from '../../../client/enums.js';
-import { shellQuote } from '../../shared/habits.js';
 import { hintLine } from '../../shared/hints.js';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
@@ -9,6 +8,7 @@ import { printRows, printSections } from '../../../io/output.js';
 import { besideData, printDocumentOr, tableNote } from '../../../io/replies.js';
 import { target } from '../../shared/flags.js';
 import { type CommandDeclaration, type Field, columnOnly, commandFor, field, jsonOnly, only } from '../../declaration.js';
+import { suggest } from '../../../io/text.js';
 
 export interface GetOptions {
   keyword: string;
@@ -179,7 +179,7 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
     // The card carries the first items of a section: say so, and how to list them all.
     if (total !== undefined && total > items.length && (RELATIONS as readonly string[]).includes(section)) {
       more.push(
-        `${section}: ${items.length} of ${total} shown; all of them: \`rsi keywords relations ${shellQuote(opts.keyword)} --relation ${section} --all\``,
+        `${section}: ${items.length} of ${total} shown; all of them: ${suggest(['rsi', 'keywords', 'relations', opts.keyword, '--relation', section, '--all'])}`,
       );
     }
     // Every member the items carry, the usual ones first: nothing the server sent is dropped.

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { printVerbatim } from '../../../io/output.js';
+import { shellCommand } from '../../../io/text.js';
 import { enumFlag } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
@@ -91,7 +92,7 @@ async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
   let text: string;
   switch (opts.printConfig!) {
     case 'claude-code':
-      text = `claude mcp add rsi -- rsi ${args.map(shellWord).join(' ')}\n`;
+      text = `${shellCommand(['claude', 'mcp', 'add', 'rsi', '--', 'rsi', ...args])}\n`;
       break;
     case 'vscode':
       text = json({ servers: { rsi: { type: 'stdio', ...server } } });
@@ -103,8 +104,4 @@ async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
   ctx.io.stderr.write(
     `${where[opts.printConfig!]}\nSign in first with \`rsi login\` in a terminal; if the assistant cannot find \`rsi\`, use its absolute path (\`which rsi\`).\n`,
   );
-}
-
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }

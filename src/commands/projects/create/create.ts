@@ -1,4 +1,4 @@
-import { shellQuote } from '../../../io/text.js';
+import { suggest } from '../../../io/text.js';
 import { openSetupPage } from '../../shared/open-setup.js';
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
@@ -168,8 +168,8 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   // Server text inside a message of rsi's: line breaks folded, so it stays one line.
   if (created.scan_error) err.write(`warning: the initial scan did not start: ${created.scan_error.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
   // The name as typed, unless another project shares it: then only the id picks this one.
-  const ref = shellQuote(namesakes.length > 0 ? created.id : created.name);
-  await tableNote(out, `Next: finish scoring setup at ${created.setup_url}, then \`rsi status ${ref} --watch\``);
+  const ref = namesakes.length > 0 ? created.id : created.name;
+  await tableNote(out, `Next: finish scoring setup at ${created.setup_url}, then ${suggest(['rsi', 'status', ref, '--watch'])}`);
   if (opts.openSetup) await openSetupPage(ctx, created.setup_url);
 }
 

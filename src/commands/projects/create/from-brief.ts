@@ -4,7 +4,7 @@
  * shown; only after a yes (TTY prompt or --yes, exit 7 without either, as `analyses run` does) is
  * the same call sent again with `confirm: true`, which creates the project.
  */
-import { shellQuote } from '../../../io/text.js';
+import { suggest } from '../../../io/text.js';
 import { openSetupPage } from '../../shared/open-setup.js';
 import type { Context } from '../../../context.js';
 import { canPrompt } from '../../../io/io.js';
@@ -113,6 +113,6 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promis
   // Server text inside a message of rsi's: line breaks folded, so it stays one line.
   if (project.scan_error)
     io.stderr.write(`warning: the initial scan did not start: ${project.scan_error.replace(/\s*[\r\n]+\s*/g, ' ')}\n`);
-  await tableNote(out, `Next: finish scoring setup at ${project.setup_url}, then \`rsi status ${shellQuote(project.id)} --watch\``);
+  await tableNote(out, `Next: finish scoring setup at ${project.setup_url}, then ${suggest(['rsi', 'status', project.id, '--watch'])}`);
   if (opts.openSetup) await openSetupPage(ctx, project.setup_url);
 }
