@@ -31,6 +31,7 @@ import { formatSeconds } from '../io/text.js';
 import { readBody } from './decode.js';
 import { type NodeHttp, requestDirect } from './direct.js';
 import { makeProxyAgent, requestProxied } from './proxied.js';
+import { absoluteForm, makeTunnelAgent, TUNNEL_SIGNAL, TunnelError } from './tunnel.js';
 import {
   httpOnlyNote,
   isLoopback,
@@ -56,6 +57,8 @@ export { API_MAX_BYTES, OAUTH_MAX_BYTES, type FetchInit, type NetworkOptions, ty
 const NOT_THE_NETWORK =
   'the service, or a proxy in front of it, sent a body its Content-Encoding header does not describe; this is not a network failure and retrying will not help';
 
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 10_000 };
+
 export class Network {
   readonly proxy: ProxySettings;
   readonly timeoutMs: number;
@@ -65,8 +68,10 @@ export class Network {
   private readonly dispatchers = new Map<string, Promise<Dispatcher>>();
   /** Node's keep-alive agents for direct requests, by scheme, made on first use. */
   private readonly agents = new Map<string, import('node:http').Agent>();
+  /** Keep-alive agents whose connections are CONNECT tunnels, by proxy URL (src/http/tunnel.ts). */
+  private readonly tunnels = new Map<string, Promise<import('node:http').Agent>>();
   /** Agents replaced when the system store was added, still carrying requests; closed at the end. */
-  private readonly retired: (import('node:http').Agent | Promise<Dispatcher>)[] = [];
+  private readonly retired: (import('node:http').Agent | Promise<Dispatcher> | Promise<import('node:http').Agent>)[] = [];
   /** The operating system's trust store: not read until a certificate needs it. */
   private store: SystemStore;
   /** Counts the changes of roots, so a request that started before one can try again after it. */
@@ -200,8 +205,9 @@ export class Network {
       const https = this.agents.get('https:');
       if (https) this.retired.push(https);
       this.agents.delete('https:');
-      this.retired.push(...this.dispatchers.values());
+      this.retired.push(...this.dispatchers.values(), ...this.tunnels.values());
       this.dispatchers.clear();
+      this.tunnels.clear();
     }
     return this.store.state === 'added' && epoch !== this.trustEpoch;
   }
@@ -210,16 +216,33 @@ export class Network {
     const key = https ? 'https:' : 'http:';
     let agent = this.agents.get(key);
     if (!agent) {
-      const options = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 10_000 };
-      agent = new client.Agent(https ? { ...options, ...this.tlsOptions() } : options);
+      agent = new client.Agent(https ? { ...AGENT_OPTIONS, ...this.tlsOptions() } : AGENT_OPTIONS);
       this.agents.set(key, agent);
     }
     return agent;
   }
 
-  /** A request through the proxy `proxyFor` named (src/http/proxied.ts). */
-  private proxied(req: WireRequest, proxy: string, signal: AbortSignal): Promise<WireHead> {
-    return requestProxied(req, this.dispatcher(proxy), signal, this.timeoutMs);
+  /**
+   * A request through the proxy `proxyFor` named: an http(s) proxy on Node's client with rsi's own
+   * CONNECT (src/http/tunnel.ts), one connection per attempt under the attempt's signal; socks5 on
+   * undici (src/http/proxied.ts).
+   */
+  private async proxied(req: WireRequest, proxy: string, signal: AbortSignal): Promise<WireHead> {
+    const proxyUrl = new URL(proxy);
+    if (proxyUrl.protocol !== 'http:' && proxyUrl.protocol !== 'https:') {
+      return requestProxied(req, this.dispatcher(proxy), signal, this.timeoutMs);
+    }
+    if (req.url.protocol === 'http:') {
+      const { url, headers } = absoluteForm(req, proxyUrl);
+      return requestDirect(req, signal, (https, client) => this.agent(https, client), false, { url, path: req.url.href, headers });
+    }
+    let tunnels = this.tunnels.get(proxy);
+    if (!tunnels) {
+      tunnels = makeTunnelAgent(proxyUrl, AGENT_OPTIONS, () => this.tlsOptions());
+      this.tunnels.set(proxy, tunnels);
+    }
+    const agent = await tunnels;
+    return requestDirect(req, signal, () => agent, false, { url: req.url, options: { [TUNNEL_SIGNAL]: signal }, freshAgent: agent });
   }
 
   /**
@@ -254,8 +277,11 @@ export class Network {
     this.closed = true;
     const retired = this.retired.filter((one): one is import('node:http').Agent => !(one instanceof Promise));
     for (const agent of [...this.agents.values(), ...retired]) agent.destroy();
-    const dispatchers = [...this.dispatchers.values(), ...this.retired.filter((one) => one instanceof Promise)];
-    await Promise.all(dispatchers.map((d) => d.then((one) => one.destroy()).catch(() => undefined)));
+    const later = [...this.dispatchers.values(), ...this.tunnels.values(), ...this.retired.filter((one) => one instanceof Promise)];
+    // Both kinds have destroy(); undici's returns a promise, waited for a second at most: closing
+    // must never keep a process that was told to stop.
+    const destroyed = Promise.all(later.map((d) => d.then((one) => one.destroy()).catch(() => undefined)));
+    await Promise.race([destroyed, new Promise((done) => setTimeout(done, 1000).unref())]);
   }
 
   private where(req: WireRequest): string {
@@ -286,8 +312,14 @@ export class Network {
     const timedOut =
       deadlineFired || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
     if (timedOut) {
-      const failure = new ServiceUnavailableError(`${where} timed out after ${formatSeconds(this.timeoutMs)}`, undefined, {
-        hint: this.httpOnlyHint(req) ?? 'the service may be slow or unreachable; try again, or raise --http-timeout',
+      const proxied = this.proxyFor(req.url);
+      const through = proxied ? ` (through the proxy ${proxied}, ${this.proxySource(req.url)})` : '';
+      const failure = new ServiceUnavailableError(`${where} timed out after ${formatSeconds(this.timeoutMs)}${through}`, undefined, {
+        hint:
+          this.httpOnlyHint(req) ??
+          (proxied
+            ? `the proxy or the service may be slow or unreachable; check ${this.proxySource(req.url)}, or raise --http-timeout`
+            : 'the service may be slow or unreachable; try again, or raise --http-timeout'),
         cause: error,
       });
       failure.timedOut = true;
@@ -312,6 +344,19 @@ export class Network {
     const message = this.scrubProxy(error instanceof Error ? error.message : String(error));
     if (proxy) {
       const source = this.proxySource(req.url);
+      if (error instanceof TunnelError && error.code !== 'RSI_PROXY_REFUSED') {
+        const hint = `check ${source}, or list the service's host in NO_PROXY if it should be reached directly`;
+        const failure = new ServiceUnavailableError(
+          `the proxy ${proxy} (${source}) ${this.scrubProxy(error.message)}; ${where} was not sent`,
+          undefined,
+          {
+            hint,
+            cause: error,
+          },
+        );
+        // Garbage comes again if asked again; a closed connection may be a moment's trouble.
+        return error.code === 'RSI_PROXY_GARBAGE' ? markPermanent(failure) : failure;
+      }
       const tunnel = /Proxy response \((\d+)\)/.exec(message);
       if (tunnel?.[1] === '407' || /\(407\)/.test(message)) return this.proxyAuthError(req);
       const hint = `check ${source}, or list the service's host in NO_PROXY if it should be reached directly`;
