@@ -28,6 +28,13 @@ function fromRaw(raw: string[]): { headers: Record<string, string>; rawHeaders: 
   return { headers, rawHeaders };
 }
 
+/**
+ * Failures that happened before the whole request was handed to the connection (refused, the
+ * proxy's tunnel, a deadline while connecting): the server cannot have processed the request.
+ * Anything else, for a request other than GET, leaves its outcome unknown.
+ */
+export const notSent = new WeakSet<object>();
+
 /** The keep-alive agent for a scheme, made by `Network` on first use. */
 export type AgentFor = (https: boolean, client: NodeHttp) => import('node:http').Agent;
 
@@ -80,6 +87,7 @@ export async function requestDirect(
           requestDirect(req, signal, agentFor, true, route).then(resolve, reject);
           return;
         }
+        if (!outgoing.writableFinished) notSent.add(error);
         reject(error);
       });
     outgoing.end(req.body);

@@ -29,7 +29,7 @@ import {
 } from '../errors.js';
 import { formatSeconds } from '../io/text.js';
 import { readBody } from './decode.js';
-import { type NodeHttp, requestDirect } from './direct.js';
+import { type NodeHttp, notSent, requestDirect } from './direct.js';
 import { makeProxyAgent, requestProxied } from './proxied.js';
 import { absoluteForm, makeTunnelAgent, TUNNEL_SIGNAL, TunnelError } from './tunnel.js';
 import {
@@ -309,6 +309,14 @@ export class Network {
     if (error instanceof CliError) return error;
     const where = this.where(req);
     const code = errorCode(error);
+    // A request other than GET that may have reached the service: its outcome is unknown.
+    const unknownOutcome =
+      req.method !== 'GET' &&
+      !(typeof error === 'object' && error !== null && notSent.has(error)) &&
+      code !== 'ECONNREFUSED' &&
+      code !== 'ENOTFOUND' &&
+      code !== 'EAI_AGAIN' &&
+      !(error instanceof TunnelError);
     const timedOut =
       deadlineFired || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
     if (timedOut) {
@@ -316,6 +324,7 @@ export class Network {
       const through = proxied ? ` (through the proxy ${proxied}, ${this.proxySource(req.url)})` : '';
       const failure = new ServiceUnavailableError(`${where} timed out after ${formatSeconds(this.timeoutMs)}${through}`, undefined, {
         hint:
+          (unknownOutcome ? req.hintIfSent : undefined) ??
           this.httpOnlyHint(req) ??
           (proxied
             ? `the proxy or the service may be slow or unreachable; check ${this.proxySource(req.url)}, or raise --http-timeout`
@@ -379,10 +388,11 @@ export class Network {
       );
     }
     // A request other than GET cut off after it was sent may have been processed: say so.
-    const sent = req.method !== 'GET' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND' && code !== 'EAI_AGAIN';
     return new ServiceUnavailableError(`cannot reach the service (${where}): ${networkReason(code, message)}`, undefined, {
       hint:
-        sent && req.hintIfSent ? req.hintIfSent : (this.httpOnlyHint(req) ?? 'check the base URL and your network, or run `rsi doctor`'),
+        unknownOutcome && req.hintIfSent
+          ? req.hintIfSent
+          : (this.httpOnlyHint(req) ?? 'check the base URL and your network, or run `rsi doctor`'),
       cause: error,
     });
   }
