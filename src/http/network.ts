@@ -28,7 +28,7 @@ import {
   UsageError,
 } from '../errors.js';
 import { formatSeconds } from '../io/text.js';
-import { readBody } from './decode.js';
+import { capStream, readBody } from './decode.js';
 import { type NodeHttp, notSent, requestDirect } from './direct.js';
 import { makeProxyAgent, requestProxied } from './proxied.js';
 import { absoluteForm, makeTunnelAgent, TUNNEL_SIGNAL, TunnelError } from './tunnel.js';
@@ -146,6 +146,7 @@ export class Network {
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
     const open = () => (proxy === undefined ? this.direct(req, signal) : this.proxied(req, proxy, signal));
+    let handedOver = false;
     try {
       const epoch = this.trustEpoch;
       let res: WireHead;
@@ -159,6 +160,18 @@ export class Network {
       if (res.status === 407 && proxy !== undefined) {
         res.body.destroy();
         throw this.proxyAuthError(req);
+      }
+      if (req.streamIf?.(res.status, res.headers) && !res.headers['content-encoding']) {
+        if (tracer) traceResponse(tracer, req, res.status, res.headers, Buffer.alloc(0), Date.now() - started);
+        tracer?.line('< (an event stream, passed on as it arrives)');
+        handedOver = true;
+        const stream = await capStream(
+          res.body,
+          req.maxBytes,
+          () => this.tooLarge(req),
+          () => clearTimeout(timer),
+        );
+        return { status: res.status, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.alloc(0), stream };
       }
       const body = await readBody(res.body, res.headers, req.maxBytes, {
         tooLarge: () => this.tooLarge(req),
@@ -176,7 +189,7 @@ export class Network {
     } catch (error) {
       throw this.classify(error, req, deadline.signal.aborted);
     } finally {
-      clearTimeout(timer);
+      if (!handedOver) clearTimeout(timer);
     }
   }
 
@@ -265,10 +278,15 @@ export class Network {
       body,
       signal: init.signal ?? undefined,
       maxBytes: init.maxBytes ?? OAUTH_MAX_BYTES,
+      streamIf: init.streamIf,
     });
     const out = new Headers();
     for (const [k, v] of res.rawHeaders) out.append(k, v);
     const nullBody = [101, 103, 204, 205, 304].includes(res.status);
+    if (res.stream) {
+      const { Readable } = await import('node:stream');
+      return new Response(Readable.toWeb(res.stream) as ReadableStream<Uint8Array>, { status: res.status, headers: out });
+    }
     return new Response(nullBody ? null : new Uint8Array(res.body), { status: res.status, headers: out });
   };
 

@@ -25,6 +25,7 @@ const DOCS = fileURLToPath(new URL('../../docs/mcp.md', import.meta.url));
 const MUST_PASS = [
   'initialize',
   'tools_call',
+  'sse-retry',
   'auth/metadata-default',
   'auth/metadata-var1',
   'auth/metadata-var2',
