@@ -16,6 +16,8 @@ export interface LoginCommandOptions {
   resource?: 'api' | 'mcp';
   /** --client-id: a pre-registered client (or a Client ID Metadata Document URL) for the MCP sign-in. */
   clientId?: string | undefined;
+  /** --issuer: the authorization server that client was registered with (its secret goes nowhere else). */
+  issuer?: string | undefined;
 }
 
 /** Repeatable, and each value may be a comma or space separated list (`--scope a,b`). */
@@ -38,6 +40,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       '--client-id <id>',
       'with --resource mcp: a client the authorization server already knows (a Client ID Metadata Document URL, or an id; its secret, if any, in RSI_CLIENT_SECRET)',
     )
+    .option('--issuer <url>', 'with --client-id: the authorization server it was registered with; its secret is sent to no other')
     .addHelpText(
       'after',
       '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n\nExamples:\n  rsi login --base-url https://research.example.com\n  rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765\n  rsi login --profile work --add-scope analyses:run   # keeps the scopes you have\n  rsi login --resource mcp               # the MCP server: scopes and authorization server from its own metadata',
@@ -54,6 +57,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       if (clientId !== undefined && resource !== 'mcp') throw new UsageError('--client-id is for the MCP sign-in: add --resource mcp');
       if (clientId !== undefined && !/^[\x21-\x7e]+$/.test(clientId))
         throw new UsageError('--client-id must be visible ASCII without spaces');
+      const issuer = typeof flags.issuer === 'string' ? flags.issuer.trim() : undefined;
+      if (issuer !== undefined && clientId === undefined) throw new UsageError('--issuer goes with --client-id');
+      if (issuer !== undefined && !/^https:\/\/[^\s]+$|^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(issuer))
+        throw new UsageError(`--issuer must be an https:// URL (http:// only on loopback): ${issuer}`);
       await runF(
         {
           baseUrl: ctx.globals().baseUrl,
@@ -65,6 +72,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           timeoutSeconds,
           ...(resource ? { resource } : {}),
           ...(clientId ? { clientId } : {}),
+          ...(issuer ? { issuer } : {}),
         },
         ctx,
       );
@@ -135,6 +143,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
       pasted: paste.lines,
       resource: opts.resource,
       clientId: opts.clientId,
+      issuer: opts.issuer,
       // A secret never goes on the command line (shell history, `ps`): only the environment.
       clientSecret: opts.clientId ? ctx.env.RSI_CLIENT_SECRET?.trim() || undefined : undefined,
       events: {
