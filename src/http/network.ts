@@ -7,10 +7,12 @@
  *   the environment the composition root hands in, decided per URL by `proxyDecision`
  *   (src/http/proxy.ts: as curl reads them; loopback always direct). A direct request goes out on
  *   Node's own `http`/`https` client (already in Node's snapshot: nothing to load,
- *   docs/performance.md round 3); a proxied one on undici's ProxyAgent (CONNECT for https://,
- *   absolute form for http://, socks5), loaded only when a proxy is set;
- * - a whole-request deadline: `timeoutMs` bounds one attempt from connect to the last body byte
- *   (idle timeouts alone would let a server dripping a byte a second run forever);
+ *   docs/performance.md round 3), and so does one through an http(s) proxy, with rsi's own CONNECT
+ *   (src/http/tunnel.ts: one connection per attempt, under the attempt's signal); socks5 goes on
+ *   undici's ProxyAgent, loaded only then;
+ * - a whole-request deadline: `timeoutMs` bounds one attempt from connect (the proxy's CONNECT and
+ *   TLS included) to the last body byte (idle timeouts alone would let a server dripping a byte a
+ *   second run forever);
  * - bounded bodies, counted after decompression (a small gzip bomb stops at the cap);
  * - trust: Node's bundled roots and NODE_EXTRA_CA_CERTS, and the operating system's store once a
  *   certificate fails without it (src/http/system-ca.ts; RSI_NO_SYSTEM_CA=1 turns that off);
