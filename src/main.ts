@@ -82,6 +82,16 @@ export async function main(options: MainOptions = {}): Promise<number> {
       return;
     }
     abort.abort(new InterruptedError(name === 'SIGINT' ? 'interrupted' : `stopped by ${name}`, { signal: name }));
+    // The abort closes sockets and listeners at once; whatever still holds the process a second
+    // later (a session's goodbye to a hung server) does not keep it from ending (issue 41).
+    setTimeout(
+      () =>
+        exitOutsideShield(
+          () => process.exit(name === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted),
+          () => undefined,
+        ),
+      1000,
+    ).unref();
   };
   const listening = options.io === undefined && options.stdio === undefined;
   // A caller running the command in process stops it the way SIGTERM would.

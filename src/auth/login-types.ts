@@ -37,6 +37,11 @@ export interface LoginOptions {
   clientId?: string | undefined;
   /** That client's secret (RSI_CLIENT_SECRET), for a confidential pre-registered client. */
   clientSecret?: string | undefined;
+  /**
+   * `--issuer`: the authorization server that client was registered with. Its secret is sent to
+   * no other (src/auth/secret-pin.ts).
+   */
+  issuer?: string | undefined;
 }
 
 export interface LoginResult {

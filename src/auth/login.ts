@@ -75,6 +75,13 @@ async function loginMcp(opts: LoginOptions): Promise<LoginResult> {
   // PKCE is required by the MCP spec: metadata that does not offer S256 is refused; with no metadata
   // at all (the 2025-03-26 fallback) nothing can be checked, and S256 is used all the same.
   if (!found.assumedEndpoints) requireS256(as);
+  if (opts.clientId !== undefined && opts.clientSecret) {
+    const { checkSecretPin } = await import('./secret-pin.js');
+    const p = await opts.config.profile(opts.profile);
+    const stored = p?.baseUrl === opts.baseUrl ? p.mcp?.client : undefined;
+    const first = checkSecretPin({ clientId: opts.clientId, given: opts.issuer, stored }, as.issuer);
+    if (first) opts.events.info(first);
+  }
   const preset = opts.clientId !== undefined ? presetClient(opts, as) : await rememberedPreset(opts, as);
   if (!preset && !as.registration_endpoint) {
     throw new UsageError(`${as.issuer} offers no dynamic client registration`, {

@@ -138,7 +138,16 @@ export class ApiClient {
   }
 
   async createProject(body: S.CreateProjectBody, signal?: AbortSignal): Promise<S.CreatedProject> {
-    return this.send({ method: 'POST', path: '/projects', body, signal }, S.CreatedProject());
+    return this.send(
+      {
+        method: 'POST',
+        path: '/projects',
+        body,
+        signal,
+        ifOutcomeUnknown: 'the project may have been created: check with `rsi projects list` before creating it again',
+      },
+      S.CreatedProject(),
+    );
   }
 
   async getProjectStatus(projectId: string, signal?: AbortSignal): Promise<S.ProjectStatus> {

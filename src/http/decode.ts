@@ -139,3 +139,26 @@ function inflateEither(zlib: Zlib, stream: Stream): import('node:stream').Transf
     },
   });
 }
+
+/**
+ * `body` as it arrives, failing once more than `max` bytes came; `done` runs when it ends either
+ * way (the attempt's deadline stops there).
+ */
+export async function capStream(
+  body: import('node:stream').Readable,
+  max: number,
+  tooLarge: () => Error,
+  done: () => void,
+): Promise<import('node:stream').Readable> {
+  const { Transform, pipeline } = await import('node:stream');
+  let seen = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, next) {
+      seen += chunk.length;
+      if (seen > max) next(tooLarge());
+      else next(null, chunk);
+    },
+  });
+  pipeline(body, counted, () => done());
+  return counted;
+}

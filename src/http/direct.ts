@@ -28,23 +28,52 @@ function fromRaw(raw: string[]): { headers: Record<string, string>; rawHeaders: 
   return { headers, rawHeaders };
 }
 
+/**
+ * Failures that happened before the whole request was handed to the connection (refused, the
+ * proxy's tunnel, a deadline while connecting): the server cannot have processed the request.
+ * Anything else, for a request other than GET, leaves its outcome unknown.
+ */
+export const notSent = new WeakSet<object>();
+
 /** The keep-alive agent for a scheme, made by `Network` on first use. */
 export type AgentFor = (https: boolean, client: NodeHttp) => import('node:http').Agent;
+
+/**
+ * Where an attempt connects when that is not the request's own URL: a proxy. `url` is what Node's
+ * client connects to, `path` the request target (the absolute URL, for the absolute form),
+ * `headers` replace the request's, `options` are extra request options for the agent.
+ */
+export interface Route {
+  url: URL;
+  path?: string;
+  headers?: Record<string, string>;
+  options?: Record<string, unknown>;
+  /** The agent on a stale socket's second go; default a new connection of its own (`false`). */
+  freshAgent?: import('node:http').Agent;
+}
 
 /**
  * One request on Node's client, with the agent `agentFor` gives for its scheme. `fresh` sends it
  * on a new connection of its own instead (see the retry below).
  */
-export async function requestDirect(req: WireRequest, signal: AbortSignal, agentFor: AgentFor, fresh = false): Promise<WireHead> {
-  const https = req.url.protocol === 'https:';
-  const client = await nodeClient(req.url);
+export async function requestDirect(
+  req: WireRequest,
+  signal: AbortSignal,
+  agentFor: AgentFor,
+  fresh = false,
+  route?: Route,
+): Promise<WireHead> {
+  const url = route?.url ?? req.url;
+  const https = url.protocol === 'https:';
+  const client = await nodeClient(url);
   // `agent: false` is one new connection for this request alone (see the retry below).
-  const agent = fresh ? false : agentFor(https, client);
+  const agent = fresh ? (route?.freshAgent ?? false) : agentFor(https, client);
   return new Promise<WireHead>((resolve, reject) => {
-    const headers: Record<string, string | number> = { ...req.headers };
+    const headers: Record<string, string | number> = { ...(route?.headers ?? req.headers) };
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+    const options = { method: req.method, headers, agent, signal, ...(route?.path ? { path: route.path } : {}), ...route?.options };
     const outgoing = client
-      .request(req.url, { method: req.method, headers, agent, signal }, (res) => {
+      .request(url, options, (res) => {
         const { headers: joined, rawHeaders } = fromRaw(res.rawHeaders);
         resolve({ status: res.statusCode ?? 0, headers: joined, rawHeaders, body: res });
       })
@@ -55,9 +84,10 @@ export async function requestDirect(req: WireRequest, signal: AbortSignal, agent
         // connection, whatever its method: the pattern Node documents for `reusedSocket`, and
         // what Go's transport does for a request it never wrote. Not a retry of the request.
         if (!fresh && outgoing.reusedSocket && !signal.aborted && STALE_SOCKET.has(errorCode(error) ?? '')) {
-          requestDirect(req, signal, agentFor, true).then(resolve, reject);
+          requestDirect(req, signal, agentFor, true, route).then(resolve, reject);
           return;
         }
+        if (!outgoing.writableFinished) notSent.add(error);
         reject(error);
       });
     outgoing.end(req.body);

@@ -7,10 +7,12 @@
  *   the environment the composition root hands in, decided per URL by `proxyDecision`
  *   (src/http/proxy.ts: as curl reads them; loopback always direct). A direct request goes out on
  *   Node's own `http`/`https` client (already in Node's snapshot: nothing to load,
- *   docs/performance.md round 3); a proxied one on undici's ProxyAgent (CONNECT for https://,
- *   absolute form for http://, socks5), loaded only when a proxy is set;
- * - a whole-request deadline: `timeoutMs` bounds one attempt from connect to the last body byte
- *   (idle timeouts alone would let a server dripping a byte a second run forever);
+ *   docs/performance.md round 3), and so does one through an http(s) proxy, with rsi's own CONNECT
+ *   (src/http/tunnel.ts: one connection per attempt, under the attempt's signal); socks5 goes on
+ *   undici's ProxyAgent, loaded only then;
+ * - a whole-request deadline: `timeoutMs` bounds one attempt from connect (the proxy's CONNECT and
+ *   TLS included) to the last body byte (idle timeouts alone would let a server dripping a byte a
+ *   second run forever);
  * - bounded bodies, counted after decompression (a small gzip bomb stops at the cap);
  * - trust: Node's bundled roots and NODE_EXTRA_CA_CERTS, and the operating system's store once a
  *   certificate fails without it (src/http/system-ca.ts; RSI_NO_SYSTEM_CA=1 turns that off);
@@ -28,9 +30,10 @@ import {
   UsageError,
 } from '../errors.js';
 import { formatSeconds } from '../io/text.js';
-import { readBody } from './decode.js';
-import { type NodeHttp, requestDirect } from './direct.js';
+import { capStream, readBody } from './decode.js';
+import { type NodeHttp, notSent, requestDirect } from './direct.js';
 import { makeProxyAgent, requestProxied } from './proxied.js';
+import { absoluteForm, makeTunnelAgent, TUNNEL_SIGNAL, TunnelError } from './tunnel.js';
 import {
   httpOnlyNote,
   isLoopback,
@@ -53,6 +56,8 @@ import { OAUTH_MAX_BYTES, type FetchInit, type NetworkOptions, type WireHead, ty
 const NOT_THE_NETWORK =
   'the service, or a proxy in front of it, sent a body its Content-Encoding header does not describe; this is not a network failure and retrying will not help';
 
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 10_000 };
+
 export class Network {
   readonly proxy: ProxySettings;
   readonly timeoutMs: number;
@@ -62,8 +67,10 @@ export class Network {
   private readonly dispatchers = new Map<string, Promise<Dispatcher>>();
   /** Node's keep-alive agents for direct requests, by scheme, made on first use. */
   private readonly agents = new Map<string, import('node:http').Agent>();
+  /** Keep-alive agents whose connections are CONNECT tunnels, by proxy URL (src/http/tunnel.ts). */
+  private readonly tunnels = new Map<string, Promise<import('node:http').Agent>>();
   /** Agents replaced when the system store was added, still carrying requests; closed at the end. */
-  private readonly retired: (import('node:http').Agent | Promise<Dispatcher>)[] = [];
+  private readonly retired: (import('node:http').Agent | Promise<Dispatcher> | Promise<import('node:http').Agent>)[] = [];
   /** The operating system's trust store: not read until a certificate needs it. */
   private store: SystemStore;
   /** Counts the changes of roots, so a request that started before one can try again after it. */
@@ -138,6 +145,7 @@ export class Network {
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
     const open = () => (proxy === undefined ? this.direct(req, signal) : this.proxied(req, proxy, signal));
+    let handedOver = false;
     try {
       const epoch = this.trustEpoch;
       let res: WireHead;
@@ -151,6 +159,18 @@ export class Network {
       if (res.status === 407 && proxy !== undefined) {
         res.body.destroy();
         throw this.proxyAuthError(req);
+      }
+      if (req.streamIf?.(res.status, res.headers) && !res.headers['content-encoding']) {
+        if (tracer) traceResponse(tracer, req, res.status, res.headers, Buffer.alloc(0), Date.now() - started);
+        tracer?.line('< (an event stream, passed on as it arrives)');
+        handedOver = true;
+        const stream = await capStream(
+          res.body,
+          req.maxBytes,
+          () => this.tooLarge(req),
+          () => clearTimeout(timer),
+        );
+        return { status: res.status, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.alloc(0), stream };
       }
       const body = await readBody(res.body, res.headers, req.maxBytes, {
         tooLarge: () => this.tooLarge(req),
@@ -168,7 +188,7 @@ export class Network {
     } catch (error) {
       throw this.classify(error, req, deadline.signal.aborted);
     } finally {
-      clearTimeout(timer);
+      if (!handedOver) clearTimeout(timer);
     }
   }
 
@@ -197,8 +217,9 @@ export class Network {
       const https = this.agents.get('https:');
       if (https) this.retired.push(https);
       this.agents.delete('https:');
-      this.retired.push(...this.dispatchers.values());
+      this.retired.push(...this.dispatchers.values(), ...this.tunnels.values());
       this.dispatchers.clear();
+      this.tunnels.clear();
     }
     return this.store.state === 'added' && epoch !== this.trustEpoch;
   }
@@ -207,16 +228,33 @@ export class Network {
     const key = https ? 'https:' : 'http:';
     let agent = this.agents.get(key);
     if (!agent) {
-      const options = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 10_000 };
-      agent = new client.Agent(https ? { ...options, ...this.tlsOptions() } : options);
+      agent = new client.Agent(https ? { ...AGENT_OPTIONS, ...this.tlsOptions() } : AGENT_OPTIONS);
       this.agents.set(key, agent);
     }
     return agent;
   }
 
-  /** A request through the proxy `proxyFor` named (src/http/proxied.ts). */
-  private proxied(req: WireRequest, proxy: string, signal: AbortSignal): Promise<WireHead> {
-    return requestProxied(req, this.dispatcher(proxy), signal, this.timeoutMs);
+  /**
+   * A request through the proxy `proxyFor` named: an http(s) proxy on Node's client with rsi's own
+   * CONNECT (src/http/tunnel.ts), one connection per attempt under the attempt's signal; socks5 on
+   * undici (src/http/proxied.ts).
+   */
+  private async proxied(req: WireRequest, proxy: string, signal: AbortSignal): Promise<WireHead> {
+    const proxyUrl = new URL(proxy);
+    if (proxyUrl.protocol !== 'http:' && proxyUrl.protocol !== 'https:') {
+      return requestProxied(req, this.dispatcher(proxy), signal, this.timeoutMs);
+    }
+    if (req.url.protocol === 'http:') {
+      const { url, headers } = absoluteForm(req, proxyUrl);
+      return requestDirect(req, signal, (https, client) => this.agent(https, client), false, { url, path: req.url.href, headers });
+    }
+    let tunnels = this.tunnels.get(proxy);
+    if (!tunnels) {
+      tunnels = makeTunnelAgent(proxyUrl, AGENT_OPTIONS, () => this.tlsOptions());
+      this.tunnels.set(proxy, tunnels);
+    }
+    const agent = await tunnels;
+    return requestDirect(req, signal, () => agent, false, { url: req.url, options: { [TUNNEL_SIGNAL]: signal }, freshAgent: agent });
   }
 
   /**
@@ -239,10 +277,15 @@ export class Network {
       body,
       signal: init.signal ?? undefined,
       maxBytes: init.maxBytes ?? OAUTH_MAX_BYTES,
+      streamIf: init.streamIf,
     });
     const out = new Headers();
     for (const [k, v] of res.rawHeaders) out.append(k, v);
     const nullBody = [101, 103, 204, 205, 304].includes(res.status);
+    if (res.stream) {
+      const { Readable } = await import('node:stream');
+      return new Response(Readable.toWeb(res.stream) as ReadableStream<Uint8Array>, { status: res.status, headers: out });
+    }
     return new Response(nullBody ? null : new Uint8Array(res.body), { status: res.status, headers: out });
   };
 
@@ -251,8 +294,11 @@ export class Network {
     this.closed = true;
     const retired = this.retired.filter((one): one is import('node:http').Agent => !(one instanceof Promise));
     for (const agent of [...this.agents.values(), ...retired]) agent.destroy();
-    const dispatchers = [...this.dispatchers.values(), ...this.retired.filter((one) => one instanceof Promise)];
-    await Promise.all(dispatchers.map((d) => d.then((one) => one.destroy()).catch(() => undefined)));
+    const later = [...this.dispatchers.values(), ...this.tunnels.values(), ...this.retired.filter((one) => one instanceof Promise)];
+    // Both kinds have destroy(); undici's returns a promise, waited for a second at most: closing
+    // must never keep a process that was told to stop.
+    const destroyed = Promise.all(later.map((d) => d.then((one) => one.destroy()).catch(() => undefined)));
+    await Promise.race([destroyed, new Promise((done) => setTimeout(done, 1000).unref())]);
   }
 
   private where(req: WireRequest): string {
@@ -280,11 +326,26 @@ export class Network {
     if (error instanceof CliError) return error;
     const where = this.where(req);
     const code = errorCode(error);
+    // A request other than GET that may have reached the service: its outcome is unknown.
+    const unknownOutcome =
+      req.method !== 'GET' &&
+      !(typeof error === 'object' && error !== null && notSent.has(error)) &&
+      code !== 'ECONNREFUSED' &&
+      code !== 'ENOTFOUND' &&
+      code !== 'EAI_AGAIN' &&
+      !(error instanceof TunnelError);
     const timedOut =
       deadlineFired || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
     if (timedOut) {
-      const failure = new ServiceUnavailableError(`${where} timed out after ${formatSeconds(this.timeoutMs)}`, undefined, {
-        hint: this.httpOnlyHint(req) ?? 'the service may be slow or unreachable; try again, or raise --http-timeout',
+      const proxied = this.proxyFor(req.url);
+      const through = proxied ? ` (through the proxy ${proxied}, ${this.proxySource(req.url)})` : '';
+      const failure = new ServiceUnavailableError(`${where} timed out after ${formatSeconds(this.timeoutMs)}${through}`, undefined, {
+        hint:
+          (unknownOutcome ? req.hintIfSent : undefined) ??
+          this.httpOnlyHint(req) ??
+          (proxied
+            ? `the proxy or the service may be slow or unreachable; check ${this.proxySource(req.url)}, or raise --http-timeout`
+            : 'the service may be slow or unreachable; try again, or raise --http-timeout'),
         cause: error,
       });
       failure.timedOut = true;
@@ -309,6 +370,19 @@ export class Network {
     const message = this.scrubProxy(error instanceof Error ? error.message : String(error));
     if (proxy) {
       const source = this.proxySource(req.url);
+      if (error instanceof TunnelError && error.code !== 'RSI_PROXY_REFUSED') {
+        const hint = `check ${source}, or list the service's host in NO_PROXY if it should be reached directly`;
+        const failure = new ServiceUnavailableError(
+          `the proxy ${proxy} (${source}) ${this.scrubProxy(error.message)}; ${where} was not sent`,
+          undefined,
+          {
+            hint,
+            cause: error,
+          },
+        );
+        // Garbage comes again if asked again; a closed connection may be a moment's trouble.
+        return error.code === 'RSI_PROXY_GARBAGE' ? markPermanent(failure) : failure;
+      }
       const tunnel = /Proxy response \((\d+)\)/.exec(message);
       if (tunnel?.[1] === '407' || /\(407\)/.test(message)) return this.proxyAuthError(req);
       const hint = `check ${source}, or list the service's host in NO_PROXY if it should be reached directly`;
@@ -331,10 +405,11 @@ export class Network {
       );
     }
     // A request other than GET cut off after it was sent may have been processed: say so.
-    const sent = req.method !== 'GET' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND' && code !== 'EAI_AGAIN';
     return new ServiceUnavailableError(`cannot reach the service (${where}): ${networkReason(code, message)}`, undefined, {
       hint:
-        sent && req.hintIfSent ? req.hintIfSent : (this.httpOnlyHint(req) ?? 'check the base URL and your network, or run `rsi doctor`'),
+        unknownOutcome && req.hintIfSent
+          ? req.hintIfSent
+          : (this.httpOnlyHint(req) ?? 'check the base URL and your network, or run `rsi doctor`'),
       cause: error,
     });
   }

@@ -1,6 +1,6 @@
 /**
- * Requests through a proxy, on undici's ProxyAgent (CONNECT for https://, absolute form for
- * http://, socks5), loaded only when a proxy carries a request: most runs have none.
+ * Requests through a socks5 proxy, on undici's ProxyAgent, loaded only when such a proxy carries a
+ * request: most runs have none. http(s) proxies go on Node's client (src/http/tunnel.ts).
  * `Network` (src/http/network.ts) keeps one agent per proxy URL.
  */
 import type { Dispatcher } from 'undici';

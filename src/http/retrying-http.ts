@@ -33,6 +33,16 @@ export interface HttpOptions {
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 
+/**
+ * A reply that says the request was not processed, so even a POST may go again after the wait:
+ * 429 (RFC 6585: too many requests, refused before any work), and 503 with Retry-After (RFC 9110
+ * §15.6.4: the server is unavailable for a while and says when to come back). A 502, a 504 or a
+ * bare 503 may come from a gateway after the service did the work: never retried for a POST.
+ */
+function notProcessed(res: HttpResponse): boolean {
+  return res.status === 429 || (res.status === 503 && res.headers['retry-after'] !== undefined);
+}
+
 export class RetryingHttp implements Http {
   readonly apiBase: string;
   /** The process's one network, owned (and closed) by the Context. */
@@ -48,7 +58,7 @@ export class RetryingHttp implements Http {
     const redirects: NonNullable<HttpResponse['redirects']>[number][] = [];
     // As the port documents: only a GET is retried unless the caller vouches for the request.
     const idempotent = req.idempotent ?? req.method === 'GET';
-    const maxRetries = idempotent ? (this.options.maxRetries ?? 3) : 0;
+    const maxRetries = this.options.maxRetries ?? 3;
     let token = this.options.auth ? await this.options.auth.getAccessToken(req.signal) : undefined;
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
@@ -61,7 +71,7 @@ export class RetryingHttp implements Http {
         // An untrusted certificate or a proxy wanting credentials will not go away by itself.
         const retriable =
           failure instanceof ServiceUnavailableError && !isPermanentFailure(failure) && (!failure.timedOut || attempt === 0);
-        if (attempt < maxRetries && retriable && !req.signal?.aborted) {
+        if (idempotent && attempt < maxRetries && retriable && !req.signal?.aborted) {
           req.onRetry?.();
           await this.pause(backoffMs(attempt, this.options.random), req.signal, `${failure.message}; retrying`);
           continue;
@@ -88,7 +98,7 @@ export class RetryingHttp implements Http {
         attempt--;
         continue;
       }
-      if (RETRY_STATUSES.has(res.status) && attempt < maxRetries) {
+      if (RETRY_STATUSES.has(res.status) && attempt < maxRetries && (idempotent || notProcessed(res))) {
         const { waitMs, retry } = retryWait(res.headers['retry-after'], {
           now: this.options.clock.now(),
           attempt,
@@ -135,7 +145,8 @@ export class RetryingHttp implements Http {
       body,
       signal: req.signal,
       maxBytes: API_MAX_BYTES,
-      hintIfSent: 'the service may have processed the request: check (rsi projects list, rsi status) before running it again',
+      hintIfSent:
+        req.ifOutcomeUnknown ?? 'the service may have processed the request: check (rsi projects list, rsi status) before running it again',
     });
     const text = res.body.toString('utf8');
     const isJsonType = /\bjson\b/i.test(res.headers['content-type'] ?? '');

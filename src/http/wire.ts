@@ -28,6 +28,12 @@ export interface WireRequest {
   signal?: AbortSignal | undefined;
   /** Cap on the decompressed body. */
   maxBytes: number;
+  /**
+   * Replies this picks (an MCP event stream) are handed over as they arrive instead of read
+   * whole: the server may wait for an answer to a request it sent on that very stream. The
+   * deadline and the byte cap still run to the stream's last byte. Never for an encoded body.
+   */
+  streamIf?: ((status: number, headers: Record<string, string>) => boolean) | undefined;
   /** Hint when a request other than GET was cut off after it may have been processed. */
   hintIfSent?: string | undefined;
 }
@@ -41,6 +47,8 @@ export interface FetchInit {
   signal?: AbortSignal | null | undefined;
   /** Cap on the decompressed body; default OAUTH_MAX_BYTES (MCP replies use API_MAX_BYTES). */
   maxBytes?: number | undefined;
+  /** See WireRequest.streamIf. */
+  streamIf?: WireRequest['streamIf'];
 }
 
 /** A reply's status line and headers, its body still to read. */
@@ -54,4 +62,8 @@ export interface WireHead {
 }
 
 /** A reply read whole: the head, and the body as received, decompressed. */
-export type WireResponse = Omit<WireHead, 'body'> & { body: Buffer };
+export type WireResponse = Omit<WireHead, 'body'> & {
+  body: Buffer;
+  /** The body as it arrives, when the request's `streamIf` picked this reply (`body` is then empty). */
+  stream?: Readable;
+};

@@ -61,6 +61,14 @@ export async function compileJq(expression: string, options: JqOptions): Promise
   return {
     expression,
     async run(json, pretty, emit) {
+      // jq cannot read an unpaired surrogate (it stops with status 5, as if the program had called
+      // halt_error); say what it is instead, before jq sees it.
+      const lone = loneSurrogate(json);
+      if (lone !== undefined) {
+        throw new JqExpressionError(`--jq: the reply holds an unpaired UTF-16 surrogate (${lone}), which jq cannot read`, {
+          hint: 'the service sent a string that is not valid Unicode; --json prints the reply as sent, with the surrogate as an escape',
+        });
+      }
       // The thread of the moment: one that trapped on another program has been replaced.
       const done = await (await engineFor(options.env)).job({ expression, input: json, pretty }, options, emit);
       if (done.error !== undefined) throw new JqExpressionError(`--jq: ${jqMessage(done.error)}`);
@@ -68,6 +76,41 @@ export async function compileJq(expression: string, options: JqOptions): Promise
       if (done.exitCode !== 0) throw new JqHaltError(done.exitCode);
     },
   };
+}
+
+/**
+ * The first unpaired surrogate in a JSON text, as its escape (`\ud800`), raw or written as a
+ * `\uXXXX` escape inside a string; undefined when there is none. One pass over the text.
+ */
+export function loneSurrogate(json: string): string | undefined {
+  const hex = (code: number) => `\\u${code.toString(16).padStart(4, '0')}`;
+  const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+  const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+  /** The code unit at `i` (raw, or an escape `\uXXXX`) and where the next one starts. */
+  const unit = (i: number): [number, number] => {
+    if (json.charCodeAt(i) === 0x5c && json[i + 1] === 'u') {
+      const digits = json.slice(i + 2, i + 6);
+      if (/^[0-9a-f]{4}$/i.test(digits)) return [Number.parseInt(digits, 16), i + 6];
+    }
+    return [json.charCodeAt(i), i + 1];
+  };
+  for (let i = 0; i < json.length; ) {
+    // Any other escape (`\\`, `\"`) is two characters: skipped whole, so `\\ud800` is not one.
+    if (json.charCodeAt(i) === 0x5c && json[i + 1] !== 'u') {
+      i += 2;
+      continue;
+    }
+    const [code, next] = unit(i);
+    if (isHigh(code)) {
+      const [after, end] = next < json.length ? unit(next) : [0, next];
+      if (!isLow(after)) return hex(code);
+      i = end;
+      continue;
+    }
+    if (isLow(code)) return hex(code);
+    i = next;
+  }
+  return undefined;
 }
 
 /** `halt_error`: its text is already on stderr, as the program wrote it. */

@@ -57,15 +57,48 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
   // POST with its transport-wide signal. So each call gets a signal of its own (the session's
   // combined with the caller's by AbortSignal.any, which adds no listener to the session's), and
   // the fetch below finds it through callSignal to abort that call's HTTP request with it.
+  // A stream that could not be resumed fails the calls in flight at once, with one line.
+  const lost = new AbortController();
+  let inFlight = 0;
+  let resumptions = 0;
+  const streamLost = (why: string): void => {
+    if (inFlight === 0 || lost.signal.aborted) return;
+    lost.abort(
+      new ServiceUnavailableError(`the MCP server at ${opts.url} closed its event stream before answering, and ${why}`, undefined, {
+        hint: 'the server may have restarted or dropped the session; try again',
+      }),
+    );
+  };
+  const fetch: typeof net.fetch = async (url, init = {}) => {
+    // A GET with Last-Event-ID is the SDK resuming a stream the server closed early.
+    const resuming = init.method === 'GET' && new Headers(init.headers).has('last-event-id');
+    if (resuming && ++resumptions > RESUME_ATTEMPTS) {
+      streamLost(`it was resumed ${RESUME_ATTEMPTS} times without an answer`);
+      throw lost.signal.reason;
+    }
+    const res = await net.fetch(url, init);
+    if (resuming && !res.ok) streamLost(`resuming it was refused (${res.status})`);
+    return res;
+  };
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(opts.url), {
-    fetch: net.fetch,
+    fetch,
     authProvider: tokenOnlyProvider(opts.auth, opts.notSignedInHint, opts.signal),
-    // A stateless server has no stream to resume: do not retry in the background.
-    reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
+    // A server that closes a call's event stream before the answer (after an event with an id) is
+    // asked again with Last-Event-ID, after its own `retry:` hint or a second, at most
+    // RESUME_ATTEMPTS times; then the call fails at once (below), never waiting out its timeout.
+    reconnectionOptions: {
+      maxRetries: RESUME_ATTEMPTS,
+      initialReconnectionDelay: 1000,
+      maxReconnectionDelay: 2000,
+      reconnectionDelayGrowFactor: 2,
+    },
   });
   const client: Client = new Client({ name: 'rsi', version: opts.version });
-  // Background stream errors (e.g. a GET the server does not offer) are not the command's failure.
-  client.onerror = () => undefined;
+  // Other background stream errors (a GET the server does not offer, one failed resumption) are
+  // not a failure; running out of resumptions is.
+  client.onerror = (error) => {
+    if (/^Maximum reconnection attempts/.test(error.message)) streamLost(`resuming it failed ${RESUME_ATTEMPTS} times`);
+  };
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
@@ -83,11 +116,14 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
     fn: (request: { signal: AbortSignal; timeout: number }) => Promise<T>,
     own?: AbortSignal,
   ): Promise<T> => {
-    const signal = own ? AbortSignal.any([opts.signal, own]) : AbortSignal.any([opts.signal]);
+    const signal = AbortSignal.any(own ? [opts.signal, own, lost.signal] : [opts.signal, lost.signal]);
+    inFlight++;
     try {
       return await callSignal.run(signal, () => fn({ signal, timeout: opts.network.timeoutMs }));
     } catch (error) {
       throw mcpFailure(error, what, opts.url, signal);
+    } finally {
+      inFlight--;
     }
   };
   try {
@@ -143,6 +179,9 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
     close,
   };
 }
+
+/** How many times a call's event stream that the server closed early is resumed (Last-Event-ID). */
+export const RESUME_ATTEMPTS = 2;
 
 /** The most pages of tools/list read before giving up (100 tools a page would be 10,000 tools). */
 export const MAX_TOOL_PAGES = 100;

@@ -1,8 +1,8 @@
 /**
  * rsi's MCP client on the process's one network path: the same `Network` as the API and OAuth
  * (proxy, CA, whole-request deadline, bounded body, redacting `--debug` trace), handed to the MCP
- * SDK through its `fetch` option. Replies are buffered (the sandbox and stateless servers answer
- * each POST with one JSON or one finished event stream).
+ * SDK through its `fetch` option. JSON replies are read whole; an event stream is passed on as it
+ * arrives (a server may ask something on it and wait for the answer), under the same deadline.
  *
  * A 401 is handled here, not by the SDK: the rejected token goes to rsi's AuthProvider, which
  * refreshes once under rsi's lock, and the request is sent again. A second 401 becomes
@@ -86,6 +86,9 @@ export function createMcpFetch(options: McpFetchOptions, network: Network): McpF
       body: typeof init.body === 'string' ? init.body : undefined,
       signal: init.signal,
       maxBytes: API_MAX_BYTES,
+      // A server may send a request (elicitation, sampling) on a call's event stream and wait for
+      // the answer before it ends the stream: read whole, the call would wait out its timeout.
+      streamIf: (status, headers) => status === 200 && /^text\/event-stream\b/i.test(headers['content-type'] ?? ''),
     });
   return {
     fetch: withCallSignal(async (input, init = {}) => {

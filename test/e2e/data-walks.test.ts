@@ -79,7 +79,7 @@ describe('a reply that is not JSON where JSON is expected (issue 30, item 4)', (
         expect(line).toBe('rsi: unexpected reply from GET /nan: 200 application/json that does not parse as JSON: "[NaN]"');
       else
         expect(line).toMatch(
-          /^rsi: unexpected reply from GET \/(html|keywords): 200 text\/html not JSON: "<html> <head><title>Sign in<\/title><\/head><body>\\x1b\[2JPlease sign in<\/body><\/html>"$/,
+          /^rsi: unexpected reply from GET \/(html|keywords): 200 text\/html not JSON: "<html>\\n<head><title>Sign in<\/title><\/head><body>\\x1b\[2JPlease sign in<\/body><\/html>"$/,
         );
       expect(hint).toMatch(/^hint: /);
       // The escape sequence in the body never reaches the terminal raw.

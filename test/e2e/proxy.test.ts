@@ -221,7 +221,9 @@ describe('behind a CONNECT proxy (HTTPS_PROXY with credentials)', () => {
       });
       expect(r.signal).toBeNull();
       expect(r.code, r.stderr).toBe(8);
-      expect(r.stderr).toMatch(/^rsi: GET https:\/\/drip\.test:\d+\/api\/v1\/projects timed out after 10 s$/m);
+      expect(r.stderr).toMatch(
+        /^rsi: GET https:\/\/drip\.test:\d+\/api\/v1\/projects timed out after 10 s \(through the proxy http:\/\/127\.0\.0\.1:\d+, HTTPS_PROXY\)$/m,
+      );
       // The first attempt and one retry (a timeout is retried once), each through the proxy: at
       // least one reached the dripping server (a machine stalled for the whole deadline could
       // keep the other from getting there, which is not what this test is about).

@@ -80,6 +80,8 @@ async function main() {
   // The two protocol scenarios test the session, not sign-in: their servers ignore Authorization,
   // and rsi's MCP commands need a token, so any will do.
   if (scenario === 'initialize') return (await rsi(['mcp', 'tools'], { RSI_MCP_TOKEN: 'conformance' })).code;
+  // A tools/call whose event stream the server closes early: rsi resumes it with Last-Event-ID.
+  if (scenario === 'sse-retry') return (await rsi(['mcp', 'call', 'test_reconnection'], { RSI_MCP_TOKEN: 'conformance' })).code;
   if (scenario === 'tools_call') {
     return (await rsi(['mcp', 'call', 'add_numbers', '--arg', 'a=2', '--arg', 'b=3'], { RSI_MCP_TOKEN: 'conformance' })).code;
   }

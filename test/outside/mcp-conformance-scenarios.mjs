@@ -8,6 +8,7 @@
 export const MUST_PASS = [
   'initialize',
   'tools_call',
+  'sse-retry',
   'auth/metadata-default',
   'auth/metadata-var1',
   'auth/metadata-var2',
@@ -33,10 +34,10 @@ export const MUST_PASS = [
 export const NOT_APPLICABLE = {
   'auth/client-credentials-jwt': 'client credentials (SEP-1046) are for machine clients with no person to sign in',
   'auth/client-credentials-basic': 'client credentials (SEP-1046) are for machine clients with no person to sign in',
-  'elicitation-sep1034-client-defaults': "rsi's MCP commands declare no elicitation capability: a command's arguments are its flags",
+  'elicitation-sep1034-client-defaults':
+    "rsi's MCP commands declare no elicitation capability (a command's arguments are its flags): the server's elicitation/create is answered at once with JSON-RPC error -32601, so the call ends in seconds with the server's answer",
   'auth/cross-app-access-complete-flow':
     'enterprise-managed authorization (SEP-990): the client trades an ID token from the company identity provider for an ID-JAG and then a JWT-bearer grant; rsi has no identity-provider sign-in of its own to start from',
-  'sse-retry': "rsi's MCP client does not resume event streams (the service's MCP server is stateless, one reply per POST)",
 };
 
 /**

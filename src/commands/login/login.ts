@@ -20,6 +20,8 @@ export interface LoginCommandOptions {
   clientId?: string | undefined;
   /** --with-token: sign in from a refresh token read on stdin (CI, cron); no browser. */
   withToken?: boolean;
+  /** --issuer: the authorization server that client was registered with (its secret goes nowhere else). */
+  issuer?: string | undefined;
 }
 
 /** Repeatable, and each value may be a comma or space separated list (`--scope a,b`). */
@@ -53,6 +55,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       '--client-id <id>',
       'with --resource mcp: a client the authorization server already knows (a Client ID Metadata Document URL, or an id; its secret, if any, in RSI_CLIENT_SECRET)',
     )
+    .option('--issuer <url>', 'with --client-id: the authorization server it was registered with; its secret is sent to no other')
     .addHelpText('after', '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.')
     .action(async (flags: Record<string, unknown>) => {
       const scopes = (flags.scope as string[] | undefined) ?? [];
@@ -70,6 +73,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
         throw new UsageError('--client-id is for the MCP sign-in (add --resource mcp) or for a bare token with --with-token');
       if (clientId !== undefined && !/^[\x21-\x7e]+$/.test(clientId))
         throw new UsageError('--client-id must be visible ASCII without spaces');
+      const issuer = typeof flags.issuer === 'string' ? flags.issuer.trim() : undefined;
+      if (issuer !== undefined && clientId === undefined) throw new UsageError('--issuer goes with --client-id');
+      if (issuer !== undefined && !/^https:\/\/[^\s]+$|^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(issuer))
+        throw new UsageError(`--issuer must be an https:// URL (http:// only on loopback): ${issuer}`);
       await runF(
         {
           baseUrl: ctx.globals().baseUrl,
@@ -82,6 +89,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           ...(resource ? { resource } : {}),
           ...(clientId ? { clientId } : {}),
           ...(withToken ? { withToken } : {}),
+          ...(issuer ? { issuer } : {}),
         },
         ctx,
       );
@@ -153,6 +161,7 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
       pasted: pastedOrFail(paste.lines, () => finished),
       resource: opts.resource,
       clientId: opts.clientId,
+      issuer: opts.issuer,
       // A secret never goes on the command line (shell history, `ps`): only the environment.
       clientSecret: opts.clientId ? ctx.env.RSI_CLIENT_SECRET?.trim() || undefined : undefined,
       events: {
