@@ -278,3 +278,15 @@ export function memberColumns<T>(paths: readonly string[][], rowJson: (row: T) =
 export function tableView<T>(columns: readonly Column<T>[], wide: boolean | undefined): readonly Column<T>[] {
   return columns.filter((c) => wide || !c.wideOnly).map((c) => (c.tableValue ? { ...c, value: c.tableValue } : c));
 }
+
+/**
+ * A row led by one member of rsi's own (a batch row's `input`, the line it answers), the row's
+ * members after it with their number literals kept; rsi's member wins over one of the same name.
+ */
+export function ledBy(member: string, value: unknown, row: unknown): Record<string, unknown> {
+  if (!isRecord(row)) return { [member]: value };
+  const out: Record<string, unknown> = { [member]: value };
+  for (const k of Object.keys(row)) if (k !== member) out[k] = row[k];
+  keepLiterals(row, out);
+  return out;
+}

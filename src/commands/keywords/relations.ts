@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
 import { maxPages, pageWindow } from '../../client/paging.js';
+import { ledBy } from '../../io/columns.js';
 import { note, printRows } from '../../io/output.js';
 import { printListing } from '../../io/replies.js';
 import { type LinkRow as Link, RELATION_BATCH_COLUMNS, RELATION_COLUMNS } from './views.js';
@@ -133,7 +134,7 @@ async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
     }
   }
   await printRows<Link>(out, rows(), RELATION_BATCH_COLUMNS, (r) =>
-    r.error !== undefined ? { input: r.input, error: r.error } : { input: r.input, ...r.link },
+    r.error !== undefined ? { input: r.input, error: r.error } : ledBy('input', r.input, r.link),
   );
   batch.finish();
 }

@@ -4,6 +4,7 @@ import type { OpportunityPayload } from '../../client/schemas.js';
 import { leftOutNote, printSections } from '../../io/output.js';
 import { inTable, printReplyOrLines } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
+import { OPPORTUNITY_ANALYSIS_COLUMNS, OPPORTUNITY_COLUMNS } from './views.js';
 
 export type OpportunitiesOptions = { project: string };
 
@@ -18,7 +19,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     });
 }
 
-const PREFERRED = ['name', 'type', 'score', 'momentum', 'maturity', 'competition', 'risk', 'translation', 'analysis_mode', 'keyword_id'];
+const PREFERRED = OPPORTUNITY_COLUMNS.map((c) => c.header);
 
 type Item = Record<string, unknown>;
 
@@ -48,8 +49,9 @@ async function printBoard(ctx: Context, payload: OpportunityPayload): Promise<vo
   const keywords = payload.keywords as Item[];
   const pa = payload.project_analyses;
   const items = (Array.isArray(pa?.items) ? pa.items : []) as Item[];
-  // The datasets' members are "not shown" in the spec: the known ones first, then the rest; nested
-  // members go JSON-encoded into their cell (docs/scripting.md, "Formats").
+  // The datasets' members are "not shown" in the spec. tsv/csv: the declared columns whatever the
+  // data, then the members beyond them (docs/scripting.md, "Loading csv and tsv"); a table: the
+  // members these rows carry, the known ones first.
   const keys = memberKeys(keywords, PREFERRED);
   const numeric = (key: string) => typeof keywords.find((k) => k[key] !== undefined && k[key] !== null)?.[key] === 'number';
   // On a terminal: what a researcher reads (name, type, scores); ids, mode, timestamps and nested
@@ -91,14 +93,14 @@ async function printBoard(ctx: Context, payload: OpportunityPayload): Promise<vo
     {
       name: 'keyword',
       rows,
-      columns: keys.map((key) => ({ header: key, key, value: (row: Item) => row[key] })),
+      columns: OPPORTUNITY_COLUMNS,
       tableColumns,
     },
     {
       name: 'analysis',
       ...(items.length > 0 ? { title: 'analyses' } : {}),
       rows: items,
-      columns: memberKeys(items).map((key) => ({ header: key, key, value: (row: Item) => row[key] })),
+      columns: OPPORTUNITY_ANALYSIS_COLUMNS,
       // On a terminal, as for the keywords: names and states; ids and timestamps are in tsv/csv/--json.
       tableColumns: memberKeys(items)
         .filter((key) => !/(^|_)id$|_at$/.test(key))

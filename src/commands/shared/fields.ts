@@ -8,6 +8,7 @@
 import { columnKey } from '../../io/columns.js';
 import { RELATION_BATCH_COLUMNS, RELATION_COLUMNS, SEARCH_COLUMNS } from '../keywords/views.js';
 import { toolColumns } from '../mcp/views.js';
+import { OPPORTUNITY_ANALYSIS_COLUMNS, OPPORTUNITY_COLUMNS } from '../opportunities/views.js';
 import { RUN_COLUMNS, SKIP_COLUMNS } from '../analyses/views.js';
 import { PROJECT_COLUMNS } from '../projects/views.js';
 import { scoreboardColumns } from '../scoreboard/views.js';
@@ -70,4 +71,6 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
   status: { fields: [...keys(STATUS_COLUMNS), 'analyses', ...keys(ANALYSIS_COLUMNS), 'section'] },
   'analyses run': { fields: [...keys(RUN_COLUMNS, SKIP_COLUMNS), 'runs', 'skipped', 'section'] },
   'mcp tools': { fields: keys(toolColumns(() => '')) },
+  // The scored keywords' columns, then the analyses' (`project_analyses.items`) in tsv/csv.
+  opportunities: { fields: [...keys(OPPORTUNITY_COLUMNS, OPPORTUNITY_ANALYSIS_COLUMNS), 'section'], rows: 'keywords' },
 };

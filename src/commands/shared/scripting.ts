@@ -9,6 +9,9 @@ import { FIELDS } from './fields.js';
 import { shapeOutput } from '../../io/output.js';
 import { sanitizeText } from '../../io/sanitize.js';
 
+/** A member or a dotted path into one: `name`, `scores.composite.score`, `x-extra`. */
+const MEMBER_PATH = /^[^.\s]+(?:\.[^.\s]+)*$/u;
+
 /**
  * Checks `--fields` against the command's list and compiles `--jq` (loading the jq engine only
  * then), and hands both to the output module for this run.
@@ -23,7 +26,13 @@ export async function prepareOutput(ctx: Context, commandPath: string): Promise<
         hint: 'use --jq to pick from its JSON',
       });
     // A dotted path (`scores.composite.score`) reads into the member or column its first name is.
-    const unknown = fields.filter((f) => !spec.fields.includes(f.split('.')[0]!) || f.split('.').some((segment) => segment === ''));
+    // A name the list lacks may be a member the spec does not list, which rows can carry (csv/tsv
+    // give them columns too): taken, unless it is one edit from a listed name (a typo: `nmae`).
+    const unknown = fields.filter((f) => {
+      const head = f.split('.')[0]!;
+      if (!MEMBER_PATH.test(f)) return true;
+      return !spec.fields.includes(head) && spec.fields.some((listed) => oneEditApart(head, listed));
+    });
     if (unknown.length > 0) {
       throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for rsi ${commandPath}`, {
         hint: `valid fields: ${spec.fields.join(', ')}`,
@@ -47,4 +56,19 @@ export async function prepareOutput(ctx: Context, commandPath: string): Promise<
     jq === undefined ? undefined : Promise.all([import('../../auth/session.js'), import('../../client/client.js')]).catch(() => undefined),
   ]);
   shapeOutput(ctx.io, { fields, rows: spec?.rows, jq: program });
+}
+
+/**
+ * Whether two names are one edit apart (a letter added, dropped, changed, or two neighbours
+ * swapped): the typos `--fields` refuses rather than read as a member the spec does not list.
+ */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }

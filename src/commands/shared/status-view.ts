@@ -121,6 +121,8 @@ export async function printStatus(
       tableless: true,
       rows: [status],
       columns: STATUS_COLUMNS,
+      // Its `analyses` are the part below.
+      elsewhere: ['analyses'],
     },
     {
       name: 'analysis',
