@@ -206,10 +206,11 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
   }
   let fields: string[] | undefined;
   if (typeof opts.fields === 'string') {
-    // A name, or a dotted path from one into its members (`scores.composite.score`): the name is
-    // matched in any case, the members below it as the service spells them.
-    fields = [...new Set(opts.fields.split(',').map((f) => f.trim().replace(/^[^.]*/, (name) => name.toLowerCase())))];
-    if (fields.some((f) => !/^[a-z_][a-z0-9_]*(?:\.[A-Za-z0-9_-]+)*$/.test(f))) {
+    // A name, or a dotted path from one into its members (`scores.composite.score`): a listed name
+    // is matched in any case (src/commands/shared/scripting.ts), a member the spec does not list
+    // and the members below a name as the service spells them.
+    fields = [...new Set(opts.fields.split(',').map((f) => f.trim()))];
+    if (fields.some((f) => !/^[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*$/.test(f))) {
       throw new UsageError(
         `--fields takes comma-separated names such as name,id or dotted paths such as scores.composite.score (got "${opts.fields}")`,
       );

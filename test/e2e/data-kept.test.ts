@@ -42,7 +42,11 @@ const RELATIONS = '{"data":[{"id":"r1","name":"NSCLC","count":2}],"meta":{"relat
 
 const FULL_OPPORTUNITIES = JSON.stringify({
   keywords: [{ keyword_id: 'k1', name: 'Alpha', type: 'target', score: 80, scored_at: '2026-11-01T00:00:00Z' }],
-  project_analyses: { total: 1, by_status: { done: 1 }, items: [{ id: 'a1', keyword_id: 'k1', keyword_name: 'Alpha', kind: 'full', status: 'done' }] },
+  project_analyses: {
+    total: 1,
+    by_status: { done: 1 },
+    items: [{ id: 'a1', keyword_id: 'k1', keyword_name: 'Alpha', kind: 'full', status: 'done' }],
+  },
   error: null,
 });
 
@@ -95,7 +99,11 @@ describe('every format keeps what the row carries (issue 41, item 5)', () => {
   it('--fields takes a member the spec does not list, in csv and in JSON', async () => {
     const csv = await rsi(['keywords', 'search', 'x', '--format', 'csv', '--fields', 'name,rank_hint,meta.source']);
     expect(csv.code, csv.stderr).toBe(0);
-    expect(csv.stdout.split('\r\n').slice(0, 3)).toEqual(['name,rank_hint,meta.source', 'Lone \\ud800 half,3,pubmed', `${ENGLAND} and \u06dd12 and a\\u200bhidden,,`]);
+    expect(csv.stdout.split('\r\n').slice(0, 3)).toEqual([
+      'name,rank_hint,meta.source',
+      'Lone \\ud800 half,3,pubmed',
+      `${ENGLAND} and \u06dd12 and a\\u200bhidden,,`,
+    ]);
     const json = await rsi(['keywords', 'search', 'x', '--json', 'id,rank_hint']);
     expect(json.code, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as { data: unknown[] }).data).toEqual([{ id: 'k1', rank_hint: 3 }, { id: 'k2' }]);

@@ -9,17 +9,15 @@ import { FIELDS } from './fields.js';
 import { shapeOutput } from '../../io/output.js';
 import { sanitizeText } from '../../io/sanitize.js';
 
-/** A member or a dotted path into one: `name`, `scores.composite.score`, `x-extra`. */
-const MEMBER_PATH = /^[^.\s]+(?:\.[^.\s]+)*$/u;
-
 /**
  * Checks `--fields` against the command's list and compiles `--jq` (loading the jq engine only
  * then), and hands both to the output module for this run.
  */
 export async function prepareOutput(ctx: Context, commandPath: string): Promise<void> {
-  const { fields, jq } = ctx.globals();
-  if (fields === undefined && jq === undefined) return;
+  const { fields: given, jq } = ctx.globals();
+  if (given === undefined && jq === undefined) return;
   const spec = FIELDS[commandPath];
+  let fields = given;
   if (fields !== undefined) {
     if (!spec)
       throw new UsageError(`rsi ${commandPath} has no --fields: its output has no fixed columns`, {
@@ -28,10 +26,19 @@ export async function prepareOutput(ctx: Context, commandPath: string): Promise<
     // A dotted path (`scores.composite.score`) reads into the member or column its first name is.
     // A name the list lacks may be a member the spec does not list, which rows can carry (csv/tsv
     // give them columns too): taken, unless it is one edit from a listed name (a typo: `nmae`).
+    // A listed name in any case (`NAME`); any other as typed (`rankHint`).
+    const listed = spec.fields;
+    fields = [
+      ...new Set(
+        fields.map((f) => {
+          const [head = '', ...rest] = f.split('.');
+          return listed.includes(head.toLowerCase()) ? [head.toLowerCase(), ...rest].join('.') : f;
+        }),
+      ),
+    ];
     const unknown = fields.filter((f) => {
       const head = f.split('.')[0]!;
-      if (!MEMBER_PATH.test(f)) return true;
-      return !spec.fields.includes(head) && spec.fields.some((listed) => oneEditApart(head, listed));
+      return !listed.includes(head) && listed.some((l) => oneEditApart(head.toLowerCase(), l));
     });
     if (unknown.length > 0) {
       throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for rsi ${commandPath}`, {
