@@ -13,11 +13,12 @@ export interface Column<T> {
   /** The csv header; default: `header` in lower_snake case (`RUN ID` → `run_id`). */
   key?: string;
   /**
-   * The member of the row's JSON this column shows, as a dotted path, when it is not the key
-   * (`activity.papers` for `papers`, `scores.as_of` for `scores_as_of`): csv and tsv give a column
-   * to every member no column shows (`unknownMembers`), so this says which ones are shown.
+   * The member(s) of the row's JSON this column shows, as dotted paths, when it is not the key
+   * (`activity.papers` for `papers`, `scores.as_of` for `scores_as_of`, a tool's `title` and
+   * `description` for one cell): csv and tsv give a column to every member no column shows
+   * (`unknownMembers`), so this says which ones are shown.
    */
-  member?: string;
+  member?: string | readonly string[];
   value: (row: T) => unknown;
   /** What a table shows instead of `value` (a score's figure, where tsv/csv keep the whole KeywordScore). */
   tableValue?: ((row: T) => unknown) | undefined;
@@ -246,7 +247,7 @@ export function unknownMembers<T>(
   rowJson: (row: T) => unknown,
   elsewhere: readonly string[] = [],
 ): string[][] {
-  const shown = [...columns.map((c) => c.member ?? columnKey(c)), ...elsewhere].map((p) => p.split('.'));
+  const shown = [...columns.flatMap((c) => shownMembers(c)), ...elsewhere].map((p) => p.split('.'));
   const starts = (path: readonly string[], prefix: readonly string[]): boolean =>
     prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
   const found = new Map<string, string[]>();
@@ -267,6 +268,12 @@ export function unknownMembers<T>(
     if (isRecord(json)) walk(json, []);
   }
   return [...found.values()];
+}
+
+/** The dotted paths of the members a column shows: its `member`s, else its key. */
+export function shownMembers(column: Column<never> | Column<any>): readonly string[] {
+  const m = column.member;
+  return m === undefined ? [columnKey(column)] : typeof m === 'string' ? [m] : m;
 }
 
 /** Columns for members `unknownMembers` found: each named by its path, its cell read from the row's JSON. */

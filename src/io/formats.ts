@@ -17,6 +17,7 @@ import {
   memberColumns,
   pickFields,
   selectColumns,
+  shownMembers,
   tableView,
   unknownMembers,
 } from './columns.js';
@@ -110,7 +111,7 @@ async function programColumns<T>(
 
 /** Warns once when a streamed row's JSON has a top-level member none of the columns reads. */
 function laterMembers<T>(job: RowsJob<T>, columns: readonly Column<T>[]): (row: T) => void {
-  const known = new Set(columns.map((c) => (c.member ?? columnKey(c)).split('.')[0]));
+  const known = new Set(columns.flatMap((c) => shownMembers(c).map((m) => m.split('.')[0])));
   let warned = false;
   return (row) => {
     if (warned) return;
