@@ -7,7 +7,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { UsageError } from './errors.js';
 import type { Clock, Io } from './io/io.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
+import { OUTPUT_FORMATS, type OutputFormat, printsDocuments } from './formats.js';
 import type { ApiClient } from './client/client.js';
 import type { AuthGlobals, Credentials, Env, Settings } from './auth/credentials.js';
 import type { Session } from './auth/session.js';
@@ -201,9 +201,6 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
   const jq = typeof opts.jq === 'string' ? opts.jq : undefined;
   // `--jq` prints JSON (like gh's): it implies --json, and ndjson means "per line".
   const json = opts.json === true || (jq !== undefined && opts.format === undefined);
-  if (jq !== undefined && typeof opts.format === 'string' && opts.format !== 'json' && opts.format !== 'ndjson') {
-    throw new UsageError(`--jq prints JSON: it cannot be combined with --format ${opts.format}`);
-  }
   let fields: string[] | undefined;
   if (typeof opts.fields === 'string') {
     // A name, or a dotted path from one into its members (`scores.composite.score`): a listed name
@@ -226,6 +223,7 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
   } else {
     format = json ? 'json' : (settings.format ?? (io.stdoutIsTTY ? 'table' : 'tsv'));
   }
+  if (jq !== undefined && !printsDocuments(format)) throw new UsageError(`--jq prints JSON: it cannot be combined with --format ${format}`);
   const profile = (typeof opts.profile === 'string' ? opts.profile : env.RSI_PROFILE) || settings.profile || 'default';
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(profile)) {
     throw new UsageError(`invalid profile name "${profile}": use letters, digits, ".", "_" or "-"`);
