@@ -7,7 +7,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { UsageError } from './errors.js';
 import type { Clock, Io } from './io/io.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './formats.js';
+import { OUTPUT_FORMATS, type OutputFormat, printsDocuments } from './formats.js';
 import type { ApiClient } from './client/client.js';
 import type { McpServerParts } from './context/mcp-server.js';
 import type { AuthGlobals, Credentials, Env, Settings } from './auth/credentials.js';
@@ -214,15 +214,13 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
   const jq = typeof opts.jq === 'string' ? opts.jq : undefined;
   // `--jq` prints JSON (like gh's): it implies --json, and ndjson means "per line".
   const json = opts.json === true || (jq !== undefined && opts.format === undefined);
-  if (jq !== undefined && typeof opts.format === 'string' && opts.format !== 'json' && opts.format !== 'ndjson') {
-    throw new UsageError(`--jq prints JSON: it cannot be combined with --format ${opts.format}`);
-  }
   let fields: string[] | undefined;
   if (typeof opts.fields === 'string') {
-    // A name, or a dotted path from one into its members (`scores.composite.score`): the name is
-    // matched in any case, the members below it as the service spells them.
-    fields = [...new Set(opts.fields.split(',').map((f) => f.trim().replace(/^[^.]*/, (name) => name.toLowerCase())))];
-    if (fields.some((f) => !/^[a-z_][a-z0-9_]*(?:\.[A-Za-z0-9_-]+)*$/.test(f))) {
+    // A name, or a dotted path from one into its members (`scores.composite.score`): a listed name
+    // is matched in any case (src/commands/shared/scripting.ts), a member the spec does not list
+    // and the members below a name as the service spells them.
+    fields = [...new Set(opts.fields.split(',').map((f) => f.trim()))];
+    if (fields.some((f) => !/^[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*$/.test(f))) {
       throw new UsageError(
         `--fields takes comma-separated names such as name,id or dotted paths such as scores.composite.score (got "${opts.fields}")`,
       );
@@ -238,6 +236,7 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
   } else {
     format = json ? 'json' : (settings.format ?? (io.stdoutIsTTY ? 'table' : 'tsv'));
   }
+  if (jq !== undefined && !printsDocuments(format)) throw new UsageError(`--jq prints JSON: it cannot be combined with --format ${format}`);
   // The first that says something wins: --profile, RSI_PROFILE, the `profile` setting, `default`.
   const [profile, profileSource] = firstSaid<Source>(
     [typeof opts.profile === 'string' ? opts.profile : undefined, 'flag'],

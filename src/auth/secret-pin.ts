@@ -8,6 +8,7 @@
  */
 import type { ClientRegistration } from '../storage/config.js';
 import { UnexpectedReplyError } from '../errors.js';
+import { suggest } from '../io/text.js';
 
 export interface SecretPin {
   clientId: string;
@@ -47,7 +48,7 @@ export function checkSecretPin(pin: SecretPin, issuer: string): string | undefin
   throw new UnexpectedReplyError(
     `the MCP server's metadata names the authorization server ${issuer}, but client ${pin.clientId} was registered with ${pinned.issuer} (${pinned.from}); its secret was not sent`,
     {
-      hint: `if the service really moved, sign in again with \`rsi login --resource mcp --client-id ${pin.clientId} --issuer ${issuer}\` after checking with the service`,
+      hint: `if the service really moved, sign in again with ${suggest(['rsi', 'login', '--resource', 'mcp', '--client-id', pin.clientId, '--issuer', issuer])} after checking with the service`,
     },
   );
 }

@@ -3,23 +3,23 @@
  * the server spelled them, null as an empty cell, arrays JSON-encoded (a list of plain values in a
  * table), csv neutralised against formulas; times as people say them, ids shortened in tables.
  */
-import type { OutputFormat } from '../formats.js';
 import { ExactNumber, numberText, stringifyJson } from './json.js';
 import { displayUnits, sanitizeCell, sanitizeLine } from './sanitize.js';
 
 /**
- * A value as cell text, before sanitising and quoting. Arrays of plain values read as a list in a
- * table; everywhere else nested members are JSON, so nothing is lost and a script can parse it.
+ * A value as cell text, before sanitising and quoting. Arrays of plain values read as a list where
+ * people read the cell (`forPeople`: a table); everywhere else nested members are JSON, so nothing
+ * is lost and a script can parse it.
  */
-export function cell(value: unknown, format: OutputFormat = 'tsv'): string {
+export function cell(value: unknown, forPeople = false): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   // A number as the service spelled it (`1.10` where its place is known, all the digits of a big integer).
   if (value instanceof ExactNumber) return value.literal;
   if (typeof value === 'number') return numberText(value);
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (Array.isArray(value) && format === 'table' && value.every((v) => v === null || typeof v !== 'object')) {
-    return value.map((v) => cell(v, format)).join(', ');
+  if (Array.isArray(value) && forPeople && value.every((v) => v === null || typeof v !== 'object')) {
+    return value.map((v) => cell(v, forPeople)).join(', ');
   }
   return stringifyJson(value);
 }
@@ -43,7 +43,7 @@ export function isFormulaLike(text: string): boolean {
  * export never executes server-supplied text.
  */
 export function csvField(value: unknown): string {
-  const raw = cell(value, 'csv');
+  const raw = cell(value);
   let text = sanitizeCell(raw, true);
   if (isFormulaLike(raw) || isFormulaLike(text)) text = `'${text}`;
   else if (!/[",\n]/.test(text)) return text;
@@ -52,12 +52,12 @@ export function csvField(value: unknown): string {
 
 /** A TSV field: sanitised, with tab and newline as `\t` / `\n`, so a row is one line. */
 export function tsvField(value: unknown): string {
-  return sanitizeCell(cell(value, 'tsv'), false);
+  return sanitizeCell(cell(value), false);
 }
 
 /** A table cell: sanitised to one line. */
 export function tableField(value: unknown): string {
-  return sanitizeLine(cell(value, 'table'));
+  return sanitizeLine(cell(value, true));
 }
 
 /**

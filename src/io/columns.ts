@@ -12,6 +12,13 @@ export interface Column<T> {
   header: string;
   /** The csv header; default: `header` in lower_snake case (`RUN ID` → `run_id`). */
   key?: string;
+  /**
+   * The member(s) of the row's JSON this column shows, as dotted paths, when it is not the key
+   * (`activity.papers` for `papers`, `scores.as_of` for `scores_as_of`, a tool's `title` and
+   * `description` for one cell): csv and tsv give a column to every member no column shows
+   * (`unknownMembers`), so this says which ones are shown.
+   */
+  member?: string | readonly string[];
   value: (row: T) => unknown;
   /** What a table shows instead of `value` (a score's figure, where tsv/csv keep the whole KeywordScore). */
   tableValue?: ((row: T) => unknown) | undefined;
@@ -147,9 +154,9 @@ export function pickFields(value: unknown, fields: readonly string[]): unknown {
 /**
  * The columns `--fields` names, in its order. A name is a column's key (`keyword_id`, `name`), or
  * a dotted path into one (`composite.score`: the column `composite`, then its member `score`), or,
- * where the row's JSON is given, a dotted path into the row (`scores.composite.score`). A name this
- * printout has nothing for (a member only another part carries) is skipped; names were checked
- * against the command's list before any request.
+ * where the row's JSON is given, a member or dotted path into the row (`scores.composite.score`, a
+ * member the spec does not list). Without the row's JSON a name this printout has nothing for is
+ * skipped.
  */
 export function selectColumns<T, C extends Column<T>>(
   columns: readonly C[],
@@ -164,9 +171,9 @@ export function selectColumns<T, C extends Column<T>>(
       continue;
     }
     const [head = '', ...rest] = f.split('.');
-    if (rest.length === 0) continue;
-    const parent = columns.find((col) => columnKey(col) === head);
+    const parent = rest.length === 0 ? undefined : columns.find((col) => columnKey(col) === head);
     if (parent) picked.push({ header: f, key: f, value: (row) => cellAt(parent.value(row), rest) });
+    // A member no column declares (one the spec does not list): read from the row as sent.
     else if (rowJson) picked.push({ header: f, key: f, value: (row) => cellAt(rowJson(row), [head, ...rest]) });
   }
   return picked;
@@ -177,7 +184,9 @@ export function selectColumns<T, C extends Column<T>>(
  * dotted path (`composite` → `composite.score`, `composite.raw`, …; deeper objects deeper paths),
  * in the order members first appear in `sample` (the rows known before the header is written),
  * after the column's declared `members`. Arrays, plain values and objects `DOTTED_DEPTH` levels
- * down are leaves. A column that also
+ * down are leaves. An empty object `{}` is the same at every depth: where no row of the sample
+ * gives that place members it is a leaf, its cell `{}` (a column of its own at the top of a row,
+ * a dotted one below); where one does, its cells in those members are empty. A column that also
  * holds plain values in some row keeps its own column beside the dotted ones, so nothing is lost.
  */
 export function expandColumns<T>(columns: readonly Column<T>[], sample: readonly T[]): Column<T>[] {
@@ -186,14 +195,12 @@ export function expandColumns<T>(columns: readonly Column<T>[], sample: readonly
     const leaves = new Map<string, readonly string[]>();
     for (const m of c.members ?? []) leaves.set(m, [m]);
     let plain = false;
-    let nested = (c.members?.length ?? 0) > 0;
     for (const row of sample) {
       const v = c.value(row);
       if (!isRecord(v)) {
         if (v !== null && v !== undefined) plain = true;
         continue;
       }
-      nested = true;
       // Depth first, in member order, with a stack of its own.
       const stack: Array<{ obj: Record<string, unknown>; path: string[]; keys: string[]; next: number }> = [
         { obj: v, path: [], keys: Object.keys(v), next: 0 },
@@ -212,7 +219,9 @@ export function expandColumns<T>(columns: readonly Column<T>[], sample: readonly
         else if (!leaves.has(path.join('.'))) leaves.set(path.join('.'), path);
       }
     }
-    if (!nested) {
+    // A leaf `{}` that another row fills with members is no leaf: its members' columns hold it.
+    for (const [name] of leaves) if ([...leaves.keys()].some((other) => other.startsWith(`${name}.`))) leaves.delete(name);
+    if (leaves.size === 0) {
       out.push(c);
       continue;
     }
@@ -221,5 +230,70 @@ export function expandColumns<T>(columns: readonly Column<T>[], sample: readonly
     for (const [name, path] of leaves)
       out.push({ header: `${key}.${name}`, key: `${key}.${name}`, value: (row) => cellAt(c.value(row), path) });
   }
+  return out;
+}
+
+/**
+ * The members of the rows' JSON that no column shows (none is its `member` or key, or holds it),
+ * as dotted paths in the order they first appear in `sample`: members the spec does not list, which
+ * csv and tsv give columns of their own after the declared ones, so nothing a row carries is
+ * dropped. `elsewhere` names members shown in another part of the reply (a card's `--include`
+ * sections, a status's `analyses`). Only a shown member's parents are walked into, so the walk is
+ * as deep as the declared paths, never as deep as the data.
+ */
+export function unknownMembers<T>(
+  columns: readonly Column<T>[],
+  sample: readonly T[],
+  rowJson: (row: T) => unknown,
+  elsewhere: readonly string[] = [],
+): string[][] {
+  const shown = [...columns.flatMap((c) => shownMembers(c)), ...elsewhere].map((p) => p.split('.'));
+  const starts = (path: readonly string[], prefix: readonly string[]): boolean =>
+    prefix.length <= path.length && prefix.every((s, i) => path[i] === s);
+  const found = new Map<string, string[]>();
+  const walk = (value: Record<string, unknown>, at: string[]): void => {
+    for (const k of Object.keys(value)) {
+      const path = [...at, k];
+      if (shown.some((s) => starts(path, s))) continue;
+      if (shown.some((s) => s.length > path.length && starts(s, path))) {
+        const member = value[k];
+        if (isRecord(member)) walk(member, path);
+        continue;
+      }
+      if (!found.has(path.join('.'))) found.set(path.join('.'), path);
+    }
+  };
+  for (const row of sample) {
+    const json = rowJson(row);
+    if (isRecord(json)) walk(json, []);
+  }
+  return [...found.values()];
+}
+
+/** The dotted paths of the members a column shows: its `member`s, else its key. */
+export function shownMembers(column: Column<never> | Column<any>): readonly string[] {
+  const m = column.member;
+  return m === undefined ? [columnKey(column)] : typeof m === 'string' ? [m] : m;
+}
+
+/** Columns for members `unknownMembers` found: each named by its path, its cell read from the row's JSON. */
+export function memberColumns<T>(paths: readonly string[][], rowJson: (row: T) => unknown): Column<T>[] {
+  return paths.map((path) => ({ header: path.join('.'), key: path.join('.'), value: (row: T) => cellAt(rowJson(row), path) }));
+}
+
+/** The columns as a table shows them: `tableValue` for `value`, `wideOnly` ones only with --wide. */
+export function tableView<T>(columns: readonly Column<T>[], wide: boolean | undefined): readonly Column<T>[] {
+  return columns.filter((c) => wide || !c.wideOnly).map((c) => (c.tableValue ? { ...c, value: c.tableValue } : c));
+}
+
+/**
+ * A row led by one member of rsi's own (a batch row's `input`, the line it answers), the row's
+ * members after it with their number literals kept; rsi's member wins over one of the same name.
+ */
+export function ledBy(member: string, value: unknown, row: unknown): Record<string, unknown> {
+  if (!isRecord(row)) return { [member]: value };
+  const out: Record<string, unknown> = { [member]: value };
+  for (const k of Object.keys(row)) if (k !== member) out[k] = row[k];
+  keepLiterals(row, out);
   return out;
 }

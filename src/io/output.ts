@@ -1,59 +1,44 @@
 /**
  * The one output module: every command writes its data through here, in one of the formats of
- * `formats.ts`:
+ * `formats.ts` (the names) and `io/formats.ts` (each one's record: documents or rows, for people
+ * or for programs, and its writer). The printers ask the record, never the name:
  *
  * - `table` (TTY default): aligned columns fitted to the terminal, for people; cells sanitised.
  * - `tsv` (piped default): no header; cells sanitised, so a tab or newline inside a value shows
  *   as `\t` / `\n` and every row stays one line.
- * - `csv`: RFC 4180 (CRLF, quotes doubled, one lower_snake header row), cells sanitised and
- *   neutralised against spreadsheet formulas (a leading `'`).
+ * - `csv`: RFC 4180 (CRLF, quotes doubled, one lower_snake header row, written even when no row
+ *   follows), cells sanitised and neutralised against spreadsheet formulas (a leading `'`).
  * - `json` / `ndjson`: the API's JSON exactly (indented on a TTY, compact when piped).
  *
  * Cell spelling is the same in every command: booleans `true`/`false`, numbers and times as the
  * server sent them, null as an empty cell, arrays JSON-encoded in the cell; in tsv/csv a nested
- * object is dotted columns (`composite.score`, src/io/columns.ts), in a table JSON. A reply with
- * several parts (a keyword card with sections, an analyses result with runs and skipped items, a
- * status with its analyses) goes through `printSections`: one document in tsv/csv whose first
- * column, `section`, names the part each row belongs to (with `--fields`, only when chosen). See
- * docs/scripting.md, "Formats" and "Exact data".
+ * object is dotted columns (`composite.score`, src/io/columns.ts), in a table JSON; tsv/csv columns
+ * are the declared ones whatever the data, then one per member no column shows (a member the spec
+ * does not list), in first-seen order. A reply with several parts (a keyword card with sections,
+ * an analyses result with runs and skipped items, a status with its analyses) goes through
+ * `printSections`: one document in tsv/csv whose first column, `section`, names the part each row
+ * belongs to (with `--fields`, only when chosen). See docs/scripting.md, "Formats", "Loading
+ * csv and tsv" and "Exact data".
  *
  * Output is written in batches (a few KiB at a time, and at least every 100 ms while rows keep
  * coming), waiting for the stream to drain, so `--all` streams with flat memory and without one
  * write() per row (src/io/write.ts).
  *
- * This module holds the printers, the one place that decides per format; what they are made of
- * lives beside it: cell spelling in `cells.ts`, the table for people in `table.ts`, lines for people
- * (notes, pairs, fitted text) in `lines.ts`, csv/tsv columns in `columns.ts`.
+ * What the printers are made of lives beside them: the format records and their writers in
+ * `formats.ts`, JSON documents and `--jq` in `documents.ts`, cell spelling in `cells.ts`, the table
+ * for people in `table.ts`, lines for people (notes, pairs, fitted text) in `lines.ts`, csv/tsv
+ * columns in `columns.ts`.
  */
 import type { Io } from './io.js';
-import type { OutputFormat } from '../formats.js';
-import { colourJson, paint } from './colors.js';
-import { escapeHiddenJson, keepLiterals, stringifyJson } from './json.js';
-import { type Column, columnKey, exactInRow, expandColumns, pickFields, selectColumns } from './columns.js';
-import { csvField, tsvField } from './cells.js';
+import { paint } from './colors.js';
+import { type JqProgram, jsonText, writeJq } from './documents.js';
+import { keepLiterals, stringifyJson } from './json.js';
+import { type Column, columnKey, memberColumns, pickFields, selectColumns, unknownMembers } from './columns.js';
+import { forPeople, printsWholeReply } from '../formats.js';
+import { formatOf, type OutputTarget, type RowsJob } from './formats.js';
 import { fitText, hangLine, leftOutNote, pairsText } from './lines.js';
-import { streamTable } from './table.js';
 import { sanitizeLine, sanitizeText } from './sanitize.js';
 import { Batch, write } from './write.js';
-
-// The parts the printers are made of, for the commands and tests that use one directly.
-
-export interface OutputTarget {
-  io: Io;
-  format: OutputFormat;
-  /** "Now" for relative times in tables (the context's clock); the system clock when absent. */
-  now?: (() => number) | undefined;
-  /** --time absolute: tables show times as UTC timestamps, not "5 min ago". */
-  time?: 'relative' | 'absolute' | undefined;
-  /** --wide: tables keep full ids and every column, whatever the terminal's width. */
-  wide?: boolean | undefined;
-  /**
-   * Where the headers tables leave out are collected until every section is printed
-   * (printSections), so the `left out:` note never lands between two blocks; absent: each table
-   * writes its own note after itself.
-   */
-  leftOut?: string[] | undefined;
-}
 
 /**
  * What `--fields` and `--jq` ask of a run's output. Set once per Io, after the flags are checked
@@ -71,7 +56,7 @@ export interface OutputShape {
   /** `--fields` in JSON: a row with the chosen members at their paths (src/commands/shared/fields.ts). */
   project?: ((row: unknown) => unknown) | undefined;
   /** `--jq`: a compiled expression (src/io/jq.ts); applied to each document printed, as JSON text. */
-  jq?: { run(json: string, pretty: boolean, emit: (outputs: string[]) => Promise<void>): Promise<void> } | undefined;
+  jq?: JqProgram | undefined;
 }
 
 const shapes = new WeakMap<Io, OutputShape>();
@@ -97,41 +82,11 @@ function shapeDocument(value: unknown, shape: OutputShape | undefined): unknown 
   return pick(value);
 }
 
-/**
- * Runs `--jq` on one document's JSON text and writes its results through `out`, one a line:
- * strings raw (like `jq -r`), everything else as jq wrote it (indented on a terminal, like jq), so
- * numbers print as jq prints them; hidden characters in JSON escaped as everywhere in rsi's JSON.
- * Results written before a jq error are printed before the error is thrown.
- */
-async function writeJq(io: Io, jq: NonNullable<OutputShape['jq']>, json: string, pretty: boolean, out: Batch): Promise<void> {
-  try {
-    await jq.run(json, pretty, async (outputs) => {
-      let text = '';
-      // A raw string is text from the service: exact to a pipe, made safe on a terminal (issue 20).
-      for (const o of outputs)
-        text += `${o.startsWith('"') ? (io.stdoutIsTTY ? sanitizeText(JSON.parse(o) as string) : (JSON.parse(o) as string)) : terminalJson(io, escapeHiddenJson(o))}\n`;
-      await out.add(text);
-    });
-  } catch (error) {
-    await out.flush();
-    throw error;
-  }
-}
-
 /** One document through `--jq`, written out before this returns. */
-async function printJq(io: Io, jq: NonNullable<OutputShape['jq']>, json: string, pretty: boolean): Promise<void> {
+async function printJq(io: Io, jq: JqProgram, json: string, pretty: boolean): Promise<void> {
   const out = new Batch(io.stdout);
   await writeJq(io, jq, json, pretty, out);
   await out.flush();
-}
-
-export function jsonText(value: unknown, io: Io): string {
-  return io.stdoutIsTTY ? terminalJson(io, stringifyJson(value, 2)) : stringifyJson(value);
-}
-
-/** JSON for a person: coloured as gh does at a terminal; never in a pipe, whatever FORCE_COLOR says. */
-function terminalJson(io: Io, text: string): string {
-  return io.stdoutIsTTY && io.color ? colourJson(text, paint(true)) : text;
 }
 
 /**
@@ -167,15 +122,18 @@ export function writeJsonLine(io: Io, value: unknown): Promise<void> | undefined
   return undefined;
 }
 
-/** Prints a machine document in the format asked: indented json on a TTY, else one compact line. */
+/**
+ * Prints a reply that is one document in a format of documents: as the one document (indented on
+ * a terminal) where the format prints replies whole, else as one compact line.
+ */
 export async function printDocument(target: OutputTarget, value: unknown): Promise<void> {
-  if (target.format === 'json') await printJson(target.io, value);
+  if (printsWholeReply(target.format)) await printJson(target.io, value);
   else await printJsonLine(target.io, value);
 }
 
 /**
- * Prints rows in a tabular format (table, tsv, csv) or as items (json array, ndjson), streaming
- * from an iterable. Only a table holds rows: the first ones, to size its columns.
+ * Prints rows in the format asked (src/io/formats.ts: a table, tsv, csv, a JSON array, ndjson),
+ * streaming from an iterable. Only a table holds rows: the first ones, to size its columns.
  * Returns the number of rows printed.
  */
 export async function printRows<T>(
@@ -184,112 +142,29 @@ export async function printRows<T>(
   allColumns: readonly Column<T>[],
   rowJson: (row: T) => unknown = (row) => row,
 ): Promise<number> {
-  const out = new Batch(target.io.stdout);
+  const shape = shapes.get(target.io);
+  return writeRows({
+    out: new Batch(target.io.stdout),
+    target,
+    rows,
+    columns: allColumns,
+    rowJson,
+    fields: shape?.fields,
+    project: shape?.project,
+    jq: shape?.jq,
+    addUnknown: true,
+  });
+}
+
+async function writeRows<T>(job: RowsJob<T>): Promise<number> {
   try {
-    return await printRowsTo(out, target, rows, allColumns, rowJson, shapes.get(target.io)?.fields);
+    return await formatOf(job.target.format).writeRows(job);
   } catch (error) {
     // A walk that fails part way (a page cap, a dropped connection): the rows it gave are printed,
     // then the error, so what stdout holds is every row received, never a cut batch.
-    await out.flush().catch(() => undefined);
+    await job.out.flush().catch(() => undefined);
     throw error;
   }
-}
-
-async function printRowsTo<T>(
-  out: Batch,
-  target: OutputTarget,
-  rows: AsyncIterable<T> | Iterable<T>,
-  allColumns: readonly Column<T>[],
-  rowJson: (row: T) => unknown,
-  fields: readonly string[] | undefined,
-): Promise<number> {
-  const { io, format } = target;
-  let count = 0;
-  const shape = shapes.get(io);
-  const pick = shape?.project ?? ((r: unknown) => pickFields(r, fields ?? []));
-  const toJson = fields ? (row: T) => pick(rowJson(row)) : rowJson;
-  // A column chosen by name shows even where only --wide would show it.
-  if (format === 'table') allColumns = tableView(allColumns, target.wide || fields !== undefined);
-  let columns = fields ? selectColumns(allColumns, fields, rowJson) : allColumns;
-  if (format === 'csv' || format === 'tsv') {
-    // Objects become dotted columns, fixed before the first line from the rows known by then: all
-    // of a list in memory, the first row of a stream (and the columns' declared members).
-    if (Array.isArray(rows)) columns = expandColumns(columns, rows);
-    else {
-      const { first, rest } = await peek(rows);
-      columns = expandColumns(columns, first);
-      rows = rest;
-    }
-    // A number keeps the service's spelling where the row shows which member it is.
-    columns = columns.map((c) => ({ ...c, value: (row: T) => exactInRow(c.value(row), rowJson(row)) }));
-  }
-  if (shape?.jq && (format === 'json' || format === 'ndjson')) {
-    // jq sees what it would see in `--json | jq`: the whole collection as one array (held in
-    // memory, as jq would), or with ndjson each item on its own.
-    const all: unknown[] = [];
-    for await (const row of rows) {
-      if (format === 'ndjson') await writeJq(io, shape.jq, stringifyJson(toJson(row)), false, out);
-      else all.push(toJson(row));
-      count++;
-    }
-    if (format === 'json') await writeJq(io, shape.jq, stringifyJson(all), io.stdoutIsTTY, out);
-    await out.flush();
-    return count;
-  }
-  if (format === 'json') {
-    // One JSON array, streamed: "[", items joined by ",", "]".
-    const pretty = io.stdoutIsTTY;
-    for await (const row of rows) {
-      const item = pretty ? stringifyJson(toJson(row), 2).replace(/\n/g, '\n  ') : stringifyJson(toJson(row));
-      await out.add(`${count === 0 ? '[' : ','}${pretty ? '\n  ' : ''}${item}`);
-      count++;
-    }
-    await out.add(count === 0 ? '[]\n' : `${pretty ? '\n' : ''}]\n`);
-  } else if (format === 'ndjson') {
-    for await (const row of rows) {
-      await out.add(`${stringifyJson(toJson(row))}\n`);
-      count++;
-    }
-  } else if (format === 'tsv') {
-    for await (const row of rows) {
-      await out.add(`${columns.map((c) => tsvField(c.value(row))).join('\t')}\n`);
-      count++;
-    }
-  } else if (format === 'csv') {
-    for await (const row of rows) {
-      if (count === 0) await out.add(`${columns.map((c) => csvField(columnKey(c))).join(',')}\r\n`);
-      await out.add(`${columns.map((c) => csvField(c.value(row))).join(',')}\r\n`);
-      count++;
-    }
-  } else {
-    const table = await streamTable(target, columns, rows, out);
-    count = table.count;
-    await out.flush();
-    // After the table, so the note does not land between its lines on a terminal.
-    // Wrapped at words to the width, so a narrow terminal does not break it mid-word.
-    if (target.leftOut) target.leftOut.push(...table.dropped);
-    else if (table.dropped.length > 0) leftOutNote(io, table.dropped, table.width);
-    return count;
-  }
-  await out.flush();
-  return count;
-}
-
-/** The columns as a table shows them: `tableValue` for `value`, `wideOnly` ones only with --wide. */
-export function tableView<T>(columns: readonly Column<T>[], wide: boolean | undefined): readonly Column<T>[] {
-  return columns.filter((c) => wide || !c.wideOnly).map((c) => (c.tableValue ? { ...c, value: c.tableValue } : c));
-}
-
-/** The first row of a stream, and the whole stream again (that row first). */
-async function peek<T>(rows: AsyncIterable<T> | Iterable<T>): Promise<{ first: T[]; rest: AsyncIterable<T> }> {
-  const it = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<T>)[Symbol.iterator]();
-  const head = await it.next();
-  async function* rest(): AsyncGenerator<T> {
-    if (head.done) return;
-    yield head.value;
-    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
-  }
-  return { first: head.done ? [] : [head.value], rest: rest() };
 }
 
 /**
@@ -360,19 +235,26 @@ export interface Section<T = never> {
   tableless?: boolean;
   /** Columns for the table only, when people should see fewer or friendlier ones. */
   tableColumns?: readonly Column<T>[];
+  /**
+   * Members of this part's rows that other parts show (a card's `--include` sections, a status's
+   * `analyses`): no columns of their own here. Every other member no column shows gets one in
+   * tsv/csv, after every part's declared columns.
+   */
+  elsewhere?: readonly string[];
 }
 
 /**
  * A reply made of parts, as one document. tsv/csv: one table whose first column is `section`,
- * followed by the union of the parts' columns (by key, in order of first appearance); a row
- * leaves the columns of other parts empty. Table: each part as its own block, parts with a title
- * under it. JSON formats are the command's business (the API's body, exactly).
+ * followed by the union of the parts' declared columns (by key, in order of first appearance), then
+ * columns for members no part declares; a row leaves the columns of other parts empty. Table: each
+ * part as its own block, parts with a title under it. JSON formats are the command's business (the
+ * API's body, exactly).
  */
 export async function printSections(target: OutputTarget, sections: ReadonlyArray<Section<any>>): Promise<void> {
   const { format, io } = target;
   // `--fields` picks among the parts' columns here; the rows printed below are not shaped again.
   const fields = shapes.get(io)?.fields;
-  if (format === 'table') {
+  if (forPeople(format)) {
     // A name picks the table's column; a dotted path reads into the part's data columns or its row.
     const pick = (s: Section<any>): readonly Column<any>[] => {
       const shown = s.tableColumns ?? s.columns;
@@ -407,13 +289,24 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
     if (own && leftOut.length > 0) leftOutNote(io, leftOut);
     return;
   }
-  // One table: `section`, then the union of the parts' columns by key, in order of first appearance.
+  // One table: `section`, then the union of the parts' columns by key, in order of first
+  // appearance, then each part's members no column shows (without --fields, which chose).
   type Flat = { part: number; row: unknown };
-  const byKey = sections.map((s) => new Map(s.columns.map((c) => [columnKey(c), c] as const)));
+  const parts = sections.map((s) => ({ ...s, rows: [...s.rows] }));
+  const extra = parts.map((s) =>
+    fields
+      ? []
+      : memberColumns(
+          unknownMembers(s.columns, s.rows, (row) => row, s.elsewhere),
+          (row: unknown) => row,
+        ),
+  );
+  const byKey = parts.map((s, i) => new Map([...s.columns, ...extra[i]!].map((c) => [columnKey(c), c] as const)));
   const keys: string[] = [];
-  for (const s of sections) for (const c of s.columns) if (!keys.includes(columnKey(c))) keys.push(columnKey(c));
+  for (const list of [...parts.map((s) => s.columns), ...extra])
+    for (const c of list) if (!keys.includes(columnKey(c))) keys.push(columnKey(c));
   let columns: Column<Flat>[] = [
-    { header: 'section', value: (f) => sections[f.part]!.name },
+    { header: 'section', value: (f) => parts[f.part]!.name },
     ...keys.map(
       (k): Column<Flat> => ({
         header: k,
@@ -426,7 +319,7 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
   // Chosen fields: those columns only, in that order; `section` too only when it is chosen.
   if (fields) columns = selectColumns(columns, fields, (f) => f.row);
   const rows: Flat[] = [];
-  for (const [part, s] of sections.entries()) for (const row of s.rows) rows.push({ part, row });
+  for (const [part, s] of parts.entries()) for (const row of s.rows) rows.push({ part, row });
   await printRowsOf(target, rows, columns, (f) => f.row);
 }
 
@@ -437,6 +330,6 @@ async function printRowsOf<T>(
   columns: readonly Column<T>[],
   rowJson: (row: T) => unknown = (row) => row,
 ): Promise<number> {
-  const out = new Batch(target.io.stdout);
-  return printRowsTo(out, target, rows, columns, rowJson, undefined);
+  const jq = shapes.get(target.io)?.jq;
+  return writeRows({ out: new Batch(target.io.stdout), target, rows, columns, rowJson, fields: undefined, jq, addUnknown: false });
 }

@@ -5,7 +5,7 @@
  * says: an empty NO_COLOR= changes nothing; or a locale that is not UTF-8).
  */
 import type { Io } from './io.js';
-import type { OutputFormat } from '../formats.js';
+import { forPeople, type OutputFormat } from '../formats.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -31,7 +31,7 @@ function styleFor(io: Io, env: Env, tty: boolean): PictureStyle | undefined {
 
 /** Pictures for data on stdout: table format on a terminal only. */
 export function pictureStyle(io: Io, format: OutputFormat, env: Env): PictureStyle | undefined {
-  return format === 'table' ? styleFor(io, env, io.stdoutIsTTY) : undefined;
+  return forPeople(format) ? styleFor(io, env, io.stdoutIsTTY) : undefined;
 }
 
 /** Pictures for the live progress line on stderr: a terminal only. */

@@ -1,18 +1,22 @@
 /**
  * What a command hands to output besides rows and sections: the reply as a document, and the notes
- * around its data. Each helper here decides per format, so no command does (the architecture test
- * holds them to it): a new format is a change in src/io, not an audit of every command.
+ * around its data. Each helper here decides by the format's record (src/io/formats.ts: documents or
+ * rows, for people or for programs), so no command does (the architecture test holds them to it)
+ * and no helper names a format: a new format is one record, not an audit of every printer.
  */
+import { tableView } from './columns.js';
+import { forPeople, printsDocuments as documentsFormat, printsWholeReply } from '../formats.js';
 import { note } from './lines.js';
-import { printDocument, printJson, printPairsText, printRows, printText, tableView, type OutputTarget } from './output.js';
 import type { Column } from './columns.js';
+import type { OutputTarget } from './formats.js';
+import { printDocument, printJson, printJsonLine, printPairsText, printRows, printText } from './output.js';
 
 /**
  * `--format json` prints `document` (the reply exactly as the service sent it, shaped by
  * `--fields`/`--jq`); every other format is `view`'s (rows, sections, a checklist).
  */
 export async function printReply(target: OutputTarget, document: unknown, view: () => Promise<unknown>): Promise<void> {
-  if (target.format === 'json') await printJson(target.io, document);
+  if (printsWholeReply(target.format)) await printJson(target.io, document);
   else await view();
 }
 
@@ -32,12 +36,12 @@ export interface Listing<T> {
 
 /** Prints a list in the format asked (see `Listing`); the number of rows printed, or undefined when the document went out whole. */
 export async function printListing<T>(target: OutputTarget, listing: Listing<T>): Promise<number | undefined> {
-  if (listing.document !== undefined && target.format === 'json') {
+  if (listing.document !== undefined && printsWholeReply(target.format)) {
     await printJson(target.io, listing.document);
     return undefined;
   }
   const count = await printRows(target, listing.rows, listing.columns, listing.rowJson);
-  if (count === 0 && listing.empty !== undefined && target.format !== 'json') {
+  if (count === 0 && listing.empty !== undefined && !printsWholeReply(target.format)) {
     const line = typeof listing.empty === 'string' ? listing.empty : listing.empty(count);
     if (line !== undefined) target.io.stderr.write(`${line}\n`);
   } else if (count > 0 && listing.footer) await tableNote(target, () => listing.footer!(count));
@@ -55,7 +59,7 @@ export async function narrowTable<T>(
   columns: Column<T>[],
   order: readonly string[],
 ): Promise<string[]> {
-  if (target.format !== 'table' || target.wide) return [];
+  if (!forPeople(target.format) || target.wide) return [];
   const { tableWidth } = await import('./pictures.js');
   const leftOut: string[] = [];
   for (const header of order) {
@@ -74,7 +78,7 @@ export async function narrowTable<T>(
  * reply that is one object (a card, a status, a run's result); the others are `view`'s.
  */
 export async function printDocumentOr(target: OutputTarget, document: unknown, view: () => Promise<unknown>): Promise<void> {
-  if (target.format === 'json' || target.format === 'ndjson') await printDocument(target, document);
+  if (documentsFormat(target.format)) await printDocument(target, document);
   else await view();
 }
 
@@ -88,19 +92,19 @@ export async function printReplyOrLines(
   rows: Iterable<unknown>,
   view: () => Promise<unknown>,
 ): Promise<void> {
-  if (target.format === 'json') await printJson(target.io, document);
-  else if (target.format === 'ndjson') await printRows(target, rows, []);
+  if (printsWholeReply(target.format)) await printJson(target.io, document);
+  else if (documentsFormat(target.format)) await printRows(target, rows, []);
   else await view();
 }
 
 /** `text` where a person reads a table (a footer's aside, such as the mode all rows share); '' elsewhere. */
 export function inTable(target: Pick<OutputTarget, 'format'>, text: string): string {
-  return target.format === 'table' ? text : '';
+  return forPeople(target.format) ? text : '';
 }
 
 /** Whether the format is one of the JSON documents (json, ndjson): the reply goes out whole, no prose. */
 export function printsDocuments(target: Pick<OutputTarget, 'format'>): boolean {
-  return target.format === 'json' || target.format === 'ndjson';
+  return documentsFormat(target.format);
 }
 
 /**
@@ -113,7 +117,7 @@ export async function tableNote(
   text: string | (() => string | undefined | Promise<string | undefined>),
   how: 'raw' | 'note' = 'raw',
 ): Promise<void> {
-  if (target.format !== 'table') return;
+  if (!forPeople(target.format)) return;
   const line = typeof text === 'string' ? text : await text();
   if (line === undefined) return;
   if (how === 'note') note(target.io, line);
@@ -125,7 +129,7 @@ export async function tableNote(
  * tsv, csv and JSON; a table says it in its own titles.
  */
 export function besideData(target: OutputTarget, line: string): void {
-  if (target.format !== 'table') target.io.stderr.write(`${line}\n`);
+  if (!forPeople(target.format)) target.io.stderr.write(`${line}\n`);
 }
 
 /**
@@ -133,7 +137,7 @@ export function besideData(target: OutputTarget, line: string): void {
  * project …`; ndjson, one item a line, has no document that would).
  */
 export function noteUnlessJson(target: OutputTarget, line: string): void {
-  if (target.format !== 'json') target.io.stderr.write(`${line}\n`);
+  if (!printsWholeReply(target.format)) target.io.stderr.write(`${line}\n`);
 }
 
 /** A line for a person on stderr, except under the JSON formats, whose document says it (`✓ Created …`). */
@@ -156,9 +160,9 @@ export interface Made<T> {
 
 /** Prints what a command made (a project) in the format asked (see `Made`). */
 export async function printMade<T>(target: OutputTarget, made: Made<T>): Promise<void> {
-  if (target.format === 'json') await printJson(target.io, made.json);
-  else if (target.format === 'ndjson' && made.ndjson !== undefined) await printJson(target.io, made.ndjson);
-  else if (target.format === 'table') await printPairsText(target.io, made.pairs);
+  if (printsWholeReply(target.format)) await printJson(target.io, made.json);
+  else if (documentsFormat(target.format) && made.ndjson !== undefined) await printJsonLine(target.io, made.ndjson);
+  else if (forPeople(target.format)) await printPairsText(target.io, made.pairs);
   else await printRows(target, [made.row], made.columns);
 }
 
@@ -167,11 +171,11 @@ export async function printMade<T>(target: OutputTarget, made: Made<T>): Promise
  * a person reads both; on stderr beside tsv and csv, so the data stays parseable.
  */
 export async function printSummary(target: OutputTarget, text: string, more: boolean): Promise<void> {
-  if (target.format === 'table') await printText(target.io, `${text}\n${more ? '\n' : ''}`);
+  if (forPeople(target.format)) await printText(target.io, `${text}\n${more ? '\n' : ''}`);
   else target.io.stderr.write(`${text}\n`);
 }
 
 /** A blank line between blocks of a table; other formats have no blocks to part. */
 export async function tableGap(target: OutputTarget): Promise<void> {
-  if (target.format === 'table') await printText(target.io, '\n');
+  if (forPeople(target.format)) await printText(target.io, '\n');
 }

@@ -18,10 +18,32 @@ import { mappedStream } from './mapped-stream.js';
  * the invisible operators, U+FEFF, the tag characters U+E0001–U+E007F), the whole tag block
  * U+E0000–U+E007F, the line/paragraph separators (U+2028, U+2029, which some terminals treat as
  * breaks), the combining grapheme joiner U+034F and the Hangul fillers (U+115F, U+1160, U+3164,
- * U+FFA0), which draw as nothing. Projects `Alpha` and `Alpha\u200b` must not look the same.
+ * U+FFA0), which draw as nothing, and unpaired surrogates (no character at all). Projects `Alpha`
+ * and `Alpha\u200b` must not look the same. Kept as they are: the format characters a terminal
+ * draws (`VISIBLE_FORMAT`) and the RGI emoji tag sequences (`FLAG_TAGS`).
  */
-const UNSAFE_SET = '\\p{Cc}\\p{Cf}\\u2028\\u2029\\u034f\\u115f\\u1160\\u3164\\uffa0\\u{e0000}-\\u{e007f}';
-const UNSAFE = new RegExp(`[${UNSAFE_SET}]`, 'gu');
+const UNSAFE_SET = '\\p{Cc}\\p{Cf}\\u2028\\u2029\\u034f\\u115f\\u1160\\u3164\\uffa0\\u{e0000}-\\u{e007f}\\ud800-\\udfff';
+/**
+ * Format characters a terminal draws, so they stay as they are: the prepended concatenation marks
+ * (Unicode's Prepended_Concatenation_Mark: the Arabic number sign U+0600 to U+0605, the end of ayah
+ * U+06DD, the Syriac abbreviation mark U+070F, U+0890, U+0891, U+08E2, the Kaithi number signs
+ * U+110BD and U+110CD). They are Cf, but visible signs that span the digits after them.
+ */
+const VISIBLE_FORMAT = /^[\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u{110bd}\u{110cd}]$/u;
+/**
+ * The emoji tag sequences Unicode recommends (RGI): the flags of England, Scotland and Wales, a
+ * black flag U+1F3F4 followed by tag letters and the cancel tag. Drawn as one flag, so kept whole;
+ * tag characters anywhere else are invisible text (a known way to smuggle words past a reader) and
+ * are escaped.
+ */
+const FLAG_TAGS =
+  '\\u{1f3f4}\\u{e0067}\\u{e0062}(?:\\u{e0065}\\u{e006e}\\u{e0067}|\\u{e0073}\\u{e0063}\\u{e0074}|\\u{e0077}\\u{e006c}\\u{e0073})\\u{e007f}';
+/**
+ * The characters to escape, and the tag flags ahead of them so a match keeps a flag whole. With
+ * the `u` flag a surrogate in the class matches only an unpaired one (a pair is one code point):
+ * written out, an unpaired surrogate would become U+FFFD silently; escaped, it shows as `\ud800`.
+ */
+const UNSAFE = new RegExp(`(${FLAG_TAGS})|[${UNSAFE_SET}]`, 'gu');
 const ANY_UNSAFE = new RegExp(`[${UNSAFE_SET}]`, 'u');
 /** More combining marks than any script stacks on one letter: the rest of a flood is cut. */
 const MARK_FLOOD = /(\p{M}{4})\p{M}+/gu;
@@ -47,8 +69,10 @@ function escapeChar(ch: string): string {
 
 function escapeUnsafe(text: string, keepNewline: boolean, cutMarks = true): string {
   if (ANY_UNSAFE.test(text)) {
-    text = text.replace(UNSAFE, (ch: string, offset: number, whole: string) => {
+    text = text.replace(UNSAFE, (ch: string, flag: string | undefined, offset: number, whole: string) => {
+      if (flag !== undefined) return ch;
       if (keepNewline && ch === '\n') return ch;
+      if (VISIBLE_FORMAT.test(ch)) return ch;
       // A ZWJ inside an emoji sequence (a family, a profession) is part of one picture: kept,
       // so the emoji draws whole; anywhere else it is one more invisible character, shown.
       if (

@@ -6,7 +6,7 @@ import { printServiceText } from '../../src/io/output.js';
 import { formatTable } from '../../src/io/table.js';
 import { tableField } from '../../src/io/cells.js';
 import { createProgress } from '../../src/io/progress.js';
-import { displayUnits, displayWidth, sanitizeLine, sanitizeText, truncate } from '../../src/io/sanitize.js';
+import { displayUnits, displayWidth, sanitizeCell, sanitizeLine, sanitizeText, truncate } from '../../src/io/sanitize.js';
 import { fakeIo } from '../support/fakes.js';
 
 const INVISIBLE: Array<[string, string]> = [
@@ -135,5 +135,39 @@ describe('printServiceText (rsi api text bodies, rsi mcp call text results)', ()
     const io = fakeIo({ tty: false });
     await printServiceText(io, hostile);
     expect(io.out()).toBe(hostile);
+  });
+});
+
+describe('visible text stays, invisible text shows (issue 41, item 5)', () => {
+  const ENGLAND = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}';
+  const SCOTLAND = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
+  const WALES = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}';
+
+  it('the flags of England, Scotland and Wales are kept whole, in a line and in a cell', () => {
+    for (const flag of [ENGLAND, SCOTLAND, WALES]) {
+      expect(sanitizeLine(`team ${flag}!`)).toBe(`team ${flag}!`);
+      expect(sanitizeCell(flag, false)).toBe(flag);
+    }
+  });
+
+  it('tag characters anywhere else are escaped: hidden words after a flag, a tag run of no RGI flag', () => {
+    // A black flag with tags spelling something else (ASCII smuggling) shows every tag.
+    expect(sanitizeLine('\u{1F3F4}\u{E0068}\u{E0069}\u{E007F}')).toBe('\u{1F3F4}\\u{e0068}\\u{e0069}\\u{e007f}');
+    expect(sanitizeLine(`ok\u{E0041}\u{E0042}`)).toBe('ok\\u{e0041}\\u{e0042}');
+    // A flag followed by more tags: the flag kept, the rest shown.
+    expect(sanitizeLine(`${ENGLAND}\u{E0041}`)).toBe(`${ENGLAND}\\u{e0041}`);
+  });
+
+  it('the prepended concatenation marks (U+0600–U+0605, U+06DD, …) stay; other format characters are escaped', () => {
+    for (const mark of ['\u0600', '\u0605', '\u06dd', '\u070f', '\u08e2', '\u{110bd}']) expect(sanitizeLine(`${mark}12`)).toBe(`${mark}12`);
+    expect(sanitizeLine('a\u200bb\u2060c\ufeff')).toBe('a\\u200bb\\u2060c\\ufeff');
+  });
+
+  it('an unpaired surrogate shows as an escape instead of becoming U+FFFD; a pair is one character', () => {
+    expect(sanitizeLine('x\ud800y')).toBe('x\\ud800y');
+    expect(sanitizeCell('x\udfffy', false)).toBe('x\\udfffy');
+    expect(sanitizeLine('\ud83d\ude00')).toBe('😀');
+    // The escape is one unit: a cut never splits it.
+    expect(displayUnits(sanitizeLine('\ud800ab'))).toEqual(['\\ud800', 'a', 'b']);
   });
 });

@@ -5,7 +5,8 @@ import { printSections } from '../../io/output.js';
 import { leftOutNote } from '../../io/lines.js';
 import { inTable, printReplyOrLines } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
-import { type CommandDeclaration, commandFor } from '../declaration.js';
+import { type CommandDeclaration, columnOnly, commandFor, field } from '../declaration.js';
+import { OPPORTUNITY_ANALYSIS_COLUMNS, OPPORTUNITY_COLUMNS } from './views.js';
 
 export type OpportunitiesOptions = { project: string };
 
@@ -13,6 +14,27 @@ export const command: CommandDeclaration = {
   path: 'opportunities',
   description: "show a project's scored opportunities and analysis counts",
   examples: ['rsi opportunities "My first project"', 'rsi opportunities P --format csv > opportunities.csv'],
+  // The columns of views.ts. In JSON the rows are the scored keywords (`keywords`, one a line in
+  // ndjson); an analysis's members live in `project_analyses.items`, which --fields leaves whole.
+  fields: {
+    rows: 'keywords',
+    list: [
+      ...OPPORTUNITY_COLUMNS.map((c) => field(c.key!)),
+      ...OPPORTUNITY_ANALYSIS_COLUMNS.filter((c) => c.key !== 'keyword_id').map((c) => ({
+        ...field(c.key!),
+        json: {
+          refused: `${c.key} is a member of each analysis, in project_analyses.items: pick it with --jq '.project_analyses.items[] | {${c.key}}'`,
+        },
+      })),
+      {
+        ...columnOnly(
+          'section',
+          'section names the part a row belongs to in csv and tsv; JSON keeps keywords and project_analyses as members',
+        ),
+        table: { refused: 'section names the part a row belongs to in csv and tsv; a table shows each part under its own heading' },
+      },
+    ],
+  },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
@@ -25,7 +47,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     });
 }
 
-const PREFERRED = ['name', 'type', 'score', 'momentum', 'maturity', 'competition', 'risk', 'translation', 'analysis_mode', 'keyword_id'];
+const PREFERRED = OPPORTUNITY_COLUMNS.map((c) => c.header);
 
 type Item = Record<string, unknown>;
 
@@ -55,8 +77,9 @@ async function printBoard(ctx: Context, payload: OpportunityPayload): Promise<vo
   const keywords = payload.keywords as Item[];
   const pa = payload.project_analyses;
   const items = (Array.isArray(pa?.items) ? pa.items : []) as Item[];
-  // The datasets' members are "not shown" in the spec: the known ones first, then the rest; nested
-  // members go JSON-encoded into their cell (docs/scripting.md, "Formats").
+  // The datasets' members are "not shown" in the spec. tsv/csv: the declared columns whatever the
+  // data, then the members beyond them (docs/scripting.md, "Loading csv and tsv"); a table: the
+  // members these rows carry, the known ones first.
   const keys = memberKeys(keywords, PREFERRED);
   const numeric = (key: string) => typeof keywords.find((k) => k[key] !== undefined && k[key] !== null)?.[key] === 'number';
   // On a terminal: what a researcher reads (name, type, scores); ids, mode, timestamps and nested
@@ -98,14 +121,14 @@ async function printBoard(ctx: Context, payload: OpportunityPayload): Promise<vo
     {
       name: 'keyword',
       rows,
-      columns: keys.map((key) => ({ header: key, key, value: (row: Item) => row[key] })),
+      columns: OPPORTUNITY_COLUMNS,
       tableColumns,
     },
     {
       name: 'analysis',
       ...(items.length > 0 ? { title: 'analyses' } : {}),
       rows: items,
-      columns: memberKeys(items).map((key) => ({ header: key, key, value: (row: Item) => row[key] })),
+      columns: OPPORTUNITY_ANALYSIS_COLUMNS,
       // On a terminal, as for the keywords: names and states; ids and timestamps are in tsv/csv/--json.
       tableColumns: memberKeys(items)
         .filter((key) => !/(^|_)id$|_at$/.test(key))

@@ -30,13 +30,30 @@ export interface ChosenFields {
  * The fields a line chose, checked: each must be a declared field (a dotted name by its first
  * part), exist in this mode (one input or many) and in this format. Throws a UsageError otherwise.
  */
-export function chooseFields(declaration: CommandDeclaration, names: readonly string[], line: FieldLine): ChosenFields {
+export function chooseFields(declaration: CommandDeclaration, given: readonly string[], line: FieldLine): ChosenFields {
   const path = declaration.path;
   const list = declaration.fields?.list;
   if (!list) {
     throw new UsageError(`rsi ${path} has no --fields: its output has no fixed columns`, { hint: 'use --jq to pick from its JSON' });
   }
-  const unknown = names.filter((n) => !list.some((f) => f.name === n.split('.')[0]) || n.split('.').some((s) => s === ''));
+  // A listed name in any case (`NAME`) is that field; any other name is taken as typed: a member the
+  // spec does not list, which rows can carry (csv/tsv give such members columns too) — unless it is
+  // one edit from a listed name, which is a typo (`nmae`), or has an empty part (`scores.`).
+  const listed = (head: string): Field | undefined => list.find((f) => f.name === head || f.name === head.toLowerCase());
+  const names = [
+    ...new Set(
+      given.map((n) => {
+        const [head = '', ...rest] = n.split('.');
+        const field = listed(head);
+        return field ? [field.name, ...rest].join('.') : n;
+      }),
+    ),
+  ];
+  const unknown = names.filter((n) => {
+    const head = n.split('.')[0]!;
+    if (n.split('.').some((s) => s === '')) return true;
+    return !listed(head) && list.some((f) => oneEditApart(head.toLowerCase(), f.name));
+  });
   if (unknown.length > 0) {
     throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for rsi ${path}`, {
       hint: `valid fields: ${list.map((f) => f.name).join(', ')}`,
@@ -47,12 +64,25 @@ export function chooseFields(declaration: CommandDeclaration, names: readonly st
   const paths: string[] = [];
   for (const name of names) {
     const [head = '', ...rest] = name.split('.');
-    const field = list.find((f) => f.name === head)!;
+    // A member no field declares is kept where the row has it, in every format.
+    const field: Field = listed(head) ?? { name: head, json: { paths: [head] }, column: true };
     const refusal = refused(field, batch, json, line, path, rest.length > 0);
     if (refusal) throw new UsageError(`--fields ${name}: ${refusal}`);
     if (json && 'paths' in field.json) paths.push(...field.json.paths.map((p) => [p, ...rest].join('.')));
   }
   return { columns: names, paths };
+}
+
+/** One insertion, deletion, substitution or swap of neighbours apart (a typo of a listed name). */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
 function refused(field: Field, batch: boolean, json: boolean, line: FieldLine, path: string, dotted: boolean): string | undefined {

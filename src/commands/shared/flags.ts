@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import type { OutputTarget } from '../../io/output.js';
+import type { OutputTarget } from '../../io/formats.js';
 
 /**
  * An integer flag within [min, max], written as digits (a sign allowed, spaces around ignored);

@@ -89,6 +89,8 @@ export async function printStatus(
       tableless: true,
       rows: [status],
       columns: STATUS_COLUMNS,
+      // Its `analyses` are the part below.
+      elsewhere: ['analyses'],
     },
     {
       name: 'analysis',

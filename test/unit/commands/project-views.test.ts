@@ -126,12 +126,16 @@ describe('opportunities: run', () => {
     const { client, calls } = fakeClient({ getOpportunities: async () => payload });
     await opportunities.run({ project: PID }, fakeCtx(io, { format: 'tsv', client }));
     expect(calls).toEqual([{ method: 'getOpportunities', args: [PID] }]);
-    // One multi-part document: each row's kind first, then the union of both kinds' columns.
+    // One multi-part document: each row's kind first, then the union of both kinds' declared
+    // columns, all 17 whatever the data (section, name, type, score, the five sub-scores,
+    // analysis_mode, keyword_id, scored_at; then id, keyword_name, kind, status, updated_at).
+    const gaps = (n: number) => '\t'.repeat(n);
     expect(io.out()).toBe(
-      'keyword\tSOS1\ttarget\t40\tmost_promising\tk2\t\n' +
-        'keyword\tKRAS\ttarget\t82\tmost_promising\tk1\t\n' +
-        'analysis\t\t\t\t\tk1\tdone\n',
+      `keyword\tSOS1\ttarget\t40${gaps(6)}most_promising\tk2${gaps(6)}\n` +
+        `keyword\tKRAS\ttarget\t82${gaps(6)}most_promising\tk1${gaps(6)}\n` +
+        `analysis${gaps(10)}k1${gaps(5)}done\t\n`,
     );
+    for (const line of io.out().split('\n').slice(0, -1)) expect(line.split('\t')).toHaveLength(17);
     expect(io.err()).toBe('2 scored · analyses: 3 total (2 done, 1 running)\n');
   });
 

@@ -9,6 +9,7 @@ import { besideData, printDocumentOr, tableNote } from '../../../io/replies.js';
 import { target } from '../../shared/flags.js';
 import { type CommandDeclaration, type Field, columnOnly, commandFor, field, jsonOnly, only } from '../../declaration.js';
 import { suggest } from '../../../io/text.js';
+import { ledBy } from '../../../io/columns.js';
 
 export interface GetOptions {
   keyword: string;
@@ -153,9 +154,13 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
     { header: 'type', value: (c: Card) => c.type },
     { header: 'synonyms', value: (c: Card) => c.synonyms },
     { header: 'description', value: (c: Card) => c.description },
-    ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({ header: n, value: (c: Card) => c.activity[n] })),
-    { header: 'scores_as_of', value: (c: Card) => c.scores.as_of },
-    ...SCORES.map((n) => ({ header: n, value: () => scores[n], members: SCORE_MEMBERS })),
+    ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({
+      header: n,
+      member: `activity.${n}`,
+      value: (c: Card) => c.activity[n],
+    })),
+    { header: 'scores_as_of', member: 'scores.as_of', value: (c: Card) => c.scores.as_of },
+    ...SCORES.map((n) => ({ header: n, member: `scores.${n}`, value: () => scores[n], members: SCORE_MEMBERS })),
   ];
   const tableCard = [
     { header: 'name', value: (c: Card) => c.name },
@@ -198,7 +203,10 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
       ],
     });
   }
-  await printSections(out, [{ name: 'keyword', rows: [card], columns: cardColumns, tableColumns: tableCard, card: true }, ...sections]);
+  await printSections(out, [
+    { name: 'keyword', rows: [card], columns: cardColumns, tableColumns: tableCard, card: true, elsewhere: opts.include },
+    ...sections,
+  ]);
   // Section totals are list-level metadata: on stderr (and in --json), not in the rows; a table
   // has them in its titles, and says instead how to list the rest, as every note: fitted to a
   // terminal, continuing under itself.
@@ -209,7 +217,7 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
 /**
  * `rsi keywords get -`: a card per input line, in input order. tsv/csv/table: one row per card
  * (the card's columns after the input; `--include` sections stay in the JSON); ndjson/json: each
- * card as the API sent it, a failed item as `{"input": …, "error": …}`.
+ * card as the API sent it led by its `input`, a failed item as `{"input": …, "error": …}`.
  */
 async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
   const { startBatch } = await import('../../shared/batch.js');
@@ -229,13 +237,15 @@ async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
       { header: 'DESCRIPTION', value: (r) => card(r)?.description, flexible: true },
       ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({
         header: n.toUpperCase(),
+        member: `activity.${n}`,
         value: (r: Row) => card(r)?.activity[n],
         numeric: true,
       })),
-      { header: 'SCORES AS OF', value: (r) => card(r)?.scores.as_of },
+      { header: 'SCORES AS OF', member: 'scores.as_of', value: (r) => card(r)?.scores.as_of },
       ...SCORES.map((n) => ({
         header: n.toUpperCase(),
         key: n,
+        member: `scores.${n}`,
         // A table shows the score; tsv/csv the whole KeywordScore, as the single card does.
         value: (r: Row) => score(r, n),
         tableValue: (r: Row) => score(r, n)?.score,
@@ -245,7 +255,8 @@ async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
       { header: 'ID', value: (r) => card(r)?.id, id: true },
       { header: 'ERROR', value: (r) => (r.ok ? undefined : r.error.message), flexible: true },
     ],
-    (r) => (r.ok ? r.value : { input: r.input, error: r.error.message }),
+    // Every row says which input line it answers, a card as `{"input": …, …the card}`.
+    (r) => (r.ok ? ledBy('input', r.input, r.value) : { input: r.input, error: r.error.message }),
   );
   batch.finish();
 }

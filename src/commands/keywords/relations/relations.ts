@@ -6,6 +6,7 @@ import { maxPages, pageWindow } from '../../../client/paging.js';
 import { printRows } from '../../../io/output.js';
 import { note } from '../../../io/lines.js';
 import { printListing } from '../../../io/replies.js';
+import { ledBy } from '../../../io/columns.js';
 import { type LinkRow as Link, RELATION_BATCH_COLUMNS, RELATION_COLUMNS } from './views.js';
 import { enumFlag, intFlag, target } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor, field, only } from '../../declaration.js';
@@ -153,7 +154,7 @@ async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
     }
   }
   await printRows<Link>(out, rows(), RELATION_BATCH_COLUMNS, (r) =>
-    r.error !== undefined ? { input: r.input, error: r.error } : { input: r.input, ...r.link },
+    r.error !== undefined ? { input: r.input, error: r.error } : ledBy('input', r.input, r.link),
   );
   batch.finish();
 }

@@ -15,7 +15,8 @@ export interface ToolRow {
 export function toolColumns<T extends ToolRow>(args: (tool: T) => string): Column<T>[] {
   return [
     { header: 'NAME', value: (t) => t.name, keep: true },
-    { header: 'ARGUMENTS', value: args },
-    { header: 'DESCRIPTION', value: (t) => t.title ?? t.description ?? '', flexible: true },
+    // Read from the tool's `inputSchema` (csv/tsv give no column of their own to a member a column shows).
+    { header: 'ARGUMENTS', member: 'inputSchema', value: args },
+    { header: 'DESCRIPTION', member: ['title', 'description'], value: (t) => t.title ?? t.description ?? '', flexible: true },
   ];
 }
