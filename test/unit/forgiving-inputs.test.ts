@@ -42,7 +42,7 @@ describe('relation names', () => {
 
   it('accepts them on the command line', async () => {
     const o = await captured<relations.RelationsOptions>(relations.build as never, ['EGFR', '--relation', 'pipeline-targets']);
-    expect(o.relation).toBe('pipeline_targets');
+    expect(o.relations).toEqual([{ relation: 'pipeline_targets' }]);
   });
 
   it('refuses --activity with a relation other than sponsors (exit 2)', async () => {

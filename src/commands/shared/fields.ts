@@ -6,7 +6,7 @@
  * it on every run to print the lists, and loads no command's body for it.
  */
 import { columnKey } from '../../io/columns.js';
-import { RELATION_BATCH_COLUMNS, RELATION_COLUMNS, SEARCH_COLUMNS } from '../keywords/views.js';
+import { RELATION_BATCH_COLUMNS, RELATION_COLUMNS, RELATION_MULTI_COLUMNS, SEARCH_COLUMNS } from '../keywords/views.js';
 import { toolColumns } from '../mcp/views.js';
 import { RUN_COLUMNS, SKIP_COLUMNS } from '../analyses/views.js';
 import { PROJECT_COLUMNS } from '../projects/views.js';
@@ -62,7 +62,7 @@ function keys(...lists: ReadonlyArray<ReadonlyArray<{ header: string; key?: stri
 export const FIELDS: Readonly<Record<string, FieldSpec>> = {
   'keywords search': { fields: keys(SEARCH_COLUMNS), rows: 'data' },
   'keywords get': { fields: [...CARD, 'input', 'error', 'section'] },
-  'keywords relations': { fields: keys(RELATION_COLUMNS, RELATION_BATCH_COLUMNS), rows: 'data' },
+  'keywords relations': { fields: keys(RELATION_COLUMNS, RELATION_BATCH_COLUMNS, RELATION_MULTI_COLUMNS), rows: 'data' },
   'projects list': { fields: keys(PROJECT_COLUMNS), rows: 'projects' },
   signals: { fields: keys(signalColumns(false)), rows: 'signals' },
   scoreboard: { fields: keys(scoreboardColumns(String)), rows: 'scoreboard' },
