@@ -183,7 +183,10 @@ describe('keywords relations: flags', () => {
       ['EGFR', '--relation', 'Pipeline-Targets', '--limit', '100', '--offset', '0'],
       { ...base, relations: [{ relation: 'pipeline_targets' }], limit: 100, offset: 0 },
     ],
-    [['EGFR', '--relation', 'sponsor', '--activity', 'TRIALS', '--all'], { ...base, relations: [{ relation: 'sponsors', activity: 'trials' }], all: true }],
+    [
+      ['EGFR', '--relation', 'sponsor', '--activity', 'TRIALS', '--all'],
+      { ...base, relations: [{ relation: 'sponsors', activity: 'trials' }], all: true },
+    ],
   ])('%j → options', async (argv, expected) => {
     expect(await parseFlags(relations.build, argv)).toEqual(expected);
   });
