@@ -8,11 +8,13 @@ import { environmentHelp } from './layout.js';
  */
 export function build(program: Command): Command {
   return new Command('help')
-    .description('show help for a command, e.g. `rsi help analyses run`; `rsi help environment`: the global options')
-    .argument('[command...]', 'the command, as you would type it, or environment, or reference')
+    .description(
+      'show help for a command, e.g. `rsi help analyses run`; `rsi help environment`: the global options; `rsi help schema status`: the JSON Schema of its --json',
+    )
+    .argument('[command...]', 'the command, as you would type it, or environment, or reference, or schema <command…>')
     .addHelpText(
       'after',
-      '\n`rsi help reference` prints the help of every command, one after another (also installed as man pages: man rsi).',
+      "\n`rsi help reference` prints the help of every command, one after another (also installed as man pages: man rsi).\n`rsi help schema <command…>` prints the JSON Schema of the document the command's --json prints (also shipped in the package, dist/schemas/).",
     )
     .action(async (words: string[], _options: unknown, self: Command) => {
       // gh's `gh help reference`: no command is called `reference` or `environment`, so neither
@@ -26,6 +28,11 @@ export function build(program: Command): Command {
       // The global options and the environment: listed here once, pointed to from every screen.
       if (words.length === 1 && words[0] === 'environment') {
         program.configureOutput().writeOut?.(environmentHelp(program));
+        return;
+      }
+      if (words[0] === 'schema' && !program.commands.some((c) => c.name() === 'schema')) {
+        const { printSchema } = await import('./schema-command.js');
+        printSchema(words.slice(1), program.configureOutput().writeOut ?? (() => undefined));
         return;
       }
       let cmd = program;
