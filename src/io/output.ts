@@ -35,6 +35,7 @@ import { fitText, hangLine, leftOutNote, pairsText } from './lines.js';
 import { streamTable } from './table.js';
 import { sanitizeLine, sanitizeText } from './sanitize.js';
 import { Batch, write } from './write.js';
+import { printRecordLines } from './record.js';
 
 // The parts the printers are made of, for the commands and tests that use one directly.
 export type { Column } from './columns.js';
@@ -428,6 +429,8 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
   if (fields) columns = selectColumns(columns, fields, (f) => f.row);
   const rows: Flat[] = [];
   for (const [part, s] of sections.entries()) for (const row of s.rows) rows.push({ part, row });
+  if (format === 'tsv' && sections.length === 1 && sections[0]!.card && rows.length === 1)
+    return printRecordLines(io, rows[0]!, fields ? columns : columns.slice(1), (f) => f.row);
   await printRowsOf(target, rows, columns, (f) => f.row);
 }
 
