@@ -43,6 +43,7 @@ export interface SearchWalk {
   /** The page cap (paging.ts `maxPages`); default `MAX_PAGES.default`. */
   maxPages?: number;
   onWarning?: (message: string) => void;
+  onPage?: WalkOptions['onPage'];
 }
 
 /** `iterateRelations`: the relation, the page size to ask for, and how to report a doubtful total. */
@@ -56,6 +57,7 @@ export interface RelationsWalk {
   /** The page cap (paging.ts `maxPages`); default `MAX_PAGES.default`. */
   maxPages?: number;
   onWarning?: (message: string) => void;
+  onPage?: WalkOptions['onPage'];
 }
 
 export class ApiClient {
@@ -125,7 +127,11 @@ export class ApiClient {
       start,
       window: how.window ?? paged.window,
       signal,
-      fetch: async (position, options) => paged.page(await this.get(path, paged.reply(), paged.query(q, position), options)),
+      fetch: async (position, options) => {
+        const page = paged.page(await this.get(path, paged.reply(), paged.query(q, position), options));
+        how.onPage?.(page.rows.length, page.total);
+        return page;
+      },
       repeated: (position, before) => repeatedPage(...paged.positions(path, position, before)),
       maxPages: how.maxPages,
       capped: (cap) => pageCapError(`GET ${path}`, cap),

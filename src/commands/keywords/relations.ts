@@ -62,6 +62,8 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const out = target(ctx);
   const columns = [...RELATION_COLUMNS];
+  // With --all, `fetched N of M` on stderr while rows go to a file (walk-progress.ts).
+  const progress = opts.all ? await (await import('../shared/walk-progress.js')).walkProgress(ctx) : undefined;
   const walk = (q: RelationQuery) => ({
     ...q,
     pageSize: 100,
@@ -69,14 +71,16 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
     offset: opts.offset,
     maxPages: cap,
     onWarning: (m: string) => note(ctx.io, `warning: ${m}`),
+    onPage: progress?.walk(),
   });
-  if (opts.relations.length > 1)
-    return printMulti(out, ctx, client, id, opts.relations, { all: opts.all, limit: opts.limit, offset: opts.offset, walk });
   const q = opts.relations[0]!;
-  if (opts.all) {
-    const rows = client.iterateRelations(id, walk(q), ctx.signal);
-    await printListing(out, { rows, columns, empty: 'No links' });
-    return;
+  try {
+    if (opts.relations.length > 1)
+      return await printMulti(out, ctx, client, id, opts.relations, { all: opts.all, limit: opts.limit, offset: opts.offset, walk });
+    if (opts.all)
+      return void (await printListing(out, { rows: client.iterateRelations(id, walk(q), ctx.signal), columns, empty: 'No links' }));
+  } finally {
+    progress?.stop();
   }
   const page = await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal);
   // On a terminal, each link's count as a bar against the page's largest (the service ranks them).
