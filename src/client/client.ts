@@ -229,7 +229,11 @@ export class ApiClient {
         const projectId = about.projectId ?? /\/projects\/([^/?]+)/.exec(what)?.[1];
         const setupUrl = projectId ? this.setupUrl(decodeURIComponent(projectId)) : undefined;
         // The spec names two causes of a 409; the text says which only when it mentions one.
-        const setup = setupUrl ? `finish scoring setup at ${setupUrl}` : "finish the project's scoring setup in the browser";
+        // The URL once: when the service's own text names it, the hint points there instead of repeating it.
+        const setup =
+          setupUrl && !text?.includes(setupUrl)
+            ? `finish scoring setup at ${setupUrl}`
+            : `finish the project's scoring setup in the browser${setupUrl ? ' (at the URL above)' : ''}`;
         const signals = `check the finished scan's signals with \`rsi signals ${projectId ? decodeURIComponent(projectId) : '<project>'}\``;
         const cause = /setup/i.test(text ?? '') ? 'setup' : /scan|selection|signal/i.test(text ?? '') ? 'selection' : 'unclear';
         return new ConflictError(text ?? `conflict (${what})`, cause === 'setup' ? setupUrl : undefined, {

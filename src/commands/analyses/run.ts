@@ -15,6 +15,7 @@ import { inTable, printsDocuments, tableGap, tableNote } from '../../io/replies.
 import { RUN_COLUMNS, SKIP_COLUMNS } from './views.js';
 import { readInput } from '../shared/flags.js';
 import * as ops from '../../ops/analyses.js';
+import { shellQuote } from '../../io/text.js';
 
 // The use case's parts, where the command's tests have always found them.
 export { confirmPlan, resolveSelectNames } from '../../ops/analyses.js';
@@ -257,7 +258,12 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   const { result } = outcome;
 
   await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, ctx.signal));
-  if (options.wait === undefined) return;
+  if (options.wait === undefined) {
+    // The runs go on at the service: say how to follow them (a command to paste, quoted by the one rule).
+    if ((result.runs?.length ?? 0) > 0)
+      await tableNote({ io, format }, `Next: follow it with \`rsi status ${shellQuote(project.name)} --watch\``);
+    return;
+  }
 
   const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(
