@@ -78,6 +78,18 @@ export class AmbiguousNameError extends UsageError {
   }
 }
 
+/** A project name that matches none of the caller's projects, or several: `project` is the name as given. */
+export class ProjectNameError extends AmbiguousNameError {
+  constructor(
+    message: string,
+    readonly project: string,
+    candidates: readonly string[],
+    options: CliErrorOptions = {},
+  ) {
+    super(message, candidates, options);
+  }
+}
+
 /** No credentials, 401, refresh refused. Exit 3. */
 export class NotSignedInError extends CliError {
   override readonly code: string = 'not_signed_in';

@@ -285,9 +285,10 @@ function isField(before: readonly string[], name: string): boolean {
  * granted (a 403), and the profile and base URL in force (every hint).
  */
 export async function explainError(error: unknown, ctx: Context): Promise<unknown> {
-  const [{ explainError: explainScope }, { withGlobals }] = await Promise.all([
+  const [{ explainError: explainScope }, { withGlobals }, { explainDefaultProject }] = await Promise.all([
     import('./commands/login/login.js'),
     import('./commands/shared/hints.js'),
+    import('./commands/shared/default-project.js'),
   ]);
-  return withGlobals(await explainScope(error, ctx), ctx);
+  return withGlobals(explainDefaultProject(await explainScope(error, ctx), ctx), ctx);
 }

@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeManPages } from './manpages.mjs';
+import { writeSchemas } from './schemas.mjs';
 import { bundledPackages, jqWasmNotices, renderNotices } from './notices.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -72,6 +73,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(join(ROOT, 'dist', NOTICES), renderNotices('Third-party notices for rsi (dist/)', notices));
   // dist/man/: rsi.1 and a page per command, from the command tree (package.json `man` lists them).
   await writeManPages(ROOT);
+  // dist/schemas/: the JSON Schema of each command's --json document (rsi help schema prints the same).
+  await writeSchemas(ROOT);
 }
 
 /**

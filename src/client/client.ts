@@ -42,6 +42,7 @@ export interface SearchWalk {
   /** The page cap (paging.ts `maxPages`); default `MAX_PAGES.default`. */
   maxPages?: number;
   onWarning?: (message: string) => void;
+  onPage?: WalkOptions['onPage'];
 }
 
 /** `iterateRelations`: the relation, the page size to ask for, and how to report a doubtful total. */
@@ -55,6 +56,7 @@ export interface RelationsWalk {
   /** The page cap (paging.ts `maxPages`); default `MAX_PAGES.default`. */
   maxPages?: number;
   onWarning?: (message: string) => void;
+  onPage?: WalkOptions['onPage'];
 }
 
 export class ApiClient {
@@ -124,7 +126,11 @@ export class ApiClient {
       start,
       window: how.window ?? paged.window,
       signal,
-      fetch: async (position, options) => paged.page(await this.get(path, paged.reply(), paged.query(q, position), options)),
+      fetch: async (position, options) => {
+        const page = paged.page(await this.get(path, paged.reply(), paged.query(q, position), options));
+        how.onPage?.(page.rows.length, page.total);
+        return page;
+      },
       repeated: (position, before) => repeatedPage(...paged.positions(path, position, before)),
       maxPages: how.maxPages,
       capped: (cap) => pageCapError(`GET ${path}`, cap),
@@ -231,7 +237,11 @@ export class ApiClient {
         const projectId = about.projectId ?? /\/projects\/([^/?]+)/.exec(what)?.[1];
         const setupUrl = projectId ? this.setupUrl(decodeURIComponent(projectId)) : undefined;
         // The spec names two causes of a 409; the text says which only when it mentions one.
-        const setup = setupUrl ? `finish scoring setup at ${setupUrl}` : "finish the project's scoring setup in the browser";
+        // The URL once: when the service's own text names it, the hint points there instead of repeating it.
+        const setup =
+          setupUrl && !text?.includes(setupUrl)
+            ? `finish scoring setup at ${setupUrl}`
+            : `finish the project's scoring setup in the browser${setupUrl ? ' (at the URL above)' : ''}`;
         const signals = `check the finished scan's signals with ${suggest(['rsi', 'signals', projectId ? decodeURIComponent(projectId) : placeholder('project')])}`;
         const cause = /setup/i.test(text ?? '') ? 'setup' : /scan|selection|signal/i.test(text ?? '') ? 'selection' : 'unclear';
         return new ConflictError(text ?? `conflict (${what})`, cause === 'setup' ? setupUrl : undefined, {

@@ -15,6 +15,8 @@ export interface WalkOptions {
   /** The page cap (paging.ts `maxPages`); default `MAX_PAGES.default`. */
   maxPages?: number | undefined;
   onWarning?: ((message: string) => void) | undefined;
+  /** Each page as it arrives (in any order): its rows and the total the server sent with it, for a progress line. */
+  onPage?: ((rows: number, total: number | undefined) => void) | undefined;
 }
 
 /** A paged endpoint, for `ApiClient.walk`: `Q` what the caller asks, `R` a page's reply, `T` a row. */

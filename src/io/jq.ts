@@ -71,7 +71,10 @@ export async function compileJq(expression: string, options: JqOptions): Promise
       }
       // The thread of the moment: one that trapped on another program has been replaced.
       const done = await (await engineFor(options.env)).job({ expression, input: json, pretty }, options, emit);
-      if (done.error !== undefined) throw new JqExpressionError(`--jq: ${jqMessage(done.error)}`);
+      if (done.error !== undefined) {
+        const hint = shapeHint(done.error, json);
+        throw new JqExpressionError(`--jq: ${jqMessage(done.error)}`, hint ? { hint } : {});
+      }
       // halt_error with a status: the program asked for it; rsi's one code for a jq failure.
       if (done.exitCode !== 0) throw new JqHaltError(done.exitCode);
     },
@@ -111,6 +114,30 @@ export function loneSurrogate(json: string): string | undefined {
     i = next;
   }
   return undefined;
+}
+
+/**
+ * For an error that says the program looked where the document has nothing (`.opportunities[]` on
+ * a document without it: "Cannot iterate over null"), what the document does have: its members, or
+ * that it is an array (and its items' members). rsi help schema has the whole shape.
+ */
+export function shapeHint(error: string, json: string): string | undefined {
+  if (!/Cannot (iterate over|index)|null \(null\)|has no keys/.test(error)) return undefined;
+  let document: unknown;
+  try {
+    document = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  const members = (value: unknown): string | undefined =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).join(', ') || '(none)' : undefined;
+  const top = members(document);
+  if (top !== undefined) return `the document's members are: ${top}`;
+  if (Array.isArray(document)) {
+    const inner = members(document.find((item) => item !== null && typeof item === 'object'));
+    return `the document is an array of ${document.length} items${inner ? `, each with members such as: ${inner}` : ''} (iterate it with .[])`;
+  }
+  return `the document is ${document === null ? 'null' : `a ${typeof document}`}`;
 }
 
 /** `halt_error`: its text is already on stderr, as the program wrote it. */

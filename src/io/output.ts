@@ -39,6 +39,7 @@ import { formatOf, type OutputTarget, type RowsJob } from './formats.js';
 import { fitText, hangLine, leftOutNote, pairsText } from './lines.js';
 import { sanitizeLine, sanitizeText } from './sanitize.js';
 import { Batch, write } from './write.js';
+import { printRecordLines } from './record.js';
 
 /**
  * What `--fields` and `--jq` ask of a run's output. Set once per Io, after the flags are checked
@@ -320,6 +321,8 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
   if (fields) columns = selectColumns(columns, fields, (f) => f.row);
   const rows: Flat[] = [];
   for (const [part, s] of parts.entries()) for (const row of s.rows) rows.push({ part, row });
+  if (format === 'tsv' && sections.length === 1 && sections[0]!.card && rows.length === 1)
+    return printRecordLines(io, rows[0]!, fields ? columns : columns.slice(1), (f) => f.row);
   await printRowsOf(target, rows, columns, (f) => f.row);
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../client/client.js';
 import { isUuid } from '../client/ids.js';
-import { AmbiguousNameError, UnexpectedReplyError, UsageError } from '../errors.js';
+import { AmbiguousNameError, ProjectNameError, UnexpectedReplyError, UsageError } from '../errors.js';
 import { suggest } from '../io/text.js';
 
 /** What a use case needs of a project or keyword: its id for paths, a name for messages. */
@@ -32,8 +32,9 @@ export async function resolveProject(client: ProjectDirectory, ref: string, sign
   const matches = exact.length ? exact : projects.filter((p) => p.name.toLowerCase() === wanted.toLowerCase());
   if (matches.length === 1) return { id: serverId('project', matches[0]!.id, matches[0]!.name), name: matches[0]!.name };
   if (matches.length > 1) {
-    throw new AmbiguousNameError(
+    throw new ProjectNameError(
       `several projects are named "${wanted}"`,
+      wanted,
       matches.map((p) => `${p.id}  ${p.name}`),
       {
         hint: `use the id: ${matches.map((p) => p.id).join(', ')}`,
@@ -41,14 +42,39 @@ export async function resolveProject(client: ProjectDirectory, ref: string, sign
     );
   }
   const names = projects.map((p) => p.name);
-  throw new AmbiguousNameError(`no project named "${wanted}"`, names, {
+  const near = nearNames(wanted, names);
+  throw new ProjectNameError(`no project named "${wanted}"`, wanted, names, {
     hint: names.length
-      ? `your projects: ${names
+      ? `${near.length ? `did you mean ${near.map((n) => `"${n}"`).join(' or ')}? ` : ''}your projects: ${names
           .slice(0, 10)
           .map((n) => `"${n}"`)
           .join(', ')}${names.length > 10 ? ', …' : ''}`
       : 'you have no projects yet: `rsi projects create --name …`',
   });
+}
+
+/**
+ * The names a typo of `wanted` most likely meant (`Parkinsons targets` → `Parkinson's targets`):
+ * equal but for case, spaces and punctuation, or within a few edits of it (a quarter of its length).
+ */
+export function nearNames(wanted: string, names: readonly string[]): string[] {
+  const plain = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  const w = plain(wanted);
+  const scored = names.map((name) => ({ name, d: editDistance(w, plain(name)) }));
+  const best = Math.min(...scored.map((s) => s.d));
+  if (!Number.isFinite(best) || best > Math.max(1, Math.floor(w.length / 4))) return [];
+  return [...new Set(scored.filter((s) => s.d === best).map((s) => s.name))].slice(0, 3);
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions), two rows at a time. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 /**

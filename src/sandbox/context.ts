@@ -28,4 +28,6 @@ export interface SandboxContext {
   stats: SandboxStats;
   tokenTtlSeconds: number;
   autoApprove: boolean;
+  /** A new id for a created project or run: random, or with `--seed` derived from the seed and a counter. */
+  newId: () => string;
 }

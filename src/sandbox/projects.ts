@@ -2,7 +2,6 @@
  * Projects: the store, membership, listing and creation, and the lifecycle over (scaled) time that
  * status, signals, opportunities and analyses read: scan → signals → setup → runs.
  */
-import { randomUUID } from 'node:crypto';
 import { HttpError, type Req, type Res } from './http.js';
 import type { SandboxContext } from './context.js';
 import { USER, type Caller } from './oauth.js';
@@ -130,7 +129,7 @@ export class Projects {
     const now = this.ctx.clock.now();
     const scanError = this.ctx.faults.has('scan-error');
     const project = this.add({
-      id: randomUUID(),
+      id: this.ctx.newId(),
       name,
       createdAt: now,
       role: 'owner',
@@ -211,8 +210,8 @@ export class Projects {
 
   record(p: Project, s: SignalSeed, at: number, mode: AnalysisMode): Run {
     const run: Run = {
-      id: randomUUID(),
-      taskId: randomUUID(),
+      id: this.ctx.newId(),
+      taskId: this.ctx.newId(),
       keywordId: s.keyword_id,
       signalKeywordId: s.signal_keyword_id,
       signalName: s.name,

@@ -3,6 +3,7 @@
  * API, setup page — faithful to shared/service-api.md. Choices where the spec is silent are in
  * docs/sandbox.md. Imports nothing from the CLI layers.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { HttpError, crossSite, randomToken, sameSecret, send, type Req, type Res } from './http.js';
@@ -13,6 +14,7 @@ import { SandboxClock } from './clock.js';
 import { landingPage, setupPage, errorPage } from './pages.js';
 import { breakSchema, hostileReply, sparsify, FAULTS, HOSTILE_ROUTES, type Fault } from './faults.js';
 import { emptyStats, type SandboxContext, type SandboxStats } from './context.js';
+import { uuidFor } from './data.js';
 
 export { FAULTS, type Fault } from './faults.js';
 export type { SandboxContext, SandboxStats } from './context.js';
@@ -39,6 +41,11 @@ export interface SandboxOptions {
    * URL, and the sandbox answers requests naming it in Host besides its loopback names.
    */
   publicHost?: string;
+  /**
+   * Derive the ids of created projects and runs from this text (and their order) instead of
+   * drawing them at random: the same commands then give the same signals, ranks and outcomes.
+   */
+  seed?: string;
 }
 
 /** The request header that carries the admin secret. */
@@ -114,6 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stats,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     autoApprove: options.autoApprove ?? false,
+    newId: options.seed === undefined ? randomUUID : seededIds(options.seed),
   };
   const oauth = new OAuthServer(ctx);
   const api = new ApiService(ctx, oauth);
@@ -315,4 +323,10 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** Ids from a seed: the nth is a UUID derived from the seed and n, the same on every run. */
+function seededIds(seed: string): () => string {
+  let n = 0;
+  return () => uuidFor(`seed:${seed}|${n++}`);
 }

@@ -71,6 +71,8 @@ const MARKERS = [
   'rsi projects list --fields name,role,id',
   "printf '%s\\n' EGFR KRAS",
   'kinase-indications.csv',
+  'rsi keywords relations NSCLC --relation all --all --format csv',
+  'rsi help schema opportunities',
 ];
 
 describe('docs/scripting.md recipes', () => {
@@ -126,6 +128,26 @@ describe('docs/scripting.md recipes', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n').length).toBe(10);
     expect(Number(r.stderr.trim().split('\n').pop())).toBeGreaterThan(20);
+  });
+
+  it('every relation in one csv: each row led by its relation and activity, sponsors once per activity', async () => {
+    const r = await run(`${block('rsi keywords relations NSCLC --relation all --all --format csv')}\ncat nsclc-relations.csv`);
+    expect(r.code, r.stderr).toBe(0);
+    const [head, ...rows] = r.stdout.trim().split('\r\n');
+    expect(head).toBe('relation,activity,name,count,stage,id');
+    const pairs = new Set(rows.map((row) => row.split(',').slice(0, 2).join(',')));
+    expect(pairs).toContain('indications,');
+    expect(pairs).toContain('assets,');
+    expect([...pairs].filter((p) => p.startsWith('sponsors,')).length).toBeGreaterThan(0);
+    for (const p of pairs)
+      expect(['indications,', 'assets,', 'pipeline_targets,', 'sponsors,trials', 'sponsors,papers', 'sponsors,patents']).toContain(p);
+  });
+
+  it('the schema command: the members of a document, and a schema saved to a file', async () => {
+    const r = await run(`${block('rsi help schema opportunities')}\njq -r .title relations.schema.json`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/"error",\s*"keywords",\s*"project_analyses"/);
+    expect(r.stdout.trim().split('\n').pop()).toBe('rsi keywords relations --json');
   });
 
   it('every keyword matching a search', async () => {

@@ -49,8 +49,8 @@ describe('bash completion', () => {
 
   it.each([
     ['rsi --format t', ['table', 'tsv']],
-    ['rsi keywords relations X --relation ', ['indications', 'assets', 'pipeline_targets', 'sponsors']],
-    ['rsi keywords relations X --relation sponsors --activity ', ['trials', 'papers', 'patents']],
+    ['rsi keywords relations X --relation ', ['indications', 'assets', 'pipeline_targets', 'sponsors', 'all']],
+    ['rsi keywords relations X --relation sponsors --activity ', ['trials', 'papers', 'patents', 'all']],
     ['rsi projects create --goal ', ['target', 'indication', 'modality']],
     ['rsi analyses run P --type m', ['modality', 'mechanism']],
     ['rsi signals P --analysis-mode n', ['novel_signal_scout']],
@@ -82,7 +82,7 @@ describe('other shells', () => {
   it('PowerShell registers a native completer with the same data', () => {
     const ps = script('powershell', program);
     expect(ps).toContain('Register-ArgumentCompleter -Native -CommandName rsi');
-    expect(ps).toContain("'--relation' = @('indications', 'assets', 'pipeline_targets', 'sponsors')");
+    expect(ps).toContain("'--relation' = @('indications', 'assets', 'pipeline_targets', 'sponsors', 'all')");
     expect(ps).toMatch(/'analyses run' = @\([^)]*'--profile', [^)]*'--wait'/);
     expect(ps).toMatch(/\$projectCommands = @\([^)]*'status'/);
     expect(ps).toContain('__complete projects');

@@ -24,9 +24,9 @@ const LINES: Record<string, { single: string[]; batch?: { argv: string[]; stdin:
     batch: { argv: ['keywords', 'get', '-'], stdin: 'EGFR\nno such keyword zzz\n' },
   },
   'keywords relations': {
-    // assets: the relation whose links carry a stage.
-    single: ['keywords', 'relations', 'EGFR', '--relation', 'assets'],
-    batch: { argv: ['keywords', 'relations', '-', '--relation', 'assets'], stdin: 'EGFR\nno such keyword zzz\n' },
+    // assets: the relation whose links carry a stage; sponsors: links with an activity.
+    single: ['keywords', 'relations', 'EGFR', '--relation', 'assets,sponsors'],
+    batch: { argv: ['keywords', 'relations', '-', '--relation', 'assets,sponsors'], stdin: 'EGFR\nno such keyword zzz\n' },
   },
   'projects list': { single: ['projects', 'list'] },
   signals: { single: ['signals', PROJECT] },
@@ -80,8 +80,15 @@ async function rsi(argv: readonly string[], stdin = ''): Promise<{ code: number;
 function declaredRefusal(field: Field, format: OutputFormat, batch: boolean, argv: readonly string[]): string | undefined {
   if (field.mode === 'batch' && !batch) return 'exists only when';
   if (field.mode === 'single' && batch) return 'exists only for one input';
-  const include = argv.includes('--include') ? { include: [argv[argv.indexOf('--include') + 1]] } : {};
-  const missing = field.requires?.({ args: [], opts: include });
+  // The options as commander gives them to the command (`--include a` → { include: ['a'] }).
+  const opts: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (!flag.startsWith('--') || argv[i + 1] === undefined || argv[i + 1]!.startsWith('-')) continue;
+    const key = flag.slice(2).replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+    opts[key] = key === 'include' ? [argv[i + 1]] : argv[i + 1];
+  }
+  const missing = field.requires?.({ args: [], opts });
   if (missing) return missing;
   const json = format === 'json' || format === 'ndjson';
   if (json && 'refused' in field.json) return field.json.refused;

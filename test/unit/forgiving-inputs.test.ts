@@ -8,6 +8,7 @@ import { resolveSelectNames } from '../../src/ops/analyses.js';
 import * as login from '../../src/commands/login/login.js';
 import * as keywordsGet from '../../src/commands/keywords/get/get.js';
 import * as relations from '../../src/commands/keywords/relations/relations.js';
+import { relationName } from '../../src/commands/keywords/relations/relation-list.js';
 import * as create from '../../src/commands/projects/create/create.js';
 import { AmbiguousNameError, UsageError } from '../../src/errors.js';
 import { fakeClient } from '../support/commands.js';
@@ -38,11 +39,11 @@ describe('relation names', () => {
     ['pipeline target', 'pipeline_targets'],
     ['sponsor', 'sponsors'],
     ['INDICATIONS', 'indications'],
-  ])('%s → %s', (raw, want) => expect(relations.relationName(raw)).toBe(want));
+  ])('%s → %s', (raw, want) => expect(relationName(raw)).toBe(want));
 
   it('accepts them on the command line', async () => {
     const o = await captured<relations.RelationsOptions>(relations.build as never, ['EGFR', '--relation', 'pipeline-targets']);
-    expect(o.relation).toBe('pipeline_targets');
+    expect(o.relations).toEqual([{ relation: 'pipeline_targets' }]);
   });
 
   it('refuses --activity with a relation other than sponsors (exit 2)', async () => {

@@ -165,7 +165,7 @@ describe('RelationPage', () => {
 
   it('renders in every format', async () => {
     const { run } = await import('../../src/commands/keywords/relations/relations.js');
-    const opts = { keyword: K, relation: 'indications', activity: undefined, limit: undefined, offset: undefined };
+    const opts = { keyword: K, relations: [{ relation: 'indications' }], limit: undefined, offset: undefined };
     await rendersEverywhere(
       () => page,
       (ctx) => run({ ...opts, all: false }, ctx),

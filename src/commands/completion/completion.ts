@@ -11,8 +11,8 @@ type Shell = (typeof SHELLS)[number];
 /** Values a flag takes, completed after it. Keyed by long flag; the same everywhere it appears. */
 export const FLAG_VALUES: Record<string, readonly string[]> = {
   '--format': OUTPUT_FORMATS,
-  '--relation': RELATIONS,
-  '--activity': ACTIVITIES,
+  '--relation': [...RELATIONS, 'all'],
+  '--activity': [...ACTIVITIES, 'all'],
   '--goal': GOALS,
   '--type': TOP_TYPES,
   '--analysis-mode': ANALYSIS_MODES,

@@ -120,12 +120,17 @@ export async function run(opts: ConfigOptions, ctx: Context): Promise<void> {
     return;
   }
   if (opts.action === 'set') {
-    const value = parseSetting(key, opts.value);
+    let value = parseSetting(key, opts.value);
     if (key === 'profile') await requireProfile(ctx, value);
+    // The default project is checked with the service when it can be (default-project.ts).
+    let warning: string | undefined;
+    if (key === 'project')
+      ({ name: value, warning } = await (await import('../shared/default-project.js')).checkProjectSetting(ctx, value));
     await store.updateSettings((s) =>
       key === 'project' ? { ...s, projects: { ...(s.projects as Record<string, string>), [profile]: value } } : { ...s, [key]: value },
     );
     ctx.io.stderr.write(`✓ Set ${key} to ${value}${key === 'project' ? ` for profile ${profile}` : ''}\n`);
+    if (warning) ctx.io.stderr.write(`${warning}\n`);
     warnIfOverridden(ctx, key);
     return;
   }

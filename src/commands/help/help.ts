@@ -10,16 +10,17 @@ import { environmentHelp } from './layout.js';
  */
 export const command: CommandDeclaration = {
   path: 'help',
-  description: 'show help for a command, e.g. `rsi help analyses run`; `rsi help environment`: the global options',
-  examples: ['rsi help analyses run', 'rsi help environment'],
+  description:
+    'show help for a command, e.g. `rsi help analyses run`; `rsi help environment`: the global options; `rsi help schema status`: the JSON Schema of its --json',
+  examples: ['rsi help analyses run', 'rsi help environment', 'rsi help schema status'],
 };
 
 export function build(_ctx: Context): Command {
   return commandFor(command)
-    .argument('[command...]', 'the command, as you would type it, or environment, or reference')
+    .argument('[command...]', 'the command, as you would type it, or environment, or reference, or schema <command…>')
     .addHelpText(
       'after',
-      '\n`rsi help reference` prints the help of every command, one after another (also installed as man pages: man rsi).',
+      "\n`rsi help reference` prints the help of every command, one after another (also installed as man pages: man rsi).\n`rsi help schema <command…>` prints the JSON Schema of the document the command's --json prints (also shipped in the package, dist/schemas/).",
     )
     .action(async (words: string[], _options: unknown, self: Command) => {
       // The root: help is a command of the program itself.
@@ -35,6 +36,11 @@ export function build(_ctx: Context): Command {
       // The global options and the environment: listed here once, pointed to from every screen.
       if (words.length === 1 && words[0] === 'environment') {
         program.configureOutput().writeOut?.(environmentHelp(program));
+        return;
+      }
+      if (words[0] === 'schema' && !program.commands.some((c) => c.name() === 'schema')) {
+        const { printSchema } = await import('./schema-command.js');
+        printSchema(words.slice(1), program.configureOutput().writeOut ?? (() => undefined));
         return;
       }
       let cmd = program;

@@ -19,6 +19,8 @@ export interface SandboxCommandOptions {
   quiet: boolean;
   /** Milliseconds every response is delayed, like a network. */
   latencyMs: number;
+  /** --seed: created projects' and runs' ids derived from it (the same data every run); undefined: random. */
+  seed: string | undefined;
   /** Set by --admin-secret or RSI_SANDBOX_ADMIN_SECRET; undefined: the sandbox makes a random one. */
   adminSecret: string | undefined;
   /** --tls: serve HTTPS (with a throwaway CA unless certFile/keyFile are given). */
@@ -53,6 +55,10 @@ export function build(ctx: Context, runF: typeof run = run): Command {
         .default([]),
     )
     .option('--latency <ms>', 'delay every response this many milliseconds, like a network', '0')
+    .option(
+      '--seed <text>',
+      'derive the ids of created projects and runs from this text: the same commands give the same signals and outcomes (default: random ids)',
+    )
     .option('--quiet', 'do not log requests on stderr')
     .option('--admin-secret <secret>', 'secret for the /__sandbox/* routes (default: $RSI_SANDBOX_ADMIN_SECRET, else random)')
     .option('--tls', 'serve HTTPS with a throwaway CA made at start; its PEM path is the second stdout line')
@@ -116,6 +122,7 @@ export function parseOptions(raw: Record<string, unknown>, env: Record<string, s
     quiet: raw.quiet === true,
     latencyMs: num('latency', raw.latency, 0, 60000, true),
     adminSecret,
+    seed: raw.seed === undefined ? undefined : String(raw.seed),
   };
 }
 
@@ -150,6 +157,7 @@ async function serve(
       faults: opts.faults,
       adminSecret: opts.adminSecret,
       latencyMs: opts.latencyMs,
+      ...(opts.seed === undefined ? {} : { seed: opts.seed }),
       tls,
       publicHost: opts.publicHost,
       log: opts.quiet ? undefined : (line) => void err.write(`sandbox: ${line}\n`),
@@ -165,7 +173,7 @@ async function serve(
   if (!LOOPBACK.includes(opts.host)) err.write(`sandbox: warning: listening on ${opts.host}, reachable from other machines\n`);
   err.write(
     `sandbox: ready at ${sandbox.url} (API ${sandbox.url}/api/v1)${opts.autoApprove ? ', auto-approving sign-ins' : ''}` +
-      `${opts.timeScale !== 1 ? `, clock ×${opts.timeScale}` : ''}${opts.latencyMs ? `, latency ${opts.latencyMs} ms` : ''}${opts.faults.length ? `, faults: ${opts.faults.join(', ')}` : ''}\n`,
+      `${opts.timeScale !== 1 ? `, clock ×${opts.timeScale}` : ''}${opts.latencyMs ? `, latency ${opts.latencyMs} ms` : ''}${opts.seed !== undefined ? `, seed ${JSON.stringify(opts.seed)}` : ''}${opts.faults.length ? `, faults: ${opts.faults.join(', ')}` : ''}\n`,
   );
   err.write(`sandbox: sign in with: rsi login --base-url ${sandbox.url}\n`);
   // Scripts find a generated secret here; one the caller set is not echoed (they have it).

@@ -135,19 +135,34 @@ export async function startBatch<R>(
     if (problem !== undefined) throw new UsageError(problem);
     return work(client, await resolve(input), input);
   };
+  // `fetched N of M` on stderr while the rows go to a file (walk-progress.ts).
+  const progress = await (await import('./walk-progress.js')).walkProgress(ctx);
+  let done = 0;
   async function* outcomes(): AsyncGenerator<Outcome<R>> {
-    for await (const outcome of inInputOrder(items, itemWork, window, fatal)) {
-      if (!outcome.ok) {
-        failed++;
-        const message = outcome.error.message.replace(/\s*\n\s*/g, ' ');
-        const { code, exitCode, hint } = outcome.error as Partial<CliError>;
-        ctx.io.stderr.write(
-          errorsAsJson(ctx.env)
-            ? errorJsonLine({ code: code ?? 'unexpected', exit: exitCode ?? ExitCode.unexpected, message, hint, input: outcome.input })
-            : `rsi: ${outcome.input}: ${message}\n`,
-        );
+    try {
+      for await (const outcome of inInputOrder(items, itemWork, window, fatal)) {
+        progress?.items(++done, items.length);
+        if (!outcome.ok) {
+          failed++;
+          const message = outcome.error.message.replace(/\s*\n\s*/g, ' ');
+          const { code, exitCode, hint } = outcome.error as Partial<CliError>;
+          // The error line goes above the live line (which is redrawn after it).
+          const line = errorsAsJson(ctx.env)
+            ? errorJsonLine({
+                code: code ?? 'unexpected',
+                exit: exitCode ?? ExitCode.unexpected,
+                message,
+                hint,
+                input: outcome.input,
+              }).replace(/\n$/, '')
+            : `rsi: ${outcome.input}: ${message}`;
+          if (progress) progress.log(line);
+          else ctx.io.stderr.write(`${line}\n`);
+        }
+        yield outcome;
       }
-      yield outcome;
+    } finally {
+      progress?.stop();
     }
   }
   return {

@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import type { Choice } from '../../io/prompter.js';
 import { canPrompt } from '../../io/io.js';
 import { UsageError } from '../../errors.js';
+import type { DefaultProject } from './default-project.js';
 
 /** stdin, stdout and stderr are the person's terminal, and prompts are not turned off. */
 export function canAsk(ctx: Context): boolean {
@@ -22,7 +23,11 @@ export function canAsk(ctx: Context): boolean {
 export async function projectOrPick(ctx: Context, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
   const fallback = defaultProject(ctx);
-  if (fallback) return fallback.name;
+  if (fallback) {
+    // Errors about it will say where it came from (default-project.ts).
+    (await import('./default-project.js')).rememberDefault(ctx, fallback);
+    return fallback.name;
+  }
   if (!canAsk(ctx)) {
     throw new UsageError("missing required argument 'project'", {
       hint: 'name the project, or set a default: `rsi config set project NAME` (or RSI_PROJECT)',
@@ -35,7 +40,7 @@ export async function projectOrPick(ctx: Context, given: string | undefined): Pr
  * The project a command uses when none is named (gh's repository context, kubectl's namespace):
  * RSI_PROJECT, else the profile's `project` setting.
  */
-export function defaultProject(ctx: Context): { name: string; source: 'RSI_PROJECT' | 'setting' } | undefined {
+export function defaultProject(ctx: Context): DefaultProject | undefined {
   const env = ctx.env.RSI_PROJECT?.trim();
   if (env) return { name: env, source: 'RSI_PROJECT' };
   const projects = ctx.settings().projects;

@@ -176,14 +176,17 @@ describe('keywords get: run', () => {
 });
 
 describe('keywords relations: flags', () => {
-  const base = { keyword: 'EGFR', activity: undefined, limit: undefined, offset: undefined, all: false };
+  const base = { keyword: 'EGFR', limit: undefined, offset: undefined, all: false };
   it.each([
-    [['EGFR', '--relation', 'indications'], { ...base, relation: 'indications' }],
+    [['EGFR', '--relation', 'indications'], { ...base, relations: [{ relation: 'indications' }] }],
     [
       ['EGFR', '--relation', 'Pipeline-Targets', '--limit', '100', '--offset', '0'],
-      { ...base, relation: 'pipeline_targets', limit: 100, offset: 0 },
+      { ...base, relations: [{ relation: 'pipeline_targets' }], limit: 100, offset: 0 },
     ],
-    [['EGFR', '--relation', 'sponsor', '--activity', 'TRIALS', '--all'], { ...base, relation: 'sponsors', activity: 'trials', all: true }],
+    [
+      ['EGFR', '--relation', 'sponsor', '--activity', 'TRIALS', '--all'],
+      { ...base, relations: [{ relation: 'sponsors', activity: 'trials' }], all: true },
+    ],
   ])('%j → options', async (argv, expected) => {
     expect(await parseFlags(relations.build, argv)).toEqual(expected);
   });
@@ -212,7 +215,7 @@ describe('keywords relations: run', () => {
     ],
     meta: { relation: 'indications', limit: 2, offset: 0, total: 7 },
   };
-  const opts = { keyword: EGFR.id, relation: 'indications', activity: undefined, limit: 2, offset: undefined, all: false };
+  const opts = { keyword: EGFR.id, relations: [{ relation: 'indications' }], limit: 2, offset: undefined, all: false };
 
   it('tsv: the links on stdout, the query passed on', async () => {
     const io = fakeIo(false);

@@ -18,6 +18,7 @@ const DEFAULTS: sandbox.SandboxCommandOptions = {
   faults: [],
   quiet: false,
   latencyMs: 0,
+  seed: undefined,
   adminSecret: undefined,
   tls: false,
   certFile: undefined,

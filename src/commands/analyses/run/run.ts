@@ -18,6 +18,7 @@ import { note } from '../../../io/lines.js';
 import { inTable, printsDocuments, tableGap, tableNote } from '../../../io/replies.js';
 import { RUN_COLUMNS, SKIP_COLUMNS } from './views.js';
 import { dedupe, parseSelect, parseSelectionsJson } from './selections.js';
+import { suggest } from '../../../io/text.js';
 import { readInput } from '../../shared/flags.js';
 import * as ops from '../../../ops/analyses.js';
 import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../../declaration.js';
@@ -266,7 +267,12 @@ async function runWithin(
   const { result } = outcome;
 
   await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, lookups));
-  if (options.wait === undefined) return;
+  if (options.wait === undefined) {
+    // The runs go on at the service: say how to follow them (a command to paste, built from words).
+    if ((result.runs?.length ?? 0) > 0)
+      await tableNote({ io, format }, `Next: follow it with ${suggest(['rsi', 'status', project.name, '--watch'])}`);
+    return;
+  }
 
   const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(

@@ -7,23 +7,15 @@ import { printRows } from '../../../io/output.js';
 import { note } from '../../../io/lines.js';
 import { printListing } from '../../../io/replies.js';
 import { ledBy } from '../../../io/columns.js';
-import { type LinkRow as Link, RELATION_BATCH_COLUMNS, RELATION_COLUMNS } from './views.js';
-import { enumFlag, intFlag, target } from '../../shared/flags.js';
+import { type LinkRow as Link, RELATION_COLUMNS, relationBatchColumns } from './views.js';
+import { multiLinks, pairLinks, printMulti, type RelationQuery, relationQueries } from './relation-list.js';
+import { intFlag, target } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor, field, only } from '../../declaration.js';
-
-/** `pipeline-targets`, `Pipeline_Targets`, `sponsor`: the intent is clear, so take it. */
-export function relationName(raw: string): string {
-  const snake = raw
-    .trim()
-    .toLowerCase()
-    .replace(/[-\s]+/g, '_');
-  return (RELATIONS as readonly string[]).includes(`${snake}s`) ? `${snake}s` : snake;
-}
 
 export interface RelationsOptions {
   keyword: string;
-  relation: string;
-  activity: string | undefined;
+  /** The (relation, activity) pairs asked for: one, or several (`--relation all`, lists), each row then tagged with its pair. */
+  relations: RelationQuery[];
   limit: number | undefined;
   offset: number | undefined;
   all: boolean;
@@ -31,14 +23,28 @@ export interface RelationsOptions {
 
 export const command: CommandDeclaration = {
   path: 'keywords relations',
-  description: "list a keyword's indications, assets, pipeline targets or sponsors",
+  description: "list a keyword's indications, assets, pipeline targets or sponsors (or all of them)",
   examples: [
     'rsi keywords relations EGFR --relation indications',
     'rsi keywords relations NSCLC --relation sponsors --activity trials --all --format ndjson',
+    'rsi keywords relations EGFR --relation all --all --format csv > egfr-relations.csv',
   ],
   fields: {
     rows: 'data',
     list: [
+      // With more than one relation (`--relation all`, a list): which relation and activity a row came from.
+      {
+        ...field('relation'),
+        requires: ({ opts }) =>
+          several(opts) ? undefined : 'relation is in the output only when more than one relation is asked (--relation all, or a list)',
+      },
+      {
+        ...field('activity'),
+        requires: ({ opts }) =>
+          several(opts)
+            ? undefined
+            : 'activity is in the output only when more than one relation or activity is asked (--relation all, or a list)',
+      },
       field('name'),
       field('count'),
       field('stage'),
@@ -52,29 +58,33 @@ export const command: CommandDeclaration = {
   paged: 'GET /keywords/{id}/relations',
 };
 
+/** Whether a command line asks for more than one (relation, activity) pair, so rows carry which. */
+function several(opts: Readonly<Record<string, unknown>>): boolean {
+  try {
+    return relationQueries(opts.relation, opts.activity).length > 1;
+  } catch {
+    return false;
+  }
+}
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return commandFor(command)
     .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
-    .option('--relation <r>', `one of ${RELATIONS.join(', ')} (required)`)
-    .option('--activity <a>', `for sponsors (required there): ${ACTIVITIES.join(', ')}`)
+    .option('--relation <r>', `one of ${RELATIONS.join(', ')}, a comma-separated list, or all (required)`)
+    .option(
+      '--activity <a>',
+      `for sponsors: ${ACTIVITIES.join(', ')}, a list, or all (required with sponsors alone; every activity by default with several relations)`,
+    )
     .option('--limit <n>', 'links per page, 1 to 100 (default 20)')
     .option('--offset <n>', 'skip this many links (default 0)')
     .option('--all', 'every link, streamed (fetches pages concurrently, prints in order)')
     .action(async (keyword: string, flags: Record<string, unknown>) => {
-      if (flags.relation === undefined) throw new UsageError(`--relation is required: one of ${RELATIONS.join(', ')}`);
-      const relation = enumFlag('--relation', relationName(String(flags.relation)), RELATIONS)!;
-      const activity = enumFlag('--activity', flags.activity === undefined ? undefined : String(flags.activity).toLowerCase(), ACTIVITIES);
-      // The service ignores activity for other relations; silently dropping it would mislead.
-      if (activity && relation !== 'sponsors')
-        throw new UsageError(`--activity only applies with --relation sponsors (got --relation ${relation})`);
-      if (relation === 'sponsors' && !activity)
-        throw new UsageError(`--activity is required with --relation sponsors: one of ${ACTIVITIES.join(', ')}`);
+      const relations = relationQueries(flags.relation, flags.activity);
       if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be used together');
       await runF(
         {
           keyword,
-          relation,
-          activity,
+          relations,
           limit: intFlag('--limit', flags.limit, 1, 100),
           offset: intFlag('--offset', flags.offset, 0),
           all: flags.all === true,
@@ -94,15 +104,25 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const out = target(ctx);
   const columns = [...RELATION_COLUMNS];
-  const q = { relation: opts.relation, activity: opts.activity };
-  if (opts.all) {
-    const rows = client.iterateRelations(
-      id,
-      { ...q, pageSize: 100, concurrency, offset: opts.offset, maxPages: cap, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
-      ctx.signal,
-    );
-    await printListing(out, { rows, columns, empty: 'No links' });
-    return;
+  // With --all, `fetched N of M` on stderr while rows go to a file (walk-progress.ts).
+  const progress = opts.all ? await (await import('../../shared/walk-progress.js')).walkProgress(ctx) : undefined;
+  const walk = (q: RelationQuery) => ({
+    ...q,
+    pageSize: 100,
+    concurrency,
+    offset: opts.offset,
+    maxPages: cap,
+    onWarning: (m: string) => note(ctx.io, `warning: ${m}`),
+    onPage: progress?.walk(),
+  });
+  const q = opts.relations[0]!;
+  try {
+    if (opts.relations.length > 1)
+      return await printMulti(out, ctx, client, id, opts.relations, { all: opts.all, limit: opts.limit, offset: opts.offset, walk });
+    if (opts.all)
+      return void (await printListing(out, { rows: client.iterateRelations(id, walk(q), ctx.signal), columns, empty: 'No links' }));
+  } finally {
+    progress?.stop();
   }
   const page = await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal);
   // On a terminal, each link's count as a bar against the page's largest (the service ranks them).
@@ -132,20 +152,19 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
 async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
   const { startBatch } = await import('../../shared/batch.js');
   const out = target(ctx);
-  const q = { relation: opts.relation, activity: opts.activity };
   const cap = maxPages(ctx.env);
+  const multi = opts.relations.length > 1;
   const batch = await startBatch(ctx, async (client, { id }) => {
-    if (!opts.all) return (await client.listRelations(id, { ...q, limit: opts.limit, offset: opts.offset }, ctx.signal)).data;
-    const links = [];
     // The batch already keeps a window of keywords in flight: one page at a time within each.
-    for await (const link of client.iterateRelations(
-      id,
-      { ...q, pageSize: 100, concurrency: 1, offset: opts.offset, maxPages: cap },
-      ctx.signal,
-    )) {
-      links.push(link);
-    }
-    return links;
+    const walk = (q: RelationQuery) => ({ ...q, pageSize: 100, concurrency: 1, offset: opts.offset, maxPages: cap });
+    const how = { all: opts.all, limit: opts.limit, offset: opts.offset, walk };
+    // One relation: each link as the service sent it; several: tagged with its relation and activity.
+    const links = multi
+      ? multiLinks(client, id, opts.relations, how, ctx.signal)
+      : pairLinks(client, id, opts.relations[0]!, how, ctx.signal);
+    const all: Record<string, unknown>[] = [];
+    for await (const link of links) all.push(link);
+    return all;
   });
   async function* rows(): AsyncGenerator<Link> {
     for await (const o of batch.outcomes) {
@@ -153,7 +172,7 @@ async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
       else for (const link of o.value) yield { input: o.input, link };
     }
   }
-  await printRows<Link>(out, rows(), RELATION_BATCH_COLUMNS, (r) =>
+  await printRows<Link>(out, rows(), relationBatchColumns(multi), (r) =>
     r.error !== undefined ? { input: r.input, error: r.error } : ledBy('input', r.input, r.link),
   );
   batch.finish();

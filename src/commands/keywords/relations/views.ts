@@ -13,8 +13,25 @@ export const RELATION_COLUMNS: readonly Column<RelationItem>[] = [
   { header: 'ID', value: (r) => r.id, id: true },
 ];
 
-/** A row of `rsi keywords relations -`: one link of an input keyword, or the input's error. */
+/** A link of `--relation all` or a list: led by the relation (and activity, null but for sponsors) it came from. */
+export type MultiLink = RelationItem & { relation: string; activity: string | null };
+
+/** When more than one relation (or sponsors activity) is in the output, every row says which. */
+export const RELATION_MULTI_COLUMNS: readonly Column<MultiLink>[] = [
+  { header: 'RELATION', value: (r) => r.relation },
+  { header: 'ACTIVITY', value: (r) => r.activity },
+  ...(RELATION_COLUMNS as readonly Column<MultiLink>[]),
+];
+
+/** A row of `rsi keywords relations -`: one link of an input keyword (tagged when several relations were asked), or the input's error. */
 export type LinkRow = { input: string; link?: Record<string, unknown>; error?: string };
+
+/** `rsi keywords relations -`'s columns; with several relations, RELATION and ACTIVITY after INPUT. */
+export function relationBatchColumns(multi: boolean): readonly Column<LinkRow>[] {
+  if (!multi) return RELATION_BATCH_COLUMNS;
+  const [input, ...rest] = RELATION_BATCH_COLUMNS;
+  return [input!, { header: 'RELATION', value: (r) => r.link?.relation }, { header: 'ACTIVITY', value: (r) => r.link?.activity }, ...rest];
+}
 
 export const RELATION_BATCH_COLUMNS: readonly Column<LinkRow>[] = [
   { header: 'INPUT', value: (r) => r.input },

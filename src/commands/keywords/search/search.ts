@@ -53,11 +53,18 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   const columns = SEARCH_COLUMNS;
   const empty = `No keywords match "${opts.query}"`;
   if (opts.all) {
+    const progress = await (await import('../../shared/walk-progress.js')).walkProgress(ctx);
+    const onPage = progress?.walk();
+    const onWarning = (m: string) => note(ctx.io, `warning: ${m}`);
     const rows = client.iterateKeywordSearch(
-      { q: opts.query, limit: opts.limit ?? 20, window, maxPages: cap, onWarning: (m) => note(ctx.io, `warning: ${m}`) },
+      { q: opts.query, limit: opts.limit ?? 20, window, maxPages: cap, onWarning, onPage },
       ctx.signal,
     );
-    await printListing(out, { rows, columns, empty });
+    try {
+      await printListing(out, { rows, columns, empty });
+    } finally {
+      progress?.stop();
+    }
     return;
   }
   const page = await client.searchKeywords({ q: opts.query, page: opts.page, limit: opts.limit }, ctx.signal);
