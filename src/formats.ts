@@ -19,11 +19,16 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
  */
 export type FormatTraits =
   | { readonly kind: 'documents'; readonly reader: 'programs'; readonly reply: 'whole' | 'items' }
-  | { readonly kind: 'rows'; readonly reader: 'people' | 'programs' };
+  | {
+      readonly kind: 'rows';
+      readonly reader: 'people' | 'programs';
+      /** `lines`: one record alone (a keyword card) goes out as one `field<TAB>value` line per field, grep-able (gh's `view`). */
+      readonly record?: 'lines';
+    };
 
 export const FORMAT_TRAITS = {
   table: { kind: 'rows', reader: 'people' },
-  tsv: { kind: 'rows', reader: 'programs' },
+  tsv: { kind: 'rows', reader: 'programs', record: 'lines' },
   csv: { kind: 'rows', reader: 'programs' },
   json: { kind: 'documents', reader: 'programs', reply: 'whole' },
   ndjson: { kind: 'documents', reader: 'programs', reply: 'items' },
@@ -50,6 +55,12 @@ export function printsDocuments(format: OutputFormat): boolean {
 export function printsWholeReply(format: OutputFormat): boolean {
   const t = traits(format);
   return t.kind === 'documents' && t.reply === 'whole';
+}
+
+/** Whether one record alone (a card) is printed as `field<TAB>value` lines rather than one row. */
+export function printsRecordAsLines(format: OutputFormat): boolean {
+  const t = traits(format);
+  return t.kind === 'rows' && t.record === 'lines';
 }
 
 /** The formats as a person reads a choice: `table, tsv, csv, json or ndjson`. */

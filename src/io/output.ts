@@ -34,7 +34,7 @@ import { paint } from './colors.js';
 import { type JqProgram, jsonText, writeJq } from './documents.js';
 import { keepLiterals, stringifyJson } from './json.js';
 import { type Column, columnKey, memberColumns, pickFields, selectColumns, unknownMembers } from './columns.js';
-import { forPeople, printsWholeReply } from '../formats.js';
+import { forPeople, printsRecordAsLines, printsWholeReply } from '../formats.js';
 import { formatOf, type OutputTarget, type RowsJob } from './formats.js';
 import { fitText, hangLine, leftOutNote, pairsText } from './lines.js';
 import { sanitizeLine, sanitizeText } from './sanitize.js';
@@ -321,7 +321,7 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
   if (fields) columns = selectColumns(columns, fields, (f) => f.row);
   const rows: Flat[] = [];
   for (const [part, s] of parts.entries()) for (const row of s.rows) rows.push({ part, row });
-  if (format === 'tsv' && sections.length === 1 && sections[0]!.card && rows.length === 1)
+  if (printsRecordAsLines(format) && sections.length === 1 && sections[0]!.card && rows.length === 1)
     return printRecordLines(io, rows[0]!, fields ? columns : columns.slice(1), (f) => f.row);
   await printRowsOf(target, rows, columns, (f) => f.row);
 }

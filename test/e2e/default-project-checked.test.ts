@@ -47,7 +47,7 @@ describe('rsi config set project', () => {
     expect(used.stderr).toMatch(
       /^rsi: no project named "Parkinsons targets" \(the default project of profile default, from the config \(`rsi config set project`\)\)\n/,
     );
-    expect(used.stderr).toMatch(/^hint: did you mean "Parkinson's targets"\? .*; change it: `rsi config set project NAME`/m);
+    expect(used.stderr).toMatch(/^hint: did you mean "Parkinson's targets"\? .*; change it: `rsi config set project <NAME>`/m);
   });
 
   it('with the service out of reach, it is set with a warning saying why', async () => {

@@ -123,7 +123,7 @@ describe('rsi mcp serve --allow-write', () => {
       const r = (await client.callTool({ name: 'run_analyses', arguments: args })) as CallToolResult;
       expect(r.isError).toBe(true);
       expect(JSON.stringify(r.content)).toContain('a person must confirm it');
-      expect(JSON.stringify(r.content)).toContain("rsi analyses run --top 2 --type target 'KRAS inhibitors'");
+      expect(JSON.stringify(r.content)).toContain('rsi analyses run --top 2 --type target &quot;KRAS inhibitors&quot;');
     }
     for (const args of [{ name: 'Unasked' }, { name: 'Unasked', confirmed: true }]) {
       expect(((await client.callTool({ name: 'create_project', arguments: args })) as CallToolResult).isError).toBe(true);

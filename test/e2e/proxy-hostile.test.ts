@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHILD_BOUND_MS, cleanEnv, RSI_BIN, runCli } from '../support/cli.js';
+import { releaseInstall } from '../support/release-install.js';
 
 type Mode = 'close' | 'stall' | 'garbage';
 
@@ -125,9 +126,12 @@ describe('a proxy that closes, stalls or answers garbage after CONNECT', () => {
   });
 
   it('the update check makes one connection attempt and ends by its deadline, closing or stalling proxy alike', async () => {
+    // The check runs only for a release install (never for this checkout): a copy laid out as npm would.
+    const bin = releaseInstall(mkdtempSync(join(tmpdir(), 'rsi-release-')));
     for (const mode of ['close', 'stall'] as const) {
       const proxy = await hostileProxy(mode);
       const r = await runCli(['__update-check'], {
+        bin,
         env: env(proxy, { npm_config_registry: 'https://registry.test/', XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'rsi-cache-')) }),
       });
       expect(r.code, `${mode}: ${r.stderr}`).toBe(0);

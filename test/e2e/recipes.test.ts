@@ -73,6 +73,7 @@ const MARKERS = [
   'kinase-indications.csv',
   'rsi keywords relations NSCLC --relation all --all --format csv',
   'rsi help schema opportunities',
+  'RSI_ERROR_FORMAT=json rsi status',
 ];
 
 describe('docs/scripting.md recipes', () => {
@@ -148,6 +149,12 @@ describe('docs/scripting.md recipes', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/"error",\s*"keywords",\s*"project_analyses"/);
     expect(r.stdout.trim().split('\n').pop()).toBe('rsi keywords relations --json');
+  });
+
+  it('errors as JSON lines: the failing command leaves one line on stderr, jq reads its code', async () => {
+    const r = await run(block('RSI_ERROR_FORMAT=json rsi status'), { PROJECT: 'No such project zzz' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^[a-z][a-z_-]*$/);
   });
 
   it('every keyword matching a search', async () => {

@@ -98,7 +98,7 @@ describe('start-up cost of one request', () => {
     expect(modules.filter((m) => /\bcrypto\b/.test(m))).toEqual([]);
   });
 
-  it("a direct request runs on Node's own HTTP client: no undici code is loaded (a proxy loads it)", async () => {
+  it("a direct request runs on Node's own HTTP client: no undici code is loaded (a SOCKS proxy loads it)", async () => {
     // The bundle keeps esbuild's `// node_modules/undici/…` marker above each module it carries.
     const probe = loadProbe(`url.includes('/dist/') && source.includes('// node_modules/undici/')`);
     const env = probe.env;
@@ -107,10 +107,11 @@ describe('start-up cost of one request', () => {
     expect(r.stdout).toContain('EGFR');
     expect(probe.seen()).toBe('');
 
-    // The probe does see undici when a proxy carries the request (one nobody listens on: the
-    // request fails, after loading the proxy path).
+    // The probe does see undici when a SOCKS proxy carries the request (one nobody listens on: the
+    // request fails, after loading the proxy path). An HTTP proxy's CONNECT tunnel is rsi's own, on
+    // Node's client (src/http/tunnel.ts), so it loads none.
     const proxied = await e2e.rsi(['doctor', '--json'], {
-      env: { ...env, RSI_BASE_URL: 'https://rsi.invalid', HTTPS_PROXY: 'http://127.0.0.1:1' },
+      env: { ...env, RSI_BASE_URL: 'https://rsi.invalid', ALL_PROXY: 'socks5://127.0.0.1:1' },
     });
     expect(proxied.code).not.toBe(0);
     expect(probe.seen()).toMatch(/dist\/chunks\//);

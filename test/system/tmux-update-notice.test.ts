@@ -11,8 +11,6 @@
 import {
   chmodSync,
   chownSync,
-  copyFileSync,
-  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -32,6 +30,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 import { privateTmux } from '../support/tmux.js';
+import { releaseInstall } from '../support/release-install.js';
 
 const skip = skipWithout(tmuxPart());
 const term = privateTmux('update');
@@ -76,18 +75,6 @@ async function until(test: () => boolean, what: string): Promise<void> {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** The package as `npm install -g` lays it out: package.json, bin/ and dist/ (no dist/exe) under node_modules/<name>. */
-function releaseInstall(prefix: string): string {
-  const dir = join(prefix, 'lib', 'node_modules', ...PKG.name.split('/'));
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
-  cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
-  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (from) => !from.startsWith(join(ROOT, 'dist', 'exe')) });
-  // Its runtime dependencies, as npm would install them beside it (config list loads neither).
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return join(dir, 'bin', 'rsi.js');
 }
 
 describe.skipIf(skip)('the update notice in a terminal (tmux), with a stub registry', () => {

@@ -27,6 +27,8 @@ const INDIRECT: Record<string, readonly string[]> = {
   'src/http/proxy.ts': [...PROXY_VARIABLES.http, ...PROXY_VARIABLES.https],
   'src/update/notice.ts': [...CI_VARIABLES, 'RSI_NO_UPDATE_NOTIFIER', 'NO_UPDATE_NOTIFIER'],
   'src/http/system-ca.ts': [NO_SYSTEM_CA],
+  // `fetched N of M` stays off in CI, as the update notice does.
+  'src/commands/shared/walk-progress.ts': ['CI', 'BUILD_NUMBER', 'RUN_ID'],
   // `rsi config set` notes a variable that wins over the setting just made.
   'src/commands/config/config.ts': ['RSI_PROFILE', 'RSI_PROJECT', 'RSI_NO_PROMPT', 'RSI_TIME', 'RSI_PAGER'],
   // npm's settings, `npm_config_<name>` in any case (Object.entries over the environment).
