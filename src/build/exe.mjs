@@ -13,7 +13,7 @@
  * (Node ≥ 25.5 injects the blob itself; no postject). The host's Node injects into any target's
  * format: ELF, PE (the resource NODE_SEA_BLOB) and Mach-O (segment NODE_SEA, dropping Node's now
  * invalid signature), so Windows and macOS binaries are built here too, unsigned and never run
- * (test/e2e/exe-cross.test.ts checks their format). The code cache is made by the host's Node,
+ * (test/journeys/exe-cross.test.ts checks their format). The code cache is made by the host's Node,
  * so it is only used when the target is the host; a cross-built binary starts without it.
  * Prints the SHA-256 of every binary and writes dist/exe/SHA256SUMS.
  */

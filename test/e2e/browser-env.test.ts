@@ -1,6 +1,6 @@
 // $BROWSER forms end to end: real `rsi login` processes open a fake browser that lives in a folder
 // with a space, written as people write it — quoted with arguments and `%s`, after a missing
-// program in a `:`-separated list. (The unquoted path is proven by test/e2e/install.test.ts.)
+// program in a `:`-separated list. (The unquoted path is proven by test/journeys/install.test.ts.)
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -103,7 +103,7 @@ afterAll(() => {
  * sse-retry's timing check fails a reconnection more than 200 ms after the server's `retry:` hint
  * (a warning) or 1 s (a failure): a busy machine running 48 scenarios at once is that late without
  * rsi doing anything wrong. Lateness is tolerated there; reconnecting *early* (not respecting the
- * hint) still fails, as do the reconnection and Last-Event-ID checks. test/e2e/mcp-client-streams.test.ts
+ * hint) still fails, as do the reconnection and Last-Event-ID checks. test/journeys/mcp-client-streams.test.ts
  * holds the resumption itself without any timing.
  */
 const latenessOnly = (c: Check): boolean => c.id === 'client-sse-retry-timing' && c.details?.tooEarly === false;

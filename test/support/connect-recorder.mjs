@@ -1,4 +1,4 @@
-// Loaded into every Node process of a run with NODE_OPTIONS=--import (test/e2e/privacy.test.ts):
+// Loaded into every Node process of a run with NODE_OPTIONS=--import (test/journeys/privacy.test.ts):
 // records every TCP connection attempt and host-name lookup to a host other than loopback into
 // $RSI_CONNECT_LOG (one JSON line each, with the process's argv), and refuses it, so a run can
 // prove that nothing but the service it was pointed at is contacted, whichever client tries (Node's

@@ -1,4 +1,4 @@
-/** The README's "A first session", as both test/e2e/readme.test.ts and test/e2e/exe.test.ts run it. */
+/** The README's "A first session", as both test/journeys/readme.test.ts and test/journeys/exe.test.ts run it. */
 import { readFileSync } from 'node:fs';
 
 export const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

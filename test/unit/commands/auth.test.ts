@@ -1,7 +1,7 @@
 /**
  * login, logout, auth status, auth token: flags → options, and run with fake credentials (a
  * MemoryStore, no config on disk). login's browser flow (loopback receiver, authorization server)
- * needs real parts and is covered by test/e2e/auth-login.test.ts against the sandbox; here its run is
+ * needs real parts and is covered by test/journeys/auth-login.test.ts against the sandbox; here its run is
  * driven only up to the points that fail before any browser opens.
  */
 import { describe, expect, it } from 'vitest';

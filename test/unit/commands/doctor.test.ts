@@ -48,7 +48,7 @@ describe('doctor: run', () => {
     await doctor.run({}, ctx).catch(() => undefined);
     const [rsi, node, platform] = JSON.parse(io.out()) as doctor.Check[];
     // Run from the sources here; the installed package and the single executable say so in
-    // test/e2e/install.test.ts and test/e2e/exe.test.ts.
+    // test/journeys/install.test.ts and test/journeys/exe.test.ts.
     expect(rsi).toEqual({
       name: 'rsi',
       ok: true,

@@ -2,7 +2,7 @@
  * mcp tools / call / serve and scoreboard: flags → options, and run with a fake MCP session (the
  * `open` each run takes; openMcp's real session is covered by test/e2e/mcp-client.test.ts against the sandbox).
  * `mcp serve` without --print-config serves JSON-RPC on the process's stdio until the client goes
- * away: only its refusals and --print-config are driven here; the server is test/e2e/mcp-serve.test.ts.
+ * away: only its refusals and --print-config are driven here; the server is test/journeys/mcp-serve.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import * as call from '../../../src/commands/mcp/call/call.js';
