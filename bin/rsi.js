@@ -48,12 +48,17 @@ function compileCacheDir() {
 function nodeSupported(args) {
   const pkg = JSON.parse(require('node:fs').readFileSync(`${__dirname}/../package.json`, 'utf8'));
   const range = String(pkg.engines?.node || '');
-  const wanted = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim());
-  if (!wanted) return true;
+  // `^22.13.0 || >=24`: each part `^x.y.z` (that major, from there) or `>=x[.y[.z]]`, as
+  // nodeSupported in src/release.ts reads it (which this file cannot load before the check).
   const have = process.versions.node.split('.').map(Number);
-  const need = [Number(wanted[1]), Number(wanted[2] || 0), Number(wanted[3] || 0)];
-  const cmp = have[0] - need[0] || have[1] - need[1] || have[2] - need[2];
-  if (cmp >= 0 || commandWord(args) === 'doctor') return true;
+  const parts = range.split('||').map((part) => /^\s*(\^|>=)\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/.exec(part));
+  if (parts.some((m) => !m)) return true;
+  const ok = parts.some((m) => {
+    const need = [Number(m[2]), Number(m[3] || 0), Number(m[4] || 0)];
+    const cmp = have[0] - need[0] || have[1] - need[1] || have[2] - need[2];
+    return cmp >= 0 && (m[1] === '>=' || have[0] === need[0]);
+  });
+  if (ok || commandWord(args) === 'doctor') return true;
   process.stderr.write(
     `rsi: Node.js ${process.versions.node} is running, but rsi needs Node.js ${range} (${process.execPath}); put a newer node first on PATH\n`,
   );

@@ -1,13 +1,17 @@
 // rsi run unattended (issue 46), through real processes: wall-clock --timeout against a service that
 // accepts connections and never answers, SIGTERM during a watch, and the machine's old Node.
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHILD_BOUND_MS, RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { useSandbox } from '../support/e2e.js';
+
+/** package.json's engines range, as the refusal names it. */
+const ENGINES = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } }).engines
+  .node;
 
 const PROJECT_ID = '00000000-0000-4000-8000-000000000046';
 
@@ -227,7 +231,7 @@ describe('an older Node than engines', () => {
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
-        `rsi: Node.js ${running.trim()} is running, but rsi needs Node.js >=22.12 (${oldNode}); put a newer node first on PATH\n`,
+        `rsi: Node.js ${running.trim()} is running, but rsi needs Node.js ${ENGINES} (${oldNode}); put a newer node first on PATH\n`,
       );
     }
     // doctor still runs, and says the same among its checks.
