@@ -94,8 +94,11 @@ export async function main(options: MainOptions = {}): Promise<number> {
     ).unref();
   };
   const listening = options.io === undefined && options.stdio === undefined;
-  // A caller running the command in process stops it the way SIGTERM would.
-  const stop = (): void => onSignal('SIGTERM');
+  // A caller running the command in process stops it the way SIGTERM would (exit 143), but never
+  // with the process-wide last resort above: the process is the caller's, not this command's.
+  const stop = (): void => {
+    if (!abort.signal.aborted) abort.abort(new InterruptedError('stopped by SIGTERM', { signal: 'SIGTERM' }));
+  };
   if (options.signal?.aborted) stop();
   else options.signal?.addEventListener('abort', stop, { once: true });
   if (listening) {
