@@ -114,11 +114,18 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
 
 /**
  * The ids of the projects already named `name` (case-insensitive, as names are resolved). Best
- * effort: a token without service:read still creates, just without the warning.
+ * effort: a token without service:read still creates, just without the warning. Its retries share
+ * one --http-timeout (`budgetMs`), so a hanging service costs the create about two of them in all
+ * (this look and the POST), not the look's retries on top (issue 46).
  */
-async function sameName(client: import('../../../client/client.js').ApiClient, name: string, signal: AbortSignal): Promise<string[]> {
+async function sameName(
+  client: import('../../../client/client.js').ApiClient,
+  name: string,
+  signal: AbortSignal,
+  budgetMs: number,
+): Promise<string[]> {
   try {
-    const { projects } = await client.listProjects(signal);
+    const { projects } = await client.listProjects(AbortSignal.any([signal, AbortSignal.timeout(budgetMs)]));
     return projects.filter((p) => p.name.toLowerCase() === name.trim().toLowerCase()).map((p) => p.id);
   } catch (error) {
     if (signal.aborted) throw error;
@@ -129,7 +136,7 @@ async function sameName(client: import('../../../client/client.js').ApiClient, n
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const watchlist = opts.watchlist === undefined ? undefined : await resolveWatchlist(opts.watchlist, client, ctx);
-  const namesakes = await sameName(client, opts.name, ctx.signal);
+  const namesakes = await sameName(client, opts.name, ctx.signal, ctx.globals().timeoutMs);
   const created = await client.createProject(
     {
       name: opts.name,
