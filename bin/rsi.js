@@ -25,7 +25,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // No cache: same behaviour, slower start.
   }
   import('../dist/main.js').then(async ({ main }) => {
-    process.exitCode = await main();
+    const code = await main();
+    // A write to stdout that failed (a full disk) may have set the exit code while main() returned:
+    // the failure wins over a 0 (which Node's timing decides, 22.13 and 26 differ).
+    if (!process.exitCode) process.exitCode = code;
   });
 }
 
