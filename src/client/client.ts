@@ -19,7 +19,7 @@ import {
 import * as S from './schemas.js';
 import { isUuid } from './ids.js';
 import type { InFlight } from './window.js';
-import { carryLiterals } from '../http/literals.js';
+import { carryLiterals } from '../io/json.js';
 import { notJsonError } from './not-json.js';
 import { pageCapError, readAhead, type RequestOptions } from './paging.js';
 import { KEYWORD_SEARCH, type PagedEndpoint, RELATIONS, type WalkOptions } from './walks.js';

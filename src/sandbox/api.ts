@@ -13,8 +13,6 @@ import { opportunities, signals, status } from './progress.js';
 import { runAnalyses } from './analyses.js';
 import { methodNotAllowed, requireScope } from './params.js';
 
-export { SCAN_SECONDS, RUN_PENDING_SECONDS, RUN_RUNNING_SECONDS, SCAN_RETRY_SECONDS, type Project } from './projects.js';
-
 export class ApiService {
   readonly catalogue = new Catalogue();
   readonly projects: Projects;

@@ -13,7 +13,8 @@ import { HttpError, type Req, type Res } from './http.js';
 import { HOSTILE_MCP_TEXT } from './faults.js';
 import type { SandboxContext } from './context.js';
 import { USER, type Caller, type OAuthServer } from './oauth.js';
-import type { ApiService, Project } from './api.js';
+import type { ApiService } from './api.js';
+import type { Project } from './projects.js';
 import type { Catalogue, Keyword } from './data.js';
 
 /** The tool names the CLI looks for in `tools/list` (the spec names none). */

@@ -16,9 +16,6 @@ import { breakSchema, hostileReply, sparsify, FAULTS, HOSTILE_ROUTES, type Fault
 import { emptyStats, type SandboxContext, type SandboxStats } from './context.js';
 import { uuidFor } from './data.js';
 
-export { FAULTS, type Fault } from './faults.js';
-export type { SandboxContext, SandboxStats } from './context.js';
-
 export interface SandboxOptions {
   port?: number;
   host?: string;

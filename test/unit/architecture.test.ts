@@ -44,8 +44,8 @@ const ALLOWED: Record<string, readonly string[]> = {
 // Only the `rsi sandbox` command may reach into the sandbox.
 const SANDBOX_DOORS = ['commands/sandbox/sandbox.ts'];
 // What the use cases, the client and storage may use of io: the quoting rule of suggested
-// commands, nothing that prints.
-const OPS_IO = ['io/text.ts'];
+// commands and exact JSON (number literals as the service spelled them), nothing that prints.
+const OPS_IO = ['io/text.ts', 'io/json.ts'];
 const TEXT_IO_LAYERS = ['ops', 'client', 'storage', 'mcp'];
 
 function layerOf(file: string): string {
@@ -229,11 +229,10 @@ function unregistered(files: Map<string, string>): string[] {
 /**
  * Modules that pass on what another module exports (`export { x } from './y.js'`) instead of their
  * importers naming the real module: a second address for one thing, left behind by a split. Doors
- * are the exceptions, each for a reason: the module the Context loads as one chunk, and two that let
- * a layer reach one name of a layer it may not import (the settings' keys for the commands, the
- * number literals for the client).
+ * are the exceptions, each for a reason: the module the Context loads as one chunk, and one that lets
+ * the commands reach the settings' keys of storage, which they may not import.
  */
-const REEXPORT_DOORS = ['services.ts', 'auth/credentials.ts', 'http/literals.ts'];
+const REEXPORT_DOORS = ['services.ts', 'auth/credentials.ts'];
 
 function reexports(files: Map<string, string>): string[] {
   const found: string[] = [];

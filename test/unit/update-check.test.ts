@@ -80,9 +80,10 @@ describe('which installation is a release', () => {
 
 describe("the registry, from npm's own configuration", () => {
   const name = '@rsi-cli/rsi';
-  it('default: registry.npmjs.org; the one request is the dist-tags of this name, escaped as npm does', () => {
+  it("default: npm's own registry; the one request is the dist-tags of this name, escaped as npm does", () => {
     expect(npmRegistry({}, name, host())).toEqual({ url: DEFAULT_REGISTRY, from: "npm's default" });
-    expect(distTagsUrl(DEFAULT_REGISTRY, name)?.href).toBe('https://registry.npmjs.org/-/package/@rsi-cli%2frsi/dist-tags');
+    // Nothing is fetched here; the check's requests in tests go to names under .test only.
+    expect(distTagsUrl('https://registry.test/', name)?.href).toBe('https://registry.test/-/package/@rsi-cli%2frsi/dist-tags');
     expect(distTagsUrl('https://npm.corp.test/api/npm/npm/', 'plain')?.href).toBe(
       'https://npm.corp.test/api/npm/npm/-/package/plain/dist-tags',
     );

@@ -127,7 +127,7 @@ export function parseOptions(raw: Record<string, unknown>, env: Record<string, s
 }
 
 export async function run(opts: SandboxCommandOptions, ctx: Context): Promise<void> {
-  const { startSandbox, FAULTS } = await import('../../sandbox/server.js');
+  const [{ startSandbox }, { FAULTS }] = await Promise.all([import('../../sandbox/server.js'), import('../../sandbox/faults.js')]);
   const unknown = opts.faults.find((f) => !(FAULTS as readonly string[]).includes(f));
   if (unknown) throw new UsageError(`unknown fault "${unknown}"; known: ${FAULTS.join(', ')}`);
   const tls = opts.tls ? await loadTls(opts) : undefined;
