@@ -9,6 +9,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Env } from '../context.js';
+import { inCI } from '../io/ci.js';
 import type { Installation } from '../io/installation.js';
 import { RELEASES_URL } from '../release.js';
 
@@ -17,9 +18,6 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The state file's name in rsi's cache folder (storage/state.ts). */
 export const STATE_FILE = 'update-check.json';
-
-/** The variables CI services set (gh's list): a notice there is noise nobody reads. */
-export const CI_VARIABLES = ['CI', 'BUILD_NUMBER', 'RUN_ID'] as const;
 
 /** What the cache file holds (times in ms since the epoch). */
 export interface UpdateState {
@@ -42,7 +40,8 @@ export function notifierAllowed(env: Env, argv: readonly string[], terminal: Ter
   if (!terminal.stdoutIsTTY || !terminal.stderrIsTTY) return false;
   const set = (name: string) => (env[name] ?? '') !== '';
   if ((set('RSI_NO_UPDATE_NOTIFIER') && env.RSI_NO_UPDATE_NOTIFIER !== '0') || set('NO_UPDATE_NOTIFIER')) return false;
-  if (CI_VARIABLES.some((name) => set(name) && env[name] !== 'false')) return false;
+  // A notice in CI is noise nobody reads.
+  if (inCI(env)) return false;
   // Machine output: whoever reads it is a program, even at a terminal.
   if (format === 'json' || format === 'ndjson') return false;
   if (argv.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq' || a.startsWith('--jq='))) return false;

@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { CI_VARIABLES } from '../../src/io/ci.js';
 
 const TEST_CACHE_HOME = join(tmpdir(), `rsi-test-cache-${process.getuid?.() ?? 'user'}`);
 
@@ -32,6 +33,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     if (key.startsWith('RSI_') && key !== 'RSI_REQUIRE_SYSTEM_TESTS') continue;
     if (['NO_COLOR', 'FORCE_COLOR', 'BROWSER', 'DBUS_SESSION_BUS_ADDRESS'].includes(key)) continue;
     if (key.startsWith('VITEST') || key === 'NODE_OPTIONS') continue;
+    // A CI job's CI=true would turn off what the tests look for (the walk progress, the update
+    // notice): a test that wants CI says so itself.
+    if ((CI_VARIABLES as readonly string[]).includes(key)) continue;
     // What an outer `npm test` passes down (npm_config_registry among them): rsi reads npm's config.
     if (/^npm_/i.test(key)) continue;
     env[key] = value;

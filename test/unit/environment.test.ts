@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ALSO_READ, ENVIRONMENT } from '../../src/commands/help/environment.js';
 import { PROXY_VARIABLES } from '../../src/http/proxy.js';
 import { NO_SYSTEM_CA } from '../../src/http/system-ca.js';
-import { CI_VARIABLES } from '../../src/update/notice.js';
+import { CI_VARIABLES } from '../../src/io/ci.js';
 import { NPM_SETTINGS } from '../../src/update/registry.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,10 +25,10 @@ function* sources(dir: string): Generator<string> {
 /** Where a name is read from a list or a constant, not spelled at the read: file → the names. */
 const INDIRECT: Record<string, readonly string[]> = {
   'src/http/proxy.ts': [...PROXY_VARIABLES.http, ...PROXY_VARIABLES.https],
-  'src/update/notice.ts': [...CI_VARIABLES, 'RSI_NO_UPDATE_NOTIFIER', 'NO_UPDATE_NOTIFIER'],
+  'src/update/notice.ts': ['RSI_NO_UPDATE_NOTIFIER', 'NO_UPDATE_NOTIFIER'],
+  // The update notice and `fetched N of M` stay off in CI (io/ci.ts's one list).
+  'src/io/ci.ts': [...CI_VARIABLES],
   'src/http/system-ca.ts': [NO_SYSTEM_CA],
-  // `fetched N of M` stays off in CI, as the update notice does.
-  'src/commands/shared/walk-progress.ts': ['CI', 'BUILD_NUMBER', 'RUN_ID'],
   // `rsi config set` notes a variable that wins over the setting just made.
   'src/commands/config/config.ts': ['RSI_PROFILE', 'RSI_PROJECT', 'RSI_NO_PROMPT', 'RSI_TIME', 'RSI_PAGER'],
   // npm's settings, `npm_config_<name>` in any case (Object.entries over the environment).

@@ -6,6 +6,7 @@
  * (a log would fill with it), never when stdout is the terminal (the rows themselves show progress).
  */
 import type { Context } from '../../context.js';
+import { inCI } from '../../io/ci.js';
 
 export interface WalkProgress {
   /** The page callback for one walk (`onPage`): several walks (several relations) add up. */
@@ -16,11 +17,6 @@ export interface WalkProgress {
   log(line: string): void;
   /** Clears the line. Safe to call twice. */
   stop(): void;
-}
-
-/** CI services set one of these (the update notice reads the same ones). */
-function inCI(env: Readonly<Record<string, string | undefined>>): boolean {
-  return ['CI', 'BUILD_NUMBER', 'RUN_ID'].some((name) => (env[name] ?? '') !== '' && env[name] !== 'false');
 }
 
 export async function walkProgress(ctx: Context): Promise<WalkProgress | undefined> {
