@@ -39,6 +39,10 @@ const env = {
   RSI_CREDENTIAL_STORE: 'file',
   RSI_BASE_URL: base,
   RSI_NO_UPDATE_NOTIFIER: '1',
+  // The suite runs every scenario at once (mcp-conformance.test.ts): on a busy 2-core machine a
+  // sign-in's requests can wait longer than rsi's default 30 s deadline, which is not what any
+  // scenario is about. Only a bound for a server that never answers.
+  RSI_HTTP_TIMEOUT: '240',
   BROWSER: `"${process.execPath}" "${FAKE_BROWSER}"`,
 };
 
