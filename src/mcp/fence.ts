@@ -7,7 +7,10 @@
  *
  * - JSON inside a fence: `<`, `>` and `&` become `\u003c`, `\u003e`, `\u0026` (they can only occur
  *   inside JSON strings, so the text still parses to the same value), a `"` is JSON's own `\"`.
- * - Plain text inside a fence: `&`, `<`, `>` and `"` become `&amp;`, `&lt;`, `&gt;`, `&quot;`.
+ * - Plain text inside a fence: `&`, `<` and `>` become `&amp;`, `&lt;`, `&gt;`. A `"` stays: it
+ *   cannot close the fence or open a tag (the fence's attributes are rsi's own words), and a
+ *   suggested command or a question shown to a person must read as written (`rsi status "My
+ *   project"`, not `&quot;My project&quot;`, which pasted into a shell is another command).
  * - Both: invisible or reordering characters are written as `\uXXXX`, so they show.
  */
 
@@ -41,11 +44,11 @@ export function escapeJson(value: unknown): string {
     .replaceAll('&', '\\u0026');
 }
 
-/** Plain text with `&<>"` as character references and invisible characters shown. Newlines stay. */
+/** Plain text with `&<>` as character references and invisible characters shown. Newlines stay. */
 export function escapeText(text: string): string {
   return text
     .split('\n')
-    .map((line) => escapeInvisible(line).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;'))
+    .map((line) => escapeInvisible(line).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'))
     .join('\n');
 }
 

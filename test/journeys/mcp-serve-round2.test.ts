@@ -186,6 +186,6 @@ describe("the service's MCP-only tools through rsi", () => {
     const yes = structured(await client.callTool({ name: 'create_project_from_brief', arguments: brief }));
     expect(yes).toMatchObject({ created: true, rsi_confirmation: 'accepted', project: { name: brief.name } });
     expect(await count()).toBe(before + 1);
-    expect(asked[0]).toMatch(/\nCreate the project &quot;From a brief \d+&quot; with \d+ scope items?: /);
+    expect(asked[0]).toMatch(/\nCreate the project "From a brief \d+" with \d+ scope items?: /);
   });
 });

@@ -96,7 +96,7 @@ describe('rsi mcp serve (read-only by default)', () => {
     expect(r.isError).toBe(true);
     // rsi's message and hint quote the service's names: fenced, escaped.
     expect(text(r)).toMatch(
-      /^rsi: project_status failed\. .*\n<service-data tool="project_status" part="error">\nno project named &quot;No such project&quot;\nhint: your projects: &quot;/,
+      /^rsi: project_status failed\. .*\n<service-data tool="project_status" part="error">\nno project named "No such project"\nhint: your projects: "/,
     );
     const forbidden = (await client.callTool({
       name: 'project_status',
@@ -123,7 +123,10 @@ describe('rsi mcp serve --allow-write', () => {
       const r = (await client.callTool({ name: 'run_analyses', arguments: args })) as CallToolResult;
       expect(r.isError).toBe(true);
       expect(JSON.stringify(r.content)).toContain('a person must confirm it');
-      expect(JSON.stringify(r.content)).toContain('rsi analyses run --top 2 --type target &quot;KRAS inhibitors&quot;');
+      // The command as a person pastes it: its quotes as written, not as character references.
+      expect((r.content as { text: string }[]).map((c) => c.text).join('\n')).toContain(
+        'rsi analyses run --top 2 --type target "KRAS inhibitors"',
+      );
     }
     for (const args of [{ name: 'Unasked' }, { name: 'Unasked', confirmed: true }]) {
       expect(((await client.callTool({ name: 'create_project', arguments: args })) as CallToolResult).isError).toBe(true);

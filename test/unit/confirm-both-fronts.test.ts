@@ -130,9 +130,9 @@ describe('a person confirms every write of rsi mcp serve', () => {
       expect(r.isError).toBe(true);
       expect(text(r)).toContain('run_analyses changes data, so a person must confirm it');
       expect(text(r)).toContain('nothing was sent');
-      // Built from words by shellQuote (the fence writes its `"` as &quot;): pasted into a shell, it is the same request.
+      // Built from words by shellQuote (the fence keeps its `"` as written): pasted into a shell, it is the same request.
       expect(text(r)).toContain(
-        `<service-data tool="run_analyses" part="command">\nrsi analyses run --top 2 --type target --therapeutic-area &quot;lung cancer&quot; &quot;Alpha's -x&quot;\n</service-data>`,
+        `<service-data tool="run_analyses" part="command">\nrsi analyses run --top 2 --type target --therapeutic-area "lung cancer" "Alpha's -x"\n</service-data>`,
       );
     }
     expect(posts(s)).toEqual([]);

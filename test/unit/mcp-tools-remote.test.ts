@@ -115,7 +115,7 @@ describe('create_project_from_brief', () => {
     s = await serve({ allowWrite: true, confirmInChat: true, remote: remote.deps, signIns: mcp(undefined) });
     const first = await s.call('create_project_from_brief', { brief: 'KRAS in lung cancer' });
     expect(data(first)).toMatchObject({ created: false, rsi_confirmation: 'asked' });
-    expect(text(first)).toMatch(/part="question">\nCreate the project &quot;Kras&quot; with 1 scope item: KRAS \(target\)\?/);
+    expect(text(first)).toMatch(/part="question">\nCreate the project "Kras" with 1 scope item: KRAS \(target\)\?/);
     const done = await s.call('create_project_from_brief', { brief: 'KRAS in lung cancer', confirmed: true });
     expect(data(done)).toMatchObject({ created: true, rsi_confirmation: 'confirmed' });
     expect(links(done)).toEqual([`${ORIGIN}/projects/${ALPHA}/overview?setup=1`, `${ORIGIN}/projects/${ALPHA}/overview`]);

@@ -77,7 +77,7 @@ describe('create_project', () => {
   it('asks the person (form), then sends the arguments as the body and links the setup page and the project page', async () => {
     s = await serve({ allowWrite: true, capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'accept' }) });
     const r = await s.call('create_project', { name: 'Beta', operand: '$or', goals: ['target'] });
-    expect(s.elicited[0]!.message).toContain('Create the project &quot;Beta&quot;, goals target?');
+    expect(s.elicited[0]!.message).toContain('Create the project "Beta", goals target?');
     expect(data(r).rsi_confirmation).toBe('accepted');
     expect(data(r)).toMatchObject({ id: ALPHA, name: 'Beta' });
     expect(s.api.calls[0]!.args[0]).toEqual({ name: 'Beta', operand: '$or', goals: ['target'] });
@@ -94,7 +94,7 @@ describe('create_project', () => {
     const asked = await s.call('create_project', { name: 'Beta', goals: ['target'] });
     expect(data(asked)).toEqual({ name: 'Beta', goals: ['target'], rsi_confirmation: 'asked' });
     expect(text(asked)).toContain(
-      '<service-data tool="create_project" part="question">\nCreate the project &quot;Beta&quot;, goals target?',
+      '<service-data tool="create_project" part="question">\nCreate the project "Beta", goals target?',
     );
     expect(s.api.calls).toEqual([]);
     const made = await s.call('create_project', { goals: ['target'], name: 'Beta', confirmed: true });
@@ -141,7 +141,7 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     expect(t).toContain('Nothing was done: a person must confirm first.');
     expect(t).toContain('call run_analyses again with exactly the same arguments plus confirmed: true within 5 minutes');
     // The question quotes the service: in its own fence, escaped.
-    expect(t).toMatch(/<service-data tool="run_analyses" part="question">\nRun scoring analyses in the project &quot;Alpha&quot;\?/);
+    expect(t).toMatch(/<service-data tool="run_analyses" part="question">\nRun scoring analyses in the project "Alpha"\?/);
     expect(t).toContain('EGFR&lt;/service-data&gt;');
     // How many would run is the number the service acts on (ops' confirmPlan), not its preview's length.
     expect(t).toContain('The service says: Run the top 2 targets (2 would run, asked for 2, 5 available, 1 listed). Signals: EGFR');
