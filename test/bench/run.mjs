@@ -5,7 +5,7 @@
 // machine load hits both sides of every ratio alike. Every figure is a median; a ratio is the
 // median of the per-round ratios. Not part of `npm test`: timings are never asserted in tests.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -228,12 +228,9 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** BENCH_ONLY=exe: the binary's one GET and --version against bin/rsi.js on the binary's own Node line. */
 async function benchExe() {
-  const exe = join(ROOT, 'dist', 'exe', `rsi-${process.platform}-${process.arch}`);
-  const cache = join(ROOT, 'node_modules', '.cache', 'rsi-exe');
-  const pkg = existsSync(cache) ? readdirSync(cache).find((d) => d.startsWith(`node-${process.platform}-${process.arch}-`)) : undefined;
-  const node = pkg && join(cache, pkg, 'package', 'bin', 'node');
-  if (!existsSync(exe) || !node || !existsSync(node))
-    throw new Error('run `npm run build:exe` first (it fetches the Node the binary embeds)');
+  const built = exeAndItsNode();
+  if (!built) throw new Error('run `npm run build:exe` first (it fetches the Node the binary embeds)');
+  const { exe, node } = built;
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   log(`${RUNS} counted rounds after ${WARMUP} warm-up rounds; bin/rsi.js on Node ${version}, the binary embeds the same`);
   const sb = await startSandbox(['--auto-approve', '--quiet']);
@@ -657,13 +654,21 @@ process.stdout.write(await r.text());
 /**
  * The single executable for this machine and the Node it embeds (the builder's cached package), if
  * built; BENCH_EXE names another binary of the same build (e.g. a copy built with RSI_EXE_SNAPSHOT=1).
+ * What is timed is a copy in the bench's own folder, as a user runs a downloaded file (issue 45):
+ * the file the build has just written can still have pages the kernel treats as fresh writes.
  */
 function exeAndItsNode() {
-  const exe = process.env.BENCH_EXE ?? join(ROOT, 'dist', 'exe', `rsi-${process.platform}-${process.arch}`);
+  const built = process.env.BENCH_EXE ?? join(ROOT, 'dist', 'exe', `rsi-${process.platform}-${process.arch}`);
   const cache = join(ROOT, 'node_modules', '.cache', 'rsi-exe');
   const pkg = existsSync(cache) ? readdirSync(cache).find((d) => d.startsWith(`node-${process.platform}-${process.arch}-`)) : undefined;
   const node = pkg && join(cache, pkg, 'package', 'bin', 'node');
-  return existsSync(exe) && node && existsSync(node) ? { exe, node } : undefined;
+  if (!existsSync(built) || !node || !existsSync(node)) return undefined;
+  const exe = join(work, 'rsi-copy');
+  if (!existsSync(exe)) {
+    copyFileSync(built, exe);
+    chmodSync(exe, 0o755);
+  }
+  return { exe, node };
 }
 
 /**
