@@ -142,7 +142,7 @@ describe('fenced and bounded', () => {
     const t = text(r);
     expect(t).toContain("rsi: project_status failed. rsi's message and hint follow");
     expect(t).toMatch(FENCE);
-    expect(t).toContain('project &quot;&lt;b&gt;x&lt;/b&gt;&quot; not found\nhint: run `rsi projects list`\n</service-data>');
+    expect(t).toContain('project "&lt;b&gt;x&lt;/b&gt;" not found\nhint: run `rsi projects list`\n</service-data>');
     expect(s.logs).toEqual([]);
   });
 
