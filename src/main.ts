@@ -10,7 +10,7 @@ import { colourWanted } from './io/colors.js';
 import { utf8Locale } from './io/pictures.js';
 import * as sanitize from './io/sanitize.js';
 import { exitOutsideShield } from './io/shield.js';
-import { buildProgram, explainError, expandJsonFields } from './program.js';
+import { explainError, programFor } from './program.js';
 import { PACKAGE_NAME, VERSION } from './release.js';
 // Imported statically: every run but `--version` needs them, and bin/rsi.js answers that before
 // loading this bundle. A dynamic import per module cost a file (and a loader round) each.
@@ -121,10 +121,10 @@ export async function main(options: MainOptions = {}): Promise<number> {
   const ctx = createContext({ io, env, signal: abort.signal, version: VERSION, flags: () => program?.opts() ?? {} });
 
   try {
-    // The tree is built for the words commander will parse (gh's `--json a,b` already expanded).
-    const words = expandJsonFields(argv);
-    program = buildProgram(ctx, words);
-    await program.parseAsync(words, { from: 'user' });
+    // Only the command the line names is loaded and built; gh's `--json a,b` comes back expanded.
+    const built = await programFor(ctx, argv);
+    program = built.program;
+    await program.parseAsync(built.words, { from: 'user' });
     return stdoutFailed?.exitCode ?? ExitCode.ok;
   } catch (error) {
     // Already said when the output failed; what the command made of the abort adds nothing.
