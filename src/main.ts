@@ -130,7 +130,8 @@ export async function main(options: MainOptions = {}): Promise<number> {
     // Already said when the output failed; what the command made of the abort adds nothing.
     if (stdoutFailed) return stdoutFailed.exitCode;
     // A missing-scope error learns the profile and the scopes already granted, for its hint.
-    const explained = program ? await explainError(error, ctx) : error;
+    // commander's own (help shown, a usage error) has been said already: nothing to load for it.
+    const explained = program && !isCommanderError(error) ? await explainError(error, ctx) : error;
     const code = reportError(explained, io, debug, abort.signal, sanitize, errorsAsJson(env));
     // gh's `--json name` with one field reads as an argument (it cannot be told from `--json EGFR`).
     const word = (error as { code?: unknown }).code === 'commander.excessArguments' ? jsonFieldWord(argv) : undefined;

@@ -33,10 +33,10 @@ const WHOLE_TREE = new Set(['completion']);
 /**
  * Which commands a command line needs loaded and built, read from its words that are neither flags
  * of `root` nor their values (`--profile work`): the command the first names, alone; for the root's
- * own screen (`rsi`, `rsi --help`) none, and for `rsi help …` help and the command it asks about,
- * the others listed by name and description (`list`). Undefined: every command (`--` first, a word
- * no command has, completion, `rsi help reference`), so commander's own errors and suggestions are
- * unchanged.
+ * own screen (`rsi`, `rsi --help`) and a word no command has (commander's "did you mean" needs only
+ * the names) none, and for `rsi help …` help and the command it asks about, the others listed by
+ * name and description (`list`). Undefined: every command (completion, `rsi help reference`, and
+ * `--` first, after which commander runs whatever command the next word names).
  */
 export function commandsNeeded(argv: readonly string[], root: Command): { build: string[]; list: boolean } | undefined {
   const takesValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
@@ -60,7 +60,8 @@ export function commandsNeeded(argv: readonly string[], root: Command): { build:
     if (second === 'reference') return undefined;
     return { build: known(second) && second !== 'help' ? ['help', second] : ['help'], list: true };
   }
-  return known(first) && !WHOLE_TREE.has(first) ? { build: [first], list: false } : undefined;
+  if (!known(first)) return { build: [], list: true };
+  return WHOLE_TREE.has(first) ? undefined : { build: [first], list: false };
 }
 
 /**
@@ -70,12 +71,19 @@ export function commandsNeeded(argv: readonly string[], root: Command): { build:
  */
 export async function programFor(ctx: Context, argv: readonly string[]): Promise<{ program: Command; words: string[] }> {
   const program = rootCommand(ctx);
-  const needed = commandsNeeded(argv, program);
+  // `--json a,b` and `--json=a` are expanded before the words are read (`rsi --json a,b projects
+  // list` names projects); `--json name` needs the named command's fields, so it is expanded after.
+  const needed = commandsNeeded(expandJsonFields(argv, declarationsOf([])), program);
   const [entries, listed] = await Promise.all([
     needed ? Promise.all(needed.build.map(async (word) => loadRegistry(word))).then((e) => e.flat()) : loadRegistry(),
     needed?.list ? commandSummaries() : [],
   ]);
   const words = expandJsonFields(argv, declarationsOf(entries));
+  // Were the expanded words to name another command, every command is built rather than a listed one run.
+  if (JSON.stringify(commandsNeeded(words, program)) !== JSON.stringify(needed)) {
+    const all = await loadRegistry();
+    return { program: addCommands(program, ctx, all, []), words: expandJsonFields(argv, declarationsOf(all)) };
+  }
   return { program: addCommands(program, ctx, entries, listed), words };
 }
 

@@ -11,7 +11,8 @@ import { fakeCtx, fakeIo } from '../support/fakes.js';
 
 async function rsi(...argv: string[]): Promise<{ err: string; code: string | undefined }> {
   const io = fakeIo();
-  const program = await loadProgram(fakeCtx(io, 'tsv'));
+  // The tree a run builds for this line: a word no command has gets the commands listed, not loaded.
+  const program = await loadProgram(fakeCtx(io, 'tsv'), argv);
   let code: string | undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
