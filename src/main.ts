@@ -10,7 +10,7 @@ import { colourWanted } from './io/colors.js';
 import { utf8Locale } from './io/pictures.js';
 import * as sanitize from './io/sanitize.js';
 import { exitOutsideShield } from './io/shield.js';
-import { buildProgram, explainError, expandJsonFields } from './program.js';
+import { explainError, programFor } from './program.js';
 import { PACKAGE_NAME, VERSION } from './release.js';
 // Imported statically: every run but `--version` needs them, and bin/rsi.js answers that before
 // loading this bundle. A dynamic import per module cost a file (and a loader round) each.
@@ -121,16 +121,17 @@ export async function main(options: MainOptions = {}): Promise<number> {
   const ctx = createContext({ io, env, signal: abort.signal, version: VERSION, flags: () => program?.opts() ?? {} });
 
   try {
-    // The tree is built for the words commander will parse (gh's `--json a,b` already expanded).
-    const words = expandJsonFields(argv);
-    program = buildProgram(ctx, words);
-    await program.parseAsync(words, { from: 'user' });
+    // Only the command the line names is loaded and built; gh's `--json a,b` comes back expanded.
+    const built = await programFor(ctx, argv);
+    program = built.program;
+    await program.parseAsync(built.words, { from: 'user' });
     return stdoutFailed?.exitCode ?? ExitCode.ok;
   } catch (error) {
     // Already said when the output failed; what the command made of the abort adds nothing.
     if (stdoutFailed) return stdoutFailed.exitCode;
     // A missing-scope error learns the profile and the scopes already granted, for its hint.
-    const explained = program ? await explainError(error, ctx) : error;
+    // commander's own (help shown, a usage error) has been said already: nothing to load for it.
+    const explained = program && !isCommanderError(error) ? await explainError(error, ctx) : error;
     const code = reportError(explained, io, debug, abort.signal, sanitize, errorsAsJson(env));
     // gh's `--json name` with one field reads as an argument (it cannot be told from `--json EGFR`).
     const word = (error as { code?: unknown }).code === 'commander.excessArguments' ? jsonFieldWord(argv) : undefined;

@@ -2,7 +2,8 @@
  * Builds the commander tree from the command registry (src/commands/registry.ts): each command's
  * declaration (src/commands/<group>/<command>/) gives its description, examples and fields, and its
  * `build` its arguments and options; heavy modules are imported inside the actions, so building the
- * tree is cheap. Help and usage text go to the injected streams.
+ * tree is cheap. A run loads and builds only the command its line names (`programFor`). Help and
+ * usage text go to the injected streams.
  */
 import type { EventEmitter } from 'node:events';
 import { Command, Help, Option } from 'commander';
@@ -10,25 +11,13 @@ import { OUTPUT_FORMATS, type Context } from './context.js';
 import { MIN_DESCRIPTION_WIDTH, reflowHelp, stackedItem } from './io/help-text.js';
 import { helpWidth } from './io/io.js';
 import * as layout from './commands/help/layout.js';
-import { isGroup, type RegistryEntry } from './commands/declaration.js';
-import { DECLARATIONS, REGISTRY, ROOT } from './commands/registry.js';
+import { type CommandDeclaration, isGroup, type RegistryEntry } from './commands/declaration.js';
+import { INDEX, ROOT, declarationsOf, loadRegistry } from './commands/registry.js';
+import { type CommandSummary, commandSummaries } from './commands/summaries.js';
 import { oneJq } from './commands/shared/flags.js';
 import { pageOutput } from './commands/shared/pager.js';
 import { usageText } from './commands/shared/usage-json.js';
 import { commandHabit, optionHabit, quoteHint } from './commands/shared/habits.js';
-
-/**
- * Every top-level command in the order help lists them (the registry's). A run builds only the
- * command it names (`commandWord`); help, completion and a word no command has get the whole tree.
- * Building every command's options and help texts was ~4 ms of one GET on Node 24
- * (docs/performance.md, round 3); their code stays in this one chunk (a chunk per command cost more
- * in loading than it saved).
- */
-const COMMANDS: readonly { name: string; hidden?: boolean | undefined; build: (ctx: Context) => Command }[] = REGISTRY.map((entry) => ({
-  name: entry.command.path,
-  hidden: entry.command.hidden,
-  build: (ctx: Context) => buildEntry(entry, ctx),
-}));
 
 /** A registry entry as a commander command: a group with its subcommands in order, or the command's own build. */
 function buildEntry(entry: RegistryEntry, ctx: Context): Command {
@@ -38,57 +27,132 @@ function buildEntry(entry: RegistryEntry, ctx: Context): Command {
   return cmd;
 }
 
-/** Words that need the whole tree: help renders it, completion walks it. */
-const WHOLE_TREE = new Set(['help', 'completion', '__complete']);
+/** Words that need every command built: completion walks the tree (`rsi help` is told apart below). */
+const WHOLE_TREE = new Set(['completion']);
 
 /**
- * The command word of a command line, if it names one the tree can be built for alone: the first
- * word that is neither a flag of `root` nor the value of one (`--profile work`). Anything else
- * (none, `--`, an unknown word, help, completion) gets the whole tree, so commander's own errors
- * and suggestions are unchanged.
+ * Which commands a command line needs loaded and built, read from its words that are neither flags
+ * of `root` nor their values (`--profile work`): the command the first names, alone; for the root's
+ * own screen (`rsi`, `rsi --help`) and a word no command has (commander's "did you mean" needs only
+ * the names) none, and for `rsi help …` help and the command it asks about, the others listed by
+ * name and description (`list`). Undefined: every command (completion, `rsi help reference`, and
+ * `--` first, after which commander runs whatever command the next word names).
  */
-export function commandWord(argv: readonly string[], root: Command): string | undefined {
+export function commandsNeeded(argv: readonly string[], root: Command): { build: string[]; list: boolean } | undefined {
   const takesValue = new Set(root.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
-  for (let i = 0; i < argv.length; i++) {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
     const arg = argv[i]!;
-    if (arg === '--') return undefined;
+    if (arg === '--') {
+      if (words.length === 0) return undefined;
+      break;
+    }
     if (arg.startsWith('-')) {
       if (takesValue.has(arg)) i++;
       continue;
     }
-    return COMMANDS.some((c) => c.name === arg) && !WHOLE_TREE.has(arg) ? arg : undefined;
+    words.push(arg);
   }
-  return undefined;
+  const [first, second] = words;
+  const known = (word: string | undefined): word is string => INDEX.some((c) => c.name === word);
+  if (first === undefined) return { build: [], list: true };
+  if (first === 'help') {
+    if (second === 'reference') return undefined;
+    return { build: known(second) && second !== 'help' ? ['help', second] : ['help'], list: true };
+  }
+  if (!known(first)) return { build: [], list: true };
+  return WHOLE_TREE.has(first) ? undefined : { build: [first], list: false };
 }
 
 /**
- * The commander tree for `argv`: only the command it names when `commandWord` finds one, else every
- * command. Without `argv`, the whole tree (tests, docs, completion).
+ * What a run parses: the commander tree with the commands `argv` needs (`commandsNeeded`), and the
+ * words to parse (gh's `--json a,b` expanded with those commands' fields). Only their modules are
+ * loaded; the root's list of commands comes from their summaries (src/commands/summaries.ts).
  */
-export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
-  const program = new Command('rsi')
-    .description(ROOT.description)
-    .version(ctx.version, '-V, --version', 'print the version')
-    .option('--profile <name>', 'named set of base URL and credentials (env: RSI_PROFILE)')
-    .option('--base-url <url>', 'service base address (env: RSI_BASE_URL)')
-    .option('--json', 'machine output: the API JSON on stdout, nothing else')
-    .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS))
-    .option('--no-color', 'no colour (env: NO_COLOR)')
-    .option('--debug', 'HTTP trace on stderr, secrets redacted (env: RSI_DEBUG=1)')
-    .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')
-    .option('--jq <expr>', 'filter the JSON output with a jq expression (implies --json; strings print raw)', oneJq)
-    .option('--fields <names>', 'only these columns / JSON members, comma-separated, in this order (see each command)')
-    .option('--no-pager', 'never page long tables (env: RSI_PAGER, PAGER choose the pager)')
-    .option('--wide', 'tables keep full ids and every column')
-    .addOption(
-      new Option('--time <style>', 'times in tables: relative ("5 min ago") or absolute (env: RSI_TIME)').choices(['relative', 'absolute']),
-    )
-    .showSuggestionAfterError(true)
-    // `rsi help analyses run` must reach the subcommand; commander's own help command stops at one word.
-    .helpCommand(false);
-  const word = argv && commandWord(argv, program);
-  for (const c of word ? COMMANDS.filter((one) => one.name === word) : COMMANDS) {
-    program.addCommand(c.build(ctx), c.hidden ? { hidden: true } : {});
+export async function programFor(ctx: Context, argv: readonly string[]): Promise<{ program: Command; words: string[] }> {
+  const program = rootCommand(ctx);
+  // `--json a,b` and `--json=a` are expanded before the words are read (`rsi --json a,b projects
+  // list` names projects); `--json name` needs the named command's fields, so it is expanded after.
+  const needed = commandsNeeded(expandJsonFields(argv, declarationsOf([])), program);
+  const [entries, listed] = await Promise.all([
+    needed ? Promise.all(needed.build.map(async (word) => loadRegistry(word))).then((e) => e.flat()) : loadRegistry(),
+    needed?.list ? commandSummaries() : [],
+  ]);
+  const words = expandJsonFields(argv, declarationsOf(entries));
+  // Were the expanded words to name another command, every command is built rather than a listed one run.
+  if (JSON.stringify(commandsNeeded(words, program)) !== JSON.stringify(needed)) {
+    const all = await loadRegistry();
+    return { program: addCommands(program, ctx, all, []), words: expandJsonFields(argv, declarationsOf(all)) };
+  }
+  return { program: addCommands(program, ctx, entries, listed), words };
+}
+
+/** The commander tree for `argv` as `programFor` builds it; without `argv`, the whole tree (tests, docs, man pages). */
+export async function loadProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
+  if (argv === undefined) return buildProgram(ctx, await loadRegistry());
+  return (await programFor(ctx, argv)).program;
+}
+
+/** The commander tree of these registry entries (all of them, or the ones a command line needs). */
+export function buildProgram(ctx: Context, entries: readonly RegistryEntry[]): Command {
+  return addCommands(rootCommand(ctx), ctx, entries, []);
+}
+
+/**
+ * A command the root lists but this run did not load: its name and description for the root's
+ * screen. Never run (`commandsNeeded` lists only where the command run is another); if it were, it
+ * says so instead of doing nothing.
+ */
+function listedOnly(summary: CommandSummary): Command {
+  return new Command(summary.name)
+    .description(summary.description)
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      throw new Error(`internal: the command "${summary.name}" was listed but not loaded`);
+    });
+}
+
+/** rsi itself with its global options, before any command is added. */
+function rootCommand(ctx: Context): Command {
+  return (
+    new Command('rsi')
+      .description(ROOT.description)
+      .version(ctx.version, '-V, --version', 'print the version')
+      .option('--profile <name>', 'named set of base URL and credentials (env: RSI_PROFILE)')
+      .option('--base-url <url>', 'service base address (env: RSI_BASE_URL)')
+      .option('--json', 'machine output: the API JSON on stdout, nothing else')
+      .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS))
+      .option('--no-color', 'no colour (env: NO_COLOR)')
+      .option('--debug', 'HTTP trace on stderr, secrets redacted (env: RSI_DEBUG=1)')
+      .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')
+      .option('--jq <expr>', 'filter the JSON output with a jq expression (implies --json; strings print raw)', oneJq)
+      .option('--fields <names>', 'only these columns / JSON members, comma-separated, in this order (see each command)')
+      .option('--no-pager', 'never page long tables (env: RSI_PAGER, PAGER choose the pager)')
+      .option('--wide', 'tables keep full ids and every column')
+      .addOption(
+        new Option('--time <style>', 'times in tables: relative ("5 min ago") or absolute (env: RSI_TIME)').choices([
+          'relative',
+          'absolute',
+        ]),
+      )
+      .showSuggestionAfterError(true)
+      // `rsi help analyses run` must reach the subcommand; commander's own help command stops at one word.
+      .helpCommand(false)
+  );
+}
+
+function addCommands(program: Command, ctx: Context, entries: readonly RegistryEntry[], listed: readonly CommandSummary[]): Command {
+  const declarations = declarationsOf(entries);
+  const built = new Map<string, RegistryEntry | CommandSummary>(entries.map((e) => [e.command.path, e]));
+  // In help order: the built commands where the list has them, the others by name and description.
+  for (const summary of listed) if (!built.has(summary.name)) built.set(summary.name, summary);
+  const order = listed.length > 0 ? listed.map((s) => s.name) : [...built.keys()];
+  for (const name of order) {
+    const one = built.get(name)!;
+    const cmd = 'command' in one ? buildEntry(one, ctx) : listedOnly(one);
+    program.addCommand(cmd, ('command' in one ? one.command.hidden : one.hidden) ? { hidden: true } : {});
   }
   // The person's settings (`rsi config`) are read once, before the action, never for --help; the
   // commands that use none (the sandbox, completion on every Tab) skip the read.
@@ -111,10 +175,10 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     if (globals.fields === undefined && globals.jq === undefined) return;
     const { prepareOutput } = await import('./commands/shared/scripting.js');
     const path = commandPath(action);
-    await prepareOutput(ctx, DECLARATIONS.get(path) ?? { path, description: '' }, { args: action.processedArgs, opts: action.opts() });
+    await prepareOutput(ctx, declarations.get(path) ?? { path, description: '' }, { args: action.processedArgs, opts: action.opts() });
   });
   applyToAll(program, (cmd) => {
-    const declaration = DECLARATIONS.get(commandPath(cmd));
+    const declaration = declarations.get(commandPath(cmd));
     const examples = declaration?.examples;
     if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
     const fields = declaration?.fields?.list;
@@ -242,7 +306,7 @@ export function applyToAll(cmd: Command, apply: (cmd: Command) => void): void {
  * such as `scores.composite.score` counts by its first name) are read that way. Any other word
  * after `--json` stays an argument (`rsi keywords get --json EGFR`).
  */
-export function expandJsonFields(argv: readonly string[]): string[] {
+export function expandJsonFields(argv: readonly string[], declarations: ReadonlyMap<string, CommandDeclaration>): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -252,7 +316,7 @@ export function expandJsonFields(argv: readonly string[]): string[] {
     }
     const next = argv[i + 1] ?? '';
     if (arg.startsWith('--json=')) out.push('--json', `--fields=${arg.slice('--json='.length)}`);
-    else if (arg === '--json' && (FIELD_LIST.test(next) || (FIELD_NAME.test(next) && isField(argv.slice(0, i), next)))) {
+    else if (arg === '--json' && (FIELD_LIST.test(next) || (FIELD_NAME.test(next) && isField(argv.slice(0, i), next, declarations)))) {
       out.push('--json', `--fields=${argv[++i]}`);
     } else out.push(arg);
   }
@@ -263,10 +327,10 @@ const FIELD_NAME = /^[a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*$/i;
 const FIELD_LIST = /^[a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*(?:,[a-z_][a-z0-9_]*(?:\.[a-z0-9_-]+)*)+$/i;
 
 /** Whether `name` is a field of the command the words before `--json` name (`projects list`). */
-function isField(before: readonly string[], name: string): boolean {
+function isField(before: readonly string[], name: string, declarations: ReadonlyMap<string, CommandDeclaration>): boolean {
   let found: string | undefined;
   let at = Number.POSITIVE_INFINITY;
-  for (const [path, declaration] of DECLARATIONS) {
+  for (const [path, declaration] of declarations) {
     if (!declaration.fields) continue;
     const words = path.split(' ');
     for (let i = 0; i + words.length <= before.length && i <= at; i++) {
@@ -277,7 +341,7 @@ function isField(before: readonly string[], name: string): boolean {
     }
   }
   const head = name.split('.')[0];
-  return found !== undefined && (DECLARATIONS.get(found)?.fields?.list.some((f) => f.name === head) ?? false);
+  return found !== undefined && (declarations.get(found)?.fields?.list.some((f) => f.name === head) ?? false);
 }
 
 /**

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeManPages } from './manpages.mjs';
 import { writeSchemas } from './schemas.mjs';
+import { commandSummaries } from './summaries.mjs';
 import { bundledPackages, jqWasmNotices, renderNotices } from './notices.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -61,7 +62,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // Chunk names carry a content hash: without this, every rebuild would leave the last build's
   // chunks beside the new ones (and the tests that read dist/chunks would read stale code).
   rmSync(join(ROOT, 'dist/chunks'), { recursive: true, force: true });
-  const { metafile } = await build(options);
+  // The root help's list of commands, read from the declarations here, so `rsi --help` loads no
+  // command module (src/commands/summaries.ts). A string: esbuild inlines it where it is read,
+  // where an array would become a module every other module imports.
+  const summaries = JSON.stringify(await commandSummaries(ROOT));
+  const { metafile } = await build({ ...options, define: { RSI_COMMAND_SUMMARIES: JSON.stringify(summaries) } });
   const worker = await build(workerOptions);
   requireBuiltins(join(ROOT, 'dist'));
   mkdirSync(join(ROOT, 'dist'), { recursive: true });

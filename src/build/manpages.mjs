@@ -17,7 +17,7 @@ export async function writeManPages(root) {
   await build({
     stdin: {
       contents: [
-        "export { buildProgram } from './src/program.ts';",
+        "export { loadProgram } from './src/program.ts';",
         "export { createContext } from './src/context.ts';",
         "export { renderManPages } from './src/commands/help/reference.ts';",
       ].join('\n'),
@@ -32,7 +32,7 @@ export async function writeManPages(root) {
     outfile: scratch,
     logLevel: 'warning',
   });
-  const { buildProgram, createContext, renderManPages } = await import(`${pathToFileURL(scratch).href}?${Date.now()}`);
+  const { loadProgram, createContext, renderManPages } = await import(`${pathToFileURL(scratch).href}?${Date.now()}`);
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   // Building the tree reads no settings, files or network. A very wide "terminal": the text commands
   // add to their help is re-flowed to the terminal's width, and roff fills it to the reader's.
@@ -40,7 +40,7 @@ export async function writeManPages(root) {
   const io = { stdin: undefined, stdout: sink, stderr: sink, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, columns: 10_000 };
   Object.assign(io, { color: false, colorStderr: false });
   const ctx = createContext({ io, env: {}, signal: new AbortController().signal, version, flags: () => ({}) });
-  const pages = renderManPages(buildProgram(ctx), version);
+  const pages = renderManPages(await loadProgram(ctx), version);
   const dir = join(root, 'dist/man');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

@@ -3,11 +3,12 @@
  * `AddJSONFlags(cmd, &opts.Exporter, fields)`): its path, description, examples, the fields
  * `--fields` / `--json a,b` take (each with its JSON path and whether it has a column), the paged
  * endpoint its `--all` walks, and the `build`/`run` pair. `src/commands/registry.ts` lists every
- * declaration; `src/program.ts` builds the commander tree from it, and help, `--fields`, the JSON
- * projection, the csv/tsv/table columns, man pages, completions and `rsi help reference` follow.
+ * command module; `src/program.ts` builds the commander tree from the ones a line needs, and help,
+ * `--fields`, the JSON projection, the csv/tsv/table columns, man pages, completions and `rsi help
+ * reference` follow.
  *
- * Plain data (and commander, which every run loads anyway): program.ts reads every declaration on
- * every run.
+ * Plain data (and commander, which every run loads anyway): a run reads the declarations of the
+ * command it loads, and the build reads every one for the root's list (src/commands/summaries.ts).
  */
 import { Command } from 'commander';
 import type { Context } from '../context.js';

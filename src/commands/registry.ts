@@ -1,28 +1,14 @@
 /**
- * Every command of rsi, in the order help lists them: each an import of its folder's declaration
- * (src/commands/<group>/<command>/), nothing else. `src/program.ts` builds the commander tree from
- * this list, and `--fields`, examples, man pages, completions and `rsi help reference` follow from
- * the declarations; test/unit/architecture.test.ts fails on a command file missing from it.
+ * Every command of rsi, in the order help lists them: its word and the loader of its folder's
+ * module (src/commands/<group>/<command>/), nothing else. A run loads only the command its line
+ * names (`loadRegistry(word)`), so the bundle holds each command in a chunk of its own; help,
+ * completion, man pages and `rsi help reference` load them all. What a command is lives in its
+ * declaration alone: the word here is its path, which test/unit/registry.test.ts holds to the
+ * declaration each loader returns (docs/architecture.md, "The command registry");
+ * test/unit/architecture.test.ts fails on a command file the loaders do not reach.
  */
 import type { CommandDeclaration, RegistryEntry } from './declaration.js';
 import { isGroup } from './declaration.js';
-import * as login from './login/login.js';
-import * as logout from './logout/logout.js';
-import { group as auth } from './auth/auth.js';
-import * as config from './config/config.js';
-import * as doctor from './doctor/doctor.js';
-import { group as keywords } from './keywords/keywords.js';
-import { group as projects } from './projects/projects.js';
-import * as status from './status/status.js';
-import * as signals from './signals/signals.js';
-import * as opportunities from './opportunities/opportunities.js';
-import * as scoreboard from './scoreboard/scoreboard.js';
-import { group as analyses } from './analyses/analyses.js';
-import * as api from './api/api.js';
-import * as sandbox from './sandbox/sandbox.js';
-import * as completion from './completion/completion.js';
-import * as help from './help/help.js';
-import { group as mcp } from './mcp/mcp.js';
 
 /** rsi itself: what `rsi --help` shows under Examples. */
 export const ROOT: CommandDeclaration = {
@@ -36,31 +22,57 @@ export const ROOT: CommandDeclaration = {
   ],
 };
 
-export const REGISTRY: readonly RegistryEntry[] = [
-  login,
-  logout,
-  auth,
-  config,
-  doctor,
-  keywords,
-  projects,
-  status,
-  signals,
-  opportunities,
-  scoreboard,
-  analyses,
-  api,
-  sandbox,
-  completion,
-  { command: completion.valuesCommand, build: completion.buildValues },
-  help,
-  mcp,
+/** A top-level command: its word (its declaration's path) and how to load its module. */
+export interface IndexEntry {
+  readonly name: string;
+  readonly load: () => Promise<RegistryEntry>;
+}
+
+// Each loader is a literal `import()`, so esbuild makes each command a chunk of its own.
+export const INDEX: readonly IndexEntry[] = [
+  { name: 'login', load: () => import('./login/login.js') },
+  { name: 'logout', load: () => import('./logout/logout.js') },
+  { name: 'auth', load: async () => (await import('./auth/auth.js')).group },
+  { name: 'config', load: () => import('./config/config.js') },
+  { name: 'doctor', load: () => import('./doctor/doctor.js') },
+  { name: 'keywords', load: async () => (await import('./keywords/keywords.js')).group },
+  { name: 'projects', load: async () => (await import('./projects/projects.js')).group },
+  { name: 'status', load: () => import('./status/status.js') },
+  { name: 'signals', load: () => import('./signals/signals.js') },
+  { name: 'opportunities', load: () => import('./opportunities/opportunities.js') },
+  { name: 'scoreboard', load: () => import('./scoreboard/scoreboard.js') },
+  { name: 'analyses', load: async () => (await import('./analyses/analyses.js')).group },
+  { name: 'api', load: () => import('./api/api.js') },
+  { name: 'sandbox', load: () => import('./sandbox/sandbox.js') },
+  { name: 'completion', load: () => import('./completion/completion.js') },
+  {
+    name: '__complete',
+    load: async () => {
+      const completion = await import('./completion/completion.js');
+      return { command: completion.valuesCommand, build: completion.buildValues };
+    },
+  },
+  { name: 'help', load: () => import('./help/help.js') },
+  { name: 'mcp', load: async () => (await import('./mcp/mcp.js')).group },
 ];
 
-/** Every declaration by its path (`keywords search`), groups and the subcommands modules build themselves included. */
-export const DECLARATIONS: ReadonlyMap<string, CommandDeclaration> = new Map(
-  [
-    ROOT,
-    ...REGISTRY.flatMap((e) => (isGroup(e) ? [e.command, ...e.subcommands.map((s) => s.command)] : [e.command, ...(e.inner ?? [])])),
-  ].map((d) => [d.path, d] as const),
-);
+/** The registry entry of the command `word` names, or every entry in help order when there is none. */
+export async function loadRegistry(word?: string): Promise<readonly RegistryEntry[]> {
+  const wanted = word === undefined ? INDEX : INDEX.filter((e) => e.name === word);
+  return Promise.all(wanted.map((e) => e.load()));
+}
+
+/** The declarations of `entries` by path (`keywords search`), rsi's own, the groups' and the subcommands' their modules build themselves included. */
+export function declarationsOf(entries: readonly RegistryEntry[]): ReadonlyMap<string, CommandDeclaration> {
+  return new Map(
+    [
+      ROOT,
+      ...entries.flatMap((e) => (isGroup(e) ? [e.command, ...e.subcommands.map((s) => s.command)] : [e.command, ...(e.inner ?? [])])),
+    ].map((d) => [d.path, d] as const),
+  );
+}
+
+/** Every declaration by its path: what help, man pages, completion and the tests that walk every command read. */
+export async function loadDeclarations(): Promise<ReadonlyMap<string, CommandDeclaration>> {
+  return declarationsOf(await loadRegistry());
+}

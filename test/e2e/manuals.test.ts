@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program.js';
+import { loadProgram } from '../../src/program.js';
 import { commandsOf, manName, pathOf } from '../../src/commands/help/reference.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { skipWithout } from '../support/system.js';
@@ -15,7 +15,7 @@ import { runCli } from '../support/inproc.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; man: string[] };
-const tree = buildProgram(fakeCtx(fakeIo(), 'tsv'));
+const tree = await loadProgram(fakeCtx(fakeIo(), 'tsv'));
 const commands = commandsOf(tree);
 
 function has(program: string): boolean {

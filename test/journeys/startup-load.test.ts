@@ -1,5 +1,5 @@
 /**
- * What one request does NOT load or build (issue 24, docs/performance.md "Round 3"). Each check is
+ * What one request does NOT load or build (issues 24 and 45, docs/performance.md "Round 3"). Each check is
  * a probe preloaded into a real `rsi` process that records the expensive thing when it happens;
  * never a timing.
  */
@@ -115,6 +115,42 @@ describe('start-up cost of one request', () => {
     });
     expect(proxied.code).not.toBe(0);
     expect(probe.seen()).toMatch(/dist\/chunks\//);
+  });
+
+  it('a request loads only its own command’s module; the root’s help lists every command and loads none', async () => {
+    // The bundle keeps esbuild's `// src/commands/<group>/<command>/<command>.ts` marker above each
+    // command module it carries: the words of the ones this run loaded.
+    const commandsLoaded = (seen: string): string[] => {
+      const words = new Set<string>();
+      for (const url of seen.split('\n').filter(Boolean)) {
+        const source = readFileSync(new URL(url), 'utf8');
+        for (const m of source.matchAll(/^\/\/ src\/commands\/([^/\n]+)\/(?:([^/\n]+)\/\2|\1)\.ts$/gm)) words.add(m[1]!);
+      }
+      return [...words].sort();
+    };
+    const get = loadProbe(`url.includes('/dist/')`);
+    const r = await e2e.rsi(['keywords', 'search', 'egfr', '--json'], { env: get.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(commandsLoaded(get.seen())).toEqual(['keywords']);
+
+    const help = loadProbe(`url.includes('/dist/')`);
+    const screen = await e2e.rsi(['--help'], { env: help.env });
+    expect(screen.code, screen.stderr).toBe(0);
+    expect(screen.stdout).toMatch(/^ {2}opportunities +show a project's scored opportunities/m);
+    expect(commandsLoaded(help.seen())).toEqual([]);
+
+    const asked = loadProbe(`url.includes('/dist/')`);
+    const one = await e2e.rsi(['help', 'keywords', 'search'], { env: asked.env });
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toContain('Usage: rsi keywords search');
+    expect(commandsLoaded(asked.seen())).toEqual(['help', 'keywords']);
+
+    // The probe does see every command where the whole tree is needed.
+    const all = loadProbe(`url.includes('/dist/')`);
+    expect((await e2e.rsi(['completion', 'bash'], { env: all.env })).code).toBe(0);
+    expect(commandsLoaded(all.seen())).toEqual(
+      expect.arrayContaining(['analyses', 'keywords', 'login', 'mcp', 'projects', 'sandbox', 'status']),
+    );
   });
 
   it('--version is answered without loading the bundle or opening the compile cache', async () => {

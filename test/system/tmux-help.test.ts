@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program.js';
+import { loadProgram } from '../../src/program.js';
 import { RSI_BIN, runCli } from '../support/cli.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
@@ -26,7 +26,7 @@ function screens(cmd: Command, prefix: string[] = []): string[][] {
   for (const sub of cmd.commands) if (!(sub as unknown as { _hidden: boolean })._hidden) out.push(...screens(sub, [...prefix, sub.name()]));
   return out;
 }
-const SCREENS = screens(buildProgram(fakeCtx(fakeIo(), 'tsv')));
+const SCREENS = screens(await loadProgram(fakeCtx(fakeIo(), 'tsv')));
 const MARK = '=== rsi';
 
 let dir: string;

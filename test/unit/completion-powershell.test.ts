@@ -3,10 +3,10 @@
 // quote mark doubled unless plainly a word, and never passed to Invoke-Expression or the like.
 import { describe, expect, it } from 'vitest';
 import { script } from '../../src/commands/completion/completion.js';
-import { buildProgram } from '../../src/program.js';
+import { loadProgram } from '../../src/program.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 
-const ps = script('powershell', buildProgram(fakeCtx(fakeIo(), 'tsv')));
+const ps = script('powershell', await loadProgram(fakeCtx(fakeIo(), 'tsv')));
 
 describe('the PowerShell completion script', () => {
   it('never evaluates a value', () => {

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
 import { projectNames, script } from '../../src/commands/completion/completion.js';
 import type { Context } from '../../src/context.js';
-import { buildProgram } from '../../src/program.js';
+import { loadProgram } from '../../src/program.js';
 import { ConfigStore } from '../../src/storage/config.js';
 import { fakeClock, fakeCtx, fakeIo } from '../support/fakes.js';
 
-const program = buildProgram(fakeCtx(fakeIo(), 'tsv'));
+const program = await loadProgram(fakeCtx(fakeIo(), 'tsv'));
 
 /** Runs the generated bash completion for `line` (the cursor at its end) and returns COMPREPLY. */
 function complete(line: string, projects = 'Oncology watchlist\nKRAS inhibitors'): string[] {
@@ -128,7 +128,7 @@ describe('project names for completion', () => {
   it('`rsi __complete projects` prints nothing and succeeds when the service fails', async () => {
     const { ctx } = setup(() => Promise.reject(new Error('connection refused')));
     const io = ctx.io as ReturnType<typeof fakeIo>;
-    const p = buildProgram(ctx);
+    const p = await loadProgram(ctx);
     await p.parseAsync(['__complete', 'projects'], { from: 'user' });
     expect(io.out()).toBe('');
     expect(io.err()).toBe('');

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program.js';
+import { loadProgram } from '../../src/program.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 
 const doc = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
@@ -25,7 +25,7 @@ function walk(cmd: Command, prefix: string[], out: Entry[]): void {
   }
 }
 
-const program = buildProgram(fakeContext());
+const program = await loadProgram(fakeContext());
 const entries: Entry[] = [];
 walk(program, [], entries);
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandDeclaration, Field } from '../../src/commands/declaration.js';
-import { DECLARATIONS } from '../../src/commands/registry.js';
+import { loadDeclarations } from '../../src/commands/registry.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../src/formats.js';
 import { main } from '../../src/main.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.js';
@@ -149,7 +149,7 @@ function checkPresent(declaration: CommandDeclaration, field: Field, format: Out
   expect(out.replace(/\s/g, ''), 'nothing printed').not.toBe('');
 }
 
-const commands = [...DECLARATIONS.values()].filter((d) => d.fields);
+const commands = [...(await loadDeclarations()).values()].filter((d) => d.fields);
 
 describe('every listed field in every format (the registry walked)', () => {
   it('every command with fields has a command line here', () => {

@@ -6,12 +6,13 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { HABITS } from '../../src/commands/shared/habits.js';
 import { shellWords } from '../../src/io/help-text.js';
-import { applyToAll, buildProgram } from '../../src/program.js';
+import { applyToAll, loadProgram } from '../../src/program.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 
 async function rsi(...argv: string[]): Promise<{ err: string; code: string | undefined }> {
   const io = fakeIo();
-  const program = buildProgram(fakeCtx(io, 'tsv'));
+  // The tree a run builds for this line: a word no command has gets the commands listed, not loaded.
+  const program = await loadProgram(fakeCtx(io, 'tsv'), argv);
   let code: string | undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -24,7 +25,7 @@ async function rsi(...argv: string[]): Promise<{ err: string; code: string | und
 /** Parses a command line without running anything: every action is replaced by a no-op. */
 async function parses(line: string): Promise<string | undefined> {
   const io = fakeIo();
-  const program = buildProgram(fakeCtx(io, 'tsv'));
+  const program = await loadProgram(fakeCtx(io, 'tsv'));
   applyToAll(program, (cmd: Command) => {
     if ((cmd as unknown as { _actionHandler?: unknown })._actionHandler) cmd.action(() => undefined);
   });

@@ -6,8 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import { expandJsonFields } from '../../src/program.js';
+import { loadDeclarations } from '../../src/commands/registry.js';
+import { expandJsonFields as expandWith } from '../../src/program.js';
 import { fakeIo } from '../support/fakes.js';
+
+const declarations = await loadDeclarations();
+const expandJsonFields = (argv: string[]) => expandWith(argv, declarations);
 
 const env = () => ({ RSI_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'rsi-json-hint-')) });
 

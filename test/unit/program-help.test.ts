@@ -2,12 +2,12 @@
 // flags and examples, and a flag of a sibling command is named.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program.js';
+import { loadProgram } from '../../src/program.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 
 async function rsi(...argv: string[]): Promise<{ out: string; err: string; code: string | undefined }> {
   const io = fakeIo();
-  const program = buildProgram(fakeCtx(io, 'tsv'));
+  const program = await loadProgram(fakeCtx(io, 'tsv'));
   let code: string | undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -37,7 +37,7 @@ describe('rsi help', () => {
 
   it('lists the global options once, in `rsi help environment`', async () => {
     const { out } = await rsi('help', 'environment');
-    for (const o of buildProgram(fakeCtx(fakeIo(), 'tsv')).options) if (o.long !== '--help') expect(out).toContain(o.long!);
+    for (const o of (await loadProgram(fakeCtx(fakeIo(), 'tsv'))).options) if (o.long !== '--help') expect(out).toContain(o.long!);
     expect(out).toContain('NO_COLOR');
     expect(out).toContain('RSI_PROJECT');
     expect(out).toContain('Examples:');
@@ -51,8 +51,10 @@ function screens(cmd: Command, prefix: string[] = []): string[][] {
   return out;
 }
 
+const tree = await loadProgram(fakeCtx(fakeIo(), 'tsv'));
+
 describe('help screens fit a terminal', () => {
-  const paths = screens(buildProgram(fakeCtx(fakeIo(), 'tsv'))).filter((p) => p.at(-1) !== 'help' || p.length === 1);
+  const paths = screens(tree).filter((p) => p.at(-1) !== 'help' || p.length === 1);
   for (const path of paths) {
     it(`rsi ${path.join(' ')} --help: at most 50 lines of 80 columns, examples, one pointer to the global options`, async () => {
       const { out } = await rsi(...path, '--help');
@@ -67,7 +69,7 @@ describe('help screens fit a terminal', () => {
   }
 
   it('spells each usage once: a group lists its commands with the usage of their own screens', async () => {
-    const program = buildProgram(fakeCtx(fakeIo(), 'tsv'));
+    const program = await loadProgram(fakeCtx(fakeIo(), 'tsv'));
     for (const group of program.commands.filter((c) => c.commands.length)) {
       const { out } = await rsi(group.name(), '--help');
       for (const sub of group.commands.filter((c) => c.name() !== 'help')) {

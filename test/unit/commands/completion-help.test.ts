@@ -6,13 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import * as completion from '../../../src/commands/completion/completion.js';
 import { UsageError } from '../../../src/errors.js';
-import { buildProgram } from '../../../src/program.js';
+import { loadProgram } from '../../../src/program.js';
 import { parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
 
 async function rsi(...argv: string[]) {
   const io = fakeIo(false);
-  const program = buildProgram(fakeCtx(io, 'tsv'));
+  const program = await loadProgram(fakeCtx(io, 'tsv'));
   const error = await program.parseAsync(argv, { from: 'user' }).then(
     () => undefined,
     (e: unknown) => e as Error,

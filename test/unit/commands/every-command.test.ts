@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../../src/program.js';
+import { loadProgram } from '../../../src/program.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
 
 /** Hidden plumbing for the completion scripts, exercised by test/unit/completion.test.ts. */
@@ -28,8 +28,9 @@ const sources = [
   readFileSync(join(here, '..', 'status-command.test.ts'), 'utf8'),
 ].join('\n');
 
+const commands = leaves(await loadProgram(fakeCtx(fakeIo(false), 'tsv')));
+
 describe('every command has a flags test', () => {
-  const commands = leaves(buildProgram(fakeCtx(fakeIo(false), 'tsv')));
   it('the tree is what the test expects to walk', () => {
     expect(commands).toContain('keywords search');
     expect(commands).toContain('mcp serve');
