@@ -93,9 +93,7 @@ describe('create_project', () => {
     s = await serve({ allowWrite: true, confirmInChat: true });
     const asked = await s.call('create_project', { name: 'Beta', goals: ['target'] });
     expect(data(asked)).toEqual({ name: 'Beta', goals: ['target'], rsi_confirmation: 'asked' });
-    expect(text(asked)).toContain(
-      '<service-data tool="create_project" part="question">\nCreate the project "Beta", goals target?',
-    );
+    expect(text(asked)).toContain('<service-data tool="create_project" part="question">\nCreate the project "Beta", goals target?');
     expect(s.api.calls).toEqual([]);
     const made = await s.call('create_project', { goals: ['target'], name: 'Beta', confirmed: true });
     expect(data(made)).toMatchObject({ id: ALPHA, name: 'Beta', rsi_confirmation: 'confirmed' });
