@@ -372,7 +372,7 @@ describe.skipIf(skipWithout(part))("jq 1.8.2's test suite through rsi api --jq",
   it.each([
     ['SIGINT', 'rsi: interrupted', 130],
     ['SIGTERM', 'rsi: stopped by SIGTERM', 143],
-  ] as const)('%s stops an endless program at once: exit %i', async (signal, line, exit) => {
+  ] as const)('%s stops an endless program at once (%s, exit %i)', async (signal, line, exit) => {
     const child = spawn(process.execPath, [RSI_BIN, 'api', '/big', '--jq=repeat(1)'], {
       env: cleanEnv(env()),
       stdio: ['ignore', 'pipe', 'pipe'],
