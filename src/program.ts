@@ -27,8 +27,14 @@ function buildEntry(entry: RegistryEntry, ctx: Context): Command {
   return cmd;
 }
 
-/** Words that need every command built: completion walks the tree (`rsi help` is told apart below). */
-const WHOLE_TREE = new Set(['completion']);
+/** Defined `true` by `npm run build` when it rendered the completion scripts (src/commands/completion/scripts.ts). */
+declare const RSI_COMPLETION_PRERENDERED: boolean | undefined;
+
+/**
+ * Words that need every command built: completion walks the tree, unless the build rendered its
+ * scripts (`rsi help` is told apart below).
+ */
+const WHOLE_TREE = new Set(typeof RSI_COMPLETION_PRERENDERED !== 'undefined' && RSI_COMPLETION_PRERENDERED ? [] : ['completion']);
 
 /**
  * Which commands a command line needs loaded and built, read from its words that are neither flags

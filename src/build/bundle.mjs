@@ -16,6 +16,7 @@ import { build } from 'esbuild';
 import { writeManPages } from './manpages.mjs';
 import { writeSchemas } from './schemas.mjs';
 import { commandSummaries } from './summaries.mjs';
+import { completionScripts } from './completions.mjs';
 import { bundledPackages, jqWasmNotices, renderNotices } from './notices.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -66,7 +67,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // command module (src/commands/summaries.ts). A string: esbuild inlines it where it is read,
   // where an array would become a module every other module imports.
   const summaries = JSON.stringify(await commandSummaries(ROOT));
-  const { metafile } = await build({ ...options, define: { RSI_COMMAND_SUMMARIES: JSON.stringify(summaries) } });
+  // The completion scripts, rendered from the whole tree here, so `rsi completion bash` loads no
+  // other command (src/commands/completion/scripts.ts); RSI_COMPLETION_PRERENDERED tells
+  // src/program.ts so without putting the scripts in its chunk.
+  const completions = JSON.stringify(await completionScripts(ROOT));
+  const { metafile } = await build({
+    ...options,
+    define: {
+      RSI_COMMAND_SUMMARIES: JSON.stringify(summaries),
+      RSI_COMPLETION_SCRIPTS: JSON.stringify(completions),
+      RSI_COMPLETION_PRERENDERED: 'true',
+    },
+  });
   const worker = await build(workerOptions);
   requireBuiltins(join(ROOT, 'dist'));
   mkdirSync(join(ROOT, 'dist'), { recursive: true });

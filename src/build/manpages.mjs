@@ -34,17 +34,23 @@ export async function writeManPages(root) {
   });
   const { loadProgram, createContext, renderManPages } = await import(`${pathToFileURL(scratch).href}?${Date.now()}`);
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  // Building the tree reads no settings, files or network. A very wide "terminal": the text commands
-  // add to their help is re-flowed to the terminal's width, and roff fills it to the reader's.
-  const sink = { write: () => true };
-  const io = { stdin: undefined, stdout: sink, stderr: sink, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, columns: 10_000 };
-  Object.assign(io, { color: false, colorStderr: false });
-  const ctx = createContext({ io, env: {}, signal: new AbortController().signal, version, flags: () => ({}) });
-  const pages = renderManPages(await loadProgram(ctx), version);
+  const pages = renderManPages(await loadProgram(buildTimeContext(createContext, version)), version);
   const dir = join(root, 'dist/man');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   for (const [name, text] of pages) writeFileSync(join(dir, name), text);
   rmSync(scratch, { force: true });
   return readdirSync(dir).sort();
+}
+
+/**
+ * The context the build renders the command tree with (man pages, completion scripts): building the
+ * tree reads no settings, files or network. A very wide "terminal": the text commands add to their
+ * help is re-flowed to the terminal's width, and roff fills it to the reader's.
+ */
+export function buildTimeContext(createContext, version) {
+  const sink = { write: () => true };
+  const io = { stdin: undefined, stdout: sink, stderr: sink, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, columns: 10_000 };
+  Object.assign(io, { color: false, colorStderr: false });
+  return createContext({ io, env: {}, signal: new AbortController().signal, version, flags: () => ({}) });
 }

@@ -145,9 +145,16 @@ describe('start-up cost of one request', () => {
     expect(one.stdout).toContain('Usage: rsi keywords search');
     expect(commandsLoaded(asked.seen())).toEqual(['help', 'keywords']);
 
+    // A completion script was rendered by the build: printing it loads completion alone.
+    const script = loadProbe(`url.includes('/dist/')`);
+    const bash = await e2e.rsi(['completion', 'bash'], { env: script.env });
+    expect(bash.code, bash.stderr).toBe(0);
+    expect(bash.stdout).toContain('_rsi_completion');
+    expect(commandsLoaded(script.seen())).toEqual(['completion']);
+
     // The probe does see every command where the whole tree is needed.
     const all = loadProbe(`url.includes('/dist/')`);
-    expect((await e2e.rsi(['completion', 'bash'], { env: all.env })).code).toBe(0);
+    expect((await e2e.rsi(['help', 'reference'], { env: all.env })).code).toBe(0);
     expect(commandsLoaded(all.seen())).toEqual(
       expect.arrayContaining(['analyses', 'keywords', 'login', 'mcp', 'projects', 'sandbox', 'status']),
     );

@@ -10,6 +10,7 @@ import { projectNames, script } from '../../src/commands/completion/completion.j
 import type { Context } from '../../src/context.js';
 import { loadProgram } from '../../src/program.js';
 import { ConfigStore } from '../../src/storage/config.js';
+import { runCli } from '../support/cli.js';
 import { fakeClock, fakeCtx, fakeIo } from '../support/fakes.js';
 
 const program = await loadProgram(fakeCtx(fakeIo(), 'tsv'));
@@ -92,6 +93,16 @@ describe('other shells', () => {
     for (const shell of ['bash', 'fish', 'powershell'] as const)
       expect(script(shell, program)).not.toMatch(/[ '"]__complete[ '"]?\s*(-d|\))/);
     expect(complete('rsi __')).toEqual([]);
+  });
+});
+
+describe('the scripts npm run build renders (dist)', () => {
+  // dist/ prints each script from RSI_COMPLETION_SCRIPTS without loading the other commands
+  // (src/commands/completion/scripts.ts); it must be the very script the whole tree renders.
+  it.each(['bash', 'zsh', 'fish', 'powershell'] as const)('rsi completion %s prints what the tree renders', async (shell) => {
+    const r = await runCli(['completion', shell]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(script(shell, program));
   });
 });
 

@@ -121,7 +121,10 @@ function walk(cmd: Command, path: string[], inherited: string[], out: Node[]): v
 
 /** `program` is the root of the command tree this command was parsed from. */
 export async function run(opts: CompletionOptions, ctx: Context): Promise<void> {
-  await printVerbatim(ctx.io, script(opts.shell, opts.program));
+  // The build's rendering of the same script where there is one (then `program` holds only this
+  // command); its own chunk, so `rsi __complete` on every Tab does not load the four scripts.
+  const { prerendered } = await import('./scripts.js');
+  await printVerbatim(ctx.io, prerendered(opts.shell) ?? script(opts.shell, opts.program));
 }
 
 export function script(shell: Shell, program: Command): string {
