@@ -9,37 +9,20 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { importFromSource } from './scratch.mjs';
 
 export async function writeManPages(root) {
-  const scratch = join(root, 'node_modules/.cache/rsi-build/manpages.mjs');
-  await build({
-    stdin: {
-      contents: [
-        "export { loadProgram } from './src/program.ts';",
-        "export { createContext } from './src/context.ts';",
-        "export { renderManPages } from './src/commands/help/reference.ts';",
-      ].join('\n'),
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    packages: 'external',
-    outfile: scratch,
-    logLevel: 'warning',
+  const { loadProgram, createContext, renderManPages } = await importFromSource(root, 'manpages', {
+    'src/program.ts': ['loadProgram'],
+    'src/context.ts': ['createContext'],
+    'src/commands/help/reference.ts': ['renderManPages'],
   });
-  const { loadProgram, createContext, renderManPages } = await import(`${pathToFileURL(scratch).href}?${Date.now()}`);
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const pages = renderManPages(await loadProgram(buildTimeContext(createContext, version)), version);
   const dir = join(root, 'dist/man');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   for (const [name, text] of pages) writeFileSync(join(dir, name), text);
-  rmSync(scratch, { force: true });
   return readdirSync(dir).sort();
 }
 
