@@ -10,7 +10,8 @@ import type { Clock, Io } from './io/io.js';
 import { OUTPUT_FORMATS, type OutputFormat, printsDocuments } from './formats.js';
 import type { ApiClient } from './client/client.js';
 import type { McpServerParts } from './context/mcp-server.js';
-import type { AuthGlobals, Credentials, Env, Settings } from './auth/credentials.js';
+import type { AuthGlobals, Credentials, Env } from './auth/credentials.js';
+import type { Settings } from './settings.js';
 import type { Session } from './auth/session.js';
 import type { Browser } from './io/browser.js';
 import type { Prompter } from './io/prompter.js';
@@ -19,7 +20,7 @@ import type { McpConnection } from './mcp/client.js';
 import type { Network } from './http/network.js';
 import { suggest } from './io/text.js';
 
-export type { Env, Settings };
+export type { Env };
 
 export { OUTPUT_FORMATS, type OutputFormat };
 // Help layout for program.ts, which reaches io only through here.

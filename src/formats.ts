@@ -1,8 +1,8 @@
 /**
  * The output formats every data command accepts (`--format`, the `format` setting), and what each
- * one is; written once, here. A leaf module (it imports nothing), so the config store may check the
- * setting against it, and a command ask whether its output is for people, without loading the
- * terminal layer. Each format's writer is in its record in src/io/formats.ts: a name added here does
+ * one is; written once, here. A leaf module (it imports nothing), so the settings (src/settings.ts)
+ * check the setting against it, and a command ask whether its output is for people, without loading
+ * the terminal layer. Each format's writer is in its record in src/io/formats.ts: a name added here does
  * not compile until its traits below and that record exist.
  */
 export const OUTPUT_FORMATS = ['table', 'tsv', 'csv', 'json', 'ndjson'] as const;

@@ -7,11 +7,8 @@
 import type { Clock, Io } from '../io/io.js';
 import { placeholder, suggest } from '../io/text.js';
 import { NotSignedInError, UsageError } from '../errors.js';
-import { ConfigStore, configDir, formerConfigDirs, type Profile, type Settings } from '../storage/config.js';
-
-export type { Settings };
-/** `rsi config` reaches the settings' keys and checks through here (commands do not import storage). */
-export { SETTING_KEYS, parseSetting, type SettingKey } from '../storage/config.js';
+import { ConfigStore, configDir, formerConfigDirs, type Profile } from '../storage/config.js';
+import type { Settings } from '../settings.js';
 import { FileStore, KeychainStore, type CredentialKey, type CredentialStore, type StoredTokens } from '../storage/credentials.js';
 import type { Network } from '../http/network.js';
 import type { AuthProvider } from '../http/types.js';

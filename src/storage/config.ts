@@ -8,9 +8,8 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import envPaths from 'env-paths';
 import * as z from 'zod/mini';
-import { en } from 'zod/locales';
-import { ConfigError, UsageError, ioErrorFrom } from '../errors.js';
-import { formatChoices, OUTPUT_FORMATS } from '../formats.js';
+import { ConfigError, ioErrorFrom } from '../errors.js';
+import { settingSchemas, type Settings } from '../settings.js';
 import { withLock } from './lock.js';
 import { assertTrusted, trustIssue, type TrustHost, type TrustIssue } from './trust.js';
 import { suggest } from '../io/text.js';
@@ -18,20 +17,13 @@ import { suggest } from '../io/text.js';
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * Defaults a person sets with `rsi config set` instead of retyping them. Flags and environment
- * still win over every one of them (docs/commands.md, "Settings").
- */
-export const SETTING_KEYS = ['format', 'pager', 'profile', 'project', 'prompts', 'time'] as const;
-export type SettingKey = (typeof SETTING_KEYS)[number];
-/**
- * The file's schemas, built on the first read of a config file rather than at import: most runs
- * with RSI_TOKEN have no file to read, and building them cost ~5 ms (docs/performance.md, round 3).
+ * The file's schemas, built on the first read of a config file rather than at import (the settings'
+ * own, which build zod's messages too, likewise: src/settings.ts).
  */
 const schemas = (() => {
   let built: ReturnType<typeof build> | undefined;
   function build() {
-    // zod/mini (methodless schemas, cheap to build) with zod's English messages.
-    z.config(en());
+    const { Settings } = settingSchemas();
     const ClientRegistration = z.object({
       clientId: z.string().check(z.minLength(1)),
       redirectUri: z.url(),
@@ -71,28 +63,12 @@ const schemas = (() => {
       mcp: z.optional(McpSignIn),
     });
 
-    // What a person would type as <project>: a name or UUID, one line.
-    const ProjectName = z.string().check(
-      z.minLength(1),
-      z.maxLength(500),
-      z.refine((v) => v.trim() !== '' && !/[\u0000-\u001f\u007f]/.test(v), 'a project name or UUID on one line'),
-    );
-    const Settings = z.object({
-      format: z.optional(z.enum(OUTPUT_FORMATS)),
-      pager: z.optional(z.string().check(z.minLength(1))),
-      profile: z.optional(z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/))),
-      prompts: z.optional(z.enum(['on', 'off'])),
-      time: z.optional(z.enum(['relative', 'absolute'])),
-      /** The default project, per profile (gh's repository context, kubectl's namespace). */
-      projects: z.optional(z.record(z.string(), ProjectName)),
-    });
-
     const ConfigFile = z.object({
       version: z.literal(1),
       profiles: z.record(z.string(), Profile),
       settings: z.optional(Settings),
     });
-    return { ClientRegistration, AuthServer, McpSignIn, Profile, Settings, ConfigFile, ProjectName };
+    return { ClientRegistration, AuthServer, McpSignIn, Profile, ConfigFile };
   }
   return () => (built ??= build());
 })();
@@ -101,7 +77,6 @@ export type ClientRegistration = z.infer<Schemas['ClientRegistration']>;
 export type AuthServerInfo = z.infer<Schemas['AuthServer']>;
 export type McpSignIn = z.infer<Schemas['McpSignIn']>;
 export type Profile = z.infer<Schemas['Profile']>;
-export type Settings = z.infer<Schemas['Settings']>;
 export type ConfigFile = z.infer<Schemas['ConfigFile']>;
 
 /** What choosing the config folder needs to know about the machine (injected by unit tests). */
@@ -257,21 +232,6 @@ export class ConfigStore {
 /** `record[key]` when the record has it as its own member, never a member of Object.prototype. */
 export function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
-}
-
-/** Checks one setting's value; the message names what is allowed. */
-export function parseSetting(key: SettingKey, value: string): string {
-  const parsed = (key === 'project' ? schemas().ProjectName : schemas().Settings.shape[key]).safeParse(value);
-  if (parsed.success) return value;
-  const allowed: Record<SettingKey, string> = {
-    format: formatChoices(),
-    pager: 'a command, such as "less -FRX" (cat: no pager)',
-    profile: 'a profile name: letters, digits, ".", "_" or "-"',
-    project: 'a project name or UUID on one line',
-    prompts: 'on or off',
-    time: 'relative or absolute',
-  };
-  throw new UsageError(`${key} must be ${allowed[key]} (got "${value}")`);
 }
 
 /** Every way the config folder could be trusted by accident, for `doctor` to list with its fix. */

@@ -17,10 +17,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The program also fits help to the terminal (src/io/help-text.ts, the width of src/io/io.ts).
   program: ['context', 'commands', 'io'],
   // The Context owns the process's one network (`ctx.network()`, the type of src/http/network.ts).
-  context: ['auth', 'client', 'mcp', 'http', 'io', 'errors', 'services', 'formats'],
+  context: ['auth', 'client', 'mcp', 'http', 'io', 'errors', 'services', 'formats', 'settings'],
   // What the Context loads for a command's action, as one module (src/services.ts), the network too.
   services: ['auth', 'client', 'http'],
-  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'ops', 'formats', 'release'],
+  commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'ops', 'formats', 'settings', 'release'],
   // Of io only the quoting of suggested commands (TEXT_IO): a 403's scope hint is built from words.
   client: ['http', 'errors', 'io'],
   // Of io only TEXT_IO: the MCP server's scope challenge becomes a hint built from words.
@@ -28,16 +28,19 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The use cases both front-ends share (src/ops): ports in, data out. Of io only its text helpers
   // (OPS_IO): no printer, no prompter, no Context.
   ops: ['client', 'errors', 'io'],
-  auth: ['http', 'storage', 'io', 'errors'],
+  auth: ['http', 'storage', 'io', 'errors', 'settings'],
   http: ['io', 'errors'],
   // Of io only TEXT_IO: the `chmod …` fix of a file with loose permissions is built from words.
-  storage: ['errors', 'formats', 'io'],
+  storage: ['errors', 'settings', 'io'],
   io: ['errors', 'formats'],
   sandbox: [],
   errors: [],
-  // The output formats' names (src/formats.ts): a leaf, so the config store may check the
+  // The output formats' names (src/formats.ts): a leaf, so the settings (src/settings.ts) check the
   // `format` setting against the one list without importing the terminal layer.
   formats: [],
+  // The settings' names and checks (src/settings.ts): beside formats, so the config store checks
+  // the file and the commands what a person typed, neither through the other.
+  settings: ['errors', 'formats'],
   // What rsi is published as (src/release.ts, from package.json): a leaf.
   release: [],
 };
@@ -229,10 +232,9 @@ function unregistered(files: Map<string, string>): string[] {
 /**
  * Modules that pass on what another module exports (`export { x } from './y.js'`) instead of their
  * importers naming the real module: a second address for one thing, left behind by a split. Doors
- * are the exceptions, each for a reason: the module the Context loads as one chunk, and one that lets
- * the commands reach the settings' keys of storage, which they may not import.
+ * are the exceptions, each for a reason: the module the Context loads as one chunk.
  */
-const REEXPORT_DOORS = ['services.ts', 'auth/credentials.ts'];
+const REEXPORT_DOORS = ['services.ts'];
 
 function reexports(files: Map<string, string>): string[] {
   const found: string[] = [];

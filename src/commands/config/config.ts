@@ -4,7 +4,8 @@
  * written under the same store lock. Flags and environment still win (docs/commands.md, "Settings").
  */
 import type { Command } from 'commander';
-import type { Context, Settings } from '../../context.js';
+import type { Context } from '../../context.js';
+import { parseSetting, SETTING_KEYS, settingKey, type SettingKey, type Settings } from '../../settings.js';
 import { UsageError } from '../../errors.js';
 import * as output from '../../io/output.js';
 import { printReply } from '../../io/replies.js';
@@ -87,16 +88,12 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: ConfigOptions, ctx: Context): Promise<void> {
-  const { SETTING_KEYS, parseSetting, configStore } = await import('../../auth/credentials.js');
+  const { configStore } = await import('../../auth/credentials.js');
   // set/unset read no profile, so they still work when a setting in the file is bad (and fix it).
   const store = opts.action === 'set' || opts.action === 'unset' ? configStore(ctx.env) : (await ctx.credentials()).config;
-  const checkKey = (key: string): (typeof SETTING_KEYS)[number] => {
-    if ((SETTING_KEYS as readonly string[]).includes(key)) return key as (typeof SETTING_KEYS)[number];
-    throw new UsageError(`unknown setting "${key}": the settings are ${SETTING_KEYS.join(', ')}`);
-  };
   // The default project is the profile's own: `work` and `default` each keep theirs.
   const { profile } = ctx.globals();
-  const settingValue = (settings: Settings, key: (typeof SETTING_KEYS)[number]): string | undefined =>
+  const settingValue = (settings: Settings, key: SettingKey): string | undefined =>
     key === 'project'
       ? settings.projects && Object.hasOwn(settings.projects, profile)
         ? settings.projects[profile]
@@ -113,7 +110,7 @@ export async function run(opts: ConfigOptions, ctx: Context): Promise<void> {
       return output.printText(ctx.io, lines.join(''));
     });
   }
-  const key = checkKey(opts.key);
+  const key = settingKey(opts.key);
   if (opts.action === 'get') {
     const value = settingValue(await store.settings(), key);
     if (value !== undefined) await output.printText(ctx.io, `${value}\n`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
+import { parseSetting } from '../../../settings.js';
 
 export type SwitchOptions = { profile: string };
 
@@ -17,10 +18,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 }
 
 export async function run(opts: SwitchOptions, ctx: Context): Promise<void> {
-  const [{ parseSetting }, { requireProfile, warnIfOverridden }] = await Promise.all([
-    import('../../../auth/credentials.js'),
-    import('../../config/config.js'),
-  ]);
+  const { requireProfile, warnIfOverridden } = await import('../../config/config.js');
   const name = parseSetting('profile', opts.profile.trim());
   await requireProfile(ctx, name);
   await (await ctx.credentials()).config.updateSettings((s) => ({ ...s, profile: name }));
