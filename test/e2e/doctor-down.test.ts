@@ -4,11 +4,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, startSandbox } from '../support/inproc.js';
-
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
+import { FAKE_BROWSER } from '../support/browser.js';
 
 describe('rsi doctor with the service down', () => {
   it('says the stored registration could not be checked, and never hints rsi doctor', async () => {

@@ -5,15 +5,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shellWords } from '../../src/io/help-text.js';
 import { commandWords } from '../../src/io/text.js';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { useSandbox } from '../support/e2e.js';
 import { advanceSandbox } from '../support/sandbox.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 const e2e = useSandbox();
 const dirs: string[] = [];
 afterAll(() => {

@@ -4,13 +4,12 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { obtainTokens } from '../support/oauth.js';
 import { sandboxStats } from '../support/sandbox.js';
 import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let sb: InProcessSandbox;
 let mcpToken: string;
 let apiToken: string;

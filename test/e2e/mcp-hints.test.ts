@@ -6,17 +6,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../support/cli.js';
 import { runCli, startSandbox, type InProcessSandbox } from '../support/inproc.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
 /**
  * A sign-in is several processes (rsi, the browser, the consent page): on a machine as busy as CI's
  * it can take far longer than runCli's default, so it is only a bound for a hang.
  */
 const SLOW = 120_000;
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let sb: InProcessSandbox;
 
 beforeAll(async () => {

@@ -9,16 +9,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/inproc.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
 /**
  * A sign-in is several processes (rsi, the browser, the consent page): on a machine as busy as CI's
  * it can take far longer than runCli's default, so it is only a bound for a hang.
  */
 const SLOW = 120_000;
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 
 interface Fake {
   base: string;

@@ -6,12 +6,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { expireTokens, sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let auto: SandboxProcess;
 let consent: SandboxProcess;
 // The sign-in tests run side by side (each has its own config folder; most of their time is rsi

@@ -6,7 +6,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -16,8 +15,8 @@ import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
 import { apiCaller } from '../support/sandbox.js';
 import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let sb: InProcessSandbox;
 let token: string;
 let mcpToken: string;

@@ -7,13 +7,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { advanceSandbox, sandboxStats } from '../support/sandbox.js';
 import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 const PROFILES = ['p1', 'p2', 'p3', 'p4'];
 const ROUNDS = 5;
 /** Processes per profile per round: they also race on that profile's own refresh lock. */

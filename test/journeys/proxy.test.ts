@@ -12,14 +12,13 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startProxy, tracedRequests, type TestProxy } from '../support/proxy.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { createTestCa } from '../support/tls.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 const PROXY_PASSWORD = 'pr0xy-pa55word';
 const BASIC = `Basic ${Buffer.from(`carol:${PROXY_PASSWORD}`).toString('base64')}`;
 let sandbox: SandboxProcess;

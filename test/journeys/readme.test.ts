@@ -6,12 +6,10 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { firstSession } from '../support/readme.js';
 import { runBash } from '../support/shell.js';
-
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
+import { FAKE_BROWSER } from '../support/browser.js';
 
 async function portFree(port: number): Promise<boolean> {
   const server = createServer();

@@ -6,13 +6,12 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type TestProxy } from '../support/proxy.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { codeBlocks, runBash } from '../support/shell.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 const docs = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8');
 
 /** The one sh block of `doc` containing `marker`. */

@@ -6,15 +6,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { startProxy, type TestProxy } from '../support/proxy.js';
 import { createTestCa, startHttpsFront, type HttpsFront, type TestCa } from '../support/tls.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let sandbox: SandboxProcess;
 let ca: TestCa;
 let good: HttpsFront;

@@ -8,16 +8,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { EXE, exePart } from '../support/exe.js';
 import { startProxy, type TestProxy } from '../support/proxy.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { skipWithout } from '../support/system.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 import { createTestCa, installInSystemStore, systemTrustStorePart, type TestCa } from '../support/tls.js';
 
-const FAKE_BROWSER_SCRIPT = fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url));
 const skip = skipWithout(systemTrustStorePart());
 /** Whether this Node (the one every spawned rsi runs on) can read the system store. */
 const nodeReadsStore = typeof (process.getBuiltinModule('node:tls') as { getCACertificates?: unknown }).getCACertificates === 'function';
@@ -60,7 +59,7 @@ function env(configDir: string, extra: Record<string, string> = {}): Record<stri
     RSI_CONFIG_DIR: configDir,
     RSI_CREDENTIAL_STORE: 'file',
     // The stand-in browser is not under test: it is told the CA (rsi gets its environment).
-    BROWSER: `env NODE_EXTRA_CA_CERTS=${ca.caFile} ${process.execPath} ${FAKE_BROWSER_SCRIPT}`,
+    BROWSER: `env NODE_EXTRA_CA_CERTS=${ca.caFile} ${FAKE_BROWSER}`,
     NODE_EXTRA_CA_CERTS: undefined,
     NODE_USE_SYSTEM_CA: undefined,
     SSL_CERT_FILE: undefined,

@@ -8,15 +8,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import * as S from '../../src/client/schemas.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { startProxy, tracedRequests, type TestProxy } from '../support/proxy.js';
 import { expireTokens, sandboxFetch, sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let sandbox: SandboxProcess;
 let proxy: TestProxy;
 let configDir: string;

@@ -6,12 +6,10 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHILD_BOUND_MS, RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { expireTokens, startSandbox, type SandboxProcess } from '../support/sandbox.js';
-
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
+import { FAKE_BROWSER } from '../support/browser.js';
 
 let sandbox: SandboxProcess;
 const dirs: string[] = [];

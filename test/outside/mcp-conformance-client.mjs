@@ -5,7 +5,7 @@
 // what a person at a terminal does, with bin/rsi.js and nothing else:
 //
 //   rsi login --resource mcp      (discovery, registration, PKCE; the "browser" is
-//                                  test/support/fake-browser.mjs, which follows the redirects of the
+//                                  test/support/fake-browser.sh, which follows the redirects of the
 //                                  suite's auto-approving authorization server to rsi's listener)
 //   rsi mcp call <tool>           (the scenario's tool)
 //
@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { MUST_PASS, NOT_APPLICABLE, SUITE_DEFECTS } from './mcp-conformance-scenarios.mjs';
 
 const RSI = fileURLToPath(new URL('../../bin/rsi.js', import.meta.url));
-const FAKE_BROWSER = fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url));
+const FAKE_BROWSER = fileURLToPath(new URL('../support/fake-browser.sh', import.meta.url));
 /** The Client ID Metadata Document URL the suite's `auth/basic-cimd` server expects to see. */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 /** Hints followed before giving up: rsi's own bound is what the suite checks; this one only stops a runaway. */
@@ -43,7 +43,7 @@ const env = {
   // sign-in's requests can wait longer than rsi's default 30 s deadline, which is not what any
   // scenario is about. Only a bound for a server that never answers.
   RSI_HTTP_TIMEOUT: '240',
-  BROWSER: `"${process.execPath}" "${FAKE_BROWSER}"`,
+  BROWSER: `"${FAKE_BROWSER}"`,
 };
 
 /** Runs rsi, echoing its output (the suite keeps it), and resolves with its exit code and stderr. */

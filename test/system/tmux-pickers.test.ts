@@ -5,16 +5,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 import { privateTmux } from '../support/tmux.js';
 import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
 const skip = skipWithout(tmuxPart());
 const term = privateTmux('pickers');
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 let sb: InProcessSandbox;
 let env: Record<string, string>;
 let session = 0;

@@ -13,6 +13,7 @@ import { obtainTokens } from '../support/oauth.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 import { privateTmux, sh } from '../support/tmux.js';
 import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
+import { FAKE_BROWSER } from '../support/browser.js';
 
 const skip = skipWithout(tmuxPart());
 // A private tmux server (test/support/tmux.ts): a developer's sessions are never touched.
@@ -20,7 +21,6 @@ const term = privateTmux('pictures');
 const { tmux } = term;
 const GOLDEN = fileURLToPath(new URL('./golden/', import.meta.url));
 const UPDATE = process.env.RSI_UPDATE_GOLDEN === '1';
-const FAKE_BROWSER = `${process.execPath} ${fileURLToPath(new URL('../support/fake-browser.mjs', import.meta.url))}`;
 const docs = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
 
 let fast: InProcessSandbox;
