@@ -137,29 +137,29 @@ export function createContext(deps: ContextDeps): Context {
     },
     settings: () => settings,
     loadSettings: async () => {
-      settings = await (await services()).readSettings(env);
+      settings = await (await import('./auth/credentials.js')).readSettings(env);
     },
     network: () => {
-      network ??= services().then((m) => {
+      network ??= import('./http/network.js').then((m) => {
         const { timeoutMs, debug } = ctx.globals();
         return new m.Network({ env, timeoutMs, trace: debug ? io.stderr : undefined });
       });
       return network;
     },
     credentials: () => {
-      credentials ??= Promise.all([ctx.network(), services()]).then(([net, m]) =>
+      credentials ??= Promise.all([ctx.network(), import('./auth/credentials.js')]).then(([net, m]) =>
         m.resolveCredentials({ globals: ctx.globals(), env, io, clock, signal, version, network: net }),
       );
       return credentials;
     },
     session: () => {
-      session ??= Promise.all([ctx.credentials(), ctx.network(), services()]).then(([creds, net, m]) =>
+      session ??= Promise.all([ctx.credentials(), ctx.network(), import('./auth/session.js')]).then(([creds, net, m]) =>
         m.openSession(creds, { globals: ctx.globals(), io, clock, network: net }),
       );
       return session;
     },
     client: () => {
-      client ??= Promise.all([ctx.session(), services()]).then(([s, m]) => new m.ApiClient(s.http));
+      client ??= Promise.all([ctx.session(), import('./client/client.js')]).then(([s, m]) => new m.ApiClient(s.http));
       return client;
     },
     prompter: () => {
@@ -181,8 +181,6 @@ export function createContext(deps: ContextDeps): Context {
   return ctx;
 }
 
-let servicesModule: Promise<typeof import('./services.js')> | undefined;
-const services = () => (servicesModule ??= import('./services.js'));
 
 /**
  * The MCP session behind `ctx.mcp()`: the MCP sign-in (or RSI_MCP_TOKEN) on the Context's
@@ -193,7 +191,7 @@ export async function openMcp(ctx: Context, fresh?: Credentials): Promise<McpCon
     fresh ?? ctx.credentials(),
     ctx.network(),
     import('./mcp/client.js'),
-    services(),
+    import('./auth/credentials.js'),
   ]);
   const mcp = await creds.tokenProvider('mcp');
   return connectMcp({

@@ -2,7 +2,7 @@
  * The single executable's entry when its blob holds a V8 startup snapshot (src/build/exe.mjs, the
  * host's target): `node --build-sea` runs this script once at build time and saves the heap it
  * leaves. What every command needs is therefore already evaluated when the binary starts: the
- * bundle's modules (commander, zod, the command modules), the services layer and the reply schemas
+ * bundle's modules (commander, zod, the command modules), the API stack and the reply schemas
  * (docs/performance.md, round 4). What cannot live in a snapshot is only touched after it: the
  * main function below reads argv, env and stdio when the binary runs; the keychain addon, sockets,
  * timers, jq's worker and `open` load on first use, as in bin/rsi.js.
@@ -19,7 +19,7 @@ import { run } from './run.js';
  * instances the commands reach later.
  */
 async function preload(): Promise<void> {
-  await Promise.all([import('../services.js'), import('../commands/shared/scripting.js'), import('../commands/shared/flag-schemas.js')]);
+  await Promise.all([import('../auth/credentials.js'), import('../auth/session.js'), import('../client/client.js'), import('../http/network.js'), import('../commands/shared/scripting.js'), import('../commands/shared/flag-schemas.js')]);
   // The reply schemas are memoised builders: built once here rather than at each run's first parse.
   for (const build of Object.values(S)) if (typeof build === 'function') build();
 }
