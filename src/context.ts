@@ -181,7 +181,6 @@ export function createContext(deps: ContextDeps): Context {
   return ctx;
 }
 
-
 /**
  * The MCP session behind `ctx.mcp()`: the MCP sign-in (or RSI_MCP_TOKEN) on the Context's
  * network. `rsi mcp serve` passes credentials it read afresh (a sign-in made while it serves).

@@ -19,7 +19,14 @@ import { run } from './run.js';
  * instances the commands reach later.
  */
 async function preload(): Promise<void> {
-  await Promise.all([import('../auth/credentials.js'), import('../auth/session.js'), import('../client/client.js'), import('../http/network.js'), import('../commands/shared/scripting.js'), import('../commands/shared/flag-schemas.js')]);
+  await Promise.all([
+    import('../auth/credentials.js'),
+    import('../auth/session.js'),
+    import('../client/client.js'),
+    import('../http/network.js'),
+    import('../commands/shared/scripting.js'),
+    import('../commands/shared/flag-schemas.js'),
+  ]);
   // The reply schemas are memoised builders: built once here rather than at each run's first parse.
   for (const build of Object.values(S)) if (typeof build === 'function') build();
 }
