@@ -5,20 +5,13 @@
  * so printing one loads no other command (issue 45). Read from src as the man pages are
  * (scratch.mjs).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { buildTimeContext } from './manpages.mjs';
-import { importFromSource } from './scratch.mjs';
+import { commandTreeFromSource } from './scratch.mjs';
 
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'];
 
 export async function completionScripts(root) {
-  const { loadProgram, createContext, script } = await importFromSource(root, 'completions', {
-    'src/program.ts': ['loadProgram'],
-    'src/context.ts': ['createContext'],
+  const { program, script } = await commandTreeFromSource(root, 'completions', {
     'src/commands/completion/completion.ts': ['script'],
   });
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const program = await loadProgram(buildTimeContext(createContext, version));
   return Object.fromEntries(SHELLS.map((shell) => [shell, script(shell, program)]));
 }

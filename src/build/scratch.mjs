@@ -4,7 +4,7 @@
  * exports bundled by esbuild, dependencies left to node_modules, into a scratch module under
  * node_modules/.cache, imported, and the scratch file removed. One home for the four readers.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -33,4 +33,30 @@ export async function importFromSource(root, name, exports) {
   } finally {
     rmSync(scratch, { force: true });
   }
+}
+
+/**
+ * The command tree as the build renders it (man pages, completion scripts), the package's version,
+ * and the other `exports` the caller names, read from the sources in one scratch module.
+ */
+export async function commandTreeFromSource(root, name, exports) {
+  const { loadProgram, createContext, ...rest } = await importFromSource(root, name, {
+    'src/program.ts': ['loadProgram'],
+    'src/context.ts': ['createContext'],
+    ...exports,
+  });
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return { program: await loadProgram(buildTimeContext(createContext, version)), version, ...rest };
+}
+
+/**
+ * The context the build renders the command tree with (man pages, completion scripts): building the
+ * tree reads no settings, files or network. A very wide "terminal": the text commands add to their
+ * help is re-flowed to the terminal's width, and roff fills it to the reader's.
+ */
+function buildTimeContext(createContext, version) {
+  const sink = { write: () => true };
+  const io = { stdin: undefined, stdout: sink, stderr: sink, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: false, columns: 10_000 };
+  Object.assign(io, { color: false, colorStderr: false });
+  return createContext({ io, env: {}, signal: new AbortController().signal, version, flags: () => ({}) });
 }
