@@ -47,7 +47,13 @@ function stdinOf(input: string | undefined): Readable {
  * Runs `rsi ARGS` in this process against the same clean environment a spawned one gets. A run that
  * outlives `timeoutMs` (240 s: an outer bound, not a speed limit) is stopped as SIGTERM stops it.
  */
-export async function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
+export async function runCli(
+  args: readonly string[],
+  options: RunCliOptions & {
+    /** stdout and stderr are a terminal this many columns wide (a pane in tmux, say), not pipes. */
+    terminal?: { columns: number };
+  } = {},
+): Promise<CliResult> {
   if (options.bin !== undefined || options.cwd !== undefined) {
     throw new Error('runCli in process: `bin` and `cwd` need a real process (test/support/cli.ts)');
   }
@@ -59,7 +65,12 @@ export async function runCli(args: readonly string[], options: RunCliOptions = {
     const code = await main({
       argv: [...args],
       env: cleanEnv(options.env),
-      stdio: { stdin: stdinOf(options.input), stdout, stderr },
+      stdio: {
+        stdin: stdinOf(options.input),
+        stdout,
+        stderr,
+        ...(options.terminal && { stdoutIsTTY: true, stderrIsTTY: true, columns: options.terminal.columns }),
+      },
       signal: stop.signal,
     });
     return { code, signal: null, stdout: stdout.text(), stderr: stderr.text() };
