@@ -326,7 +326,15 @@ function stdioIo(stdio: Stdio, argv: readonly string[], env: Env, sanitizingStre
     // TSV and CSV stay plain in a pipe whatever they say (io/output.ts).
     color: colourWanted(env, noColorFlag, stdoutIsTTY),
     colorStderr: colourWanted(env, noColorFlag, stderrIsTTY),
+    ...fdsOf(stdio),
   };
+}
+
+/** Both streams' file descriptors (Io.fds), when both have one. */
+function fdsOf(stdio: Stdio): Pick<Io, 'fds'> {
+  const stdout = (stdio.stdout as { fd?: unknown }).fd;
+  const stderr = (stdio.stderr as { fd?: unknown }).fd;
+  return typeof stdout === 'number' && typeof stderr === 'number' ? { fds: [stdout, stderr] } : {};
 }
 
 /** A stdout failure that is no I/O error of the machine's (rare): still one line, exit 1. */

@@ -24,6 +24,13 @@ export interface Io {
   color: boolean;
   /** Whether stderr may carry colour (spinners, prompts). */
   colorStderr: boolean;
+  /**
+   * stdout's and stderr's file descriptors, when both streams have one (the process's own: 1 and
+   * 2): what a child that draws on the terminal itself, the pager, is handed. A caller's streams
+   * without one (main() run in process with captured streams) get no pager: it could only draw
+   * around them.
+   */
+  fds?: readonly [stdout: number, stderr: number];
 }
 
 /**

@@ -40,10 +40,16 @@ export interface Pager {
 
 /**
  * A stream that starts `command` (through the shell, as PAGER is a command line) on its first write
- * and feeds it. A pager that cannot be started is skipped: the output goes to `fallback`, with a
- * note on `notes`.
+ * and feeds it; the pager draws on `fds` (stdout's and stderr's descriptors, the terminal's). A
+ * pager that cannot be started is skipped: the output goes to `fallback`, with a note on `notes`.
  */
-export function lazyPager(command: string, env: Env, fallback: Writable, notes: Writable): Pager {
+export function lazyPager(
+  command: string,
+  env: Env,
+  fallback: Writable,
+  notes: Writable,
+  fds: readonly [stdout: number, stderr: number] = [1, 2],
+): Pager {
   let child: ChildProcess | undefined;
   let exited: Promise<void> | undefined;
   let failed = false;
@@ -55,8 +61,8 @@ export function lazyPager(command: string, env: Env, fallback: Writable, notes: 
     // `sh: not found` with every row lost. Anything else (quotes, `$`, `|`, `VAR=x`) needs the shell.
     const words = PLAIN.test(command) ? command.trim().split(/\s+/) : undefined;
     child = words
-      ? spawn(words[0]!, words.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], env: childEnv })
-      : spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: childEnv });
+      ? spawn(words[0]!, words.slice(1), { stdio: ['pipe', ...fds], env: childEnv })
+      : spawn(command, { shell: true, stdio: ['pipe', ...fds], env: childEnv });
     exited = new Promise((resolve) => {
       child!.once('exit', () => resolve());
       child!.once('error', (error: NodeJS.ErrnoException) => {

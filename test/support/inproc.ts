@@ -23,8 +23,14 @@ import { rememberSandbox, type SandboxProcess } from './sandbox.js';
 class Capture extends Writable {
   private readonly chunks: Buffer[] = [];
   private readonly waiters: Array<() => void> = [];
+  /** `also`: a capture that gets every byte too, in write order (a terminal showing two streams). */
+  constructor(private readonly also?: Capture) {
+    super();
+  }
   override _write(chunk: Buffer | string, encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
+    this.chunks.push(bytes);
+    this.also?.chunks.push(bytes);
     for (const wake of this.waiters.splice(0)) wake();
     done();
   }
@@ -50,15 +56,19 @@ function stdinOf(input: string | undefined): Readable {
 export async function runCli(
   args: readonly string[],
   options: RunCliOptions & {
-    /** stdout and stderr are a terminal this many columns wide (a pane in tmux, say), not pipes. */
+    /**
+     * stdout and stderr are one terminal this many columns wide (a pane in tmux, say), not pipes;
+     * the result's `screen` is what it was sent from both, in order.
+     */
     terminal?: { columns: number };
   } = {},
-): Promise<CliResult> {
+): Promise<CliResult & { screen: string }> {
   if (options.bin !== undefined || options.cwd !== undefined) {
     throw new Error('runCli in process: `bin` and `cwd` need a real process (test/support/cli.ts)');
   }
-  const stdout = new Capture();
-  const stderr = new Capture();
+  const screen = new Capture();
+  const stdout = new Capture(screen);
+  const stderr = new Capture(screen);
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), options.timeoutMs ?? CHILD_BOUND_MS);
   try {
@@ -73,7 +83,7 @@ export async function runCli(
       },
       signal: stop.signal,
     });
-    return { code, signal: null, stdout: stdout.text(), stderr: stderr.text() };
+    return { code, signal: null, stdout: stdout.text(), stderr: stderr.text(), screen: screen.text() };
   } finally {
     clearTimeout(timer);
   }

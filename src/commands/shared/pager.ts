@@ -21,7 +21,8 @@ const PAGED = new Set([
 ]);
 
 export async function pageOutput(ctx: Context, path: string, action: Command, pagerFlag: unknown): Promise<void> {
-  if (!PAGED.has(path) || pagerFlag === false || !ctx.io.stdoutIsTTY) return;
+  const fds = ctx.io.fds;
+  if (!PAGED.has(path) || pagerFlag === false || !ctx.io.stdoutIsTTY || !fds) return;
   const opts = action.opts();
   if (opts.watch || opts.wait || opts.web) return;
   if (!forPeople(ctx.globals().format)) return;
@@ -32,7 +33,7 @@ export async function pageOutput(ctx: Context, path: string, action: Command, pa
   const command = choosePager(ctx.env, ctx.settings().pager);
   if (!command) return;
   const stderr = ctx.io.stderr;
-  const pager = lazyPager(command, ctx.env, ctx.io.stdout, stderr);
+  const pager = lazyPager(command, ctx.env, ctx.io.stdout, stderr, fds);
   // The Io is the one object every layer (and main's error report) writes through: from here on,
   // stdout is the pager's input, and stderr joins it while the pager has the screen.
   const stdout = ctx.io.stdout;
