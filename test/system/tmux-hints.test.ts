@@ -1,37 +1,21 @@
-// The one-line answers to habits of gh, kubectl and az, the quote hint and the other usage hints, in
-// a real terminal (tmux) at 60, 80 and 120 columns, as golden files (hints-<width>.txt;
-// RSI_UPDATE_GOLDEN=1 rewrites them). Each is one line of its own (the pane's lines joined where the
-// terminal folded them, -J), with `rsi: ` or `hint: ` first.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The one-line answers to habits of gh, kubectl and az, the quote hint and the other usage hints in a
+// real terminal (tmux) at 60, 80 and 120 columns: each one line of its own (the pane's lines joined
+// where the terminal folded them, -J), with `rsi: ` or `hint: ` first, as the golden files hold them
+// (hints-<width>.txt). test/e2e/hints-widths.test.ts checks every line at every width in process;
+// here a sample goes through the real terminal: a command of gh's, a line long enough to fold at 60,
+// a header that is not ASCII, and the quote hint.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN } from '../support/cli.js';
+import { expectHintLines, goldenHints, HINT_LINES, HINT_MARK, HINT_WIDTHS, hintMark, hintsOf } from '../support/hint-lines.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 import { privateTmux, sh } from '../support/tmux.js';
 
 const skip = skipWithout(tmuxPart());
 const term = privateTmux('hints');
-const GOLDEN = fileURLToPath(new URL('./golden/', import.meta.url));
-const UPDATE = process.env.RSI_UPDATE_GOLDEN === '1';
-const MARK = '$ rsi';
-
-const LINES: readonly (readonly string[])[] = [
-  ['--profile', 'ttl', 'auth', 'login'],
-  ['auth', 'refresh', '-s', 'analyses:run'],
-  ['version'],
-  ['projects', 'list', '-o', 'json'],
-  ['projects', 'list', '-o', 'wide'],
-  ['projects', 'list', '--query', '[].name'],
-  ['projects', 'list', '--template', '{{.name}}'],
-  ['projects', 'view', 'My first project'],
-  ['signals', 'My first project', '--watch'],
-  ['status', 'My', 'first', 'project'],
-  ['projects', 'list', '--jq', '.a', '--jq', '.b'],
-  ['api', '/keywords', '-H', 'X: é€'],
-  ['status'],
-];
+const SAMPLE = [0, 6, 11, 9].map((i) => HINT_LINES[i]!);
 
 let dir: string;
 
@@ -45,12 +29,19 @@ describe.skipIf(skip)('hints in a real terminal (tmux)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const width of [60, 80, 120]) {
+  it('samples the kinds of hint', () => {
+    expect(SAMPLE.map((args) => args.join(' '))).toEqual([
+      '--profile ttl auth login',
+      'projects list --template {{.name}}',
+      'api /keywords -H X: é€',
+      'status My first project',
+    ]);
+  });
+
+  for (const width of HINT_WIDTHS) {
     it(`at ${width} columns`, async () => {
       const script = join(dir, `hints-${width}.sh`);
-      const lines = LINES.map(
-        (args) => `echo ${sh(`${MARK} ${args.map(sh).join(' ')}`)}; ${sh(process.execPath)} ${sh(RSI_BIN)} ${args.map(sh).join(' ')}`,
-      );
+      const lines = SAMPLE.map((args) => `echo ${sh(hintMark(args))}; ${sh(process.execPath)} ${sh(RSI_BIN)} ${args.map(sh).join(' ')}`);
       writeFileSync(script, `${lines.join('\n')}\necho EXIT=done\nsleep 60\n`);
       const name = `w${width}`;
       term.tmux(
@@ -70,20 +61,13 @@ describe.skipIf(skip)('hints in a real terminal (tmux)', () => {
       );
       await term.waitFor(name, /EXIT=done/);
       const all = term.tmux('capture-pane', '-p', '-J', '-S', '-', '-t', name);
-      const text = all.slice(all.indexOf(MARK), all.indexOf('EXIT=done'));
-      const said = text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith(MARK));
-      // Every line rsi wrote is an `rsi: …` or `hint: …` line, one per message.
-      for (const line of said) expect(line, line).toMatch(/^(rsi|hint): \S/);
-      expect(said.filter((l) => l.startsWith('rsi: ')).length).toBe(LINES.length);
-      const file = join(GOLDEN, `hints-${width}.txt`);
-      const actual = `${text
-        .split('\n')
-        .map((l) => l.trimEnd())
-        .join('\n')
-        .trimEnd()}\n`;
-      if (UPDATE) writeFileSync(file, actual);
-      expect(existsSync(file), `hints-${width}.txt is missing: run with RSI_UPDATE_GOLDEN=1 and review it`).toBe(true);
-      expect(actual).toBe(readFileSync(file, 'utf8'));
+      const text = all.slice(all.indexOf(HINT_MARK), all.indexOf('EXIT=done'));
+      expectHintLines(text, SAMPLE.length);
+      const golden = goldenHints(width);
+      for (const args of SAMPLE) {
+        expect(hintsOf(text, args), `rsi ${args.join(' ')} at ${width} columns`).not.toBe('');
+        expect(hintsOf(text, args), `rsi ${args.join(' ')} at ${width} columns`).toBe(hintsOf(golden, args));
+      }
     });
   }
 });
