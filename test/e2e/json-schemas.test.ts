@@ -1,14 +1,14 @@
 // Every --json document has a published JSON Schema (issue 43, item 2): `rsi help schema <command…>`
-// prints it, dist/schemas/ ships it, and here each command's real output, from real processes
-// against a real `rsi sandbox`, is validated against its own schema, rsi's own documents too
-// (doctor, auth status, config list, the --watch lines). Ajv (draft 2020-12) is the validator the
-// MCP SDK already brings.
+// prints it, dist/schemas/ ships it (each file checked against what rsi prints), and here each
+// command's real output, from main() in process against `rsi sandbox`, is validated against its
+// own schema, rsi's own documents too (doctor, auth status, config list, the --watch lines). Ajv
+// (draft 2020-12) is the validator the MCP SDK already brings.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCli } from '../support/inproc.js';
 import { useSandbox } from '../support/e2e.js';
 
 const e2e = useSandbox(['--time-scale', '50']);
