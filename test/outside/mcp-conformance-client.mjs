@@ -2,7 +2,8 @@
 // rsi as the client under test of the official MCP conformance suite (@modelcontextprotocol/
 // conformance): the suite starts a scenario's servers on loopback and runs this script with the MCP
 // server's URL as the last argument and the scenario's name in MCP_CONFORMANCE_SCENARIO. It does
-// what a person at a terminal does, with bin/rsi.js and nothing else:
+// what a person at a terminal does, with the built rsi (dist/main.js, run by `npm run build`) and
+// nothing else:
 //
 //   rsi login --resource mcp      (discovery, registration, PKCE; the "browser" is
 //                                  test/support/fake-browser.sh, which follows the redirects of the
@@ -14,14 +15,24 @@
 // following rsi's hint asks for the right scopes, and that rsi never sends anyone round for ever.
 // Each run has its own config folder and the 0600 file store, so nothing touches the person's
 // sign-ins or keychain.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+//
+// Each `rsi …` runs in this process, one after the other, as `main({argv, env, stdio})` of the
+// bundle bin/rsi.js loads (as test/support/inproc.ts runs it): the same arguments and environment a
+// spawned rsi got, stdin empty and closed, stdout and stderr streams that are not a terminal (kept,
+// and echoed here for the suite). A process per run cost a Node start and a bundle load each, 2 or
+// 3 a scenario: the file's CPU went from 44 s to 26 s. What a real process adds (bin/rsi.js,
+// signals, start-up) is tested elsewhere (test/e2e, test/journeys). The bundle's modules load once
+// and stay: proper-lockfile, at its first lock, listens to the signals (signal-exit, which still
+// ends the process on them) and patches fs.close (graceful-fs), for this process's life.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { MUST_PASS, NOT_APPLICABLE, SUITE_DEFECTS } from './mcp-conformance-scenarios.mjs';
 
-const RSI = fileURLToPath(new URL('../../bin/rsi.js', import.meta.url));
+/** The built bundle (never src/: this script is plain Node, run by the suite). */
+const BUNDLE = new URL('../../dist/main.js', import.meta.url);
 const FAKE_BROWSER = fileURLToPath(new URL('../support/fake-browser.sh', import.meta.url));
 /** The Client ID Metadata Document URL the suite's `auth/basic-cimd` server expects to see. */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
@@ -46,20 +57,48 @@ const env = {
   BROWSER: `"${FAKE_BROWSER}"`,
 };
 
-/** Runs rsi, echoing its output (the suite keeps it), and resolves with its exit code and stderr. */
-function rsi(args, extra = {}) {
+/**
+ * A pipe's end as rsi sees it: each write is kept and goes on to `echo` as it comes. Done at once,
+ * as test/support/inproc.ts's Capture is: waiting for `echo`'s callback would leave rsi's last
+ * writes (its hint) queued here when main() returns, and missing from text().
+ */
+class Tee extends Writable {
+  #chunks = [];
+  constructor(echo) {
+    super();
+    this.echo = echo;
+  }
+  _write(chunk, encoding, done) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
+    this.#chunks.push(bytes);
+    this.echo.write(bytes);
+    done();
+  }
+  /** Read back as UTF-8 at the end: a character split across writes stays whole. */
+  text() {
+    return Buffer.concat(this.#chunks).toString('utf8');
+  }
+}
+
+let bundle;
+/** dist/main.js's main(), loaded once for every run; a clear stop when the bundle was not built. */
+async function rsiMain() {
+  if (!existsSync(BUNDLE)) {
+    throw new Error(`${fileURLToPath(BUNDLE)} is missing: run \`npm run build\` first (this wrapper runs the built rsi)`);
+  }
+  bundle ??= await import(BUNDLE.href);
+  return bundle.main;
+}
+
+/** Runs rsi in this process, echoing its output (the suite keeps it), and resolves with its exit code and stderr. */
+async function rsi(args, extra = {}) {
+  const main = await rsiMain();
   process.stderr.write(`$ rsi ${args.join(' ')}\n`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RSI, ...args], { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stdout.on('data', (chunk) => process.stdout.write(chunk));
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      process.stderr.write(chunk);
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
+  const stdout = new Tee(process.stdout);
+  const stderr = new Tee(process.stderr);
+  const stdin = Readable.from([]);
+  const code = await main({ argv: [...args], env: { ...env, ...extra }, stdio: { stdin, stdout, stderr } });
+  return { code, stderr: stderr.text() };
 }
 
 /** The `rsi login …` command of a hint, as arguments; undefined when the hint names none. */

@@ -1,8 +1,9 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json:
 // the newest stable release) with rsi as the client under test: the suite starts each scenario's
 // MCP and authorization servers on loopback and runs test/outside/mcp-conformance-client.mjs,
-// which drives bin/rsi.js (`rsi login --resource mcp`, `rsi mcp call`, and the login its hint
-// names). Every client scenario the suite lists is run, all of them in one `conformance client
+// which runs the built rsi (dist/main.js's main(), in the wrapper's own process, so the file needs
+// `npm run build` first): `rsi login --resource mcp`, `rsi mcp call`, and the login its hint
+// names. Every client scenario the suite lists is run, all of them in one `conformance client
 // --suite all` (side by side; the wrapper lifts rsi's 30 s HTTP deadline, which a sign-in among
 // thirty on a busy 2-core machine can reach), each with its own generous timeout. Each must pass,
 // except those mcp-conformance-scenarios.mjs lists as not applicable (the wrapper does nothing for
@@ -23,6 +24,8 @@ const suiteDefects = SUITE_DEFECTS as Record<string, string>;
 const CLI = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/conformance/dist/index.js', import.meta.url));
 const WRAPPER = fileURLToPath(new URL('./mcp-conformance-client.mjs', import.meta.url));
 const DOCS = fileURLToPath(new URL('../../docs/mcp.md', import.meta.url));
+/** What the wrapper runs: the bundle `npm run build` writes. */
+const BUNDLE = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 /**
  * How long one scenario may take before the suite kills the client: a sign-in that takes 15 s on a
  * quiet 2-core machine, with room for one that is busy. Only a bound for a client that hangs.
@@ -72,6 +75,8 @@ function readOutcome(name: string): Outcome | undefined {
 
 beforeAll(
   async () => {
+    // Without it every scenario would fail the same way, each with the wrapper's stack in its stderr.
+    if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run \`npm run build\` first (the wrapper runs it)`);
     out = mkdtempSync(join(tmpdir(), 'rsi-conformance-out-'));
     // The suite's own list: `  - auth/metadata-default [2025-11-25]`.
     const list = await conformance(['list', '--client']);
