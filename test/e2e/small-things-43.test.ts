@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../support/cli.js';
 import { useSandbox } from '../support/e2e.js';
 import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 import { runBash } from '../support/shell.js';
 
 const e2e = useSandbox(['--time-scale', '50']);
@@ -60,7 +60,7 @@ describe('analyses run', () => {
 });
 
 describe('rsi sandbox --seed', () => {
-  const sandboxes: SandboxProcess[] = [];
+  const sandboxes: InProcessSandbox[] = [];
   afterAll(async () => {
     await Promise.all(sandboxes.map((s) => s.stop()));
   });

@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { sandboxStats } from '../support/sandbox.js';
+import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 
 const FAULTS = ['rate-limit', 'hang', 'reset'] as const;
 type Fault = (typeof FAULTS)[number];
-const sandboxes = new Map<Fault, { sb: SandboxProcess; token: string }>();
+const sandboxes = new Map<Fault, { sb: InProcessSandbox; token: string }>();
 const CREATE = 'POST /api/v1/projects';
 const UNKNOWN = /^hint: the project may have been created: check with `rsi projects list`/m;
 

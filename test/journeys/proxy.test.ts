@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startProxy, tracedRequests, type TestProxy } from '../support/proxy.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 import { createTestCa } from '../support/tls.js';
 import { FAKE_BROWSER } from '../support/browser.js';
 
 const PROXY_PASSWORD = 'pr0xy-pa55word';
 const BASIC = `Basic ${Buffer.from(`carol:${PROXY_PASSWORD}`).toString('base64')}`;
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let proxy: TestProxy;
 let proxyUrl: string;
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type TestProxy } from '../support/proxy.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 import { codeBlocks, runBash } from '../support/shell.js';
 import { FAKE_BROWSER } from '../support/browser.js';
 
@@ -21,7 +21,7 @@ function recipe(doc: string, marker: string): string {
   return found[0]!.code;
 }
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let proxy: TestProxy;
 beforeAll(async () => {
   [sandbox, proxy] = await Promise.all([

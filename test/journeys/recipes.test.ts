@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidFor } from '../../src/sandbox/data.js';
 import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 import { codeBlocks, runBash, type ShellResult } from '../support/shell.js';
 
 const doc = readFileSync(new URL('../../docs/scripting.md', import.meta.url), 'utf8');
 const blocks = codeBlocks(doc, 'sh');
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let token: string;
 let deadUrl: string;
 

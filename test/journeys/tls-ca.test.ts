@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 import { startProxy, type TestProxy } from '../support/proxy.js';
 import { createTestCa, startHttpsFront, type HttpsFront, type TestCa } from '../support/tls.js';
 import { FAKE_BROWSER } from '../support/browser.js';
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let ca: TestCa;
 let good: HttpsFront;
 let wrongHost: HttpsFront;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { EXE, exePart } from '../support/exe.js';
 import { startProxy, type TestProxy } from '../support/proxy.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 import { skipWithout } from '../support/system.js';
 import { FAKE_BROWSER } from '../support/browser.js';
 import { createTestCa, installInSystemStore, systemTrustStorePart, type TestCa } from '../support/tls.js';
@@ -29,9 +29,9 @@ const LONG = 600_000;
 let ca: TestCa;
 let uninstall: (() => void) | undefined;
 /** On 127.0.0.1, reached directly. */
-let direct: SandboxProcess;
+let direct: InProcessSandbox;
 /** Named rsi.test, which only the proxy resolves. */
-let named: SandboxProcess;
+let named: InProcessSandbox;
 let proxy: TestProxy;
 
 beforeAll(async () => {

@@ -13,10 +13,11 @@ import * as z from 'zod/mini';
 import * as S from '../../src/client/schemas.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { startProxy, tracedRequests, type TestProxy } from '../support/proxy.js';
-import { expireTokens, sandboxFetch, sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { expireTokens, sandboxFetch, sandboxStats } from '../support/sandbox.js';
+import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 import { FAKE_BROWSER } from '../support/browser.js';
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let proxy: TestProxy;
 let configDir: string;
 /** Every request kind seen in the traces, as `METHOD /path`. */

@@ -8,10 +8,11 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHILD_BOUND_MS, RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
-import { expireTokens, startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { expireTokens } from '../support/sandbox.js';
+import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 import { FAKE_BROWSER } from '../support/browser.js';
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 const dirs: string[] = [];
 beforeAll(async () => {
   // Every answer takes 300 ms, so a refresh is still in flight when the test kills it.

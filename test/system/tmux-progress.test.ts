@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN } from '../support/cli.js';
 import { obtainTokens } from '../support/oauth.js';
-import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
+import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 import { privateTmux, sh } from '../support/tmux.js';
 
 const skip = skipWithout(tmuxPart());
 const term = privateTmux('progress');
 
-let sandbox: SandboxProcess;
+let sandbox: InProcessSandbox;
 let dir: string;
 let env: Record<string, string>;
 let session = 0;
