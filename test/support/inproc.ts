@@ -1,8 +1,9 @@
 /**
  * The in-process twins of `runCli` (test/support/cli.ts) and `startSandbox`
  * (test/support/sandbox.ts): the same signatures and results, but `rsi` runs as `main({argv, env,
- * stdio})` in this test process, with its streams captured and "not a terminal", and the sandbox is
- * `rsi sandbox` run the same way. A test file moves in process by changing its imports:
+ * stdio})` in this test process, with its streams captured and "not a terminal" (or, with
+ * `terminal`, one terminal of so many columns), and the sandbox is `rsi sandbox` run the same way.
+ * A test file moves in process by changing its imports:
  *
  *   import { runCli } from '../support/inproc.js';      // was '../support/cli.js'
  *   import { startSandbox } from '../support/inproc.js'; // was '../support/sandbox.js'
@@ -10,8 +11,11 @@
  * What needs a process boundary stays on the real ones: signals, pipes closing, shells, a working
  * folder (`cwd`), another executable (`bin`), start-up, the compile cache, a child's own exit.
  * main() builds its Io from these streams exactly as from the real stdio (stderr sanitised, colour
- * and locale decided alike), reads no process-wide state, and installs no process listeners when
- * handed streams, so many runs share one test process safely.
+ * and locale decided alike), reads no process-wide state, installs no process listeners when handed
+ * streams, and pages only on streams with file descriptors (Io.fds), so many runs share one test
+ * process safely. One library does leave something for the process's life, the first time a
+ * command takes a lock in the config folder: proper-lockfile listens to the signals (signal-exit,
+ * which ends the process on one only when nothing else listens) and wraps fs.close (graceful-fs).
  */
 import { randomBytes } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
