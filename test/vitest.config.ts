@@ -8,6 +8,8 @@ export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
+    // The run's temporary files in one folder, removed at the end (test/support/run-tmpdir.ts).
+    globalSetup: ['test/support/run-tmpdir.ts'],
     pool: 'forks',
     // One fork runs many files instead of one fork (and one vite module graph) per file: a third
     // less CPU for the unit and sandbox files (docs/performance.md, "The suite"). No test mocks

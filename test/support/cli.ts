@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CI_VARIABLES } from '../../src/io/ci.js';
 
-const TEST_CACHE_HOME = join(tmpdir(), `rsi-test-cache-${process.getuid?.() ?? 'user'}`);
+/** Outside the run's own temporary folder (test/support/run-tmpdir.ts): the cache outlasts a run. */
+const TEST_CACHE_HOME = join(process.env.RSI_TEST_OUTER_TMPDIR ?? tmpdir(), `rsi-test-cache-${process.getuid?.() ?? 'user'}`);
 
 export const RSI_BIN = fileURLToPath(new URL('../../bin/rsi.js', import.meta.url));
 
