@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectHintLines, goldenHints, HINT_LINES, HINT_WIDTHS, hintMark, normalizeHints } from '../support/hint-lines.js';
+import { normalize } from '../support/golden.js';
+import { expectHintLines, goldenHints, HINT_LINES, HINT_WIDTHS, hintMark } from '../support/hint-lines.js';
 import { runCli } from '../support/inproc.js';
 
 let dir: string;
@@ -27,7 +28,7 @@ describe('hints on a terminal of 60, 80 and 120 columns', () => {
         expect(r.code, `rsi ${args.join(' ')}`).not.toBe(0);
         parts.push(`${hintMark(args)}\n${stripVTControlCharacters(r.screen)}`);
       }
-      const transcript = normalizeHints(parts.join(''));
+      const transcript = normalize(parts.join(''));
       expectHintLines(transcript, HINT_LINES.length);
       expect(transcript).toBe(goldenHints(width, transcript));
     });

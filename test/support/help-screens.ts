@@ -5,12 +5,12 @@
  * width in process; test/system/tmux-help.test.ts shows some of them in a real terminal and checks
  * it shows the same lines.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { expect } from 'vitest';
 import { loadProgram } from '../../src/program.js';
 import { fakeCtx, fakeIo } from './fakes.js';
+import { goldenFile, sectionOf } from './golden.js';
+
+export { normalize } from './golden.js';
 
 export const HELP_WIDTHS = [60, 80, 120] as const;
 
@@ -44,30 +44,12 @@ export function markLine(path: readonly string[]): string {
   return `${MARK} ${path.join(' ')}`.trimEnd();
 }
 
-/** A transcript as the golden files hold it: lines without trailing blanks, one final newline. */
-export function normalize(text: string): string {
-  return `${text
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n')
-    .trimEnd()}\n`;
-}
-
-const GOLDEN = fileURLToPath(new URL('../system/golden/', import.meta.url));
-
 /** The golden transcript at `width` (rewritten from `actual` when RSI_UPDATE_GOLDEN=1). */
 export function goldenHelp(width: number, actual?: string): string {
-  const path = `${GOLDEN}help-${width}.txt`;
-  if (actual !== undefined && process.env.RSI_UPDATE_GOLDEN === '1') writeFileSync(path, actual);
-  expect(existsSync(path), `help-${width}.txt is missing: run with RSI_UPDATE_GOLDEN=1 and review it`).toBe(true);
-  return readFileSync(path, 'utf8');
+  return goldenFile(`help-${width}.txt`, actual);
 }
 
 /** One screen's lines in a transcript: from its marker to the next marker (or the end). */
 export function screenOf(transcript: string, path: readonly string[]): string {
-  const lines = transcript.split('\n');
-  const start = lines.indexOf(markLine(path));
-  if (start < 0) return '';
-  const end = lines.findIndex((l, i) => i > start && l.startsWith(`${MARK}`) && (l === MARK || l.startsWith(`${MARK} `)));
-  return normalize(lines.slice(start, end < 0 ? undefined : end).join('\n'));
+  return sectionOf(transcript, markLine(path), (l) => l === MARK || l.startsWith(`${MARK} `));
 }

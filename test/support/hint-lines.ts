@@ -5,9 +5,8 @@
  * after a `$ rsi …` line. test/e2e/hints-widths.test.ts checks every line at every width in process;
  * test/system/tmux-hints.test.ts a sample in a real terminal.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { goldenFile, sectionOf } from './golden.js';
 import { sh } from './tmux.js';
 
 export const HINT_WIDTHS = [60, 80, 120] as const;
@@ -46,30 +45,12 @@ export function expectHintLines(transcript: string, commands: number): void {
   expect(said.filter((l) => l.startsWith('rsi: ')).length).toBe(commands);
 }
 
-/** A transcript as the golden files hold it: lines without trailing blanks, one final newline. */
-export function normalizeHints(text: string): string {
-  return `${text
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .join('\n')
-    .trimEnd()}\n`;
-}
-
-const GOLDEN = fileURLToPath(new URL('../system/golden/', import.meta.url));
-
 /** The golden transcript at `width` (rewritten from `actual` when RSI_UPDATE_GOLDEN=1). */
 export function goldenHints(width: number, actual?: string): string {
-  const file = `${GOLDEN}hints-${width}.txt`;
-  if (actual !== undefined && process.env.RSI_UPDATE_GOLDEN === '1') writeFileSync(file, actual);
-  expect(existsSync(file), `hints-${width}.txt is missing: run with RSI_UPDATE_GOLDEN=1 and review it`).toBe(true);
-  return readFileSync(file, 'utf8');
+  return goldenFile(`hints-${width}.txt`, actual);
 }
 
 /** One command's part of a transcript: its `$ rsi …` line and what follows, up to the next. */
 export function hintsOf(transcript: string, args: readonly string[]): string {
-  const lines = transcript.split('\n');
-  const start = lines.indexOf(hintMark(args));
-  if (start < 0) return '';
-  const end = lines.findIndex((l, i) => i > start && l.startsWith(`${HINT_MARK} `));
-  return normalizeHints(lines.slice(start, end < 0 ? undefined : end).join('\n'));
+  return sectionOf(transcript, hintMark(args), (l) => l.startsWith(`${HINT_MARK} `));
 }

@@ -6,12 +6,12 @@
  * files (test/system/golden/; RSI_UPDATE_GOLDEN=1 rewrites them; docs/commands.md shows the
  * 80-column ones).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { FAKE_BROWSER } from './browser.js';
+import { goldenFile, normalize } from './golden.js';
 import { type InProcessSandbox, runCli, startSandbox } from './inproc.js';
 import { obtainTokens } from './oauth.js';
 
@@ -54,26 +54,21 @@ export function mayOverflow(line: string): boolean {
 
 /** The screen as a person reads it: trailing spaces and blank lines and the EXIT marker dropped. */
 export function normalise(screen: string): string {
-  return `${screen
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .filter((l) => !/^EXIT=\d+$/.test(l))
-    .join('\n')
-    .trimEnd()}\n`;
+  return normalize(
+    screen
+      .split('\n')
+      .filter((l) => !/^EXIT=\d+$/.test(l.trimEnd()))
+      .join('\n'),
+  );
 }
-
-const GOLDEN = fileURLToPath(new URL('../system/golden/', import.meta.url));
 
 /** Holds `actual` to the golden `file` (rewritten from it when RSI_UPDATE_GOLDEN=1). */
 export function golden(file: string, actual: string): void {
-  const path = join(GOLDEN, file);
-  if (process.env.RSI_UPDATE_GOLDEN === '1') writeFileSync(path, actual);
-  expect(existsSync(path), `${file} is missing: run with RSI_UPDATE_GOLDEN=1 and review it`).toBe(true);
-  expect(actual).toBe(readFileSync(path, 'utf8'));
+  expect(actual).toBe(goldenFile(file, actual));
 }
 
 export function goldenText(file: string): string {
-  return readFileSync(join(GOLDEN, file), 'utf8');
+  return goldenFile(file);
 }
 
 /** The two services the pictures are drawn from, each with a signed-in config folder. */
