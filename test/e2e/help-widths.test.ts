@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/io/sanitize.js';
-import { goldenHelp, HELP_WIDTHS, helpScreens, markLine, normalize } from '../support/help-screens.js';
+import { normalize } from '../support/golden.js';
+import { goldenHelp, HELP_WIDTHS, helpScreens, markLine } from '../support/help-screens.js';
 import { runCli } from '../support/inproc.js';
 
 const SCREENS = await helpScreens();

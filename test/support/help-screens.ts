@@ -10,8 +10,6 @@ import { loadProgram } from '../../src/program.js';
 import { fakeCtx, fakeIo } from './fakes.js';
 import { goldenFile, sectionOf } from './golden.js';
 
-export { normalize } from './golden.js';
-
 export const HELP_WIDTHS = [60, 80, 120] as const;
 
 /** What precedes each screen in a transcript: `=== rsi keywords search`. */
