@@ -48,7 +48,7 @@ export function lazyPager(
   env: Env,
   fallback: Writable,
   notes: Writable,
-  fds: readonly [stdout: number, stderr: number] = [1, 2],
+  fds: readonly [stdout: number, stderr: number],
 ): Pager {
   let child: ChildProcess | undefined;
   let exited: Promise<void> | undefined;

@@ -33,7 +33,7 @@ describe('lazyPager', () => {
   it('starts the command on the first write, feeds it, and waits for it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rsi-pager-'));
     const out = join(dir, 'out');
-    const pager = lazyPager(`cat > ${out}`, { PATH: process.env.PATH }, new PassThrough(), new PassThrough());
+    const pager = lazyPager(`cat > ${out}`, { PATH: process.env.PATH }, new PassThrough(), new PassThrough(), [1, 2]);
     expect(pager.active()).toBe(false);
     await new Promise<void>((r) => pager.stream.write('row 1\n', () => r()));
     expect(pager.active()).toBe(true);
@@ -44,7 +44,7 @@ describe('lazyPager', () => {
   });
 
   it('a pager that has gone makes the first failing write fail with EPIPE (main: exit 0)', async () => {
-    const pager = lazyPager('true', { PATH: process.env.PATH }, new PassThrough(), new PassThrough());
+    const pager = lazyPager('true', { PATH: process.env.PATH }, new PassThrough(), new PassThrough(), [1, 2]);
     const write = (text: string) => new Promise<NodeJS.ErrnoException | null | undefined>((r) => pager.stream.write(text, (e) => r(e)));
     // The first write may already find the pager gone; polled, not slept, until it has.
     const errors = [await write('x\n')];
@@ -59,7 +59,7 @@ describe('lazyPager', () => {
   it('a pager that is not installed is skipped with a note: the output is printed directly', async () => {
     const fallback = new PassThrough();
     const notes = new PassThrough();
-    const pager = lazyPager('no-such-pager-rsi -R', { PATH: process.env.PATH }, fallback, notes);
+    const pager = lazyPager('no-such-pager-rsi -R', { PATH: process.env.PATH }, fallback, notes, [1, 2]);
     await new Promise<void>((r) => pager.stream.write('row 1\n', () => r()));
     await new Promise<void>((r) => pager.stream.write('row 2\n', () => r()));
     await pager.finish();
