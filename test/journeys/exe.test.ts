@@ -24,9 +24,9 @@ import { obtainTokens } from '../support/oauth.js';
 import { startProxy, tracedRequests, type TestProxy } from '../support/proxy.js';
 import { firstSession } from '../support/readme.js';
 import { sandboxFetch, startSandbox, type SandboxProcess } from '../support/sandbox.js';
-import { keyringPart, skipWithout } from '../support/system.js';
+import { keyringPart, ranOnceThisRun, skipWithout } from '../support/system.js';
 
-const skip = skipWithout(exePart());
+const skip = ranOnceThisRun('the single executable (Linux x64 and arm64)') || skipWithout(exePart());
 const noKeyring = skip || skipWithout(keyringPart());
 const PKG = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
 

@@ -55,6 +55,19 @@ export function skipWithout(part: SystemPart): boolean {
 }
 
 /**
+ * Journeys whose subject does not run on the line's Node (the single executables embed their own
+ * Node) run once per CI run, not once per Node line: .ci/run sets RSI_NODE_INDEPENDENT_DONE on every
+ * line after the first, naming the line that ran them. Returns true (skip, with the reason) there;
+ * a deliberate skip, so RSI_REQUIRE_SYSTEM_TESTS=1 does not turn it into a failure.
+ */
+export function ranOnceThisRun(what: string): boolean {
+  const done = process.env.RSI_NODE_INDEPENDENT_DONE;
+  if (!done) return false;
+  console.warn(`[skip] ${what}: independent of the Node line, already run in this CI run on ${done}`);
+  return true;
+}
+
+/**
  * Headless Chromium on a fresh profile folder, as shared/system-tests.md measured it: without the
  * background-networking flags Chromium keeps dialling hosts this closed network refuses.
  */
