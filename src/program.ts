@@ -291,8 +291,9 @@ function reflowAddedHelp(cmd: Command, width: () => number): void {
   for (const event of ['beforeHelp', 'afterHelp', 'beforeAllHelp', 'afterAllHelp']) {
     for (const listener of emitter.listeners(event)) {
       emitter.off(event, listener as (...args: unknown[]) => void);
-      emitter.on(event, (context: { write: (text: string) => void }) =>
-        listener({ ...context, write: (text: string) => context.write(reflowHelp(text, width())) }),
+      // A renderer that fills the text itself (the man pages: roff) names its own width.
+      emitter.on(event, (context: { write: (text: string) => void; helpWidth?: number }) =>
+        listener({ ...context, write: (text: string) => context.write(reflowHelp(text, context.helpWidth ?? width())) }),
       );
     }
   }

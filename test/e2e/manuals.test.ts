@@ -112,3 +112,40 @@ describe('man pages', () => {
     expect(text).toMatch(/^SEE ALSO\n\s+rsi-keywords\(1\), rsi\(1\)/m);
   });
 });
+
+// npm 12 links no man pages for a global package (test/journeys/install.test.ts shows it), so `man
+// rsi` finds nothing there: `rsi help <command> --man` shows the same page on any install.
+describe('rsi help <command> --man', () => {
+  const MAN_ENV = { MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '100', LC_ALL: 'C.UTF-8' };
+  const rendered = (name: string) =>
+    spawnSync('man', ['-l', join(ROOT, 'dist', 'man', name)], { encoding: 'utf8', env: { ...process.env, ...MAN_ENV } }).stdout;
+
+  it.skipIf(noMan)('shows, through man, exactly the page the build shipped: the root, a group and a command', async () => {
+    for (const [words, page] of [
+      [[], 'rsi.1'],
+      [['keywords'], 'rsi-keywords.1'],
+      [['analyses', 'run'], 'rsi-analyses-run.1'],
+      [['keywords', 'search'], 'rsi-keywords-search.1'],
+    ] as const) {
+      const r = await runCli(['help', ...words, '--man'], { env: { PATH: process.env.PATH, ...MAN_ENV } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout, page).toBe(rendered(page));
+      expect(r.stdout).toMatch(/^NAME$/m);
+    }
+  });
+
+  it('without a man program: one line that says so and names the command that prints the same text, exit 1', async () => {
+    const r = await runCli(['help', 'keywords', 'search', '--man'], { env: { PATH: join(ROOT, 'test', 'no-such-folder') } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^rsi: no `man` program on this system to show the manual\n/);
+    expect(r.stderr).toContain('`rsi help keywords search` prints the same text');
+  });
+
+  it('an unknown command is a usage error, as without --man', async () => {
+    const r = await runCli(['help', 'nosuch', '--man']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown command "nosuch"');
+  });
+});

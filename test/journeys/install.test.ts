@@ -3,7 +3,7 @@
 // prefix, then the installed `rsi` runs from another folder: --version, sandbox, login through a
 // $BROWSER whose path holds a space, and a read command. Also proves what the tarball holds and
 // that the start-up compile cache (Node ≥ 22.1) is used where it exists and silent where it fails.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -35,6 +35,8 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { na
 const ALLOWED = /^(bin\/rsi\.js|bin\/package\.json|dist\/.+|package\.json|README\.md|LICEN[CS]E(\.\w+)?)$/;
 /** The test's own Node first on PATH, so npm and the installed `#!/usr/bin/env node` use it too. */
 const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
+/** Whether man-db's `man` is here, for `rsi help <command> --man` (.ci/run installs man-db). */
+const hasMan = spawnSync('sh', ['-c', 'command -v man'], { stdio: 'ignore' }).status === 0;
 
 /**
  * npm 10, 11 and 12 from the registry, installed by .ci/run into $RSI_NPM_MAJORS/npm<N>, with an npm
@@ -185,6 +187,19 @@ describe.skipIf(skipMajors)('installing the tarball with each npm major', () => 
       expect(r.stderr).toBe('');
       const installed = await runCli(['--version'], { bin: join(prefix, 'bin', 'rsi'), cwd: elsewhere, env: env() });
       expect(installed).toMatchObject({ code: 0, stdout: `${PKG.version}\n`, stderr: '' });
+      // npm 12 links no man pages of a global package (npm 10 and 11 do: `man rsi` works there);
+      // the manual is one command away on every install, shown by the system's man.
+      const linked = existsSync(join(prefix, 'share', 'man', 'man1', 'rsi.1'));
+      expect(linked, `npm ${major} ${linked ? 'linked' : 'did not link'} the man pages`).toBe(major < 12);
+      if (!hasMan) return;
+      const manual = await runCli(['help', 'keywords', 'search', '--man'], {
+        bin: join(prefix, 'bin', 'rsi'),
+        cwd: elsewhere,
+        env: env({ MANPAGER: 'cat', MANWIDTH: '100', LC_ALL: 'C.UTF-8' }),
+      });
+      expect(manual.code, manual.stderr).toBe(0);
+      expect(manual.stdout).toMatch(/^NAME\n\s+rsi-keywords-search - search keywords/m);
+      expect(manual.stdout).toMatch(/^SYNOPSIS\n\s+rsi keywords search \[options\] <query>/m);
     });
   }
 

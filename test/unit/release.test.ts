@@ -35,17 +35,54 @@ describe('the name', () => {
     expect(PKG.repository.url).toBe(`git+${REPOSITORY_URL}.git`);
     expect(BUGS_URL).toBe(`${REPOSITORY_URL}/issues`);
     expect(PKG.homepage).toBe(`${REPOSITORY_URL}#readme`);
-    expect(PKG.publishConfig).toEqual({ access: 'public', provenance: true });
+    // Provenance is the release workflow's (`npm publish --provenance`): set here, it makes every
+    // publish outside a CI provider fail ("Automatic provenance generation not supported for
+    // provider: null"), the rehearsal's on a local registry included.
+    expect(PKG.publishConfig).toEqual({ access: 'public' });
+    expect(read('.github/workflows/release.yml')).toMatch(/npm publish .*--provenance/);
   });
 });
 
 describe('versions', () => {
-  it('CHANGELOG.md (Keep a Changelog) has an entry for the current version, and docs/release.md exists', () => {
+  /** The tags this clone knows (none in a clone without tags, or outside git). */
+  function tags(): string[] {
+    try {
+      return execFileSync('git', ['tag', '--list', 'v*'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    } catch {
+      return [];
+    }
+  }
+
+  it('CHANGELOG.md (Keep a Changelog): Unreleased first, and a version dated only when its tag exists', () => {
     const changelog = read('CHANGELOG.md');
     expect(changelog).toMatch(/keepachangelog\.com/);
-    expect(changelog).toMatch(/^## \[Unreleased\]$/m);
-    expect(changelog).toMatch(new RegExp(`^## \\[${VERSION.replaceAll('.', '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
+    const headings = [...changelog.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
+    expect(headings[0]).toBe('[Unreleased]');
+    const known = tags();
+    for (const heading of headings.slice(1)) {
+      // `[x.y.z] - YYYY-MM-DD` only: a version without a date, or a date on an untagged version, says
+      // something was published that was not (0.1.0 was once dated and "published" with no tag).
+      const m = /^\[(\d+\.\d+\.\d+(?:-[\w.]+)?)\] - \d{4}-\d{2}-\d{2}$/.exec(heading);
+      expect(m, heading).not.toBeNull();
+      expect(known, `CHANGELOG dates ${heading}, but this clone has no tag v${m![1]}`).toContain(`v${m![1]}`);
+      expect(changelog).toContain(`[${m![1]}]: ${REPOSITORY_URL}/releases/tag/v${m![1]}`);
+    }
+    // package.json's version is either released (its dated entry above) or the next one, under Unreleased.
+    if (!known.includes(`v${VERSION}`)) expect(headings).not.toContain(expect.stringMatching(new RegExp(`^\\[${VERSION.replaceAll('.', '\\.')}\\]`)));
     expect(read('docs/release.md')).toContain('npm publish --provenance');
+  });
+
+  it('the README does not say rsi is published while no version is tagged', () => {
+    const readme = read('README.md');
+    if (!tags().length) {
+      expect(readme).toMatch(/No version of rsi is on the npm registry yet/);
+      expect(readme).not.toMatch(/\bis published\b/);
+      // The first install path is the clone's; the registry line comes after it, marked as the one once released.
+      const install = readme.slice(readme.indexOf('## Install'));
+      expect(install.indexOf('npm link')).toBeGreaterThan(0);
+      expect(install.indexOf('npm link')).toBeLessThan(install.indexOf(INSTALL_COMMAND));
+      expect(install.slice(0, install.indexOf(INSTALL_COMMAND))).toMatch(/Once a release is published/);
+    }
   });
 });
 

@@ -12,17 +12,18 @@ export const command: CommandDeclaration = {
   path: 'help',
   description:
     'show help for a command, e.g. `rsi help analyses run`; `rsi help environment`: the global options; `rsi help schema status`: the JSON Schema of its --json',
-  examples: ['rsi help analyses run', 'rsi help environment', 'rsi help schema status'],
+  examples: ['rsi help analyses run', 'rsi help environment', 'rsi help schema status', 'rsi help keywords search --man'],
 };
 
-export function build(_ctx: Context): Command {
+export function build(ctx: Context): Command {
   return commandFor(command)
     .argument('[command...]', 'the command, as you would type it, or environment, or reference, or schema <command…>')
+    .option('--man', "show the command's manual page with man (what `man rsi-<command>` shows where npm installed the pages)")
     .addHelpText(
       'after',
-      "\n`rsi help reference` prints the help of every command, one after another (also installed as man pages: man rsi).\n`rsi help schema <command…>` prints the JSON Schema of the document the command's --json prints (also shipped in the package, dist/schemas/).",
+      "\n`rsi help reference` prints the help of every command, one after another (the same as man pages: `rsi help <command> --man`, or man rsi where npm installed them).\n`rsi help schema <command…>` prints the JSON Schema of the document the command's --json prints (also shipped in the package, dist/schemas/).",
     )
-    .action(async (words: string[], _options: unknown, self: Command) => {
+    .action(async (words: string[], options: { man?: boolean }, self: Command) => {
       // The root: help is a command of the program itself.
       const program = self.parent ?? self;
       // gh's `gh help reference`: no command is called `reference` or `environment`, so neither
@@ -48,6 +49,12 @@ export function build(_ctx: Context): Command {
         const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
         if (!next) throw new UsageError(`unknown command "${words.join(' ')}"`, { hint: 'run `rsi help` for the list of commands' });
         cmd = next;
+      }
+      if (options.man) {
+        // Rendered from this run's tree, as the build rendered dist/man/ (npm 12 links no man pages).
+        const [{ renderManPage }, { showManual }] = await Promise.all([import('./reference.js'), import('../../io/manual.js')]);
+        await showManual(renderManPage(cmd, program, ctx.version), ctx.io, ctx.env, ['rsi', 'help', ...words].join(' '));
+        return;
       }
       cmd.outputHelp();
     });

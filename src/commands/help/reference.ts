@@ -38,9 +38,10 @@ function helperFor(cmd: Command, width: number): Help {
 }
 
 /** The text the command and its ancestors add after their help (examples, fields, notes), as `--help` prints it. */
-function addedHelp(cmd: Command): string {
+function addedHelp(cmd: Command, helpWidth?: number): string {
   let text = '';
-  const context = { error: false, command: cmd, write: (s: string) => void (text += s) };
+  // `helpWidth`: the width src/program.ts re-flows the text to, when not the terminal's.
+  const context = { error: false, command: cmd, helpWidth, write: (s: string) => void (text += s) };
   // The same events commander's outputHelp emits for the text added with addHelpText.
   (cmd as unknown as { emit(event: string, context: unknown): boolean }).emit('afterHelp', context);
   return text;
@@ -113,62 +114,65 @@ function roffBlocks(text: string): string[] {
  */
 export function renderManPages(root: Command, version: string): Map<string, string> {
   const pages = new Map<string, string>();
-  for (const cmd of commandsOf(root)) {
-    // Wide enough that commander wraps nothing: roff fills the text to the reader's terminal.
-    const helper = helperFor(cmd, 10_000);
-    const path = pathOf(cmd);
-    const name = manName(cmd).slice(0, -2);
-    const lines = [
-      `.TH ${roff(name.toUpperCase())} 1 "" "${roff(PACKAGE_NAME)} ${roff(version)}" "rsi manual"`,
-      '.SH NAME',
-      `${roff(name)} \\- ${roff(firstLine(helper.commandDescription(cmd)))}`,
-      '.SH SYNOPSIS',
-      `.B ${roff(path)}`,
-      roff(helper.commandUsage(cmd).slice(pathOf(cmd).length).trim()),
-      '.SH DESCRIPTION',
-      ...roffBlocks(helper.commandDescription(cmd)),
-    ];
-    const items = (title: string, entries: readonly [string, string][]) => {
-      if (!entries.length) return;
-      lines.push(`.SH ${title}`);
-      for (const [term, description] of entries) lines.push('.TP', `.B ${roff(term)}`, roff(description || ' '));
-    };
-    items(
-      'ARGUMENTS',
-      helper.visibleArguments(cmd).map((a) => [helper.argumentTerm(a), helper.argumentDescription(a)]),
-    );
-    items(
-      'OPTIONS',
-      helper.visibleOptions(cmd).map((o) => [helper.optionTerm(o), helper.optionDescription(o)]),
-    );
-    items(
-      'COMMANDS',
-      helper.visibleCommands(cmd).map((c) => [`${pathOf(c)}`, `${helper.subcommandDescription(c)} (see ${manName(c).slice(0, -2)}(1))`]),
-    );
-    const added = addedHelp(cmd).trim();
-    // Text before the first heading of its own (`Examples:`) goes under NOTES.
-    if (added) lines.push(...(isHeading(added.split('\n')[0]!) ? [] : ['.SH NOTES']), ...roffBlocks(added));
-    if (cmd !== root) {
-      lines.push(
-        '.SH GLOBAL OPTIONS',
-        `The options of ${roff('rsi')} itself (\\-\\-json, \\-\\-profile, \\-\\-format, \\[u2026]) apply to this command too: see rsi(1).`,
-      );
-    }
-    const related = [cmd.parent && cmd.parent !== root ? manName(cmd.parent) : undefined, cmd !== root ? 'rsi.1' : undefined]
-      .filter((n): n is string => !!n)
-      .map((n) => `${roff(n.slice(0, -2))}(1)`);
-    if (related.length) lines.push('.SH SEE ALSO', related.join(', '));
-    // Where rsi comes from and where its bugs go, once, on rsi(1): from package.json (src/release.ts).
-    if (cmd === root)
-      lines.push(
-        '.SH AVAILABILITY',
-        roff(`${INSTALL_COMMAND}, or a single executable from ${RELEASES_URL}`),
-        '.SH REPORTING BUGS',
-        roff(BUGS_URL),
-      );
-    pages.set(manName(cmd), `${lines.join('\n')}\n`);
-  }
+  for (const cmd of commandsOf(root)) pages.set(manName(cmd), renderManPage(cmd, root, version));
   return pages;
+}
+
+/** The manual page of one command of the tree under `root` (`rsi help <command> --man` shows it). */
+export function renderManPage(cmd: Command, root: Command, version: string): string {
+  // Wide enough that commander wraps nothing: roff fills the text to the reader's terminal.
+  const helper = helperFor(cmd, 10_000);
+  const path = pathOf(cmd);
+  const name = manName(cmd).slice(0, -2);
+  const lines = [
+    `.TH ${roff(name.toUpperCase())} 1 "" "${roff(PACKAGE_NAME)} ${roff(version)}" "rsi manual"`,
+    '.SH NAME',
+    `${roff(name)} \\- ${roff(firstLine(helper.commandDescription(cmd)))}`,
+    '.SH SYNOPSIS',
+    `.B ${roff(path)}`,
+    roff(helper.commandUsage(cmd).slice(pathOf(cmd).length).trim()),
+    '.SH DESCRIPTION',
+    ...roffBlocks(helper.commandDescription(cmd)),
+  ];
+  const items = (title: string, entries: readonly [string, string][]) => {
+    if (!entries.length) return;
+    lines.push(`.SH ${title}`);
+    for (const [term, description] of entries) lines.push('.TP', `.B ${roff(term)}`, roff(description || ' '));
+  };
+  items(
+    'ARGUMENTS',
+    helper.visibleArguments(cmd).map((a) => [helper.argumentTerm(a), helper.argumentDescription(a)]),
+  );
+  items(
+    'OPTIONS',
+    helper.visibleOptions(cmd).map((o) => [helper.optionTerm(o), helper.optionDescription(o)]),
+  );
+  items(
+    'COMMANDS',
+    helper.visibleCommands(cmd).map((c) => [`${pathOf(c)}`, `${helper.subcommandDescription(c)} (see ${manName(c).slice(0, -2)}(1))`]),
+  );
+  const added = addedHelp(cmd, 10_000).trim();
+  // Text before the first heading of its own (`Examples:`) goes under NOTES.
+  if (added) lines.push(...(isHeading(added.split('\n')[0]!) ? [] : ['.SH NOTES']), ...roffBlocks(added));
+  if (cmd !== root) {
+    lines.push(
+      '.SH GLOBAL OPTIONS',
+      `The options of ${roff('rsi')} itself (\\-\\-json, \\-\\-profile, \\-\\-format, \\[u2026]) apply to this command too: see rsi(1).`,
+    );
+  }
+  const related = [cmd.parent && cmd.parent !== root ? manName(cmd.parent) : undefined, cmd !== root ? 'rsi.1' : undefined]
+    .filter((n): n is string => !!n)
+    .map((n) => `${roff(n.slice(0, -2))}(1)`);
+  if (related.length) lines.push('.SH SEE ALSO', related.join(', '));
+  // Where rsi comes from and where its bugs go, once, on rsi(1): from package.json (src/release.ts).
+  if (cmd === root)
+    lines.push(
+      '.SH AVAILABILITY',
+      roff(`${INSTALL_COMMAND}, or a single executable from ${RELEASES_URL}`),
+      '.SH REPORTING BUGS',
+      roff(BUGS_URL),
+    );
+  return `${lines.join('\n')}\n`;
 }
 
 /** A line of added help text that heads what follows: `Examples:`. */
