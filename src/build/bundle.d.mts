@@ -4,3 +4,4 @@ import type { BuildOptions } from 'esbuild';
 export const options: BuildOptions & { metafile: true };
 export const workerOptions: BuildOptions & { metafile: true };
 export const NOTICES: string;
+export const SBOM: string;

@@ -17,7 +17,7 @@ import { writeManPages } from './manpages.mjs';
 import { writeSchemas } from './schemas.mjs';
 import { commandSummaries } from './summaries.mjs';
 import { completionScripts } from './completions.mjs';
-import { bundledPackages, jqWasmNotices, renderNotices } from './notices.mjs';
+import { bundledPackages, jqWasmNotices, renderNotices, renderSbom, sbomSubject } from './notices.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -59,6 +59,9 @@ export const workerOptions = {
 /** The notice file's name in dist/ (it ships in the tarball with the rest of dist/). */
 export const NOTICES = 'THIRD-PARTY-NOTICES.txt';
 
+/** The SBOM's name in dist/: the same packages as the notices, as CycloneDX JSON for scanners. */
+export const SBOM = 'sbom.cdx.json';
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // Chunk names carry a content hash: without this, every rebuild would leave the last build's
   // chunks beside the new ones (and the tests that read dist/chunks would read stale code).
@@ -88,6 +91,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const inputs = { inputs: { ...metafile.inputs, ...worker.metafile.inputs } };
   const notices = [...bundledPackages(inputs, ROOT), ...jqWasmNotices()];
   writeFileSync(join(ROOT, 'dist', NOTICES), renderNotices('Third-party notices for rsi (dist/)', notices));
+  // The same list for scanners (npm sbom and npm audit see only what npm installed, not the bundle).
+  writeFileSync(join(ROOT, 'dist', SBOM), renderSbom(sbomSubject(ROOT), notices));
   // dist/man/: rsi.1 and a page per command, from the command tree (package.json `man` lists them).
   await writeManPages(ROOT);
   // dist/schemas/: the JSON Schema of each command's --json document (rsi help schema prints the same).

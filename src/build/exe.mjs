@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workerOptions } from './bundle.mjs';
-import { bundledPackages, jqWasmNotices, nodeNotice, packageNotice, renderNotices } from './notices.mjs';
+import { bundledPackages, jqWasmNotices, nodeNotice, packageNotice, renderNotices, renderSbom, sbomSubject } from './notices.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The Node every binary embeds: the newest 26.x (LTS line) with both linux-x64 and linux-arm64 packages. */
@@ -63,6 +63,11 @@ function parseArgs(argv) {
 /** The notice file beside a binary: `rsi-linux-x64.THIRD-PARTY-NOTICES.txt`. */
 function noticesFile(output) {
   return `${output.replace(/\.exe$/, '')}.THIRD-PARTY-NOTICES.txt`;
+}
+
+/** The SBOM beside a binary, from the same list as its notices: `rsi-linux-x64.sbom.cdx.json`. */
+function sbomFile(output) {
+  return `${output.replace(/\.exe$/, '')}.sbom.cdx.json`;
 }
 
 function rsiVersion() {
@@ -250,6 +255,7 @@ async function buildTarget(target, options) {
     noticesFile(output),
     renderNotices(`Third-party notices for ${spec.exe} (rsi ${rsiVersion()}, Node ${NODE_VERSION} inside)`, notices),
   );
+  writeFileSync(sbomFile(output), renderSbom(sbomSubject(ROOT, spec.exe), notices));
   // macOS refuses to run a binary whose signature no longer matches: sign ad hoc (docs/install.md).
   const signed = target.startsWith('darwin') && process.platform === 'darwin';
   if (signed) execFileSync('codesign', ['--sign', '-', '--force', output], { stdio: 'inherit' });

@@ -54,20 +54,32 @@ export function packageNotice(folder, root, { extraFiles = [] } = {}) {
     );
   }
   const license = typeof pkg.license === 'string' ? pkg.license : (pkg.license?.type ?? 'see text');
-  return { name: pkg.name, version: pkg.version, license, texts };
+  return { name: pkg.name, version: pkg.version, license, texts, purl: npmPurl(pkg.name, pkg.version) };
+}
+
+/** The package URL of an npm package (`@scope/name` → `pkg:npm/%40scope/name@1.2.3`), as npm's own SBOM writes it. */
+export function npmPurl(name, version) {
+  return `pkg:npm/${name.replace(/^@/, '%40')}@${encodeURIComponent(version)}`;
 }
 
 /** A notice for something that is not an npm package (jq inside jq.wasm, Node inside a binary). */
-export function knownNotice(name, version, license, file) {
+export function knownNotice(name, version, license, file, identity) {
   const text = readFileSync(join(KNOWN, file), 'utf8').trim();
-  return { name, version, license, texts: [text] };
+  return { name, version, license, texts: [text], ...identity };
 }
 
 /** The licences of jq and of Oniguruma, its regex engine, both compiled into jq-wasm's jq.wasm. */
 export function jqWasmNotices() {
   return [
-    knownNotice('jq (in jq.wasm)', '1.8.2', 'MIT and others', 'jq.txt'),
-    knownNotice('Oniguruma (in jq.wasm)', '6.9.10', 'BSD-2-Clause', 'oniguruma.txt'),
+    // The identities scanners match advisories by: a package URL and NVD's CPE name.
+    knownNotice('jq (in jq.wasm)', '1.8.2', 'MIT and others', 'jq.txt', {
+      purl: 'pkg:github/jqlang/jq@jq-1.8.2',
+      cpe: 'cpe:2.3:a:jqlang:jq:1.8.2:*:*:*:*:*:*:*',
+    }),
+    knownNotice('Oniguruma (in jq.wasm)', '6.9.10', 'BSD-2-Clause', 'oniguruma.txt', {
+      purl: 'pkg:github/kkos/oniguruma@v6.9.10',
+      cpe: 'cpe:2.3:a:oniguruma_project:oniguruma:6.9.10:*:*:*:*:*:*:*',
+    }),
   ];
 }
 
@@ -75,7 +87,77 @@ export function jqWasmNotices() {
 export function nodeNotice(nodePackageFolder, version) {
   const file = join(nodePackageFolder, 'LICENSE');
   if (!existsSync(file)) throw new Error(`${nodePackageFolder} has no LICENSE: Node's licence must ship beside the binary`);
-  return { name: 'Node.js', version, license: 'MIT and others', texts: [readFileSync(file, 'utf8').trim()] };
+  return {
+    name: 'Node.js',
+    version,
+    license: 'MIT and others',
+    texts: [readFileSync(file, 'utf8').trim()],
+    purl: `pkg:generic/node@${version}?download_url=https://nodejs.org/dist/v${version}/`,
+    cpe: `cpe:2.3:a:nodejs:node.js:${version}:*:*:*:*:*:*:*`,
+  };
+}
+
+/**
+ * The SBOM beside a notice file, from the same list (CycloneDX 1.5 JSON; `npm sbom` writes the
+ * same format for what npm installs, and cannot see inside a bundle): `subject` is what ships (rsi,
+ * or one single executable), each notice a component with its package URL, its CPE where it has
+ * one, and its declared licence. No timestamp or serial number: a rebuild of the same sources gives
+ * the same bytes, as the tarball's checksum must.
+ */
+export function renderSbom(subject, notices) {
+  const seen = new Set();
+  const components = [];
+  for (const n of notices) {
+    if (!n.purl) throw new Error(`${n.name} ${n.version} has no package URL for the SBOM`);
+    if (seen.has(n.purl)) continue;
+    seen.add(n.purl);
+    const scoped = /^(@[^/]+)\/(.+)$/.exec(n.name);
+    components.push({
+      type: 'library',
+      'bom-ref': n.purl,
+      ...(n.purl.startsWith('pkg:npm/') && scoped ? { group: scoped[1], name: scoped[2] } : { name: n.name }),
+      version: n.version,
+      licenses: licenceOf(n.license),
+      purl: n.purl,
+      ...(n.cpe ? { cpe: n.cpe } : {}),
+    });
+  }
+  const bom = {
+    bomFormat: 'CycloneDX',
+    specVersion: '1.5',
+    version: 1,
+    metadata: {
+      component: {
+        type: 'application',
+        'bom-ref': subject.purl,
+        name: subject.name,
+        version: subject.version,
+        ...(subject.description ? { description: subject.description } : {}),
+        licenses: licenceOf(subject.license),
+        purl: subject.purl,
+      },
+    },
+    components,
+    dependencies: [{ ref: subject.purl, dependsOn: components.map((c) => c['bom-ref']) }],
+  };
+  return `${JSON.stringify(bom, null, 2)}\n`;
+}
+
+/** What ships, as an SBOM's subject: rsi's npm package, or (`file`) one single executable of this version. */
+export function sbomSubject(root, file) {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return {
+    name: file ?? pkg.name,
+    version: pkg.version,
+    license: pkg.license,
+    description: pkg.description,
+    purl: file ? `pkg:generic/${file}@${encodeURIComponent(pkg.version)}` : npmPurl(pkg.name, pkg.version),
+  };
+}
+
+/** A declared licence as CycloneDX takes it: an SPDX expression (`MIT`, `(MIT OR CC0-1.0)`), else by name. */
+function licenceOf(license) {
+  return /^[()\w.+-]+(?: (?:OR|AND|WITH) [()\w.+-]+)*$/.test(license) ? [{ expression: license }] : [{ license: { name: license } }];
 }
 
 /** The notice file: a heading and one section per part, each with its full licence text. */

@@ -144,6 +144,10 @@ for (const t of TARGETS) {
       expect(text).toMatch(/^commander \S+ \(MIT\)$/m);
       expect(text).toMatch(new RegExp(`^${t.addonPackage.replace('/', '\\/')} \\S+ \\(MIT\\)$`, 'm'));
       expect(text).toMatch(/^Node\.js 26\.\d+\.\d+ \(MIT and others\)\n=+\n\nNode\.js is licensed for use as follows:/m);
+      // And its SBOM, from the same list (test/journeys/exe.test.ts compares them part by part).
+      const sbom = JSON.parse(readFileSync(join(OUT, `${t.file.replace(/\.exe$/, '')}.sbom.cdx.json`), 'utf8'));
+      expect(sbom.metadata.component.name).toBe(t.file);
+      expect(sbom.components.length).toBe(text.split(/^={78}$/m)[0]!.match(/^- /gm)!.length);
     });
 
     it('is listed in dist/exe/SHA256SUMS with its real hash', () => {

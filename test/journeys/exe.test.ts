@@ -87,6 +87,18 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
     expect(text).toMatch(/^Node\.js 26\.\d+\.\d+ \(MIT and others\)\n=+\n\nNode\.js is licensed for use as follows:/m);
   });
 
+  it('has its SBOM beside it, from the same list as its notices: every part, Node by its CPE', () => {
+    const notices = readFileSync(`${EXE}.THIRD-PARTY-NOTICES.txt`, 'utf8');
+    const listed = [...notices.split(/^={78}$/m)[0]!.matchAll(/^- (.+) (\S+) \((.+)\)$/gm)].map((m) => `${m[1]} ${m[2]}`).sort();
+    const sbom = JSON.parse(readFileSync(`${EXE}.sbom.cdx.json`, 'utf8')) as {
+      metadata: { component: { name: string; version: string } };
+      components: { group?: string; name: string; version: string; cpe?: string }[];
+    };
+    expect(sbom.metadata.component).toMatchObject({ name: 'rsi-linux-x64', version: PKG.version });
+    expect(sbom.components.map((c) => `${c.group ? `${c.group}/` : ''}${c.name} ${c.version}`).sort()).toEqual(listed);
+    expect(sbom.components.find((c) => c.name === 'Node.js')?.cpe).toMatch(/^cpe:2\.3:a:nodejs:node\.js:26\./);
+  });
+
   it("is a release: its update check asks once for the package's dist-tags, at the registry ~/.npmrc names", async () => {
     const requests: string[] = [];
     const registry = createHttpServer((req, res) => {

@@ -132,7 +132,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 describe('the packed tarball', () => {
-  it('holds bin/rsi.js, dist/ with its third-party notices, package.json, README.md and LICENSE, and nothing from src/ or test/', async () => {
+  it('holds bin/rsi.js, dist/ with its third-party notices and SBOM, package.json, README.md and LICENSE, and nothing from src/ or test/', async () => {
     // The real checkout, as `npm publish` would see it (scripts skipped: dist/ is already built and
     // other tests run from it).
     const [dry] = jsonOf(await npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT)) as [typeof packed];
@@ -144,6 +144,8 @@ describe('the packed tarball', () => {
       );
       // The licences of what the bundle holds travel with it (test/unit/notices.test.ts checks the text).
       expect(paths).toContain('dist/THIRD-PARTY-NOTICES.txt');
+      // And the same list for scanners (test/unit/sbom.test.ts checks it against the notices).
+      expect(paths).toContain('dist/sbom.cdx.json');
     }
   });
 
