@@ -5,3 +5,4 @@ export const options: BuildOptions & { metafile: true };
 export const workerOptions: BuildOptions & { metafile: true };
 export const NOTICES: string;
 export const SBOM: string;
+export function notifierDefine(env?: Record<string, string | undefined>): Record<string, string>;

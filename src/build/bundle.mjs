@@ -56,6 +56,16 @@ export const workerOptions = {
   metafile: true,
 };
 
+/**
+ * The packagers' switch: `RSI_BUILD_NO_UPDATE_NOTIFIER=1 npm run build` (or `build:exe`) makes a
+ * build that never shows the update notice nor asks the registry (src/update/notice.ts), for a
+ * distribution whose own package manager updates rsi. Unset, empty or `0`: the notice is built in.
+ */
+export function notifierDefine(env = process.env) {
+  const value = env.RSI_BUILD_NO_UPDATE_NOTIFIER ?? '';
+  return value !== '' && value !== '0' ? { RSI_UPDATE_NOTIFIER: 'false' } : {};
+}
+
 /** The notice file's name in dist/ (it ships in the tarball with the rest of dist/). */
 export const NOTICES = 'THIRD-PARTY-NOTICES.txt';
 
@@ -80,6 +90,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       RSI_COMMAND_SUMMARIES: JSON.stringify(summaries),
       RSI_COMPLETION_SCRIPTS: JSON.stringify(completions),
       RSI_COMPLETION_PRERENDERED: 'true',
+      ...notifierDefine(),
     },
   });
   const worker = await build(workerOptions);

@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { workerOptions } from './bundle.mjs';
+import { notifierDefine, workerOptions } from './bundle.mjs';
 import { bundledPackages, jqWasmNotices, nodeNotice, packageNotice, renderNotices, renderSbom, sbomSubject } from './notices.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -170,7 +170,7 @@ async function bundle(target, keyringSha256, snapshot) {
       'jq-wasm': join(ROOT, 'node_modules/jq-wasm/dist/index.cjs'),
     },
     // RSI_SEA: src/io/jq.ts reads jq.wasm with node:sea's getAsset instead of beside the script.
-    define: { RSI_KEYRING_SHA256: JSON.stringify(keyringSha256), RSI_SEA: 'true' },
+    define: { RSI_KEYRING_SHA256: JSON.stringify(keyringSha256), RSI_SEA: 'true', ...notifierDefine() },
     // Licences travel inside the binary, at the end of the script.
     legalComments: 'eof',
     // `open` reads import.meta.url to find its own xdg-open; empty in a bundle, it uses the

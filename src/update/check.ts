@@ -15,7 +15,7 @@ import { installation, type Installation } from '../io/installation.js';
 import { PACKAGE_NAME } from '../release.js';
 import { cacheDir, readState, writeState } from '../storage/state.js';
 import { distTagsUrl, type NpmHost, currentNpmHost, npmRegistry } from './registry.js';
-import { STATE_FILE, type UpdateState } from './notice.js';
+import { BUILT_WITH_NOTIFIER, STATE_FILE, type UpdateState } from './notice.js';
 
 /** The check's whole wall-clock budget: long enough for a slow registry, short enough that nothing lingers. */
 export const BUDGET_MS = 5_000;
@@ -34,7 +34,7 @@ export interface CheckOptions {
 export async function runUpdateCheck(options: CheckOptions): Promise<boolean> {
   const name = options.packageName ?? PACKAGE_NAME;
   const install = options.install ?? installation(name);
-  if (!install.release) return false;
+  if (!install.release || !BUILT_WITH_NOTIFIER) return false;
   const home = options.home ?? homedir();
   const registry = npmRegistry(options.env, name, options.npmHost ?? currentNpmHost(home));
   const url = distTagsUrl(registry.url, name);

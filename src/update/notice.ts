@@ -13,6 +13,15 @@ import { inCI } from '../io/ci.js';
 import type { Installation } from '../io/installation.js';
 import { RELEASES_URL } from '../release.js';
 
+/**
+ * Defined `false` by `RSI_BUILD_NO_UPDATE_NOTIFIER=1 npm run build` (src/build/bundle.mjs), for a
+ * distribution that updates rsi itself: such a build never shows the notice nor asks the registry.
+ */
+declare const RSI_UPDATE_NOTIFIER: boolean | undefined;
+
+/** Whether this build has the notice at all (docs/install.md, "Update notices": the packagers' switch). */
+export const BUILT_WITH_NOTIFIER: boolean = typeof RSI_UPDATE_NOTIFIER === 'undefined' || RSI_UPDATE_NOTIFIER !== false;
+
 /** How long an answer and a shown notice last (gh: 24 h). */
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -35,7 +44,15 @@ export interface Terminal {
 }
 
 /** Whether this run may show a notice or start a check at all (everything but the install and the cache file). */
-export function notifierAllowed(env: Env, argv: readonly string[], terminal: Terminal, format: string | undefined): boolean {
+export function notifierAllowed(
+  env: Env,
+  argv: readonly string[],
+  terminal: Terminal,
+  format: string | undefined,
+  built: boolean = BUILT_WITH_NOTIFIER,
+): boolean {
+  // A distribution's build, which its own package manager updates.
+  if (!built) return false;
   // gh's rule: a person reads both streams; `rsi … > file` or `| less` is a script's or a pager's.
   if (!terminal.stdoutIsTTY || !terminal.stderrIsTTY) return false;
   const set = (name: string) => (env[name] ?? '') !== '';
@@ -111,7 +128,7 @@ export function noticeText(
   } else if (install.npm === 'npx') how = `To update: npx ${name}@latest`;
   else if (install.npm === 'local') how = `To update: npm install ${name}@latest (in ${install.project})`;
   else how = `To update: npm install -g ${name}@latest`;
-  return `\nA new release of ${name} is available: ${version} → ${latest}\n${how}\n`;
+  return `\nA new release of ${name} is available: ${version} → ${latest}\n${how}\nRelease notes: ${RELEASES_URL}/tag/v${latest}\n`;
 }
 
 export interface RunOptions {

@@ -4,7 +4,12 @@ import { join } from 'node:path/posix';
 import { describe, expect, it } from 'vitest';
 import { RELEASES_URL } from '../../src/release.js';
 import { cacheDir } from '../../src/storage/state.js';
-import { DAY_MS, decide, newer, noticeText, notifierAllowed } from '../../src/update/notice.js';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { notifierDefine } from '../../src/build/bundle.mjs';
+import { BUILT_WITH_NOTIFIER, DAY_MS, decide, newer, noticeText, notifierAllowed } from '../../src/update/notice.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const npm = { kind: 'npm', npm: 'global', path: '/usr/lib/node_modules/@rsi-cli/rsi', release: true } as const;
 const NAME = '@rsi-cli/rsi';
@@ -84,10 +89,45 @@ describe('decide', () => {
   });
 });
 
+describe("the packagers' switch (RSI_BUILD_NO_UPDATE_NOTIFIER=1 npm run build)", () => {
+  it('a build without the notifier never allows it, whatever the terminal and the environment', () => {
+    expect(notifierAllowed({}, ['status'], { stdoutIsTTY: true, stderrIsTTY: true }, undefined, true)).toBe(true);
+    expect(notifierAllowed({}, ['status'], { stdoutIsTTY: true, stderrIsTTY: true }, undefined, false)).toBe(false);
+    // This checkout's own sources (vitest, no build): the notifier is in.
+    expect(BUILT_WITH_NOTIFIER).toBe(true);
+  });
+
+  it('the build turns it off by defining the constant the notice reads; unset, empty or 0 leaves it on', async () => {
+    expect(notifierDefine({})).toEqual({});
+    expect(notifierDefine({ RSI_BUILD_NO_UPDATE_NOTIFIER: '' })).toEqual({});
+    expect(notifierDefine({ RSI_BUILD_NO_UPDATE_NOTIFIER: '0' })).toEqual({});
+    const define = notifierDefine({ RSI_BUILD_NO_UPDATE_NOTIFIER: '1' });
+    expect(define).toEqual({ RSI_UPDATE_NOTIFIER: 'false' });
+    // The very module, bundled as the build bundles it: with the define, BUILT_WITH_NOTIFIER is false.
+    for (const [defines, expected] of [
+      [define, false],
+      [{}, true],
+    ] as const) {
+      const out = await build({
+        stdin: { contents: "export { BUILT_WITH_NOTIFIER } from './src/update/notice.ts';", resolveDir: ROOT, loader: 'ts' },
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        write: false,
+        logLevel: 'silent',
+        define: defines,
+      });
+      const mod = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`);
+      expect(mod.BUILT_WITH_NOTIFIER).toBe(expected);
+    }
+  });
+});
+
 describe('noticeText', () => {
   it('names the exact way to update the installation found', () => {
     expect(noticeText(NAME, '0.1.0', '0.2.0', npm)).toBe(
-      '\nA new release of @rsi-cli/rsi is available: 0.1.0 → 0.2.0\nTo update: npm install -g @rsi-cli/rsi@latest\n',
+      '\nA new release of @rsi-cli/rsi is available: 0.1.0 → 0.2.0\nTo update: npm install -g @rsi-cli/rsi@latest\n' +
+        `Release notes: ${RELEASES_URL}/tag/v0.2.0\n`,
     );
     expect(
       noticeText(NAME, '0.1.0', '0.2.0', {
