@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readmeInstall, updateCommand, VERDACCIO } from '../../src/build/rehearse.mjs';
 import { BUGS_URL, INSTALL_COMMAND, MIN_NODE, minimumOf, nodeSupported, PACKAGE_NAME, REPOSITORY_URL, VERSION } from '../../src/release.js';
+import { noticeText } from '../../src/update/notice.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -70,7 +72,7 @@ describe('versions', () => {
     // package.json's version is either released (its dated entry above) or the next one, under Unreleased.
     if (!known.includes(`v${VERSION}`))
       expect(headings).not.toContain(expect.stringMatching(new RegExp(`^\\[${VERSION.replaceAll('.', '\\.')}\\]`)));
-    expect(read('docs/release.md')).toContain('npm publish --provenance');
+    expect(read('docs/release.md')).toMatch(/npm publish\s+rsi-cli-rsi-x\.y\.z\.tgz --provenance --access public/);
   });
 
   it('the README does not say rsi is published while no version is tagged', () => {
@@ -117,5 +119,37 @@ describe('the oldest Node', () => {
     expect(ci).toContain('read -ra lines <<<"${RSI_CI_NODE_LINES:-22 24 26 $engines_min}"');
     // An exact version is accepted as the line it asked for.
     expect(ci).toContain('"v$line" | "v$line".*) ;;');
+  });
+});
+
+describe('the release rehearsal (npm run release:rehearse, src/build/rehearse.mjs)', () => {
+  it("runs the README's first install block, which starts from a fresh clone of the repository and ends with rsi --version", () => {
+    const lines = readmeInstall(read('README.md'));
+    expect(lines[0]).toBe(`git clone ${REPOSITORY_URL}.git && cd rsi`);
+    expect(lines[1]).toMatch(/^npm install && npm run build && npm link\b/);
+    expect(lines.at(-1)).toBe('rsi --version');
+  });
+
+  it("runs the notice's own update command, as the notice prints it", () => {
+    const install = { kind: 'npm', npm: 'global', path: '/p/lib/node_modules/@rsi-cli/rsi', release: true } as const;
+    expect(updateCommand(noticeText(PACKAGE_NAME, '0.1.0', '0.1.1', install))).toBe(`${INSTALL_COMMAND}@latest`);
+    expect(updateCommand('nothing here')).toBeUndefined();
+  });
+
+  it('runs once per CI run, in its own delimited block of .ci/run before the per-line loop, with the advisory check', () => {
+    const ci = read('.ci/run');
+    const block = ci.slice(ci.indexOf('# ---- release checks'), ci.indexOf('# ---- end of the release checks'));
+    expect(block).toContain('if [[ "${RSI_CI_RELEASE_STEPS:-1}" != 0 ]]; then');
+    expect(block).toContain('npm run audit:bundled');
+    expect(block).toContain('npm run release:rehearse');
+    expect(ci.indexOf('# ---- end of the release checks')).toBeLessThan(
+      ci.indexOf('for line in "${lines[@]}"; do\n  bin=${node_bin[$line]}'),
+    );
+    expect(PKG.scripts['release:rehearse']).toBe('node src/build/rehearse.mjs');
+    expect(PKG.scripts['audit:bundled']).toBe('node src/build/audit.mjs');
+    // Verdaccio is pinned in one place, and is not a devDependency (it is installed once, on demand).
+    expect(VERDACCIO).toMatch(/^verdaccio@\d+\.\d+\.\d+$/);
+    expect(PKG.devDependencies.verdaccio).toBeUndefined();
+    expect(read('docs/release.md')).toContain(VERDACCIO.replace('verdaccio@', 'Verdaccio '));
   });
 });
