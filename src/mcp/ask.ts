@@ -54,11 +54,15 @@ export async function askForm(
   tool: string,
   question: string,
   extra: Extra,
+  changed = false,
 ): Promise<'accept' | 'decline' | 'cancel' | undefined> {
   if (!elicitationModes(server).form) return undefined;
-  // The client may show the message in the conversation the model reads: the service's words are
-  // fenced there as everywhere.
-  const message = `rsi asks you to confirm before ${tool} changes data. The question is made of the service's words:\n${fence(tool, { text: question }, 'question')}`;
+  // The client may show the message in the conversation the model reads: the service's words (and
+  // the assistant's arguments) are fenced there as everywhere.
+  const lead = changed
+    ? `What ${tool} would do changed since you were asked, so rsi asks you again before it changes data.`
+    : `rsi asks you to confirm before ${tool} changes data.`;
+  const message = `${lead} The question quotes the request and the service's words:\n${fence(tool, { text: question }, 'question')}`;
   try {
     const answer = await server.server.elicitInput(
       { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
@@ -122,6 +126,13 @@ export function analysesQuestion(projectName: string, reply: AnalysesResult): st
     `${numbers.length ? ` (${numbers.join(', ')})` : ''}.${shown ? ` Signals: ${shown}.` : ''}`
   );
 }
+
+/**
+ * What a yes sends, exactly, for the person to read: the request's JSON (not cut: a question too
+ * long to show whole is not asked; gate.ts), invisible characters shown.
+ */
+export const willSend = (what: string, body: unknown): string =>
+  `If you agree, rsi sends ${what}: ${escapeInvisible(JSON.stringify(body))}`;
 
 /** The fingerprint of a run's question: the signals it names. */
 export const analysesFingerprint = (reply: AnalysesResult): string =>

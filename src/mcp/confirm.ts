@@ -9,6 +9,7 @@
  * can name other signals a minute later. A `confirmed: true` with no such question is asked first,
  * like a call without it.
  */
+import type { Agreed } from '../ops/confirm.js';
 
 /** How long a question the assistant showed its user stays answerable. */
 export const QUESTION_TTL_MS = 5 * 60 * 1000;
@@ -32,13 +33,16 @@ export function canonical(value: unknown): string {
 export type Verdict = 'matches' | 'no-question' | 'differs';
 
 export class QuestionBook {
-  private readonly asked = new Map<string, { tool: string; at: number; fingerprint: string }>();
+  private readonly asked = new Map<string, { tool: string; at: number; agreed: Agreed }>();
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Remembers that the assistant was handed the question about `request` (what it named: `fingerprint`). */
-  remember(tool: string, request: unknown, fingerprint: string): void {
+  /**
+   * Remembers that the assistant was handed a question about `request`; `agreed` is what an
+   * identical repeat with confirmed: true says yes to (the keys of the questions asked so far).
+   */
+  remember(tool: string, request: unknown, agreed: Agreed): void {
     this.prune();
-    this.asked.set(`${tool} ${canonical(request)}`, { tool, at: this.now(), fingerprint });
+    this.asked.set(`${tool} ${canonical(request)}`, { tool, at: this.now(), agreed });
   }
 
   /**
@@ -46,13 +50,13 @@ export class QuestionBook {
    * answers once); `differs` when questions of this tool are open but none about this request (a
    * widened or changed repeat); `no-question` when none is open.
    */
-  answer(tool: string, request: unknown): { verdict: Verdict; fingerprint?: string } {
+  answer(tool: string, request: unknown): { verdict: 'matches'; agreed: Agreed } | { verdict: Exclude<Verdict, 'matches'> } {
     this.prune();
     const key = `${tool} ${canonical(request)}`;
     const question = this.asked.get(key);
     if (question) {
       this.asked.delete(key);
-      return { verdict: 'matches', fingerprint: question.fingerprint };
+      return { verdict: 'matches', agreed: question.agreed };
     }
     return { verdict: [...this.asked.values()].some((q) => q.tool === tool) ? 'differs' : 'no-question' };
   }

@@ -30,7 +30,7 @@ export function failed(tool: string, error: unknown, log?: (line: string) => voi
   if (inner instanceof OwnWordsError) {
     lines.push(`rsi: ${inner.message}`, ...(inner.hint ? [`hint: ${inner.hint}`] : []));
     // The command carries the assistant's arguments, which may come from the service: fenced.
-    if (inner instanceof PersonMustConfirmError) lines.push(fence(tool, { text: inner.command }, 'command'));
+    if (inner instanceof PersonMustConfirmError) lines.push(fence(tool, { text: inner.commandLine }, 'command'));
   } else {
     if (!(inner instanceof CliError)) {
       log?.(`rsi mcp serve: unexpected error: ${inner instanceof Error ? (inner.stack ?? inner.message) : String(inner)}`);

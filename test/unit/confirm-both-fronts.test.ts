@@ -89,12 +89,15 @@ describe('a service that asks again after the confirmation: an error in every fr
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('asked for confirmation again after confirmed: true; nothing was run');
     expect(text(r)).not.toMatch(/accepted|it was done/);
-    expect(posts(s).map((b) => b.confirmed === true)).toEqual([false, true]);
+    // The request asked about first, then the service's question, read again after the yes, then sent confirmed.
+    expect(posts(s).map((b) => b.confirmed === true)).toEqual([false, false, true]);
   });
 
   it('rsi mcp serve --confirm-in-chat, an identical repeat: a tool error, not "confirmed"', async () => {
     s = await serve({ allowWrite: true, confirmInChat: true, api: asksAgain() });
     expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP })).rsi_confirmation).toBe('asked');
+    // The yes to the request sends it; the service asks which signals: that question goes back too.
+    expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true })).rsi_confirmation).toBe('asked');
     const r = await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true });
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('nothing was run');
@@ -113,7 +116,8 @@ describe('a service that asks again after the confirmation: an error in every fr
     const r = await s.call('create_project_from_brief', { brief: 'KRAS' });
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('did not report a created project after confirm: true');
-    expect(remote.calls.map((c) => c.args.confirm)).toEqual([false, true]);
+    // The dry run, read again after the yes, then the call that creates.
+    expect(remote.calls.map((c) => c.args.confirm)).toEqual([false, false, true]);
   });
 });
 

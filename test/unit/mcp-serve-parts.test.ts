@@ -128,14 +128,14 @@ describe('confirm: the question book', () => {
     let now = 0;
     const book = new QuestionBook(() => now);
     expect(book.answer('run', { a: 1 })).toEqual({ verdict: 'no-question' });
-    book.remember('run', { project: 'p', top: { type: 'target', limit: 2 } }, 'signals A B');
+    book.remember('run', { project: 'p', top: { type: 'target', limit: 2 } }, { request: 'the top 2', service: 'signals A B' });
     expect(book.answer('run', { project: 'p', top: { type: 'target', limit: 3 } })).toEqual({ verdict: 'differs' });
     expect(book.answer('run', { top: { limit: 2, type: 'target' }, project: 'p' })).toEqual({
       verdict: 'matches',
-      fingerprint: 'signals A B',
+      agreed: { request: 'the top 2', service: 'signals A B' },
     });
     expect(book.answer('run', { project: 'p', top: { type: 'target', limit: 2 } })).toEqual({ verdict: 'no-question' });
-    book.remember('run', { x: 1 }, '');
+    book.remember('run', { x: 1 }, {});
     now += QUESTION_TTL_MS + 1;
     expect(book.answer('run', { x: 1 })).toEqual({ verdict: 'no-question' });
     expect(book.answer('other', { x: 1 })).toEqual({ verdict: 'no-question' });

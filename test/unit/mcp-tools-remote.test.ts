@@ -136,6 +136,31 @@ describe('create_project_from_brief', () => {
     expect(remote.calls).toEqual([{ name: 'create_project_from_brief', args: { brief: 'KRAS', name: 'K', confirm: false } }]);
   });
 
+  it('accepted through form elicitation: shown exactly what is sent, the scope read again after the yes, asked again when it changed', async () => {
+    let dry = 0;
+    const shifting = (a: Record<string, unknown>) =>
+      a.confirm || dry++ === 0
+        ? brief(a)
+        : ok({ name: 'Kras', matched: [...matched, { entity_id: 'e2', entity_type: 'disease', entity_name: 'NSCLC' }], created: false });
+    const remote = fakeRemote([tool('create_project_from_brief')], (_n, a) => shifting(a));
+    s = await serve({
+      allowWrite: true,
+      remote: remote.deps,
+      signIns: mcp(undefined),
+      capabilities: { elicitation: { form: {} } },
+      elicit: () => ({ action: 'accept' }),
+    });
+    const r = await s.call('create_project_from_brief', { brief: 'KRAS in lung cancer', name: 'Kras' });
+    expect(data(r)).toMatchObject({ created: true, rsi_confirmation: 'accepted' });
+    expect(s.elicited).toHaveLength(2);
+    expect(s.elicited[0]!.message).toContain(
+      `with 1 scope item: KRAS (target)? If you agree, rsi sends the service's create_project_from_brief tool: {"brief":"KRAS in lung cancer","name":"Kras","confirm":true}.`,
+    );
+    expect(s.elicited[1]!.message).toMatch(/^What create_project_from_brief would do changed since you were asked/);
+    expect(s.elicited[1]!.message).toContain('with 2 scope items: KRAS (target), NSCLC (disease)?');
+    expect(remote.calls.map((c) => c.args.confirm)).toEqual([false, false, false, true]);
+  });
+
   it('a brief that matches nothing is not asked about', async () => {
     const remote = fakeRemote([tool('create_project_from_brief')], () => ok({ matched: [], created: false }));
     s = await serve({ allowWrite: true, confirmInChat: true, remote: remote.deps, signIns: mcp(undefined) });

@@ -123,43 +123,138 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     expect(s.api.calls).toEqual([]);
   });
 
-  it('nothing to ask: it runs at once', async () => {
-    s = await serve({ allowWrite: true, capabilities: { elicitation: { form: {} } } });
-    const r = await s.call('run_analyses', { project: ALPHA, selections: [{ keyword_id: EGFR, signal_keyword_id: 's1' }] });
-    expect(data(r).runs).toHaveLength(1);
-    expect(runs(s)).toEqual([{ selections: [{ keyword_id: EGFR, signal_keyword_id: 's1' }] }]);
+  const SELECTED = [{ keyword_id: EGFR, signal_keyword_id: 's1' }];
+  const FORM = { elicitation: { form: {} } };
+  const confirmedRuns = (x: Served) => runs(x).filter((b) => (b as { confirmed?: boolean }).confirmed);
+
+  it.each([
+    ['top', { top: TOP }],
+    ['selections', { selections: SELECTED }],
+  ] as const)('form elicitation, %s: declined → nothing is sent, 0 runs; accepted → the runs start', async (_label, args) => {
+    // The service runs explicit selections at once and asks only about the top N: rsi asks the person first either way.
+    const api = () => ('selections' in args ? fakeApi() : asking());
+    s = await serve({ allowWrite: true, api: api(), capabilities: FORM, elicit: () => ({ action: 'decline' }) });
+    const no = await s.call('run_analyses', { project: ALPHA, ...args });
+    expect(data(no).rsi_confirmation).toBe('declined');
+    expect(text(no)).toContain('The user declined when asked; nothing was done.');
+    expect(runs(s)).toEqual([]);
+    expect(s.elicited).toHaveLength(1);
+    // What the person sees is exactly what would be sent.
+    expect(s.elicited[0]!.message).toContain(`If you agree, rsi sends POST /projects/${ALPHA}/analyses with: ${JSON.stringify(args)}.`);
+    await s.close();
+
+    s = await serve({ allowWrite: true, api: api(), capabilities: FORM, elicit: () => ({ action: 'accept' }) });
+    const yes = await s.call('run_analyses', { project: ALPHA, ...args });
+    expect(data(yes)).toMatchObject({ rsi_confirmation: 'accepted', runs: [{ id: 'run1' }] });
+    if ('selections' in args) {
+      expect(s.elicited[0]!.message).toContain(`for 1 selected signal: EGFR (${EGFR}:s1)`);
+      expect(runs(s)).toEqual([{ selections: SELECTED }]);
+    } else {
+      // The request first, then the service's own question, each a yes; then what it names is read again before the confirmed run.
+      expect(s.elicited).toHaveLength(2);
+      expect(s.elicited[0]!.message).toContain('for the top 2 target signals?');
+      expect(s.elicited[1]!.message).toContain('The service says: Run the top 2 targets');
+      expect(s.elicited[1]!.message).toContain(
+        'If you agree, rsi sends the same request, confirmed: {"top":{"type":"target","limit":2,"confirmed":true},"confirmed":true}',
+      );
+      expect(runs(s)).toEqual([{ top: TOP }, { top: TOP }, { top: { ...TOP, confirmed: true }, confirmed: true }]);
+    }
   });
 
-  it('--confirm-in-chat without elicitation: the question goes back; only an identical repeat runs, once; a changed one is refused', async () => {
+  it('form elicitation: what the service would run changed before the yes → asked again, and only what was agreed runs', async () => {
+    // Shown CTLA-4 and ROS1; started elsewhere before the person answered, so the top 2 now means MET and PD-1.
+    let n = 0;
+    const api = fakeApi({
+      runAnalyses: (_id: string, body: { confirmed?: boolean }): AnalysesResult => {
+        if (body.confirmed) return { runs: [{ id: 'run1', keyword_id: EGFR, kind: 'score' }] };
+        const names = n++ === 0 ? ['CTLA-4', 'ROS1'] : ['MET', 'PD-1'];
+        return { needs_confirmation: true, limit: 2, signals: names.map((name) => ({ keyword_id: EGFR, signal_keyword_id: name, name })) };
+      },
+    });
+    s = await serve({ allowWrite: true, api, capabilities: FORM, elicit: () => ({ action: 'accept' }) });
+    const r = await s.call('run_analyses', { project: ALPHA, top: TOP });
+    expect(data(r).rsi_confirmation).toBe('accepted');
+    expect(s.elicited.map((e) => e.message.split('\n')[0])).toEqual([
+      "rsi asks you to confirm before run_analyses changes data. The question quotes the request and the service's words:",
+      "rsi asks you to confirm before run_analyses changes data. The question quotes the request and the service's words:",
+      "What run_analyses would do changed since you were asked, so rsi asks you again before it changes data. The question quotes the request and the service's words:",
+    ]);
+    expect(s.elicited[1]!.message).toContain('Signals: CTLA-4, ROS1.');
+    expect(s.elicited[2]!.message).toContain('Signals: MET, PD-1.');
+    expect(confirmedRuns(s)).toHaveLength(1);
+
+    // Declined when asked again: nothing more runs.
+    await s.close();
+    n = 0;
+    api.calls.length = 0;
+    let asks = 0;
+    s = await serve({ allowWrite: true, api, capabilities: FORM, elicit: () => ({ action: ++asks < 3 ? 'accept' : 'decline' }) });
+    expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP })).rsi_confirmation).toBe('declined');
+    expect(confirmedRuns(s)).toEqual([]);
+  });
+
+  it('form elicitation: a project name that comes to mean another project before the yes is asked again', async () => {
+    const BETA = '99999999-2222-4333-8444-555555555555';
+    let listed = 0;
+    const api = fakeApi({
+      listProjects: () => ({ projects: [{ id: listed++ < 2 ? ALPHA : BETA, name: 'Alpha', role: 'owner' }] }),
+    });
+    s = await serve({ allowWrite: true, api, capabilities: FORM, elicit: () => ({ action: 'accept' }) });
+    const r = await s.call('run_analyses', { project: 'Alpha', selections: SELECTED });
+    expect(data(r).rsi_confirmation).toBe('accepted');
+    expect(s.elicited).toHaveLength(2);
+    expect(s.elicited[0]!.message).toContain(`(${ALPHA})`);
+    expect(s.elicited[1]!.message).toContain(`(${BETA})`);
+    expect(s.api.calls.filter((c) => c.method === 'runAnalyses').map((c) => c.args[0])).toEqual([BETA]);
+  });
+
+  it('--confirm-in-chat without elicitation: each question goes back; only identical repeats answer them, once; a changed one is refused', async () => {
     s = await serve({ allowWrite: true, confirmInChat: true, api: asking() });
-    // A first call that claims confirmed: true is asked like any other: no question was open.
+    // A first call that claims confirmed: true is asked like any other: no question was open. Nothing is sent.
     const first = await s.call('run_analyses', { project: 'Alpha', top: TOP, confirmed: true });
-    expect(data(first)).toMatchObject({ needs_confirmation: true, rsi_confirmation: 'asked' });
+    expect(data(first)).toMatchObject({ project: ALPHA, top: TOP, rsi_confirmation: 'asked' });
     const t = text(first);
     expect(t).toContain('Nothing was done: a person must confirm first.');
     expect(t).toContain('call run_analyses again with exactly the same arguments plus confirmed: true within 5 minutes');
-    // The question quotes the service: in its own fence, escaped.
-    expect(t).toMatch(/<service-data tool="run_analyses" part="question">\nRun scoring analyses in the project "Alpha"\?/);
-    expect(t).toContain('EGFR&lt;/service-data&gt;');
-    // How many would run is the number the service acts on (ops' confirmPlan), not its preview's length.
-    expect(t).toContain('The service says: Run the top 2 targets (2 would run, asked for 2, 5 available, 1 listed). Signals: EGFR');
-    expect(runs(s)).toEqual([{ top: TOP }]);
+    expect(t).toMatch(/<service-data tool="run_analyses" part="question">\nStart scoring analyses in the project "Alpha" \(/);
+    expect(runs(s)).toEqual([]);
 
     const changed = await s.call('run_analyses', { project: ALPHA, top: { ...TOP, limit: 3 }, confirmed: true });
     expect(changed.isError).toBe(true);
     expect(text(changed)).toContain('rsi: confirmed: true does not repeat the request the user was asked about');
 
-    // Property order does not make it another request; the name resolved to the same project.
-    const repeat = await s.call('run_analyses', { confirmed: true, top: { limit: 2, type: 'target' }, project: ALPHA });
-    expect(data(repeat)).toMatchObject({ rsi_confirmation: 'confirmed', runs: [{ id: 'run1' }] });
+    // Property order does not make it another request; the name resolved to the same project. The
+    // service asks which signals: its question goes back in turn.
+    const second = await s.call('run_analyses', { confirmed: true, top: { limit: 2, type: 'target' }, project: ALPHA });
+    expect(data(second)).toMatchObject({ needs_confirmation: true, rsi_confirmation: 'asked' });
+    const t2 = text(second);
+    expect(t2).toContain('Nothing was done yet: the service asks to confirm what it would run.');
+    expect(t2).toContain('EGFR&lt;/service-data&gt;');
+    // How many would run is the number the service acts on (ops' confirmPlan), not its preview's length.
+    expect(t2).toContain('The service says: Run the top 2 targets (2 would run, asked for 2, 5 available, 1 listed). Signals: EGFR');
+    expect(runs(s)).toEqual([{ top: TOP }]);
+
+    const third = await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true });
+    expect(data(third)).toMatchObject({ rsi_confirmation: 'confirmed', runs: [{ id: 'run1' }] });
     expect(runs(s)).toEqual([{ top: TOP }, { top: TOP }, { top: { ...TOP, confirmed: true }, confirmed: true }]);
 
     // Answered once: the same repeat again is asked afresh, not run.
     const again = await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true });
     expect(data(again).rsi_confirmation).toBe('asked');
+    expect(confirmedRuns(s)).toHaveLength(1);
   });
 
-  it('a repeat whose words now select other signals is asked again, not run', async () => {
+  it('--confirm-in-chat, selections: nothing is sent until an identical repeat', async () => {
+    s = await serve({ allowWrite: true, confirmInChat: true });
+    expect(data(await s.call('run_analyses', { project: ALPHA, selections: SELECTED })).rsi_confirmation).toBe('asked');
+    expect(runs(s)).toEqual([]);
+    expect(data(await s.call('run_analyses', { project: ALPHA, selections: SELECTED, confirmed: true })).rsi_confirmation).toBe(
+      'confirmed',
+    );
+    expect(runs(s)).toEqual([{ selections: SELECTED }]);
+  });
+
+  it('--confirm-in-chat: a repeat whose words now select other signals is asked again, not run', async () => {
     // The service names other signals from the second request on.
     let n = 0;
     const shifting = fakeApi({
@@ -170,10 +265,11 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     });
     s = await serve({ allowWrite: true, confirmInChat: true, api: shifting });
     await s.call('run_analyses', { project: ALPHA, top: TOP });
+    await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true });
     const r = await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true });
     expect(data(r).rsi_confirmation).toBe('asked');
     expect(text(r)).toContain('what this request selects changed since the user was asked');
-    expect(runs(s).filter((b) => (b as { confirmed?: boolean }).confirmed)).toEqual([]);
+    expect(confirmedRuns(s)).toEqual([]);
   });
 
   it.each([
@@ -181,13 +277,14 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     ['decline', 'declined', 0],
     ['cancel', 'cancelled', 0],
   ] as const)('form elicitation: %s → %s', async (action, word, ran) => {
-    s = await serve({ allowWrite: true, api: asking(), capabilities: { elicitation: { form: {} } }, elicit: () => ({ action }) });
+    s = await serve({ allowWrite: true, api: asking(), capabilities: FORM, elicit: () => ({ action }) });
     const r = await s.call('run_analyses', { project: ALPHA, top: TOP });
     expect(data(r).rsi_confirmation).toBe(word);
-    expect(s.elicited).toHaveLength(1);
-    expect(s.elicited[0]).toMatchObject({ mode: 'form', requestedSchema: { type: 'object', properties: {} } });
-    expect(s.elicited[0]!.message).toMatch(/<service-data tool="run_analyses" part="question">[\s\S]*EGFR&lt;\/service-data&gt;/);
-    expect(runs(s).filter((b) => (b as { confirmed?: boolean }).confirmed)).toHaveLength(ran);
+    expect(s.elicited).toHaveLength(action === 'accept' ? 2 : 1);
+    for (const e of s.elicited) expect(e).toMatchObject({ mode: 'form', requestedSchema: { type: 'object', properties: {} } });
+    if (action === 'accept')
+      expect(s.elicited[1]!.message).toMatch(/<service-data tool="run_analyses" part="question">[\s\S]*EGFR&lt;\/service-data&gt;/);
+    expect(confirmedRuns(s)).toHaveLength(ran);
   });
 
   it.each([
@@ -198,18 +295,29 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     const r = await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true });
     expect(data(r).rsi_confirmation).toBe('declined');
     expect(s.elicited).toEqual([expect.objectContaining({ mode: 'form' })]);
-    expect(runs(s)).toEqual([{ top: TOP }]);
+    expect(runs(s)).toEqual([]);
   });
 
-  it('a URL-mode-only client is never sent a form: refused; with --confirm-in-chat asked, then an identical repeat runs', async () => {
+  it('a URL-mode-only client is never sent a form: refused; with --confirm-in-chat asked, then identical repeats run', async () => {
     s = await serve({ allowWrite: true, api: asking(), capabilities: { elicitation: { url: {} } } });
     expect(text(await s.call('run_analyses', { project: ALPHA, top: TOP }))).toContain('a person must confirm it');
     expect(s.api.calls).toEqual([]);
     await s.close();
     s = await serve({ allowWrite: true, confirmInChat: true, api: asking(), capabilities: { elicitation: { url: {} } } });
     expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP })).rsi_confirmation).toBe('asked');
+    expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true })).rsi_confirmation).toBe('asked');
     expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true })).rsi_confirmation).toBe('confirmed');
     expect(s.elicited).toEqual([]);
+  });
+
+  it('a request too long to show whole is not asked, and nothing is sent', async () => {
+    s = await serve({ allowWrite: true, capabilities: FORM, elicit: () => ({ action: 'accept' }) });
+    const many = Array.from({ length: 100 }, (_, i) => ({ keyword_id: EGFR, signal_keyword_id: `s${i}${'x'.repeat(800)}` }));
+    const r = await s.call('run_analyses', { project: ALPHA, selections: many });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/rsi: run_analyses's request is too large to show the user whole \(\d+ characters; at most 65536\)/);
+    expect(s.elicited).toEqual([]);
+    expect(runs(s)).toEqual([]);
   });
 
   it('a 409 "finish scoring setup": offered to a URL-mode client, linked for every client, still an error', async () => {
@@ -221,23 +329,22 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     });
     s = await serve({
       allowWrite: true,
-      confirmInChat: true,
       api,
-      capabilities: { elicitation: { url: {} } },
+      capabilities: { elicitation: { form: {}, url: {} } },
       elicit: () => ({ action: 'accept' }),
     });
     const r = await s.call('run_analyses', { project: ALPHA, top: TOP });
     expect(r.isError).toBe(true);
     expect(links(r)).toEqual([setup]);
-    expect(s.elicited).toEqual([expect.objectContaining({ mode: 'url', url: setup })]);
-    expect((s.elicited[0] as { elicitationId: string }).elicitationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(s.elicited).toEqual([expect.objectContaining({ mode: 'form' }), expect.objectContaining({ mode: 'url', url: setup })]);
+    expect((s.elicited[1] as { elicitationId: string }).elicitationId).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.content.filter((c) => c.type === 'resource_link')).toEqual([
       { type: 'resource_link', uri: setup, name: 'setup', title: 'Finish scoring setup (web application)', mimeType: 'text/html' },
     ]);
     expect(text(r)).toContain('The user was offered the setup page and accepted to open it.');
     await s.close();
 
-    s = await serve({ allowWrite: true, api, capabilities: { elicitation: { form: {} } } });
+    s = await serve({ allowWrite: true, api, capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'accept' }) });
     const plain = await s.call('run_analyses', { project: ALPHA, top: TOP });
     expect(links(plain)).toEqual([setup]);
     expect(text(plain)).toContain('Give the user the setup page (the resource link)');

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { BRIEF_TOOLS, BriefReply } from '../../ops/features.js';
 import { briefWrite } from '../../ops/from-brief.js';
 import { requireTool } from '../../ops/mcp-tools.js';
-import { Reply, said } from '../ask.js';
+import { Reply, said, willSend } from '../ask.js';
 import { canonical } from '../confirm.js';
 import { Confirmation, output } from '../shapes.js';
 import { defineTool, holds, WRITE } from './tool.js';
@@ -41,18 +41,31 @@ export const createProjectFromBrief = defineTool({
     // as the service gave it: a service whose schema does not list them is still called, and judges.
     const tool = (await requireTool(mcp, BRIEF_TOOLS, 'project-from-brief', x.signal)).name;
     // The use case's pair (src/ops/from-brief.ts) under this front-end's way of asking (the gate).
+    const pair = briefWrite(mcp, tool, input);
+    const sent = { ...input, confirm: true };
+    // The dry run (`confirm: false`) creates nothing: it is the plan, read again after the yes; the
+    // use case's confirmed call (src/ops/from-brief.ts) is the write.
     const reply = await kit.gate('create_project_from_brief', { brief: a.brief, ...(a.name ? { name: a.name } : {}) }, a.confirmed, x, {
-      write: briefWrite(mcp, tool, input),
+      write: {
+        plan: (signal) => pair.first(signal),
+        send: async (dry, signal) => ({ asks: false, result: await pair.confirmed(dry, signal) }),
+        confirmed: async () => {
+          throw new Error('create_project_from_brief: the service asks nothing more');
+        },
+        planKey: ({ reply: dry }) => canonical({ name: dry.name, matched: dry.matched.map((m) => [m.entity_id, m.entity_type]) }),
+        questionKey: () => '',
+      },
       view: {
-        question: ({ reply: dry }) => {
+        request: ({ reply: dry }) => {
           const items = dry.matched.map((m) => `${said(m.entity_name ?? m.entity_id, 80)} (${said(m.entity_type, 20)})`);
           return (
             `Create the project "${said(dry.name ?? a.name ?? '', 120)}" with ${items.length} scope item${items.length === 1 ? '' : 's'}: ` +
-            `${items.slice(0, 15).join(', ')}${items.length > 15 ? ` and ${items.length - 15} more` : ''}?`
+            `${items.slice(0, 15).join(', ')}${items.length > 15 ? ` and ${items.length - 15} more` : ''}? ` +
+            `${willSend(`the service's ${tool} tool`, sent)}.`
           );
         },
-        fingerprint: ({ reply: dry }) => canonical(dry.matched.map((m) => [m.entity_id, m.entity_type])),
-        asked: ({ reply: dry }) => dry,
+        question: () => '',
+        asked: (step) => step.plan.reply,
         done: ({ reply: r }) => ({
           value: r,
           // Nothing matched: nothing to create, nothing to ask.

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import * as S from '../../client/schemas.js';
 import { GOALS, OPERANDS } from '../../client/enums.js';
-import { Reply, said } from '../ask.js';
+import { Reply, said, willSend } from '../ask.js';
 import { canonical } from '../confirm.js';
 import { Confirmation, output } from '../shapes.js';
 import { UUID_RE as UUID } from '../../client/ids.js';
@@ -22,7 +22,7 @@ export const createProject = defineTool({
   title: 'Create a project',
   description:
     'Creates a project (the user becomes owner) and returns its id and the setup_url where scoring setup is finished. A person ' +
-    'confirms: rsi asks the user itself through form elicitation; a client without it gets a tool error with the rsi command the ' +
+    'confirms before anything is sent, shown exactly what will be sent: rsi asks the user itself through form elicitation; a client without it gets a tool error with the rsi command the ' +
     'user can run, unless the server was started with --confirm-in-chat (then the first call returns the question and an ' +
     'identical repeat with confirmed: true, after the user agreed in the chat, creates it).',
   inputSchema: {
@@ -65,16 +65,21 @@ export const createProject = defineTool({
     // Before anything is sent: can a person confirm here at all?
     kit.personCanConfirm('create_project', createCommand(body));
     const c = await kit.api();
-    // The service does not ask before creating: rsi asks, so the first step sends nothing.
-    const reply = await kit.gate<Args, S.CreatedProject>('create_project', body, confirmed, x, {
+    // The service does not ask before creating: rsi asks about the request, which reads nothing.
+    const reply = await kit.gate<Args, never, S.CreatedProject>('create_project', body, confirmed, x, {
       write: {
-        first: async () => ({ asks: true, question: body }),
-        confirmed: (_q, signal) => c.createProject(body, signal),
+        plan: async () => ({ asks: true, question: body }),
+        send: async (_plan, signal) => ({ asks: false, result: await c.createProject(body, signal) }),
+        confirmed: async () => {
+          throw new Error('create_project: the service asks nothing');
+        },
+        planKey: canonical,
+        questionKey: () => '',
       },
       view: {
-        question: createQuestion,
-        fingerprint: canonical,
-        asked: (q) => ({ ...q }) as Record<string, unknown>,
+        request: createQuestion,
+        question: () => '',
+        asked: (step) => ({ ...step.plan }) as Record<string, unknown>,
         done: (r) => ({ value: r }),
       },
       command: createCommand(body),
@@ -96,7 +101,7 @@ function createQuestion(a: Args): string {
       ? ` with ${items.length} scope item${items.length === 1 ? '' : 's'}: ${items.slice(0, 15).join(', ')}${items.length > 15 ? ` and ${items.length - 15} more` : ''}`
       : '') +
     (a.goals?.length ? `, goals ${a.goals.join(', ')}` : '') +
-    '?'
+    `? ${willSend('POST /projects with', a)}.`
   );
 }
 

@@ -3,21 +3,23 @@ import type { ApiClient } from '../../client/client.js';
 import * as S from '../../client/schemas.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../client/enums.js';
 import { ConflictError, UsageError } from '../../errors.js';
-import { analysesFingerprint, analysesQuestion, type Extra, offerPage } from '../ask.js';
+import { analysesFingerprint, analysesQuestion, type Extra, offerPage, said, willSend } from '../ask.js';
+import { canonical } from '../confirm.js';
 import { Failure } from '../failure.js';
 import { Confirmation, output, project } from '../shapes.js';
 import { defineTool, holds, type Kit, WRITE } from './tool.js';
-import { analysesWrite } from '../../ops/analyses.js';
-import { resolveProject } from '../../ops/resolve.js';
+import { analysesWrite, confirmedBody, listProjectSignals } from '../../ops/analyses.js';
+import { type ResolvedProject, resolveProject } from '../../ops/resolve.js';
 
 export const runAnalyses = defineTool({
   name: 'run_analyses',
   title: 'Run scoring analyses',
   description:
-    'Starts scoring analyses for chosen signals or the top N of a type. A person confirms: when the service asks for ' +
-    'confirmation, rsi asks the user itself through form elicitation. A client without it gets a tool error with the rsi command ' +
-    'the user can run, unless the server was started with --confirm-in-chat: then nothing runs, the reply carries the question, ' +
-    'and a repeat of exactly the same call with confirmed: true, after the user agreed in the chat, runs it.',
+    'Starts scoring analyses for chosen signals or the top N of a type. A person confirms every run before anything is sent, ' +
+    'shown exactly what will be sent, and again when the service asks which signals it means: rsi asks the user itself through ' +
+    'form elicitation. A client without it gets a tool error with the rsi command the user can run, unless the server was ' +
+    'started with --confirm-in-chat: then nothing runs, the reply carries the question, and a repeat of exactly the same call ' +
+    'with confirmed: true, after the user agreed in the chat, answers it (the next question, if any, comes back the same way).',
   inputSchema: {
     project,
     selections: z.array(z.strictObject({ keyword_id: z.string().min(1), signal_keyword_id: z.string().min(1) })).optional(),
@@ -48,20 +50,29 @@ export const runAnalyses = defineTool({
     // Before anything is sent: can a person confirm here at all?
     kit.personCanConfirm('run_analyses', runCommand(a));
     const c = await kit.api();
-    const p = await resolveProject(c, a.project, x.signal);
     // The request the question is about: everything but the claim of confirmation.
     const body: S.RunAnalysesBody = {
       ...(a.selections ? { selections: a.selections } : {}),
       ...(a.top ? { top: a.top } : {}),
       ...(a.include_analysed ? { include_analysed: true } : {}),
     };
+    // The chat's book knows the request by the project's id (a name and the id it means are the same
+    // request); the plan resolves the name again, and its key tells when it came to mean another.
+    const p = await resolveProject(c, a.project, x.signal);
     return kit
       .gate('run_analyses', { project: p.id, ...body }, a.confirmed, x, {
-        write: analysesWrite(c, p, body),
+        write: {
+          plan: async (signal) => ({ asks: true, question: await runPlan(c, a.project, body, signal) }),
+          send: (plan, signal) => analysesWrite(c, plan.project, body).first(signal),
+          confirmed: (plan, question, signal) => analysesWrite(c, plan.project, body).confirmed(question, signal),
+          planKey: (plan) => canonical({ project: plan.project.id, body, names: plan.names }),
+          questionKey: analysesFingerprint,
+        },
         view: {
-          question: (q) => analysesQuestion(p.name, q),
-          fingerprint: analysesFingerprint,
-          asked: (q) => q,
+          request: runQuestion,
+          question: (q, plan) =>
+            `${analysesQuestion(plan.project.name, q)} ${willSend('the same request, confirmed', confirmedBody(body))}`,
+          asked: (step) => (step.stage === 'service' ? step.question : { project: step.plan.project.id, ...body }),
           done: (r) => ({ value: r }),
         },
         command: runCommand(a),
@@ -69,6 +80,51 @@ export const runAnalyses = defineTool({
       .catch((error: unknown) => setupMissing(error, c, x, kit));
   },
 });
+
+/** What a run would send, read (never written): the project the name means now, and the selected signals' names. */
+interface RunPlan {
+  project: ResolvedProject;
+  body: S.RunAnalysesBody;
+  /** Each selection's signal name (empty when the project lists no such signal). */
+  names: string[];
+}
+
+async function runPlan(c: ApiClient, project: string, body: S.RunAnalysesBody, signal: AbortSignal | undefined): Promise<RunPlan> {
+  const p = await resolveProject(c, project, signal);
+  if (!body.selections?.length) return { project: p, body, names: [] };
+  const signals = await listProjectSignals(c, p.id, signal);
+  const names = body.selections.map(
+    (s) => signals.find((g) => g.keyword_id === s.keyword_id && g.signal_keyword_id === s.signal_keyword_id)?.name ?? '',
+  );
+  return { project: p, body, names };
+}
+
+/** The question about the request itself, before anything is sent: what it asks for, and the body, exactly. */
+function runQuestion(plan: RunPlan): string {
+  const { project: p, body } = plan;
+  const where = `in the project "${said(p.name, 120)}"${p.name === p.id ? '' : ` (${p.id})`}`;
+  let what: string;
+  if (body.top) {
+    const t = body.top;
+    const extras = [
+      ...(t.analysis_mode ? [`ranked by ${t.analysis_mode}`] : []),
+      ...(t.readiness !== undefined ? [`readiness "${said(t.readiness, 80)}"`] : []),
+      ...(t.therapeutic_area !== undefined ? [`therapeutic area "${said(t.therapeutic_area, 80)}"`] : []),
+    ];
+    what = `for the top ${t.limit} ${t.type} signal${t.limit === 1 ? '' : 's'}${extras.length ? ` (${extras.join(', ')})` : ''}`;
+  } else {
+    const shown = (body.selections ?? []).map((s, i) => {
+      const name = plan.names[i];
+      return name
+        ? `${said(name, 80)} (${s.keyword_id}:${s.signal_keyword_id})`
+        : `${s.keyword_id}:${s.signal_keyword_id} (not among the project's signals)`;
+    });
+    what = `for ${shown.length} selected signal${shown.length === 1 ? '' : 's'}: ${shown.join(', ')}`;
+  }
+  const analysed = body.include_analysed ? ', including signals already analysed' : '';
+  const then = body.top ? ' If the service then asks which signals that means, you are asked again.' : '';
+  return `Start scoring analyses ${where} ${what}${analysed}? ${willSend(`POST /projects/${p.id}/analyses with`, body)}.${then}`;
+}
 
 /**
  * A 409 "finish scoring setup": the setup page as a resource link, and, where the client offers
