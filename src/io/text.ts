@@ -143,3 +143,16 @@ export function formatSeconds(ms: number): string {
   const rest = Math.round(s - m * 60);
   return rest === 0 ? `${m} min` : `${m} min ${rest} s`;
 }
+
+/**
+ * A message or error text at most `max` characters long: cut, with a count of what was cut, so
+ * an argument of a megabyte echoed in an error does not come back whole.
+ */
+export function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Never split a surrogate pair.
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… [${text.length - end} more characters cut]`;
+}

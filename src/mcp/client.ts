@@ -4,6 +4,7 @@
  * failure becomes one of rsi's typed errors, so exit codes follow the contract: JSON-RPC errors,
  * HTTP statuses of the transport and `isError` tool results alike.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -17,10 +18,12 @@ import {
   UnexpectedReplyError,
   UsageError,
 } from '../errors.js';
+import { capText } from '../io/text.js';
 import type { Network } from '../http/network.js';
 import type { AuthProvider } from '../http/types.js';
 import { tokenOnlyProvider } from './auth-provider.js';
 import { callSignal, createMcpFetch } from './fetch.js';
+import { capRetry, type LostWhy, watchEventStream } from './streams.js';
 
 export type { CallToolResult, Tool };
 
@@ -54,9 +57,9 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
   ]);
   const net = createMcpFetch({ userAgent: opts.userAgent, auth: opts.auth, notSignedInHint: opts.notSignedInHint }, opts.network);
   // The SDK adds an abort listener to a request's signal and never removes it, and sends every
-  // POST with its transport-wide signal. So each call gets a signal of its own (the session's
-  // combined with the caller's by AbortSignal.any, which adds no listener to the session's), and
-  // the fetch below finds it through callSignal to abort that call's HTTP request with it.
+  // POST with its transport-wide signal. So each call gets a signal of its own (following the
+  // session's and the caller's while it is in flight: guard below), and the fetch below finds it
+  // through callSignal to abort that call's HTTP request with it.
   // A stream that could not be resumed fails the calls in flight at once, with one line.
   const lost = new AbortController();
   let inFlight = 0;
@@ -69,7 +72,16 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
       }),
     );
   };
+  // The request rsi initialized with: never cancelled (the spec says so), whatever ends it.
+  let initializeId: string | number | undefined;
+  // Tools that may be called twice without harm (readOnlyHint or idempotentHint), from tools/list.
+  const safeTools = new Set<string>();
   const fetch: typeof net.fetch = async (url, init = {}) => {
+    const message = jsonRpc(init.body);
+    if (message?.method === 'initialize' && message.id !== undefined) initializeId = message.id;
+    if (message?.method === 'notifications/cancelled' && initializeId !== undefined && message.requestId === initializeId) {
+      return new Response(null, { status: 202 });
+    }
     // A GET with Last-Event-ID is the SDK resuming a stream the server closed early.
     const resuming = init.method === 'GET' && new Headers(init.headers).has('last-event-id');
     if (resuming && ++resumptions > RESUME_ATTEMPTS) {
@@ -78,7 +90,18 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
     }
     const res = await net.fetch(url, init);
     if (resuming && !res.ok) streamLost(`resuming it was refused (${res.status})`);
-    return res;
+    if (!res.ok || !/^text\/event-stream\b/i.test(res.headers.get('content-type') ?? '')) return res;
+    const call = callState.getStore();
+    if (message?.id === undefined || message.method === undefined || !call) return capRetry(res);
+    const signal = callSignal.getStore();
+    const safe = SAFE_METHODS.has(message.method) || (message.method === 'tools/call' && safeTools.has(String(message.tool)));
+    return watchEventStream(res, {
+      id: message.id,
+      signal: signal ?? init.signal ?? undefined,
+      again: safe ? () => (signal ? callSignal.run(signal, () => net.fetch(url, init)) : net.fetch(url, init)) : undefined,
+      resent: () => void (call.resent = true),
+      lost: (why) => call.fail(streamEnded(opts.url, call.what, why)),
+    });
   };
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(opts.url), {
     fetch,
@@ -116,14 +139,30 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
     fn: (request: { signal: AbortSignal; timeout: number }) => Promise<T>,
     own?: AbortSignal,
   ): Promise<T> => {
-    const signal = AbortSignal.any(own ? [opts.signal, own, lost.signal] : [opts.signal, lost.signal]);
+    // The call's own signal follows the others only while the call is in flight: the SDK never
+    // removes its abort listener from a request's signal, so a signal that aborted later (Ctrl-C,
+    // another call's lost stream) would send notifications/cancelled for requests long answered,
+    // initialize among them, which the spec says is never cancelled.
+    // (AbortSignal.any adds no listener to the session's signal; the one listener is on its own.)
+    const call = new AbortController();
+    const signal = call.signal;
+    const combined = AbortSignal.any(own ? [opts.signal, own, lost.signal] : [opts.signal, lost.signal]);
+    const follow = (): void => call.abort(combined.reason);
+    combined.addEventListener('abort', follow, { once: true });
+    if (combined.aborted) follow();
+    const state: CallState = { what, resent: false, fail: (reason) => call.abort(reason) };
     inFlight++;
     try {
-      return await callSignal.run(signal, () => fn({ signal, timeout: opts.network.timeoutMs }));
+      return await callState.run(state, () => callSignal.run(signal, () => fn({ signal, timeout: opts.network.timeoutMs })));
     } catch (error) {
+      // Sent again after its stream ended early, and the deadline came: the cause is the stream, not the wait.
+      if (state.resent && !signal.aborted && isTimeout(error)) {
+        throw streamEnded(opts.url, what, { kind: 'ended', again: true, deadlineMs: opts.network.timeoutMs });
+      }
       throw mcpFailure(error, what, opts.url, signal);
     } finally {
       inFlight--;
+      combined.removeEventListener('abort', follow);
     }
   };
   try {
@@ -155,6 +194,7 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
             const page = await client.listTools(cursor ? { cursor } : undefined, request);
             pages += 1;
             tools.push(...page.tools);
+            for (const t of page.tools) if (t.annotations?.readOnlyHint || t.annotations?.idempotentHint) safeTools.add(t.name);
             cursor = page.nextCursor;
             if (cursor !== undefined && seen.has(cursor)) {
               throw new UnexpectedReplyError(
@@ -180,6 +220,66 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
   };
 }
 
+/** What a call in flight shares with the fetch that carries it (its stream may end early). */
+interface CallState {
+  what: string;
+  /** Sent again after its stream ended before any event id. */
+  resent: boolean;
+  /** Ends the call at once with this error. */
+  fail(reason: Error): void;
+}
+
+const callState = new AsyncLocalStorage<CallState>();
+
+/** Requests that change nothing, sent again at once when their stream ends before any event id. */
+const SAFE_METHODS = new Set(['initialize', 'ping', 'tools/list', 'resources/list', 'resources/read', 'prompts/list', 'prompts/get']);
+
+/** A JSON-RPC message as sent (a POST body): its method, id, and for tools/call the tool's name and a cancellation's request id. */
+function jsonRpc(body: unknown): { method?: string; id?: string | number; tool?: unknown; requestId?: unknown } | undefined {
+  if (typeof body !== 'string') return undefined;
+  try {
+    const m = JSON.parse(body) as { method?: unknown; id?: unknown; params?: { name?: unknown; requestId?: unknown } };
+    return {
+      ...(typeof m.method === 'string' ? { method: m.method } : {}),
+      ...(typeof m.id === 'string' || typeof m.id === 'number' ? { id: m.id } : {}),
+      tool: m.params?.name,
+      requestId: m.params?.requestId,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+const isTimeout = (error: unknown): boolean => {
+  const e = error as { name?: string; code?: unknown };
+  return e?.name === 'McpError' && e.code === RPC.RequestTimeout;
+};
+
+/**
+ * A call whose event stream ended before any event id, so it could not be resumed: said at once,
+ * with the cause, never "wait longer" (a longer deadline would not bring the answer).
+ */
+export function streamEnded(url: string, what: string, why: LostWhy | { kind: 'ended'; again: true; deadlineMs: number }): CliError {
+  const head = `the MCP server at ${url} ended the event stream of ${what} before any event id (so it cannot be resumed) and before answering`;
+  if (!why.again) {
+    return new ServiceUnavailableError(`${head}; it was not sent again, since the tool may change data`, undefined, {
+      hint: 'it may or may not have been done: check before calling it again; the server, or a proxy in front of it, ends event streams early',
+    });
+  }
+  const second =
+    'deadlineMs' in why
+      ? `; sent again at once, it had not answered when the request's deadline (${Math.round(why.deadlineMs / 1000)} s) came`
+      : why.status !== undefined
+        ? `; sent again at once, it was refused (${why.status})`
+        : '; sent again at once, it ended the same way';
+  return new ServiceUnavailableError(`${head}${second}`, undefined, {
+    hint: 'the server, or a proxy in front of it, ends event streams before answering: report it to whoever runs the server',
+  });
+}
+
+/** The most characters of a server's error text rsi repeats (the rest is counted, not shown). */
+export const MESSAGE_MAX_CHARS = 2000;
+
 /** How many times a call's event stream that the server closed early is resumed (Last-Event-ID). */
 export const RESUME_ATTEMPTS = 2;
 
@@ -202,9 +302,20 @@ export function mcpFailure(error: unknown, what: string, url: string, signal?: A
   if (signal?.aborted) return signal.reason instanceof CliError ? signal.reason : new InterruptedError();
   if (error instanceof CliError) return error;
   const e = error as { name?: string; code?: unknown; message?: string };
-  const message = String(e.message ?? error).replace(/^MCP error -?\d+: /, '');
+  // The server's words, which may echo a megabyte of arguments: capped.
+  const message = capText(String(e.message ?? error).replace(/^MCP error -?\d+: /, ''), MESSAGE_MAX_CHARS);
   // McpError: a JSON-RPC error answered by the server, or raised by the SDK for the request.
   if (e.name === 'McpError' && typeof e.code === 'number') {
+    // The SDK checks a tool's answer against the output schema the server declared for it: an
+    // answer that breaks it is the server's fault (exit 1, a reply its own contract does not
+    // allow), not a usage error, though the SDK raises it with the code for invalid params.
+    if (
+      /^Structured content does not match the tool's output schema|has an output schema but did not return structured content/.test(message)
+    ) {
+      return new UnexpectedReplyError(`the MCP server's answer to ${what} breaks the output schema it declared for the tool: ${message}`, {
+        hint: 'the server answers in a shape it says it does not; report it to whoever runs the server',
+      });
+    }
     switch (e.code) {
       case RPC.InvalidParams:
         return new UsageError(`the MCP server rejected ${what}: ${message}`);

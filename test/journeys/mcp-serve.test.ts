@@ -149,9 +149,12 @@ describe('rsi mcp serve --allow-write', () => {
     expect(created).toMatchObject({ name: 'From an assistant', role: 'owner', rsi_confirmation: 'confirmed' });
 
     const runsBefore = (await sandboxStats(sb.url)).runs;
-    const ask = structured(
-      await client.callTool({ name: 'run_analyses', arguments: { project: 'KRAS inhibitors', top: { type: 'target', limit: 2 } } }),
-    );
+    const TOP = { project: 'KRAS inhibitors', top: { type: 'target', limit: 2 } };
+    // First the request itself: nothing is sent.
+    const request = structured(await client.callTool({ name: 'run_analyses', arguments: TOP }));
+    expect(request).toMatchObject({ top: TOP.top, rsi_confirmation: 'asked' });
+    // Repeated after the user agreed: sent, and the service asks which signals it means.
+    const ask = structured(await client.callTool({ name: 'run_analyses', arguments: { ...TOP, confirmed: true } }));
     expect(ask.needs_confirmation).toBe(true);
     expect((await sandboxStats(sb.url)).runs).toBe(runsBefore);
     // This client has no elicitation and the person allowed confirming in the chat: the same call
