@@ -9,7 +9,7 @@ import { UsageError } from './errors.js';
 import type { Clock, Io } from './io/io.js';
 import { OUTPUT_FORMATS, type OutputFormat, printsDocuments } from './formats.js';
 import type { ApiClient } from './client/client.js';
-import type { McpServerParts } from './context/mcp-server.js';
+import type { McpServerParts, ServeOptions } from './context/mcp-server.js';
 import type { AuthGlobals, Credentials, Env } from './auth/credentials.js';
 import type { Settings } from './settings.js';
 import type { Session } from './auth/session.js';
@@ -97,7 +97,7 @@ export interface Context {
    * and an MCP session built on first use from credentials read afresh, the sign-ins now, the URL
    * policy, the log) and the closing of what it opened.
    */
-  mcpServer(options: { allowWrite: boolean; confirmInChat?: boolean }): Promise<McpServerParts>;
+  mcpServer(options: ServeOptions): Promise<McpServerParts>;
   /** Releases what was built (the network's connections); safe to call when nothing was. */
   close(): Promise<void>;
   /** Work `close()` does first (waiting for the pager the person is reading). */

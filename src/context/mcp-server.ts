@@ -31,7 +31,14 @@ export interface McpServerParts {
   close(): Promise<void>;
 }
 
-export async function composeMcpServer(ctx: ServeHost, options: { allowWrite: boolean; confirmInChat?: boolean }): Promise<McpServerParts> {
+/** What the command decides: writes, the chat opt-in, and how a suggested command carries this run's flags. */
+export interface ServeOptions {
+  allowWrite: boolean;
+  confirmInChat?: boolean;
+  carry?: ServeDeps['carry'];
+}
+
+export async function composeMcpServer(ctx: ServeHost, options: ServeOptions): Promise<McpServerParts> {
   const { checkServiceUrl } = await import('../io/browser.js');
   const clients = clientFactory(ctx);
   const remote = remoteFactory(ctx);
@@ -40,6 +47,7 @@ export async function composeMcpServer(ctx: ServeHost, options: { allowWrite: bo
       version: ctx.version,
       allowWrite: options.allowWrite,
       confirmInChat: options.confirmInChat === true,
+      carry: options.carry,
       client: clients.get,
       signIns: () => readSignIns(ctx),
       remote,

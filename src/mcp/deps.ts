@@ -45,6 +45,19 @@ export interface ServeDeps {
   pollMs?: number;
   /** Bytes one copy of a result may take (RESULT_BUDGET_BYTES). */
   budgetBytes?: number;
+  /**
+   * A command a person is told to run (a hint's `rsi …`, the command a refused write prints) with
+   * the --profile and --base-url this server was started with, from the commands' one rule
+   * (src/commands/shared/hints.ts); omitted, commands are shown as written.
+   */
+  carry?:
+    | {
+        /** Every `rsi …` in backticks in a hint. */
+        hint(text: string): string;
+        /** A command given as words (unquoted). */
+        command(words: readonly string[]): string[];
+      }
+    | undefined;
   /** Diagnostics for stderr (never stdout). */
   log?: (line: string) => void;
 }

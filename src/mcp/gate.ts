@@ -14,7 +14,7 @@
  *   answers it (confirm.ts' QuestionBook), once.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { commandLine, confirmSteps, type StagedWrite, type Step } from '../ops/confirm.js';
+import { confirmSteps, type StagedWrite, type Step } from '../ops/confirm.js';
 import { askForm, type Extra, elicitationModes, OwnWordsError, Reply } from './ask.js';
 import { QUESTION_TTL_MS, type QuestionBook } from './confirm.js';
 
@@ -56,11 +56,6 @@ export class PersonMustConfirmError extends OwnWordsError {
     readonly command: readonly string[],
   ) {
     super(message, { hint });
-  }
-
-  /** The command as one line, from the one quoting function. */
-  get commandLine(): string {
-    return commandLine(this.command);
   }
 }
 

@@ -20,7 +20,7 @@ import { type Extra, Reply } from './ask.js';
 import { QuestionBook } from './confirm.js';
 import type { ServeDeps } from './deps.js';
 import { failed } from './failure.js';
-import { assertPersonCanConfirm, createGate } from './gate.js';
+import { assertPersonCanConfirm, createGate, personCanConfirm } from './gate.js';
 import { remoteTools } from './remote-call.js';
 import { inputJsonSchema, outputJsonSchema } from './portable.js';
 import { okResult, RESULT_BUDGET_BYTES } from './results.js';
@@ -73,12 +73,14 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
       instructions:
         INSTRUCTIONS +
         (writes.length
-          ? `\n${writes.join(', ')} change data (each is listed while your sign-in holds its scope). A person confirms every write: ` +
-            'rsi asks the user itself through form elicitation. ' +
+          ? `\n${writes.join(', ')} change data (each is listed while your sign-in holds its scope). A person confirms every write ` +
+            'before anything is sent, whatever its arguments: rsi asks the user itself through form elicitation. ' +
             (deps.confirmInChat
               ? 'Where your client cannot, show the user the question the tool returned and call again with exactly the same ' +
                 'arguments and confirmed: true only if they agree.'
-              : 'A client without form elicitation gets a tool error with the rsi command the user can run themselves.')
+              : 'They are listed only to a client that can ask its user (form elicitation); to use them from a client without ' +
+                'it, the user starts the server with `rsi mcp serve --allow-write --confirm-in-chat`, or runs the rsi command a ' +
+                'refused write names.')
           : ''),
     },
   );
@@ -129,7 +131,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
         // Cancelled by the client, or the server is closing (SIGTERM, stdin ended): nobody reads
         // the answer, and the abort is no bug to log with a stack.
         if (signal.aborted) return { isError: true, content: [{ type: 'text', text: 'rsi: cancelled' }] };
-        return failed(t.name, error, deps.log);
+        return failed(t.name, error, deps.log, deps.carry);
       }
     };
 
@@ -153,9 +155,14 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
   const followed = registeredTools.filter(([t]) => t.listedWhen);
   // The list as the SDK would give it, with the schemas in their strict, portable forms (portable.ts).
   server.server.removeRequestHandler('tools/list');
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: registeredTools.filter(([, registered]) => registered.enabled).map(([, , listed]) => listed),
-  }));
+  // A write is listed only to a client that can confirm it (form elicitation, or the chat opt-in):
+  // listed to one that cannot, it invites a call that can only be refused.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    const canConfirm = personCanConfirm(server, deps.confirmInChat === true);
+    return {
+      tools: registeredTools.filter(([t, registered]) => registered.enabled && (!t.writes || canConfirm)).map(([, , listed]) => listed),
+    };
+  });
 
   // The list follows the sign-ins: a tool is listed while the sign-in it needs holds its scope
   // (the SDK tells the client with notifications/tools/list_changed, and declares listChanged).

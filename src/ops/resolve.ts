@@ -60,9 +60,15 @@ export async function resolveProject(client: ProjectDirectory, ref: string, sign
 export function nearNames(wanted: string, names: readonly string[]): string[] {
   const plain = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
   const w = plain(wanted);
-  const scored = names.map((name) => ({ name, d: editDistance(w, plain(name)) }));
+  const most = Math.max(1, Math.floor(w.length / 4));
+  // Lengths further apart than `most` are further apart than that in edits too: not measured (a
+  // name of a megabyte would otherwise take seconds against every project).
+  const scored = names
+    .map((name) => ({ name, p: plain(name) }))
+    .filter(({ p }) => Math.abs(p.length - w.length) <= most)
+    .map(({ name, p }) => ({ name, d: editDistance(w, p) }));
   const best = Math.min(...scored.map((s) => s.d));
-  if (!Number.isFinite(best) || best > Math.max(1, Math.floor(w.length / 4))) return [];
+  if (!Number.isFinite(best) || best > most) return [];
   return [...new Set(scored.filter((s) => s.d === best).map((s) => s.name))].slice(0, 3);
 }
 

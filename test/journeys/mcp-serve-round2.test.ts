@@ -138,7 +138,8 @@ describe('typed, bounded and fenced results', () => {
 
 describe('an honest surface', () => {
   it('listChanged (the list follows the sign-ins); annotations; enums only where the spec lists values', async () => {
-    const { client } = await serve(['--allow-write']);
+    // A client that can ask its user (form elicitation): the write tools are listed to it.
+    const { client } = await serve(['--allow-write'], { answers: [] });
     expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     const { tools } = await client.listTools();
     for (const t of tools) expect(t.annotations?.openWorldHint, t.name).toBe(true);
@@ -157,7 +158,7 @@ describe('an honest surface', () => {
     const env = { RSI_CONFIG_DIR: config, RSI_CREDENTIAL_STORE: 'file', BROWSER: FAKE_BROWSER };
     const login = await runCli(['login', '--base-url', sb.url, '--scope', 'service:read,projects:write'], { env });
     expect(login.code, login.stderr).toBe(0);
-    const { client } = await serve(['--allow-write'], { env: { ...env, RSI_TOKEN: undefined, RSI_BASE_URL: undefined } });
+    const { client } = await serve(['--allow-write'], { env: { ...env, RSI_TOKEN: undefined, RSI_BASE_URL: undefined }, answers: [] });
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('create_project');
     expect(names).not.toContain('run_analyses');

@@ -70,7 +70,8 @@ describe('a tool list that follows the sign-ins', () => {
     const env = { RSI_CONFIG_DIR: config, RSI_CREDENTIAL_STORE: 'file', BROWSER: FAKE_BROWSER };
     const login = await runCli(['login', '--base-url', sb.url], { env });
     expect(login.code, login.stderr).toBe(0);
-    const { client } = await serve({ env: { ...env, RSI_TOKEN: undefined, RSI_BASE_URL: undefined } });
+    // A client that can ask its user (form elicitation): the write tools are listed to it.
+    const { client } = await serve({ env: { ...env, RSI_TOKEN: undefined, RSI_BASE_URL: undefined }, elicitation: { form: {} } });
     expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
     let changed = () => {};
     let notified = new Promise<void>((resolve) => (changed = resolve));

@@ -123,9 +123,11 @@ describe('rsi mcp serve --allow-write', () => {
       const r = (await client.callTool({ name: 'run_analyses', arguments: args })) as CallToolResult;
       expect(r.isError).toBe(true);
       expect(JSON.stringify(r.content)).toContain('a person must confirm it');
-      // The command as a person pastes it: its quotes as written, not as character references.
+      // The command as a person pastes it: its quotes as written, not as character references; and
+      // the service this server was started for (RSI_BASE_URL in the assistant's configuration,
+      // which the person's terminal does not have).
       expect((r.content as { text: string }[]).map((c) => c.text).join('\n')).toContain(
-        'rsi analyses run --top 2 --type target "KRAS inhibitors"',
+        `rsi analyses run --base-url ${sb.url} --top 2 --type target "KRAS inhibitors"`,
       );
     }
     for (const args of [{ name: 'Unasked' }, { name: 'Unasked', confirmed: true }]) {

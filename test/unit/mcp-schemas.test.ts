@@ -27,7 +27,7 @@ function* walk(schema: unknown, path: string): Generator<[string, Record<string,
 
 async function everyTool(): Promise<Served> {
   const remote = fakeRemote([], () => ({ content: [] }));
-  return serve({ allowWrite: true, remote: remote.deps, signIns: { now: { baseUrl: ORIGIN, api: {}, mcp: {} } } });
+  return serve({ allowWrite: true, remote: remote.deps, signIns: { now: { baseUrl: ORIGIN, api: {}, mcp: {} } }, confirmInChat: true });
 }
 
 describe('tool schemas', () => {

@@ -105,7 +105,7 @@ describe('create_project_from_brief', () => {
     s = await serve({ allowWrite: true, remote: remote.deps, signIns: mcp(['service:read']) });
     expect(await names(s)).not.toContain('create_project_from_brief');
     await s.close();
-    s = await serve({ allowWrite: true, remote: remote.deps, signIns: mcp(['service:read', 'projects:write']) });
+    s = await serve({ allowWrite: true, confirmInChat: true, remote: remote.deps, signIns: mcp(['service:read', 'projects:write']) });
     expect(await names(s)).toContain('create_project_from_brief');
     expect(s.client.getInstructions()).toContain('create_project, run_analyses, create_project_from_brief change data');
   });

@@ -33,7 +33,7 @@ describe('which write tools are listed', () => {
     await s.close();
 
     const signIns = { now: { baseUrl: ORIGIN, api: { scopes: ['service:read', 'projects:write'] } as { scopes?: string[] } | undefined } };
-    s = await serve({ allowWrite: true, signIns });
+    s = await serve({ allowWrite: true, signIns, capabilities: { elicitation: { form: {} } } });
     expect(await names(s)).toContain('create_project');
     expect(await names(s)).not.toContain('run_analyses');
     const instructions = s.client.getInstructions();
@@ -65,8 +65,28 @@ describe('which write tools are listed', () => {
     expect(await names(s)).toContain('run_analyses');
   });
 
+  it('only to a client that can confirm them: form elicitation, or --confirm-in-chat; the instructions say how', async () => {
+    for (const capabilities of [{}, { elicitation: { url: {} } }]) {
+      s = await serve({ allowWrite: true, capabilities });
+      expect(await names(s)).not.toContain('create_project');
+      expect(await names(s)).not.toContain('run_analyses');
+      expect(await names(s)).toContain('list_projects');
+      expect(s.client.getInstructions()).toContain(
+        'They are listed only to a client that can ask its user (form elicitation); to use them from a client without it, the user ' +
+          'starts the server with `rsi mcp serve --allow-write --confirm-in-chat`',
+      );
+      // Called anyway: refused before anything is sent, with the command the user can run.
+      const r = await s.call('create_project', { name: 'x' });
+      expect(text(r)).toContain('create_project changes data, so a person must confirm it');
+      expect(s.api.calls).toEqual([]);
+      await s.close();
+    }
+    s = await serve({ allowWrite: true, confirmInChat: true });
+    expect(await names(s)).toEqual(expect.arrayContaining(['create_project', 'run_analyses']));
+  });
+
   it('no sign-in at all at start: no write tool is listed', async () => {
-    s = await serve({ allowWrite: true, signIns: { now: { baseUrl: ORIGIN } } });
+    s = await serve({ allowWrite: true, signIns: { now: { baseUrl: ORIGIN } }, capabilities: { elicitation: { form: {} } } });
     expect(await names(s)).not.toContain('create_project');
     expect(await names(s)).not.toContain('run_analyses');
     expect(await names(s)).toContain('list_projects');

@@ -109,6 +109,8 @@ export interface ServeOptions {
   elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
   budgetBytes?: number;
   signal?: AbortSignal;
+  /** How suggested commands carry the server's --profile and --base-url (the command builds it). */
+  carry?: ServeDeps['carry'];
 }
 
 export interface Served {
@@ -143,6 +145,7 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     // The rule of io/browser (checkServiceUrl) in small: a page on the service's own origin.
     checkUrl: (raw, origin) => (new URL(raw).origin === new URL(origin).origin ? raw : undefined),
     budgetBytes: options.budgetBytes,
+    carry: options.carry,
     log: (line) => void logs.push(line),
   });
   const elicited: Array<ElicitRequest['params']> = [];

@@ -31,18 +31,60 @@ export function carryGlobals(hint: string, where: InForce): string {
     const parsed = commandWords(command);
     if (!parsed) return whole;
     const words = parsed.map((w) => w.raw);
-    const has = (flag: string) => parsed.some((w) => w.word === flag || w.word.startsWith(`${flag}=`));
     const url = parsed.findIndex((w, i) => w.word === '<url>' && parsed[i - 1]?.word === '--base-url');
     if (where.baseUrl && url >= 0) words[url] = shellCommand([where.baseUrl]);
-    const add: string[] = [];
-    if (where.profileFlag && !has('--profile')) add.push('--profile', where.profile);
-    if (where.baseUrlFlag && where.baseUrl && !has('--base-url')) add.push('--base-url', where.baseUrl);
-    if (add.length) {
-      const at = GROUPS.has(parsed[1]?.word ?? '') && /^[a-z]/.test(parsed[2]?.word ?? '') ? 3 : Math.min(2, words.length);
-      words.splice(at, 0, shellCommand(add));
-    }
+    const add = missingGlobals(
+      parsed.map((w) => w.word),
+      where,
+    );
+    if (add.length) words.splice(globalsAt(parsed.map((w) => w.word)), 0, shellCommand(add));
     return `\`${words.join(' ')}\``;
   });
+}
+
+/** The --profile and --base-url a command (its words) needs added to act where this run did. */
+function missingGlobals(words: readonly string[], where: InForce): string[] {
+  const has = (flag: string) => words.some((w) => w === flag || w.startsWith(`${flag}=`));
+  const add: string[] = [];
+  if (where.profileFlag && !has('--profile')) add.push('--profile', where.profile);
+  if (where.baseUrlFlag && where.baseUrl && !has('--base-url')) add.push('--base-url', where.baseUrl);
+  return add;
+}
+
+/**
+ * Where the flags go: after the group and its subcommand (`rsi auth status --profile x`), else after
+ * the command; right after `rsi` when global flags already stand there (`rsi --profile x status`),
+ * never between a flag and its value.
+ */
+const globalsAt = (words: readonly string[]): number =>
+  words[1]?.startsWith('-') ? 1 : GROUPS.has(words[1] ?? '') && /^[a-z]/.test(words[2] ?? '') ? 3 : Math.min(2, words.length);
+
+/** A command given as words (unquoted), with the --profile and --base-url added as carryGlobals adds them. */
+export function carryCommand(words: readonly string[], where: InForce): string[] {
+  if (words[0] !== 'rsi' || LOCAL.test(words.join(' '))) return [...words];
+  const add = missingGlobals(words, where);
+  const at = globalsAt(words);
+  return [...words.slice(0, at), ...add, ...words.slice(at)];
+}
+
+/**
+ * For `rsi mcp serve`: the assistant started it, with flags and an environment the person's
+ * terminal does not have (the configuration's `args` and `env`), so a command the person is told
+ * to run carries the profile and base URL that came from either; the `profile` setting is the
+ * config folder's, which the terminal shares.
+ */
+export function inForceBeyondShell(ctx: Context): InForce | undefined {
+  try {
+    const { profile, profileSource, baseUrl, baseUrlSource } = ctx.globals();
+    return {
+      profile,
+      profileFlag: profileSource === 'flag' || profileSource === 'env',
+      baseUrl,
+      baseUrlFlag: baseUrlSource !== undefined,
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The profile and base URL of this run, and whether its flags said so (the Context knows); undefined when they are invalid. */

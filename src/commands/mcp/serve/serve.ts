@@ -4,6 +4,7 @@ import { UsageError } from '../../../errors.js';
 import { printVerbatim } from '../../../io/output.js';
 import { shellCommand } from '../../../io/text.js';
 import { enumFlag } from '../../shared/flags.js';
+import { carryCommand, carryGlobals, inForceBeyondShell } from '../../shared/hints.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export const CONFIG_CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
@@ -65,7 +66,7 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
   }
   const [{ createServer, serveStdio }, parts] = await Promise.all([
     import('../../../mcp/server.js'),
-    ctx.mcpServer({ allowWrite: opts.allowWrite, confirmInChat: opts.confirmInChat }),
+    ctx.mcpServer({ allowWrite: opts.allowWrite, confirmInChat: opts.confirmInChat, carry: carryFor(ctx) }),
   ]);
   const server = await createServer(parts.deps);
   try {
@@ -73,6 +74,16 @@ export async function run(opts: ServeOptions, ctx: Context): Promise<void> {
   } finally {
     await parts.close();
   }
+}
+
+/**
+ * How a command the person is told to run keeps this server's profile and service: from the flags
+ * and the environment the assistant started it with, which the person's terminal does not have.
+ */
+function carryFor(ctx: Context): { hint(text: string): string; command(words: readonly string[]): string[] } | undefined {
+  const where = inForceBeyondShell(ctx);
+  if (!where) return undefined;
+  return { hint: (text) => carryGlobals(text, where), command: (words) => carryCommand(words, where) };
 }
 
 async function printConfig(opts: ServeOptions, ctx: Context): Promise<void> {
