@@ -27,7 +27,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
   return commandFor(command)
     .option(
       '--allow-write',
-      'also offer the write tools your sign-in has scopes for; a write the service asks about runs only after a person says yes',
+      'also offer the write tools your sign-in has scopes for; a person confirms every write before anything is sent',
     )
     .option(
       '--confirm-in-chat',
@@ -36,7 +36,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--print-config <client>', `print a configuration snippet for ${CONFIG_CLIENTS.join(', ')} and exit`)
     .addHelpText(
       'after',
-      '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.\n\nWrites: a person confirms each one. A client with form elicitation asks you itself; in one without it a write is\nrefused with the rsi command to run yourself, unless you started the server with --confirm-in-chat.',
+      '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.\n\nWrites: a person confirms each one, shown exactly what will be sent, before anything is. A client with form\nelicitation asks you itself; one without it is not offered the write tools (a call is refused with the rsi\ncommand to run yourself), unless you started the server with --confirm-in-chat.',
     )
     .action(async (flags: { allowWrite?: boolean; confirmInChat?: boolean; printConfig?: string }) => {
       if (flags.confirmInChat && !flags.allowWrite) throw new UsageError('--confirm-in-chat only applies with --allow-write');
