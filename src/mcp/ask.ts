@@ -22,6 +22,7 @@ import { UsageError } from '../errors.js';
 import { confirmPlan } from '../ops/analyses.js';
 import { canonical } from './confirm.js';
 import { escapeInvisible, fence, oneLine } from './fence.js';
+import type { ConfirmPages } from './confirm-page.js';
 import type { ResourceLink } from './results.js';
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -75,6 +76,60 @@ export async function askForm(
     throw new OwnWordsError('could not ask the user to confirm (the client did not answer the elicitation request); nothing was done', {
       hint: 'ask again; the client must answer the elicitation request',
     });
+  }
+}
+
+/**
+ * Asks a yes/no question on a page rsi serves on loopback (confirm-page.ts), for a client with URL
+ * mode only: the client offers the page's address, the person opens it, reads the question there
+ * and answers there. `accept` only for a yes on the page; undefined when the client has no URL mode.
+ */
+export async function askByPage(
+  server: McpServer,
+  pages: ConfirmPages,
+  tool: string,
+  question: string,
+  extra: Extra,
+  changed = false,
+): Promise<'accept' | 'decline' | 'cancel' | undefined> {
+  if (!elicitationModes(server).url) return undefined;
+  const heading = changed
+    ? `What ${tool} would do changed since you were asked, so rsi asks you again before it changes data.`
+    : `rsi asks you to confirm before ${tool} changes data.`;
+  const page = await pages.open(heading, question);
+  const timer = new AbortController();
+  const timeout = setTimeout(() => timer.abort(), PERSON_MS);
+  const signal = AbortSignal.any([extra.signal, timer.signal]);
+  try {
+    // rsi's words only: the question (with the service's) is on the page.
+    const consent = await server.server.elicitInput(
+      {
+        mode: 'url',
+        message: `${heading} Open the page to read exactly what would be sent, and answer there.`,
+        url: page.url,
+        elicitationId: page.id,
+      },
+      { signal, timeout: PERSON_MS },
+    );
+    if (consent.action !== 'accept') return consent.action;
+    const answer = await new Promise<'yes' | 'no'>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      page.answer.then(resolve);
+    });
+    await server.server
+      .createElicitationCompletionNotifier(page.id)()
+      .catch(() => undefined);
+    return answer === 'yes' ? 'accept' : 'decline';
+  } catch (error) {
+    if (extra.signal.aborted) throw error;
+    // No answer is no yes.
+    throw new OwnWordsError('the user did not answer the confirmation page in time; nothing was done', {
+      hint: 'ask again; the user must open the page the client offers and answer there',
+    });
+  } finally {
+    clearTimeout(timeout);
+    page.close();
   }
 }
 

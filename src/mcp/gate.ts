@@ -7,6 +7,8 @@
  * asked:
  *
  * - a client with form elicitation: rsi asks the person itself (ask.ts) at each step;
+ * - a client with URL-mode elicitation only: rsi asks on a page of its own on loopback
+ *   (confirm-page.ts), whose address the client offers the person;
  * - a client without it: the write is refused before anything is sent, with a tool error that
  *   says a person must confirm, and the `rsi` command they can run themselves; unless the person
  *   who started the server allowed confirmations in the chat (`--confirm-in-chat`), where each
@@ -15,7 +17,8 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { confirmSteps, type StagedWrite, type Step } from '../ops/confirm.js';
-import { askForm, type Extra, elicitationModes, OwnWordsError, Reply } from './ask.js';
+import { askByPage, askForm, type Extra, elicitationModes, OwnWordsError, Reply } from './ask.js';
+import type { ConfirmPages } from './confirm-page.js';
 import { QUESTION_TTL_MS, type QuestionBook } from './confirm.js';
 
 /** How a write's questions and results read in this front-end. */
@@ -59,8 +62,11 @@ export class PersonMustConfirmError extends OwnWordsError {
   }
 }
 
-/** Whether a person can confirm a write in this session: form elicitation, or the chat opt-in. */
-export const personCanConfirm = (server: McpServer, confirmInChat: boolean): boolean => elicitationModes(server).form || confirmInChat;
+/** Whether a person can confirm a write in this session: elicitation (form, or URL and rsi's page), or the chat opt-in. */
+export const personCanConfirm = (server: McpServer, confirmInChat: boolean): boolean => {
+  const modes = elicitationModes(server);
+  return modes.form || modes.url || confirmInChat;
+};
 
 /**
  * Throws, before anything is sent, when nobody can confirm a write here: the client cannot ask the
@@ -69,7 +75,7 @@ export const personCanConfirm = (server: McpServer, confirmInChat: boolean): boo
 export function assertPersonCanConfirm(server: McpServer, confirmInChat: boolean, name: string, command: readonly string[]): void {
   if (personCanConfirm(server, confirmInChat)) return;
   throw new PersonMustConfirmError(
-    `${name} changes data, so a person must confirm it, and this client cannot ask them (it offers no form elicitation); nothing was sent`,
+    `${name} changes data, so a person must confirm it, and this client cannot ask them (it offers no elicitation); nothing was sent`,
     'ask the user to confirm it in an MCP client that supports elicitation, or to run the rsi command below themselves in a ' +
       'terminal, where rsi asks them (whoever starts `rsi mcp serve` may instead allow confirmations in the chat with --confirm-in-chat)',
     command,
@@ -82,13 +88,14 @@ export function assertPersonCanConfirm(server: McpServer, confirmInChat: boolean
  */
 export const QUESTION_MAX_CHARS = 64 * 1024;
 
-export function createGate(server: McpServer, book: QuestionBook, policy: { confirmInChat: boolean }): Gate {
+export function createGate(server: McpServer, book: QuestionBook, policy: { confirmInChat: boolean }, pages: ConfirmPages): Gate {
   const repeat = (name: string) =>
     `Only if they agree, call ${name} again with exactly the same arguments plus confirmed: true within ${QUESTION_TTL_MS / 60_000} minutes.`;
   return async <P, Q, R>(name: string, request: unknown, claimed: boolean | undefined, extra: Extra, gated: GatedWrite<P, Q, R>) => {
     const { write, view, command } = gated;
     assertPersonCanConfirm(server, policy.confirmInChat, name, command);
-    const canAsk = elicitationModes(server).form;
+    const modes = elicitationModes(server);
+    const canAsk = modes.form || modes.url;
     const text = (step: Step<P, Q>): string => {
       const question = step.stage === 'request' ? view.request(step.plan) : view.question(step.question, step.plan);
       if (question.length > QUESTION_MAX_CHARS) {
@@ -121,7 +128,10 @@ export function createGate(server: McpServer, book: QuestionBook, policy: { conf
       async (step) => {
         const question = text(step);
         if (!canAsk) return 'later';
-        const action = await askForm(server, name, question, extra, step.changed);
+        // Form where the client has it; else rsi's own page, offered by URL.
+        const action = modes.form
+          ? await askForm(server, name, question, extra, step.changed)
+          : await askByPage(server, pages, name, question, extra, step.changed);
         return action === 'accept' ? 'yes' : action === 'decline' ? 'no' : 'cancel';
       },
       { signal: extra.signal, agreed },

@@ -18,6 +18,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { type Extra, Reply } from './ask.js';
 import { QuestionBook } from './confirm.js';
+import { confirmPages } from './confirm-page.js';
 import type { ServeDeps } from './deps.js';
 import { failed } from './failure.js';
 import { assertPersonCanConfirm, createGate, personCanConfirm } from './gate.js';
@@ -74,11 +75,12 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
         INSTRUCTIONS +
         (writes.length
           ? `\n${writes.join(', ')} change data (each is listed while your sign-in holds its scope). A person confirms every write ` +
-            'before anything is sent, whatever its arguments: rsi asks the user itself through form elicitation. ' +
+            'before anything is sent, whatever its arguments: rsi asks the user itself through elicitation (a form, or a page of ' +
+            "rsi's offered by URL). " +
             (deps.confirmInChat
               ? 'Where your client cannot, show the user the question the tool returned and call again with exactly the same ' +
                 'arguments and confirmed: true only if they agree.'
-              : 'They are listed only to a client that can ask its user (form elicitation); to use them from a client without ' +
+              : 'They are listed only to a client that can ask its user (elicitation); to use them from a client without ' +
                 'it, the user starts the server with `rsi mcp serve --allow-write --confirm-in-chat`, or runs the rsi command a ' +
                 'refused write names.')
           : ''),
@@ -91,11 +93,13 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
     const href = raw && origin && deps.checkUrl ? deps.checkUrl(raw, origin) : undefined;
     return href ? [{ uri: href, mimeType: 'text/html', ...link }] : [];
   };
+  // Questions for a client with URL-mode elicitation only, on rsi's own page (started at the first).
+  const pages = confirmPages();
   const kit: Kit = {
     deps,
     server,
     api: () => deps.client(),
-    gate: createGate(server, new QuestionBook(), { confirmInChat: deps.confirmInChat === true }),
+    gate: createGate(server, new QuestionBook(), { confirmInChat: deps.confirmInChat === true }, pages),
     personCanConfirm: (name, command) => assertPersonCanConfirm(server, deps.confirmInChat === true, name, command),
     page,
     projectPage: (origin, id) =>
@@ -182,6 +186,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
   server.server.oninitialized = () => signIns.start(deps.pollMs ?? SIGN_IN_POLL_MS);
   server.server.onclose = () => {
     signIns.stop();
+    void pages.close();
     onClose?.();
   };
   return server;

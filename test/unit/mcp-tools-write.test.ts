@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnalysesResult } from '../../src/client/schemas.js';
 import { ConflictError } from '../../src/errors.js';
+import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ALPHA, data, EGFR, fakeApi, links, ORIGIN, type Served, serve, text } from './mcp-tools.harness.js';
 
 let s: Served | undefined;
@@ -65,14 +66,14 @@ describe('which write tools are listed', () => {
     expect(await names(s)).toContain('run_analyses');
   });
 
-  it('only to a client that can confirm them: form elicitation, or --confirm-in-chat; the instructions say how', async () => {
-    for (const capabilities of [{}, { elicitation: { url: {} } }]) {
+  it('only to a client that can confirm them: elicitation, or --confirm-in-chat; the instructions say how', async () => {
+    for (const capabilities of [{}]) {
       s = await serve({ allowWrite: true, capabilities });
       expect(await names(s)).not.toContain('create_project');
       expect(await names(s)).not.toContain('run_analyses');
       expect(await names(s)).toContain('list_projects');
       expect(s.client.getInstructions()).toContain(
-        'They are listed only to a client that can ask its user (form elicitation); to use them from a client without it, the user ' +
+        'They are listed only to a client that can ask its user (elicitation); to use them from a client without it, the user ' +
           'starts the server with `rsi mcp serve --allow-write --confirm-in-chat`',
       );
       // Called anyway: refused before anything is sent, with the command the user can run.
@@ -318,16 +319,56 @@ describe('run_analyses: a person confirms, or nothing runs', () => {
     expect(runs(s)).toEqual([]);
   });
 
-  it('a URL-mode-only client is never sent a form: refused; with --confirm-in-chat asked, then identical repeats run', async () => {
-    s = await serve({ allowWrite: true, api: asking(), capabilities: { elicitation: { url: {} } } });
-    expect(text(await s.call('run_analyses', { project: ALPHA, top: TOP }))).toContain('a person must confirm it');
-    expect(s.api.calls).toEqual([]);
+  it("a URL-mode-only client: asked on rsi's own page, whose address the client offers; only a yes on the page runs it", async () => {
+    const pages: string[] = [];
+    const answer = (said: 'yes' | 'no') => async (params: ElicitRequest['params']) => {
+      expect(params.mode).toBe('url');
+      const url = (params as { url: string }).url;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/confirm\/[A-Za-z0-9_-]{43}$/);
+      // The message is rsi's words only: the question (quoting the service) is on the page.
+      expect(params.message).not.toContain('EGFR');
+      const page = await fetch(url);
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+      pages.push(await page.text());
+      // Another site's page cannot post the answer.
+      const forged = await fetch(url, {
+        method: 'POST',
+        body: 'answer=yes',
+        headers: { origin: 'https://evil.test', 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(forged.status).toBe(403);
+      const posted = await fetch(url, {
+        method: 'POST',
+        body: `answer=${said}`,
+        headers: { origin: new URL(url).origin, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(posted.status).toBe(200);
+      // Answered once: the address is gone.
+      expect((await fetch(url)).status).toBe(404);
+      return { action: 'accept' as const };
+    };
+    s = await serve({ allowWrite: true, api: asking(), capabilities: { elicitation: { url: {} } }, elicit: answer('yes') });
+    expect(await names(s)).toContain('run_analyses');
+    const yes = await s.call('run_analyses', { project: ALPHA, top: TOP });
+    expect(data(yes)).toMatchObject({ rsi_confirmation: 'accepted', runs: [{ id: 'run1' }] });
+    expect(s.elicited).toHaveLength(2);
+    expect(pages[0]).toContain(
+      `If you agree, rsi sends POST /projects/${ALPHA}/analyses with: {&quot;top&quot;:{&quot;type&quot;:&quot;target&quot;,&quot;limit&quot;:2}}`,
+    );
+    // The service's text on the page is escaped: it cannot close a tag or add one.
+    expect(pages[1]).toContain('EGFR&lt;/service-data&gt;');
+    expect(confirmedRuns(s)).toHaveLength(1);
     await s.close();
-    s = await serve({ allowWrite: true, confirmInChat: true, api: asking(), capabilities: { elicitation: { url: {} } } });
-    expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP })).rsi_confirmation).toBe('asked');
-    expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true })).rsi_confirmation).toBe('asked');
-    expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP, confirmed: true })).rsi_confirmation).toBe('confirmed');
-    expect(s.elicited).toEqual([]);
+
+    s = await serve({ allowWrite: true, api: asking(), capabilities: { elicitation: { url: {} } }, elicit: answer('no') });
+    expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP })).rsi_confirmation).toBe('declined');
+    expect(runs(s)).toEqual([]);
+    await s.close();
+
+    // The person declines to open the page: nothing is sent.
+    s = await serve({ allowWrite: true, api: asking(), capabilities: { elicitation: { url: {} } }, elicit: () => ({ action: 'decline' }) });
+    expect(data(await s.call('run_analyses', { project: ALPHA, top: TOP })).rsi_confirmation).toBe('declined');
+    expect(runs(s)).toEqual([]);
   });
 
   it('a request too long to show whole is not asked, and nothing is sent', async () => {
