@@ -70,7 +70,7 @@ export const personCanConfirm = (server: McpServer, confirmInChat: boolean): boo
 
 /**
  * Throws, before anything is sent, when nobody can confirm a write here: the client cannot ask the
- * person (no form elicitation) and the server was not started with --confirm-in-chat.
+ * person (no elicitation) and the server was not started with --confirm-in-chat.
  */
 export function assertPersonCanConfirm(server: McpServer, confirmInChat: boolean, name: string, command: readonly string[]): void {
   if (personCanConfirm(server, confirmInChat)) return;

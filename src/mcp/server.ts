@@ -3,7 +3,7 @@
  * the in-process API client (the same HTTP layer, sign-in and refresh as the commands). Each tool
  * is one file under tools/ (tools/tool.ts says what a tool is); this file registers the table and
  * gives every call what they share. Read-only unless the user starts it with --allow-write, and
- * then a write runs only when a person said yes (gate.ts: form elicitation, or with
+ * then a write runs only when a person said yes (gate.ts: elicitation, or with
  * --confirm-in-chat an identical repeat of the question the assistant showed them). Every
  * tool declares an outputSchema made from the client's zod schemas; results are bounded
  * (results.ts) and every piece of service text the model sees, in results, notes, questions,
@@ -159,7 +159,7 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
   const followed = registeredTools.filter(([t]) => t.listedWhen);
   // The list as the SDK would give it, with the schemas in their strict, portable forms (portable.ts).
   server.server.removeRequestHandler('tools/list');
-  // A write is listed only to a client that can confirm it (form elicitation, or the chat opt-in):
+  // A write is listed only to a client that can confirm it (elicitation, or the chat opt-in):
   // listed to one that cannot, it invites a call that can only be refused.
   server.server.setRequestHandler(ListToolsRequestSchema, () => {
     const canConfirm = personCanConfirm(server, deps.confirmInChat === true);

@@ -12,7 +12,7 @@ export const createProjectFromBrief = defineTool({
   title: 'Create a project from a brief',
   description:
     "Matches a project brief against the service's catalogue (targets, diseases, modalities, assets named in it) and creates " +
-    'the project with that scope once the user agrees: rsi asks the user itself through form elicitation. A client without it ' +
+    'the project with that scope once the user agrees: rsi asks the user itself through elicitation (a form, or its own page for a client with URL mode only). A client without it ' +
     'gets a tool error with the rsi command the user can run (the brief saved in brief.md), unless the server was started with ' +
     '--confirm-in-chat: then nothing is created, the reply lists the matched scope, and a repeat of exactly the same call with ' +
     'confirmed: true, after the user agreed in the chat, creates it.',

@@ -22,7 +22,7 @@ export const createProject = defineTool({
   title: 'Create a project',
   description:
     'Creates a project (the user becomes owner) and returns its id and the setup_url where scoring setup is finished. A person ' +
-    'confirms before anything is sent, shown exactly what will be sent: rsi asks the user itself through form elicitation; a client without it gets a tool error with the rsi command the ' +
+    'confirms before anything is sent, shown exactly what will be sent: rsi asks the user itself through elicitation (a form, or its own page for URL mode); a client without it gets a tool error with the rsi command the ' +
     'user can run, unless the server was started with --confirm-in-chat (then the first call returns the question and an ' +
     'identical repeat with confirmed: true, after the user agreed in the chat, creates it).',
   inputSchema: {

@@ -17,7 +17,7 @@ export const runAnalyses = defineTool({
   description:
     'Starts scoring analyses for chosen signals or the top N of a type. A person confirms every run before anything is sent, ' +
     'shown exactly what will be sent, and again when the service asks which signals it means: rsi asks the user itself through ' +
-    'form elicitation. A client without it gets a tool error with the rsi command the user can run, unless the server was ' +
+    'elicitation (a form, or its own page for a client with URL mode only). A client without it gets a tool error with the rsi command the user can run, unless the server was ' +
     'started with --confirm-in-chat: then nothing runs, the reply carries the question, and a repeat of exactly the same call ' +
     'with confirmed: true, after the user agreed in the chat, answers it (the next question, if any, comes back the same way).',
   inputSchema: {

@@ -12,7 +12,7 @@ export type ConfigClient = (typeof CONFIG_CLIENTS)[number];
 
 export interface ServeOptions {
   allowWrite: boolean;
-  /** With --allow-write: a client without form elicitation may confirm writes through the assistant. */
+  /** With --allow-write: a client without elicitation may confirm writes through the assistant. */
   confirmInChat: boolean;
   printConfig: ConfigClient | undefined;
 }
@@ -31,12 +31,12 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     )
     .option(
       '--confirm-in-chat',
-      'with --allow-write: in a client that cannot ask you itself (no form elicitation), let the assistant ask you in the chat and confirm by repeating the call; without it such a client cannot write',
+      'with --allow-write: in a client that cannot ask you itself (no elicitation), let the assistant ask you in the chat and confirm by repeating the call; without it such a client cannot write',
     )
     .option('--print-config <client>', `print a configuration snippet for ${CONFIG_CLIENTS.join(', ')} and exit`)
     .addHelpText(
       'after',
-      '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.\n\nWrites: a person confirms each one, shown exactly what will be sent, before anything is. A client with form\nelicitation asks you itself; one without it is not offered the write tools (a call is refused with the rsi\ncommand to run yourself), unless you started the server with --confirm-in-chat.',
+      '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.\n\nWrites: a person confirms each one, shown exactly what will be sent, before anything is. A client with\nelicitation asks you itself (a form, or a page rsi serves on 127.0.0.1); one without it is not offered the write\ntools (a call is refused with the rsi command to run yourself), unless you started the server with --confirm-in-chat.',
     )
     .action(async (flags: { allowWrite?: boolean; confirmInChat?: boolean; printConfig?: string }) => {
       if (flags.confirmInChat && !flags.allowWrite) throw new UsageError('--confirm-in-chat only applies with --allow-write');
