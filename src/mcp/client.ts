@@ -97,7 +97,7 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
     const safe = SAFE_METHODS.has(message.method) || (message.method === 'tools/call' && safeTools.has(String(message.tool)));
     return watchEventStream(res, {
       id: message.id,
-      signal: signal ?? init.signal ?? undefined,
+      signal: AbortSignal.any([signal, init.signal].filter((x): x is AbortSignal => x instanceof AbortSignal)),
       again: safe ? () => (signal ? callSignal.run(signal, () => net.fetch(url, init)) : net.fetch(url, init)) : undefined,
       resent: () => void (call.resent = true),
       lost: (why) => call.fail(streamEnded(opts.url, call.what, why)),

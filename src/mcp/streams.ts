@@ -38,20 +38,21 @@ export interface StreamWatch {
 
 /** Only `retry:` capped: for a stream the SDK resumes itself (a GET with Last-Event-ID). */
 export function capRetry(res: Response): Response {
-  return rewrap(res, (emit, source) => pump(source, new Lines(emit)));
+  return rewrap(res, (emit, source, gone, reading) => pump(source, new Lines(emit), gone, reading));
 }
 
 /** The answer's stream, watched as above. */
 export function watchEventStream(res: Response, watch: StreamWatch): Response {
-  return rewrap(res, async (emit, first) => {
+  return rewrap(res, async (emit, first, gone, reading) => {
     const lines = new Lines(emit, watch.id);
     let source = first;
     let retried = false;
     for (;;) {
-      const broke = await pump(source, lines).then(
+      const broke = await pump(source, lines, gone, reading).then(
         () => false,
         () => true,
       );
+      if (gone()) return;
       lines.flush();
       if (lines.answered || lines.sawId || watch.signal?.aborted) {
         if (broke && watch.signal?.aborted) throw watch.signal.reason;
@@ -97,38 +98,61 @@ export function watchEventStream(res: Response, watch: StreamWatch): Response {
 }
 
 /** A new Response with the same status and headers whose body is what `run` emits from the old one. */
-function rewrap(res: Response, run: (emit: (text: string) => void, source: ReadableStream<Uint8Array>) => Promise<void>): Response {
+function rewrap(
+  res: Response,
+  run: (emit: (text: string) => void, source: ReadableStream<Uint8Array>, gone: () => boolean, reading: Reading) => Promise<void>,
+): Response {
   if (!res.body) return res;
   const source = res.body;
   const encoder = new TextEncoder();
+  // The reader went away (the SDK closed the transport): nothing more is read, sent or said, and the
+  // stream being read (the first or the resent one) is cancelled.
+  let cancelled = false;
+  const reading: Reading = {};
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       const emit = (text: string): void => {
-        if (text) controller.enqueue(encoder.encode(text));
+        if (text && !cancelled) controller.enqueue(encoder.encode(text));
       };
-      run(emit, source).then(
-        () => controller.close(),
-        (error: unknown) => controller.error(error),
+      run(emit, source, () => cancelled, reading).then(
+        () => {
+          if (!cancelled) controller.close();
+        },
+        (error: unknown) => {
+          if (!cancelled) controller.error(error);
+        },
       );
     },
-    cancel(reason) {
-      return source.cancel(reason).catch(() => undefined);
+    cancel() {
+      cancelled = true;
+      return reading.reader?.cancel().catch(() => undefined);
     },
   });
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
-async function pump(source: ReadableStream<Uint8Array>, lines: Lines): Promise<void> {
+/** The reader of the stream being pumped, for a cancel to reach it. */
+interface Reading {
+  reader?: ReadableStreamDefaultReader<Uint8Array> | undefined;
+}
+
+async function pump(source: ReadableStream<Uint8Array>, lines: Lines, gone: () => boolean, reading: Reading): Promise<void> {
   const reader = source.getReader();
+  reading.reader = reader;
   const decoder = new TextDecoder();
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
+      if (gone()) {
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
       lines.push(decoder.decode(value, { stream: true }));
     }
     lines.push(decoder.decode());
   } finally {
+    reading.reader = undefined;
     reader.releaseLock();
   }
 }
