@@ -322,7 +322,10 @@ export function mcpFailure(error: unknown, what: string, url: string, signal?: A
       case RPC.MethodNotFound:
         return new UnexpectedReplyError(`the MCP server does not support ${what.split(' ')[0]}: ${message}`);
       case RPC.RequestTimeout:
-        return new ServiceUnavailableError(`${what} timed out: ${message}`, undefined, { hint: 'try again, or raise --http-timeout' });
+        // Nothing ended early (that is said at once, streamEnded): the server is slow or stuck.
+        return new ServiceUnavailableError(`${what} timed out: the MCP server did not answer within the request's deadline`, undefined, {
+          hint: 'the server is slow or stuck: try again later; raise --http-timeout only if its tools are known to take longer',
+        });
       case RPC.ConnectionClosed:
       case RPC.InternalError:
         return new ServiceUnavailableError(`the MCP server failed ${what}: ${message}`);

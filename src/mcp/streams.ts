@@ -48,16 +48,15 @@ export function watchEventStream(res: Response, watch: StreamWatch): Response {
     let source = first;
     let retried = false;
     for (;;) {
-      const broke = await pump(source, lines, gone, reading).then(
-        () => false,
-        () => true,
-      );
+      let broke: unknown;
+      await pump(source, lines, gone, reading).catch((error: unknown) => {
+        broke = error ?? new Error('the event stream broke');
+      });
       if (gone()) return;
       lines.flush();
-      if (lines.answered || lines.sawId || watch.signal?.aborted) {
-        if (broke && watch.signal?.aborted) throw watch.signal.reason;
-        return;
-      }
+      // Cut by rsi's own deadline or an abort: no loss of the server's, and the call's end says so.
+      if (isAbort(broke) || watch.signal?.aborted) throw watch.signal?.aborted ? watch.signal.reason : broke;
+      if (lines.answered || lines.sawId) return;
       if (!watch.again || retried) {
         watch.lost(retried ? { kind: 'ended', again: true } : { kind: 'ended', again: false });
         return;
@@ -96,6 +95,11 @@ export function watchEventStream(res: Response, watch: StreamWatch): Response {
     }
   });
 }
+
+const isAbort = (error: unknown): boolean => {
+  const name = (error as { name?: unknown } | undefined)?.name;
+  return name === 'AbortError' || name === 'TimeoutError';
+};
 
 /** A new Response with the same status and headers whose body is what `run` emits from the old one. */
 function rewrap(

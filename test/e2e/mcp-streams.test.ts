@@ -194,6 +194,17 @@ describe('a stream that ends before any event id', () => {
   });
 });
 
+describe('a stream that neither ends nor answers', () => {
+  it('times out at the deadline, and says so: not a stream that ended, and no "raise --http-timeout" first', async () => {
+    const s = await mcpServer({ call: ['hang'] });
+    const r = await call(s, 'write', 2);
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.errors).toEqual(["rsi: tools/call write timed out: the MCP server did not answer within the request's deadline"]);
+    expect(r.stderr).toContain('hint: the server is slow or stuck: try again later');
+    expect(calls(s, 'tools/call')).toHaveLength(1);
+  });
+});
+
 describe('a stream with an event id', () => {
   it("is resumed with Last-Event-ID after the server's retry, capped at 5 s (the server asks for 10 minutes)", async () => {
     const s = await mcpServer({ call: [{ primeRetryMs: 600_000 }] });
