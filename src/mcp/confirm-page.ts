@@ -48,6 +48,8 @@ export function confirmPages(): ConfirmPages {
     listening ??= new Promise((resolve, reject) => {
       const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
       server.once('error', reject);
+      // The session (stdio) keeps the process alive; the page never does on its own.
+      server.unref();
       server.listen(0, '127.0.0.1', () => {
         const { port } = server.address() as AddressInfo;
         resolve({ server, origin: `http://127.0.0.1:${port}` });

@@ -4,10 +4,11 @@
  * yes: `confirmed: true` from the assistant is only a claim that it asked. So the question goes
  * back to the assistant and is remembered here; a later call with `confirmed: true` is honoured
  * only when it repeats exactly the request that question was about, in this session (this server
- * process), within QUESTION_TTL_MS, and only once; and only when the service still means the same
- * thing by it (the same signals or scope items, the question's `fingerprint`), since "the top 2"
- * can name other signals a minute later. A `confirmed: true` with no such question is asked first,
- * like a call without it.
+ * process), within QUESTION_TTL_MS, and only once. What it answers is kept as the keys of the
+ * questions asked so far (ops' `Agreed`: the request's, the service's), so the steps resume where
+ * they stopped, and go on only while what would run is still what the person was shown (the same
+ * project, signals or scope items), since "the top 2" can name other signals a minute later. A
+ * `confirmed: true` with no such question is asked first, like a call without it.
  */
 import type { Agreed } from '../ops/confirm.js';
 
