@@ -94,13 +94,16 @@ export async function connectMcp(opts: McpConnectOptions): Promise<McpConnection
     const call = callState.getStore();
     if (message?.id === undefined || message.method === undefined || !call) return capRetry(res);
     const signal = callSignal.getStore();
-    const safe = SAFE_METHODS.has(message.method) || (message.method === 'tools/call' && safeTools.has(String(message.tool)));
+    // An initialize that opened a session is not sent again: the SDK keeps the first session's id,
+    // and a second answer would open another.
+    const session = message.method === 'initialize' && res.headers.has('mcp-session-id');
+    const safe = (SAFE_METHODS.has(message.method) && !session) || (message.method === 'tools/call' && safeTools.has(String(message.tool)));
     return watchEventStream(res, {
       id: message.id,
       signal: AbortSignal.any([signal, init.signal].filter((x): x is AbortSignal => x instanceof AbortSignal)),
       again: safe ? () => (signal ? callSignal.run(signal, () => net.fetch(url, init)) : net.fetch(url, init)) : undefined,
       resent: () => void (call.resent = true),
-      lost: (why) => call.fail(streamEnded(opts.url, call.what, why)),
+      lost: (why) => call.fail(streamEnded(opts.url, call.what, why, session ? 'session' : 'tool')),
     });
   };
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(opts.url), {
@@ -259,8 +262,18 @@ const isTimeout = (error: unknown): boolean => {
  * A call whose event stream ended before any event id, so it could not be resumed: said at once,
  * with the cause, never "wait longer" (a longer deadline would not bring the answer).
  */
-export function streamEnded(url: string, what: string, why: LostWhy | { kind: 'ended'; again: true; deadlineMs: number }): CliError {
+export function streamEnded(
+  url: string,
+  what: string,
+  why: LostWhy | { kind: 'ended'; again: true; deadlineMs: number },
+  notResent: 'tool' | 'session' = 'tool',
+): CliError {
   const head = `the MCP server at ${url} ended the event stream of ${what} before any event id (so it cannot be resumed) and before answering`;
+  if (!why.again && notResent === 'session') {
+    return new ServiceUnavailableError(`${head}; it was not sent again, since its answer opened a session`, undefined, {
+      hint: 'the server, or a proxy in front of it, ends event streams before answering: report it to whoever runs the server',
+    });
+  }
   if (!why.again) {
     return new ServiceUnavailableError(`${head}; it was not sent again, since the tool may change data`, undefined, {
       hint: 'it may or may not have been done: check before calling it again; the server, or a proxy in front of it, ends event streams early',

@@ -20,6 +20,8 @@ type Step = 'answer' | 'drop' | 'hang' | { primeRetryMs: number; resume?: 'refus
 interface Script {
   initialize?: Step[];
   call?: Step[];
+  /** Every event stream opens a session (Mcp-Session-Id). */
+  session?: boolean;
   /** The answer to tools/call (a result, or a JSON-RPC error). */
   reply?: { result?: unknown; error?: { code: number; message: string } };
 }
@@ -62,7 +64,11 @@ async function mcpServer(script: Script): Promise<Server> {
   const sse = (res: ServerResponse) => {
     open.add(res);
     res.on('close', () => open.delete(res));
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      ...(script.session ? { 'mcp-session-id': 'session-1' } : {}),
+    });
   };
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -185,6 +191,15 @@ describe('a stream that ends before any event id', () => {
     const ids = new Set(calls(s, 'initialize').map((m) => m.id));
     expect(calls(s, 'notifications/cancelled').filter((m) => ids.has(m.params?.requestId))).toEqual([]);
     expect(r.ms).toBeLessThan(60_000);
+
+    // An initialize whose answer opened a session is not sent again (a second would open another).
+    const session = await mcpServer({ initialize: ['drop'], session: true });
+    const opened = await call(session, 'read');
+    expect(opened.code, opened.stderr).toBe(8);
+    expect(opened.errors[0]).toContain(
+      'ended the event stream of initialize before any event id (so it cannot be resumed) and before answering; it was not sent again, since its answer opened a session',
+    );
+    expect(calls(session, 'initialize')).toHaveLength(1);
 
     // Timed out (the SDK cancels what times out): still no notifications/cancelled for initialize.
     const hangs = await mcpServer({ initialize: ['hang', 'hang'] });
