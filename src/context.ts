@@ -6,7 +6,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { UsageError } from './errors.js';
-import type { Clock, Io } from './io/io.js';
+import { canPrompt, type Clock, type Io } from './io/io.js';
 import { OUTPUT_FORMATS, type OutputFormat, printsDocuments } from './formats.js';
 import type { ApiClient } from './client/client.js';
 import type { McpServerParts, ServeOptions } from './context/mcp-server.js';
@@ -125,6 +125,11 @@ export function createContext(deps: ContextDeps): Context {
   let prompter: Promise<Prompter> | undefined;
   let settings: Settings = {};
   const closers: Array<() => Promise<void>> = [];
+  /** A yes/no question for a person at the terminal (default no), or undefined when nobody can answer. */
+  const asker = () =>
+    canPrompt(io) && env.RSI_NO_PROMPT !== '1' && settings.prompts !== 'off'
+      ? async (question: string) => (await ctx.prompter()).confirm(question, { default: false })
+      : undefined;
   const ctx: Context = {
     io,
     env,
@@ -142,13 +147,13 @@ export function createContext(deps: ContextDeps): Context {
     network: () => {
       network ??= import('./http/network.js').then((m) => {
         const { timeoutMs, debug } = ctx.globals();
-        return new m.Network({ env, timeoutMs, trace: debug ? io.stderr : undefined });
+        return new m.Network({ env, timeoutMs, trace: debug ? io.stderr : undefined, secrets: io.secrets });
       });
       return network;
     },
     credentials: () => {
       credentials ??= Promise.all([ctx.network(), import('./auth/credentials.js')]).then(([net, m]) =>
-        m.resolveCredentials({ globals: ctx.globals(), env, io, clock, signal, version, network: net }),
+        m.resolveCredentials({ globals: ctx.globals(), env, io, clock, signal, version, network: net, confirm: asker() }),
       );
       return credentials;
     },

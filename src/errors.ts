@@ -99,6 +99,22 @@ export class NotSignedInError extends CliError {
   }
 }
 
+/**
+ * The sign-in was found in a copy of the file it was saved in (storage/credentials.ts, `savedHere`):
+ * its refresh token is not spent here, so the original keeps working. Exit 3.
+ */
+export class SignInCopiedError extends NotSignedInError {
+  override readonly code = 'sign_in_copied';
+}
+
+/**
+ * The service refused a refresh token that came from a hand-over line: the line was used twice
+ * (or the sign-in was revoked), and the service may have signed out every copy. Exit 3.
+ */
+export class HandOverSpentError extends NotSignedInError {
+  override readonly code = 'hand_over_spent';
+}
+
 /** Missing scope (named) or not a member / not an editor. Exit 4. */
 export class ForbiddenError extends CliError {
   override readonly code = 'forbidden';

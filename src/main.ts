@@ -9,11 +9,15 @@ import type { Io } from './io/io.js';
 import { colourWanted } from './io/colors.js';
 import { utf8Locale } from './io/pictures.js';
 import * as sanitize from './io/sanitize.js';
+import { Secrets } from './io/secrets.js';
 import { exitOutsideShield } from './io/shield.js';
 import { explainError, programFor } from './program.js';
 import { PACKAGE_NAME, VERSION } from './release.js';
 // Imported statically: every run but `--version` needs them, and bin/rsi.js answers that before
 // loading this bundle. A dynamic import per module cost a file (and a loader round) each.
+
+/** The environment variables that hold a secret: never repeated in anything rsi writes to stderr. */
+const SECRET_VARIABLES = ['RSI_TOKEN', 'RSI_MCP_TOKEN', 'RSI_CLIENT_SECRET'] as const;
 
 export interface MainOptions {
   argv?: readonly string[];
@@ -67,7 +71,10 @@ export async function main(options: MainOptions = {}): Promise<number> {
   }
 
   const stdio = options.stdio ?? processStdio();
-  const io = options.io ?? (await asciiWhereNeeded(stdioIo(stdio, argv, env, sanitize.sanitizingStream), stdio, env));
+  // Tokens given in the environment are known from the start; the rest as rsi meets them.
+  const secrets = new Secrets();
+  for (const name of SECRET_VARIABLES) secrets.learn(env[name]);
+  const io = options.io ?? (await asciiWhereNeeded(stdioIo(stdio, argv, env, secrets), stdio, env));
   const debug = argv.includes('--debug') || env.RSI_DEBUG === '1';
 
   const abort = new AbortController();
@@ -297,13 +304,13 @@ async function asciiWhereNeeded(io: Io, stdio: Stdio, env: Env): Promise<Io> {
   return {
     ...io,
     stdout: io.stdoutIsTTY ? asciiStream(io.stdout) : io.stdout,
-    stderr: sanitize.sanitizingStream(stderrRaw),
+    stderr: sanitize.sanitizingStream(stderrRaw, io.secrets),
     stderrRaw,
   };
 }
 
 /** The Io of a set of standard streams: what every command writes and reads through. */
-function stdioIo(stdio: Stdio, argv: readonly string[], env: Env, sanitizingStream: Sanitize['sanitizingStream']): Io {
+function stdioIo(stdio: Stdio, argv: readonly string[], env: Env, secrets: Secrets): Io {
   const stdoutIsTTY = stdio.stdoutIsTTY === true;
   const stderrIsTTY = stdio.stderrIsTTY === true;
   const noColorFlag = argv.includes('--no-color');
@@ -317,8 +324,9 @@ function stdioIo(stdio: Stdio, argv: readonly string[], env: Env, sanitizingStre
     stdout: stdio.stdout,
     // Everything written for a person on stderr (errors, hints, warnings, notes, the --debug trace)
     // passes the sanitiser; the live progress line and prompts draw on the raw stream themselves.
-    stderr: sanitizingStream(stdio.stderr),
+    stderr: sanitize.sanitizingStream(stdio.stderr, secrets),
     stderrRaw: stdio.stderr,
+    secrets,
     stdoutIsTTY,
     stderrIsTTY,
     columns: stdio.columns ?? 80,

@@ -76,7 +76,7 @@ export async function authorize(
       ...requestOptions(as.token_endpoint!, opts.oauth),
       additionalParameters: { resource },
     });
-    const tokens = tokenResult(await oauth.processAuthorizationCodeResponse(as, client, res), target.scopes.join(' '));
+    const tokens = tokenResult(await oauth.processAuthorizationCodeResponse(as, client, res), target.scopes.join(' '), opts.oauth);
     const expiresAt = opts.clock.now() + tokens.expiresIn * 1000;
     const stored: StoredTokens = {
       accessToken: tokens.accessToken,

@@ -9,7 +9,8 @@ import { placeholder, suggest } from '../io/text.js';
 import { NotSignedInError, UsageError } from '../errors.js';
 import { ConfigStore, configDir, formerConfigDirs, type Profile } from '../storage/config.js';
 import type { Settings } from '../settings.js';
-import { FileStore, KeychainStore, type CredentialKey, type CredentialStore, type StoredTokens } from '../storage/credentials.js';
+import { KeychainStore, type CredentialKey, type CredentialStore, type StoredTokens } from '../storage/credentials.js';
+import { FileStore } from '../storage/file-store.js';
 import type { Network } from '../http/network.js';
 import type { AuthProvider } from '../http/types.js';
 import { normaliseBaseUrl } from './base-url.js';
@@ -40,6 +41,11 @@ export interface ResolveOptions {
   version: string;
   /** The process's one network (the Context's `ctx.network()`): the token providers refresh on it. */
   network: Network;
+  /**
+   * Asks the person a yes/no question (default no); absent when nobody can answer. The token
+   * providers ask it whether a sign-in found in another file was moved here rather than copied.
+   */
+  confirm?: ((question: string) => Promise<boolean>) | undefined;
 }
 
 /**
@@ -53,6 +59,8 @@ export interface TokenProvider extends AuthProvider {
   url: string;
   /** The stored tokens, refreshed first when due; undefined for a token from the environment. */
   tokens(signal?: AbortSignal): Promise<StoredTokens | undefined>;
+  /** The stored tokens to hand over: refused for a copy (`StoredTokens.copiedFrom`). */
+  tokensToHandOver(signal?: AbortSignal): Promise<StoredTokens | undefined>;
 }
 
 export interface Credentials {
@@ -148,6 +156,7 @@ async function apiTokenProvider(creds: Credentials, options: ResolveOptions): Pr
     clock: options.clock,
     oauth: { userAgent: creds.userAgent, network: options.network },
     warn: (message) => void options.io.stderr.write(`${message}\n`),
+    confirmMove: options.confirm,
   });
   return {
     source: creds.source,
@@ -155,6 +164,7 @@ async function apiTokenProvider(creds: Credentials, options: ResolveOptions): Pr
     getAccessToken: (signal) => provider.getAccessToken(signal),
     refreshAfterUnauthorized: (rejected, signal) => provider.refreshAfterUnauthorized(rejected, signal),
     tokens: (signal) => provider.tokens(signal),
+    tokensToHandOver: (signal) => provider.tokensToHandOver(signal),
   };
 }
 
@@ -190,6 +200,7 @@ async function mcpTokenProvider(creds: Credentials, options: ResolveOptions): Pr
     clock: options.clock,
     oauth: { userAgent: creds.userAgent, network: options.network },
     warn: (message) => void options.io.stderr.write(`${message}\n`),
+    confirmMove: options.confirm,
   });
   // The provider's own "not signed in" names the internal `<profile>+mcp` account: say it plainly.
   const plain = async <T>(fn: () => Promise<T>): Promise<T> => {
@@ -206,6 +217,7 @@ async function mcpTokenProvider(creds: Credentials, options: ResolveOptions): Pr
     getAccessToken: (signal) => plain(() => provider.getAccessToken(signal)),
     refreshAfterUnauthorized: (rejected, signal) => plain(() => provider.refreshAfterUnauthorized(rejected, signal)),
     tokens: (signal) => plain(() => provider.tokens(signal)),
+    tokensToHandOver: (signal) => plain(() => provider.tokensToHandOver(signal)),
   };
 }
 
@@ -216,6 +228,7 @@ function fromEnvironment(auth: AuthProvider, source: 'RSI_TOKEN' | 'RSI_MCP_TOKE
     getAccessToken: (signal) => auth.getAccessToken(signal),
     refreshAfterUnauthorized: (rejected, signal) => auth.refreshAfterUnauthorized(rejected, signal),
     tokens: async () => undefined,
+    tokensToHandOver: async () => undefined,
   };
 }
 

@@ -13,6 +13,8 @@ export interface OAuthEnv {
   userAgent: string;
   /** The process's one network (proxies, deadline, caps, trace), shared with the API: the Context's, passed in. */
   network: Network;
+  /** Ends the steps' requests early (a deadline of the caller's); the refresh of a hand-over never gets one. */
+  signal?: AbortSignal | undefined;
 }
 
 /** oauth4webapi request options: loopback http allowed, our User-Agent, the shared network path. */
@@ -21,6 +23,7 @@ export interface RequestOptions {
   [oauth.allowInsecureRequests]: boolean;
   // oauth4webapi calls it as (url, { method, headers, body, redirect, signal }).
   [oauth.customFetch]: (url: string, options: oauth.CustomFetchOptions<any, any>) => Promise<Response>;
+  signal?: AbortSignal;
 }
 
 export function requestOptions(url: string, env: OAuthEnv): RequestOptions {
@@ -29,6 +32,7 @@ export function requestOptions(url: string, env: OAuthEnv): RequestOptions {
     [oauth.allowInsecureRequests]: insecure,
     headers: new Headers({ 'user-agent': env.userAgent }),
     [oauth.customFetch]: tracingFetch(env),
+    ...(env.signal ? { signal: env.signal } : {}),
   };
 }
 
@@ -299,12 +303,14 @@ export async function refreshTokens(
   credentials?: ClientCredentials,
 ): Promise<TokenResult> {
   const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: credentials?.method ?? 'none' };
+  // Whatever the service answers (an error that echoes the token included), it is not repeated.
+  env.network.secrets?.learn(refreshToken);
   try {
     const res = await oauth.refreshTokenGrantRequest(as as oauth.AuthorizationServer, client, clientAuth(credentials), refreshToken, {
       ...requestOptions(as.token_endpoint, env),
       additionalParameters: { resource },
     });
-    return tokenResult(await oauth.processRefreshTokenResponse(as as oauth.AuthorizationServer, client, res), undefined);
+    return tokenResult(await oauth.processRefreshTokenResponse(as as oauth.AuthorizationServer, client, res), undefined, env);
   } catch (error) {
     throw oauthFailure(error, 'refresh');
   }
@@ -333,7 +339,10 @@ export function oauthFailure(error: unknown, step: string): Error {
   return new UnexpectedReplyError(`unexpected reply from the authorization server during ${step}: ${(error as Error).message}`);
 }
 
-export function tokenResult(res: oauth.TokenEndpointResponse, requestedScope: string | undefined): TokenResult {
+/** The tokens of a token endpoint reply; the run learns them (src/io/secrets.ts) as they arrive. */
+export function tokenResult(res: oauth.TokenEndpointResponse, requestedScope: string | undefined, env: OAuthEnv): TokenResult {
+  env.network.secrets?.learn(res.access_token);
+  env.network.secrets?.learn(res.refresh_token);
   return {
     accessToken: res.access_token,
     refreshToken: res.refresh_token,
@@ -355,6 +364,7 @@ export async function revokeToken(
 ): Promise<void> {
   if (!as.revocation_endpoint) throw new UnexpectedReplyError('the authorization server has no revocation endpoint');
   const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: credentials?.method ?? 'none' };
+  env.network.secrets?.learn(token);
   try {
     await oauth.processRevocationResponse(
       await oauth.revocationRequest(

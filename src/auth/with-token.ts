@@ -4,9 +4,11 @@
  * token with the client it belongs to), and `rsi login --with-token` on the other machine spends it
  * at once in a refresh: the rotated tokens it gets back are stored there, and only there. Refresh
  * tokens rotate, so a sign-in lives on exactly one machine: the exporting one gives its refresh
- * token up (docs/auth.md, "CI and cron").
+ * token up (docs/auth.md, "CI and cron"). A line is single-use: the service rotates the token it
+ * carries at the first refresh, and a second use is refused (a service with reuse detection then
+ * signs out every copy of that sign-in, the machine that used it first included).
  */
-import { UsageError } from '../errors.js';
+import { HandOverSpentError, UsageError } from '../errors.js';
 import type { ConfigStore } from '../storage/config.js';
 import type { CredentialKey, CredentialStore, StoredTokens } from '../storage/credentials.js';
 import type { Clock } from '../io/io.js';
@@ -69,6 +71,8 @@ export interface WithTokenOptions {
   config: ConfigStore;
   oauth: OAuthEnv;
   clock: Clock;
+  /** Ends discovery early (`login --timeout`); never the refresh, whose answer is the only copy of the sign-in. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -78,12 +82,23 @@ export interface WithTokenOptions {
 export async function signInWithRefreshToken(opts: WithTokenOptions): Promise<{ scope: string; expiresAt: number; issuer: string }> {
   const { authServerInfo, discoverAuthorizationServer, refreshTokens } = await import('./oauth.js');
   const { shielded } = await import('../io/shield.js');
-  const as = authServerInfo(await discoverAuthorizationServer(opts.baseUrl, opts.oauth));
+  const as = authServerInfo(await discoverAuthorizationServer(opts.baseUrl, { ...opts.oauth, signal: opts.signal }));
   const key: CredentialKey = { baseUrl: opts.baseUrl, profile: opts.profile };
   const { handOver } = opts;
   const credentials = handOver.clientAuth ? { method: handOver.clientAuth, secret: handOver.clientSecret } : undefined;
+  const { InvalidGrantError } = await import('./oauth.js');
+  const { handOverCommands } = await import('./tokens.js');
   return shielded(async () => {
-    const result = await refreshTokens(as, handOver.clientId, handOver.refreshToken, apiResourceOf(opts.baseUrl), opts.oauth, credentials);
+    let result: Awaited<ReturnType<typeof refreshTokens>>;
+    try {
+      result = await refreshTokens(as, handOver.clientId, handOver.refreshToken, apiResourceOf(opts.baseUrl), opts.oauth, credentials);
+    } catch (error) {
+      if (!(error instanceof InvalidGrantError)) throw error;
+      throw new HandOverSpentError(
+        'the service refused this hand-over line: it was used before (a line works once) or has expired; if it had been used, the service has now signed out every copy of that sign-in, the machine that used it first included',
+        { hint: `${handOverCommands(key)}; nothing was stored here`, cause: error },
+      );
+    }
     const now = opts.clock.now();
     const stored: StoredTokens = {
       accessToken: result.accessToken,
@@ -93,6 +108,8 @@ export async function signInWithRefreshToken(opts: WithTokenOptions): Promise<{ 
       scope: result.scope,
       clientId: handOver.clientId,
       ...(handOver.clientAuth ? { clientAuth: handOver.clientAuth, clientSecret: handOver.clientSecret } : {}),
+      // A later refused refresh then says what a line used twice does (src/auth/tokens.ts).
+      via: 'hand-over',
     };
     await opts.store.save(key, stored);
     await opts.config.updateProfile(opts.profile, (p) => ({

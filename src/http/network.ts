@@ -45,6 +45,7 @@ import {
   type ProxySettings,
 } from './proxy.js';
 import { Tracer } from './redact.js';
+import { Secrets } from '../io/secrets.js';
 import { readSystemStore, systemStoreOff, type SystemStore } from './system-ca.js';
 import { UNKNOWN_CA, describeStore, errorCode, markPermanent, networkReason, tlsFailure } from './tls-errors.js';
 import { traceRequest, traceResponse } from './trace.js';
@@ -63,6 +64,8 @@ export class Network {
   readonly timeoutMs: number;
   /** Undefined without `--debug`. */
   readonly tracer: Tracer | undefined;
+  /** Every token this run holds (src/io/secrets.ts): the OAuth steps and token providers add theirs. */
+  readonly secrets: Secrets;
   /** undici's ProxyAgents, keyed by proxy URL, made on first use. */
   private readonly dispatchers = new Map<string, Promise<Dispatcher>>();
   /** Node's keep-alive agents for direct requests, by scheme, made on first use. */
@@ -80,7 +83,8 @@ export class Network {
   constructor(options: NetworkOptions) {
     this.proxy = proxySettings(options.env);
     this.timeoutMs = options.timeoutMs;
-    this.tracer = options.trace ? new Tracer(options.trace) : undefined;
+    this.secrets = options.secrets ?? new Secrets();
+    this.tracer = options.trace ? new Tracer(options.trace, this.secrets) : undefined;
     this.store = systemStoreOff(options.env) ? { state: 'off' } : { state: 'unread' };
   }
 

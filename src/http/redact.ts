@@ -6,6 +6,7 @@
  * scrub that value from every later line whatever shape it turns up in.
  */
 import { parseJson, stringifyJson } from '../io/json.js';
+import { REDACTED, Secrets } from '../io/secrets.js';
 
 const SECRET_KEY =
   /^(access[_-]?token|refresh[_-]?token|id[_-]?token|token|code|code[_-]?verifier|client[_-]?secret|password|assertion|api[_-]?key|authorization|proxy-authorization|cookie|set-cookie)$/i;
@@ -16,7 +17,6 @@ const SECRET_KEY =
  */
 const SECRET_HEADER =
   /(?:^|[-_])(?:api[-_]?key|key|token|secret|password|passwd|auth|authorization|cookie|session|signature|credentials?)(?:$|[-_])/i;
-export const REDACTED = '[redacted]';
 /** Deeper JSON is not walked (a hostile reply could blow the stack): it is not shown at all. */
 const MAX_DEPTH = 64;
 
@@ -114,26 +114,23 @@ function redactJson(value: unknown, learn: Learn, depth: number): unknown {
   return value;
 }
 
-/** Short values (a "code" of "1") are not worth scrubbing and would garble every line. */
-const MIN_SECRET_LENGTH = 6;
-
 /**
  * The `--debug` trace: one per process, shared by the API and OAuth paths, so a token learnt in
- * one (a refresh reply, an Authorization header) is scrubbed from every line of the other.
+ * one (a refresh reply, an Authorization header) is scrubbed from every line of the other; its
+ * secrets are the run's (`Secrets`), so a token the trace met is scrubbed from messages too.
  */
 export class Tracer {
-  private readonly secrets = new Set<string>();
-  readonly learn: Learn = (secret) => {
-    if (secret.length >= MIN_SECRET_LENGTH && secret !== REDACTED) this.secrets.add(secret);
-  };
+  readonly learn: Learn;
 
-  constructor(private readonly out: { write(chunk: string): unknown }) {}
+  constructor(
+    private readonly out: { write(chunk: string): unknown },
+    readonly secrets: Secrets = new Secrets(),
+  ) {
+    this.learn = secrets.learn;
+  }
 
-  /** Every known secret replaced, whatever shape the text has. */
   scrub(text: string): string {
-    let scrubbed = text;
-    for (const secret of this.secrets) if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(REDACTED);
-    return scrubbed;
+    return this.secrets.scrub(text);
   }
 
   line(text: string): void {

@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Env } from './proxy.js';
+import type { Secrets } from '../io/secrets.js';
 
 /** OAuth, discovery and probe replies are small documents: a megabyte is generous. */
 export const OAUTH_MAX_BYTES = 1024 * 1024;
@@ -17,6 +18,8 @@ export interface NetworkOptions {
   timeoutMs: number;
   /** Where the `--debug` trace goes; undefined means no trace and no redaction work. */
   trace?: { write(chunk: string): unknown } | undefined;
+  /** The run's secrets (src/io/secrets.ts): what the trace learns, and what rsi's messages never repeat. */
+  secrets?: Secrets | undefined;
 }
 
 export interface WireRequest {

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { Secrets } from './secrets.js';
 
 /**
  * The process's standard streams with their terminal facts, injected from `main.ts` so commands
@@ -31,6 +32,11 @@ export interface Io {
    * around them.
    */
   fds?: readonly [stdout: number, stderr: number];
+  /**
+   * The run's secrets (src/io/secrets.ts), scrubbed from everything written to `stderr` by the
+   * real process (`main.ts`); the network and the token providers add what they hold.
+   */
+  secrets?: Secrets;
 }
 
 /**

@@ -259,6 +259,7 @@ function commandsWhole(words: readonly string[]): string[] {
  * Writes pass straight through (no buffering of its own), so lines keep their order with anything
  * written to the raw stream (the live progress line, prompts); `drain` and `error` are the target's.
  */
-export function sanitizingStream(target: Writable): Writable {
-  return mappedStream(target, sanitizeText);
+export function sanitizingStream(target: Writable, secrets?: { scrub(text: string): string }): Writable {
+  // Secrets first: a token is replaced before anything could split or escape it.
+  return mappedStream(target, secrets ? (text) => sanitizeText(secrets.scrub(text)) : sanitizeText);
 }

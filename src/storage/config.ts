@@ -2,7 +2,7 @@
  * Non-secret configuration: profiles with their base URL, the authorization server's endpoints and
  * the dynamic client registration. One JSON file, validated on read, written atomically.
  */
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile, chmod } from './fs.js';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -261,13 +261,35 @@ export async function ensureDir(dir: string): Promise<void> {
   }
 }
 
-/** Writes a file by renaming a complete temporary file over it, so readers never see half of it. */
-export async function writeAtomic(file: string, content: string, mode: number): Promise<void> {
+/** A file's identity on its volume: what `mv` within the volume keeps and a copy never has. */
+export interface FileIdentity {
+  /** st_dev and st_ino as decimal text (64-bit values do not fit a JSON number exactly). */
+  dev: string;
+  ino: string;
+}
+
+/**
+ * Writes a file by renaming a complete temporary file over it, so readers never see half of it.
+ * `content` may depend on the identity the file will have (the temporary file's, which the rename
+ * keeps): the credentials file records it, to tell itself from a copy (storage/credentials.ts).
+ */
+export async function writeAtomic(file: string, content: string | ((identity: FileIdentity) => string), mode: number): Promise<void> {
   const dir = dirname(file);
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(tmp, content, { mode });
+    if (typeof content === 'string') await writeFile(tmp, content, { mode });
+    else {
+      const fd = openSync(tmp, 'wx', mode);
+      try {
+        const info = fstatSync(fd, { bigint: true });
+        writeFileSync(fd, content({ dev: String(info.dev), ino: String(info.ino) }));
+        // On disk before the rename: a crash must not leave an empty file where the tokens were.
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
     await chmod(tmp, mode);
     await rename(tmp, file);
   } catch (error) {

@@ -3,15 +3,9 @@
  * (`--insecure-storage` / RSI_CREDENTIAL_STORE=file); unit tests use an in-memory double
  * (test/support/memory-store.ts, kind 'memory'). Keyed by base URL and profile. Never a silent fallback from one to another.
  */
-import { readFile, rm } from './fs.js';
-import { readFileSync, realpathSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { CredentialStoreError } from '../errors.js';
-import { STORE_LOCK_STALE_MS, ensureDir, writeAtomic } from './config.js';
-import { withLock } from './lock.js';
-import { assertTrusted, type TrustHost } from './trust.js';
 
 export interface StoredTokens {
   accessToken: string;
@@ -27,10 +21,24 @@ export interface StoredTokens {
   /** That client's secret: kept with the tokens it guards, in the same store, never in config.json. */
   clientSecret?: string | undefined;
   /**
-   * Read, never written: the file store found these tokens saved by another machine or in another
-   * folder (a copied config folder), and says where. Its refresh token must not be used here.
+   * `hand-over`: this sign-in came from a hand-over line (`rsi login --with-token`), so a refused
+   * refresh may mean the line was used a second time somewhere (src/auth/tokens.ts says so).
    */
-  copiedFrom?: string | undefined;
+  via?: 'hand-over' | undefined;
+  /**
+   * Read, never written: the file store found these tokens in another file than the one they were
+   * saved in (a copy: `cp -a`, a restored backup; or a folder moved to another file system), and
+   * says where they were saved. Its refresh token is not used here until the sign-in is adopted.
+   */
+  copiedFrom?: SavedElsewhere | undefined;
+}
+
+/** Where a sign-in found in a copy was saved: its config folder's real path, on that host. */
+export interface SavedElsewhere {
+  dir: string;
+  host: string;
+  /** That folder is on this machine and still holds a credentials file: certainly a copy, not a move. */
+  originalHere: boolean;
 }
 
 export interface CredentialKey {
@@ -53,10 +61,16 @@ export interface CredentialStore {
   delete(key: CredentialKey): Promise<void>;
   /** Throws CredentialStoreError when the store cannot be used at all (locked, unreachable). */
   probe(key: CredentialKey): Promise<void>;
+  /**
+   * Makes a sign-in found in a copy (`copiedFrom`) this store's own, for a folder that was moved
+   * rather than copied; says where it had been saved, or undefined when there was nothing to adopt.
+   * Only stores whose entries travel with a folder have it (the file store).
+   */
+  adopt?(key: CredentialKey): Promise<SavedElsewhere | undefined>;
 }
 
 /** The stored shapes, built on first read rather than at import (docs/performance.md, round 3). */
-const schemas = (() => {
+export const schemas = (() => {
   let built: ReturnType<typeof build> | undefined;
   function build() {
     const AccessPart = z.object({
@@ -67,9 +81,16 @@ const schemas = (() => {
       clientId: z.string(),
       clientAuth: z.optional(z.enum(['client_secret_basic', 'client_secret_post'])),
       clientSecret: z.optional(z.string()),
+      via: z.optional(z.literal('hand-over')),
     });
     const RefreshPart = z.object({ refreshToken: z.string().check(z.minLength(1)) });
-    const Home = z.object({ host: z.string(), machine: z.string(), dir: z.string() });
+    const Home = z.object({
+      host: z.string(),
+      machine: z.string(),
+      dir: z.string(),
+      /** The identity of credentials.json when this entry was written (FileIdentity). */
+      file: z.optional(z.object({ dev: z.string(), ino: z.string() })),
+    });
     const FileEntries = z.record(z.string(), z.extend(AccessPart, { refreshToken: z.optional(z.string()), home: z.optional(Home) }));
     return { AccessPart, RefreshPart, FileEntries };
   }
@@ -236,6 +257,7 @@ export class KeychainStore implements CredentialStore {
       clientId: tokens.clientId,
       clientAuth: tokens.clientAuth,
       clientSecret: tokens.clientSecret,
+      via: tokens.via,
     });
     const refreshText = tokens.refreshToken ? JSON.stringify({ refreshToken: tokens.refreshToken }) : undefined;
     if (this.platform === 'win32') {
@@ -297,115 +319,4 @@ function parseSecret<T>(schema: z.ZodMiniType<T>, text: string, where: string): 
   } catch {
     throw new CredentialStoreError(`the stored credentials (${where}) are unreadable`, { hint: 'run `rsi login` to replace them' });
   }
-}
-
-/** The explicit, visible fallback: `<config>/credentials.json`, mode 0600, replaced atomically. */
-export class FileStore implements CredentialStore {
-  readonly kind = 'file';
-  readonly file: string;
-
-  constructor(
-    readonly dir: string,
-    private readonly host?: TrustHost,
-  ) {
-    this.file = join(dir, 'credentials.json');
-  }
-
-  private async readAll(): Promise<z.infer<ReturnType<typeof schemas>['FileEntries']>> {
-    await assertTrusted(this.dir, 'folder', this.host);
-    await assertTrusted(this.file, 'secret-file', this.host);
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw new CredentialStoreError(`cannot read ${this.file}: ${(error as Error).message}`);
-    }
-    try {
-      return schemas().FileEntries.parse(JSON.parse(text));
-    } catch {
-      throw new CredentialStoreError(`${this.file} is corrupt`, { hint: 'delete it and run `rsi login --insecure-storage` again' });
-    }
-  }
-
-  async probe(): Promise<void> {
-    await this.readAll();
-  }
-
-  async load(key: CredentialKey): Promise<StoredTokens | undefined> {
-    return this.fromDisk((await this.readAll())[entryName(key)]);
-  }
-
-  async save(key: CredentialKey, tokens: StoredTokens): Promise<void> {
-    await this.update(key, () => tokens);
-  }
-
-  /**
-   * An entry as the provider sees it: where it was saved is compared with here (this machine, this
-   * folder), and a difference is reported as `copiedFrom` rather than trusted.
-   */
-  private fromDisk(entry: FileEntry | undefined): StoredTokens | undefined {
-    if (!entry) return undefined;
-    const { home, ...tokens } = entry;
-    const here = homeOf(this.dir);
-    if (!home || (home.host === here.host && home.machine === here.machine && home.dir === here.dir)) return tokens;
-    return { ...tokens, copiedFrom: `${home.dir} on ${home.host}` };
-  }
-
-  /**
-   * Every profile's tokens share this one file, so each change re-reads it under the store lock
-   * and writes it back whole: a rotation saved by another profile a moment ago is never undone.
-   */
-  async update(key: CredentialKey, fn: (current: StoredTokens | undefined) => StoredTokens | undefined): Promise<void> {
-    await this.locked(async () => {
-      const all = await this.readAll();
-      const next = fn(this.fromDisk(all[entryName(key)]));
-      if (next === undefined) return;
-      // Saved here: the entry now belongs to this machine and folder (a login or a rotation here).
-      const { copiedFrom: _, ...tokens } = next;
-      all[entryName(key)] = { ...tokens, refreshToken: next.refreshToken, home: homeOf(this.dir) };
-      await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
-    });
-  }
-
-  async delete(key: CredentialKey): Promise<void> {
-    await this.locked(async () => {
-      const all = await this.readAll();
-      if (!(entryName(key) in all)) return;
-      delete all[entryName(key)];
-      if (Object.keys(all).length === 0) await rm(this.file, { force: true });
-      else await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
-    });
-  }
-
-  private async locked(fn: () => Promise<void>): Promise<void> {
-    await ensureDir(this.dir);
-    await withLock(`${this.file}.lock`, { staleMs: STORE_LOCK_STALE_MS, what: 'update the credentials' }, fn);
-  }
-}
-
-type FileEntry = z.infer<ReturnType<typeof schemas>['FileEntries']>[string];
-
-/**
- * Where a file entry was saved: the host name, the machine's id (systemd's /etc/machine-id where
- * there is one: a cloned runner image may keep a host name) and the config folder's real path.
- */
-function homeOf(dir: string): { host: string; machine: string; dir: string } {
-  let machine = '';
-  try {
-    machine = readFileSync('/etc/machine-id', 'utf8').trim();
-  } catch {
-    // No machine id (macOS, Windows, some containers): the host name and the folder still tell.
-  }
-  let real = resolve(dir);
-  try {
-    real = realpathSync(real);
-  } catch {
-    // A folder not made yet: its absolute path is what it will be.
-  }
-  return { host: hostname(), machine, dir: real };
-}
-
-function entryName(key: CredentialKey): string {
-  return `${key.profile} ${key.baseUrl}`;
 }

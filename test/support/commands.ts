@@ -132,6 +132,7 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
           getAccessToken: async () => token,
           refreshAfterUnauthorized: async () => undefined,
           tokens: async () => undefined,
+          tokensToHandOver: async () => undefined,
         };
       }
       if (!profile?.authServer) throw new NotSignedInError('not signed in (profile default)');
@@ -151,6 +152,7 @@ export function fakeCredentials(o: FakeCredentialsOptions = {}): Partial<Credent
         getAccessToken: (signal) => provider.getAccessToken(signal),
         refreshAfterUnauthorized: (rejected, signal) => provider.refreshAfterUnauthorized(rejected, signal),
         tokens: (signal) => provider.tokens(signal),
+        tokensToHandOver: (signal) => provider.tokensToHandOver(signal),
       };
     },
   };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { ConfigStore, diskTrustIssues } from '../../src/storage/config.js';
-import { FileStore } from '../../src/storage/credentials.js';
+import { FileStore } from '../../src/storage/file-store.js';
 import { currentHost, trustIssue, type TrustHost } from '../../src/storage/trust.js';
 import { runChecks } from '../../src/commands/doctor/doctor.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';

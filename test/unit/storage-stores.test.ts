@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, CredentialStoreError } from '../../src/errors.js';
 import { ConfigStore, configDir, currentConfigHost, writeAtomic, type ConfigHost } from '../../src/storage/config.js';
+import { FileStore } from '../../src/storage/file-store.js';
 import {
-  FileStore,
   KEYCHAIN_DIALOG_TIMEOUT_MS,
   KEYCHAIN_TIMEOUT_MS,
   KeychainStore,

@@ -1,12 +1,13 @@
 // The parts of issue 46 that need no process: the hand-over line of `auth token --refresh` /
 // `login --with-token`, and the file store telling a copied config folder from its own.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeHandOver, encodeHandOver } from '../../src/auth/with-token.js';
 import { UsageError } from '../../src/errors.js';
-import { FileStore, type StoredTokens } from '../../src/storage/credentials.js';
+import type { StoredTokens } from '../../src/storage/credentials.js';
+import { FileStore } from '../../src/storage/file-store.js';
 
 const TOKENS: StoredTokens = { accessToken: 'a1', refreshToken: 'r1', expiresAt: 1, scope: 'service:read', clientId: 'client-1' };
 
@@ -58,7 +59,10 @@ describe('FileStore: a copied config folder', () => {
     expect(await new FileStore(original).load(key)).toEqual(TOKENS);
     const copy = await folder();
     await cp(original, copy, { recursive: true });
-    expect(await new FileStore(copy).load(key)).toMatchObject({ ...TOKENS, copiedFrom: expect.stringContaining(original) });
+    expect(await new FileStore(copy).load(key)).toMatchObject({
+      ...TOKENS,
+      copiedFrom: { dir: await realpath(original), originalHere: true },
+    });
   });
 
   it('an entry saved before rsi recorded where is trusted; a save binds it here', async () => {
@@ -66,7 +70,7 @@ describe('FileStore: a copied config folder', () => {
     await writeFile(join(dir, 'credentials.json'), JSON.stringify({ 'default https://svc.test': TOKENS }), { mode: 0o600 });
     const store = new FileStore(dir);
     expect((await store.load(key))?.copiedFrom).toBeUndefined();
-    await store.save(key, { ...TOKENS, copiedFrom: 'elsewhere' });
+    await store.save(key, { ...TOKENS, copiedFrom: { dir: '/elsewhere', host: 'other', originalHere: false } });
     const written = JSON.parse(await readFile(join(dir, 'credentials.json'), 'utf8'))['default https://svc.test'];
     expect(written.copiedFrom).toBeUndefined();
     expect(written.home.dir).toContain('rsi-copied-');

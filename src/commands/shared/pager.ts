@@ -40,7 +40,7 @@ export async function pageOutput(ctx: Context, path: string, action: Command, pa
   // What the pager shows is for the terminal too: ASCII where its locale is not UTF-8 (io/ascii.ts).
   const { utf8Locale } = await import('../../io/pictures.js');
   const paged = utf8Locale(ctx.env) ? pager.stream : (await import('../../io/ascii.js')).asciiStream(pager.stream);
-  const beside = besidePager(stderr, sanitizingStream(paged), pager, ctx.io.stderrIsTTY);
+  const beside = besidePager(stderr, sanitizingStream(paged, ctx.io.secrets), pager, ctx.io.stderrIsTTY);
   ctx.io.stdout = paged;
   ctx.io.stderr = beside;
   ctx.onClose(async () => {

@@ -9,6 +9,7 @@ import * as login from '../../../src/commands/login/login.js';
 import * as logout from '../../../src/commands/logout/logout.js';
 import * as status from '../../../src/commands/auth/status/status.js';
 import * as token from '../../../src/commands/auth/token/token.js';
+import * as adopt from '../../../src/commands/auth/adopt/adopt.js';
 import { CredentialStoreError, NotSignedInError, UsageError } from '../../../src/errors.js';
 import type { StoredTokens } from '../../../src/storage/credentials.js';
 import { fakeCredentials, parseFlags } from '../../support/commands.js';
@@ -137,6 +138,19 @@ describe('auth token: flags', () => {
     expect(await parseFlags(token.build, [])).toEqual({});
     expect(await parseFlags(token.build, ['--refresh'])).toEqual({ refresh: true });
     await expect(parseFlags(token.build, ['x'])).rejects.toThrow(/too many arguments/);
+  });
+});
+
+describe('auth adopt: flags', () => {
+  it('takes nothing', () => takesNothing(adopt.build));
+});
+
+describe('auth adopt: run', () => {
+  it('refuses a keychain sign-in, which no folder carries, and RSI_TOKEN', async () => {
+    const ctx = fakeCtx(fakeIo(false), { credentials: fakeCredentials({ baseUrl: BASE, store: await signedIn() }) });
+    await expect(adopt.run({}, ctx)).rejects.toThrow(/nothing to adopt/);
+    const env = fakeCtx(fakeIo(false), { credentials: fakeCredentials({ baseUrl: BASE, envToken: 'tok-from-env' }) });
+    await expect(adopt.run({}, env)).rejects.toThrow(/RSI_TOKEN is set/);
   });
 });
 
