@@ -17,10 +17,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // Node ≥ 22.1 can keep V8's compiled code on disk, which cuts start-up (docs/performance.md). It
   // must be on before the bundle loads, hence the dynamic import below. Node 20 has no such
   // function; a cache that cannot be created (read-only home, full disk) only costs the gain, and
-  // the CLI must never print or fail because of it. NODE_COMPILE_CACHE and
-  // NODE_DISABLE_COMPILE_CACHE keep their Node meaning (Node honours them over the argument).
+  // the CLI must never fail because of it. NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE keep
+  // their Node meaning (Node honours them over the argument), so rsi's folder is then left alone.
   try {
-    process.getBuiltinModule('node:module').enableCompileCache?.(compileCacheDir());
+    const env = process.env;
+    const dir = env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE ? undefined : compileCacheDir();
+    if (dir) process.getBuiltinModule('node:module').enableCompileCache?.(dir);
   } catch {
     // No cache: same behaviour, slower start.
   }
@@ -32,14 +34,46 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   });
 }
 
-/** A per-user folder, not Node's default under the shared /tmp, which another user could own. */
+/**
+ * A per-user folder, not Node's default under the shared /tmp, which another user could own. Code
+ * runs from it, so it passes the config folder's check (src/storage/trust.ts, `trustIssue`): each of
+ * `rsi` and `rsi/compile` must be the user's (or root's), writable by nobody else, and not a link
+ * another user made; it is made 0700. A folder that fails turns the cache off, with one line.
+ */
 function compileCacheDir() {
   const { homedir } = process.getBuiltinModule('node:os');
   const { join } = process.getBuiltinModule('node:path');
   const env = process.env;
   if (process.platform === 'win32') return join(env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local'), 'rsi', 'Cache', 'compile');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'rsi', 'compile');
-  return join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'rsi', 'compile');
+  const rsi =
+    process.platform === 'darwin'
+      ? join(homedir(), 'Library', 'Caches', 'rsi')
+      : join(env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'rsi');
+  const dir = join(rsi, 'compile');
+  const fs = process.getBuiltinModule('node:fs');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const path of [rsi, dir]) {
+    const problem = folderProblem(fs, path);
+    if (problem) {
+      process.stderr.write(`warning: Node's compile cache is off (rsi starts slower): ${path} ${problem}\n`);
+      return undefined;
+    }
+  }
+  // Made 0755 by an earlier rsi: nobody else needs to read compiled code.
+  if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** trustIssue's rules for a folder (src/storage/trust.ts), which this file cannot load before the cache is on. */
+function folderProblem(fs, path) {
+  const uid = process.getuid();
+  const link = fs.lstatSync(path);
+  if (link.isSymbolicLink() && link.uid !== uid && link.uid !== 0) return `is a symbolic link made by another user (uid ${link.uid})`;
+  const info = link.isSymbolicLink() ? fs.statSync(path) : link;
+  const q = /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+  if (info.uid !== uid && info.uid !== 0) return `is owned by another user (uid ${info.uid}); fix: chown ${process.env.USER || uid} ${q}`;
+  if ((info.mode & 0o022) !== 0) return `can be written by other users (mode ${(info.mode & 0o777).toString(8)}); fix: chmod 700 ${q}`;
+  return undefined;
 }
 
 /**

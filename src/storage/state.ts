@@ -10,7 +10,6 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { currentHost, type TrustHost, type TrustIssue, trustError, trustIssue } from './trust.js';
-import { shellCommand } from '../io/text.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -26,18 +25,6 @@ export function cacheDir(env: Env, platform: NodeJS.Platform, home: string, join
 
 /** The problem with `dir` as rsi's state folder, if any (absent is fine: rsi creates it). */
 export async function stateFolderIssue(dir: string, host: TrustHost = currentHost()): Promise<TrustIssue | undefined> {
-  if (host.platform === 'win32') return undefined;
-  let link: fs.Stats;
-  try {
-    link = fs.lstatSync(dir);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new ConfigError(`cannot check ${dir}: ${(error as Error).message}`, { cause: error });
-  }
-  // A link the user did not make (planted in a shared cache folder) is not followed at all.
-  if (link.isSymbolicLink() && host.uid !== undefined && link.uid !== host.uid)
-    return { path: dir, problem: `is a symbolic link made by another user (uid ${link.uid})`, fix: `${shellCommand(['rm', dir])}` };
   return trustIssue(dir, 'folder', host);
 }
 

@@ -51,6 +51,9 @@ export async function trustIssue(path: string, kind: TrustKind, host: TrustHost 
           problem: 'is a symbolic link (tokens are never read through one)',
           fix: `${shellCommand(['rm', path])}, then sign in again`,
         };
+      // A link another user made (in a shared folder, say) is theirs to repoint at will.
+      if (foreign(link.uid, host))
+        return { path, problem: `is a symbolic link made by another user (uid ${link.uid})`, fix: shellCommand(['rm', path]) };
       info = await stat(path);
     } else info = link;
   } catch (error) {
@@ -58,8 +61,7 @@ export async function trustIssue(path: string, kind: TrustKind, host: TrustHost 
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new ConfigError(`cannot check ${path}: ${(error as Error).message}`, { cause: error });
   }
-  // Root may own it (it can do anything anyway); any other user may not, as with ssh.
-  if (host.uid !== undefined && info.uid !== host.uid && info.uid !== 0) {
+  if (foreign(info.uid, host)) {
     return {
       path,
       problem: `is owned by another user (uid ${info.uid})`,
@@ -74,6 +76,11 @@ export async function trustIssue(path: string, kind: TrustKind, host: TrustHost 
     };
   }
   return undefined;
+}
+
+/** Root may own it (it can do anything anyway); any other user may not, as with ssh. */
+function foreign(uid: number, host: TrustHost): boolean {
+  return host.uid !== undefined && uid !== host.uid && uid !== 0;
 }
 
 /** Throws a ConfigError naming the path and the fix when `path` must not be trusted. */

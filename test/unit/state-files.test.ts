@@ -14,6 +14,7 @@ import {
   statSync,
   symlinkSync,
   writeFileSync,
+  lchownSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,8 +112,10 @@ describe.skipIf(!posix)('state files', () => {
     // The user's own link (e.g. the cache moved to another disk): fine.
     await writeState(link, 'update-check.json', { latest: '1.0.0' }, me);
     expect(readState(join(real, 'update-check.json'))).toEqual({ latest: '1.0.0' });
-    // The same link as seen by another user (a link planted in a shared cache folder): refused.
-    const other: TrustHost = { ...me, uid: (me.uid ?? 0) + 4242 };
-    expect((await stateFolderIssue(link, other))?.problem).toMatch(/symbolic link made by another user/);
+    // A link another user made (planted in a shared cache folder): refused. Root's links count as
+    // the user's own (root can do anything anyway), so as root the link is handed to another uid.
+    if (me.uid === 0) lchownSync(link, 4243, 0);
+    const seenBy: TrustHost = me.uid === 0 ? me : { ...me, uid: (me.uid ?? 0) + 4242 };
+    expect((await stateFolderIssue(link, seenBy))?.problem).toMatch(/symbolic link made by another user/);
   });
 });
