@@ -248,7 +248,16 @@ export function ioErrorFrom(error: unknown, what: string): IoError | undefined {
 
 /** The OS keychain or the credentials file cannot be used. Exit 1, with what to do about it. */
 export class CredentialStoreError extends CliError {
-  override readonly code = 'credential_store';
+  override readonly code: string = 'credential_store';
+}
+
+/**
+ * No OS keychain can be reached (no D-Bus session, no Secret Service, locked, no answer): the
+ * credentials are missing as far as this run can tell, so exit 3, and the hint names the file store.
+ */
+export class KeychainUnavailableError extends CredentialStoreError {
+  override readonly code = 'keychain_unavailable';
+  override readonly exitCode = ExitCode.notSignedIn;
 }
 
 /** A config file that cannot be read or does not validate. Exit 1, naming the file. */

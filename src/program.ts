@@ -10,6 +10,7 @@ import { Command, Help, Option } from 'commander';
 import { OUTPUT_FORMATS, type Context } from './context.js';
 import { MIN_DESCRIPTION_WIDTH, reflowHelp, stackedItem } from './io/help-text.js';
 import { helpWidth } from './io/io.js';
+import { suggest } from './io/text.js';
 import * as layout from './commands/help/layout.js';
 import { type CommandDeclaration, isGroup, type RegistryEntry } from './commands/declaration.js';
 import { INDEX, ROOT, declarationsOf, loadRegistry } from './commands/registry.js';
@@ -195,7 +196,8 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
         // The width comes from the injected Io, not from commander's look at process.stdout.
         getOutHelpWidth: () => helpWidth(ctx.io),
         writeErr: (text) => void ctx.io.stderr.write(text),
-        outputError: (text, write) => write(usageText(explainUsage(cmd, text.replace(/^error: /, '').trimEnd()), ctx.env)),
+        outputError: (text, write) =>
+          write(usageText(explainUsage(cmd, text.replace(/^error: /, '').trimEnd(), declaration?.secretArguments), ctx.env)),
       })
       // Global options are listed once (`rsi help environment`); every screen points there.
       .configureHelp({
@@ -240,7 +242,7 @@ const SIBLING_FLAGS: Record<string, readonly string[]> = {
  * `-o json`) named with rsi's equivalent, a flag of a sibling command named, and an unquoted name
  * (`rsi status My first project`) with a hint to quote it.
  */
-export function explainUsage(cmd: Command, message: string): string {
+export function explainUsage(cmd: Command, message: string, secretArguments?: string): string {
   const typed = {
     path: commandPath(cmd),
     argv: (rootOf(cmd) as unknown as { rawArgs?: string[] }).rawArgs ?? [],
@@ -251,6 +253,9 @@ export function explainUsage(cmd: Command, message: string): string {
   const habit = command !== undefined ? commandHabit(command, typed) : option !== undefined ? optionHabit(option, typed) : undefined;
   if (habit) return `rsi: ${habit}\n`;
   const excess = /^too many arguments for '[^']+'\. Expected (\d+) arguments? but got/.exec(message);
+  // commander lists what it got: a token pasted as an argument must not be repeated on stderr.
+  if (excess && secretArguments !== undefined)
+    return `rsi: ${suggest(['rsi', ...typed.path.split(' ')])} takes no arguments; ${cmd.args.length === 1 ? 'the one' : `the ${cmd.args.length}`} given ${cmd.args.length === 1 ? 'was' : 'were'} not used (and ${cmd.args.length === 1 ? 'is' : 'are'} not repeated here: a token is a secret)\nhint: ${secretArguments}\n`;
   const quote = excess ? quoteHint(typed.argv, cmd.args, Number(excess[1])) : undefined;
   return `rsi: ${suggestSibling(cmd, message)}\n${quote ? `hint: ${quote}\n` : ''}`;
 }

@@ -178,7 +178,7 @@ async function mcpTokenProvider(creds: Credentials, options: ResolveOptions): Pr
   const baseUrl = creds.requireBaseUrl();
   const url = resourceUrl(baseUrl, 'mcp');
   const envToken = options.env.RSI_MCP_TOKEN?.trim();
-  if (envToken) return fromEnvironment(new StaticTokenProvider(envToken), 'RSI_MCP_TOKEN', url);
+  if (envToken) return fromEnvironment(new StaticTokenProvider(envToken, 'RSI_MCP_TOKEN'), 'RSI_MCP_TOKEN', url);
   const hint = `run ${suggest(['rsi', ...profileWords(creds.profileName), 'login', '--resource', 'mcp'])} (or set RSI_MCP_TOKEN)`;
   const notSignedInMcp = () =>
     new NotSignedInError(`not signed in to the MCP server of ${baseUrl} (profile ${creds.profileName})`, { hint });

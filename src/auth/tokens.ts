@@ -26,16 +26,26 @@ export function refreshMargin(tokens: { expiresAt: number; obtainedAt?: number |
   return Math.min(REFRESH_MARGIN_MS, Math.max(0, (tokens.expiresAt - tokens.obtainedAt) / 4));
 }
 
-/** RSI_TOKEN: used as is, never stored, never refreshed. */
+/** RSI_TOKEN (or RSI_MCP_TOKEN): used as is, never stored, never refreshed. */
 export class StaticTokenProvider implements AuthProvider {
-  constructor(private readonly token: string) {}
+  constructor(
+    private readonly token: string,
+    private readonly variable: 'RSI_TOKEN' | 'RSI_MCP_TOKEN' = 'RSI_TOKEN',
+  ) {}
 
   async getAccessToken(): Promise<string> {
     return this.token;
   }
 
+  /** Nothing to refresh: the refused token is the variable's, and only a new value helps (not `rsi login`). */
   async refreshAfterUnauthorized(): Promise<string | undefined> {
-    return undefined;
+    const name = this.variable;
+    throw new NotSignedInError(
+      `the service refused the access token in ${name} (expired, revoked, or not for this service); rsi uses it as is and never refreshes it`,
+      {
+        hint: `renew ${name} with a fresh access token (\`rsi auth token\` on a machine that is signed in, or your CI's secret store), or unset it to use the stored sign-in`,
+      },
+    );
   }
 }
 

@@ -55,6 +55,11 @@ export interface CommandDeclaration {
   /** The paged endpoint `--all` walks (`GET /keywords/search`, src/client/walks.ts). */
   paged?: string | undefined;
   hidden?: boolean | undefined;
+  /**
+   * The command takes no arguments, and one given by mistake may be a secret (`rsi login
+   * --with-token <token>`): it is refused without being repeated, with this hint (where it goes).
+   */
+  secretArguments?: string | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import * as z from 'zod/mini';
-import { CredentialStoreError } from '../errors.js';
+import { CredentialStoreError, KeychainUnavailableError } from '../errors.js';
 
 export interface StoredTokens {
   accessToken: string;
@@ -307,8 +307,8 @@ function keychainError(what: string, error: unknown): CredentialStoreError {
   else if (/org\.freedesktop\.secrets|not provided by any \.service/i.test(raw)) reason = 'no Secret Service (keyring daemon) is running';
   else if (/dismissed|locked/i.test(raw)) reason = 'the keyring is locked';
   else if (/Did not receive a reply|no answer within|timed? ?out/i.test(raw)) reason = 'the keyring did not answer in time';
-  return new CredentialStoreError(`cannot ${what}: ${reason}`, {
-    hint: 'unlock or start your keyring, or sign in with `rsi login --insecure-storage` to keep tokens in a 0600 file',
+  return new KeychainUnavailableError(`cannot ${what}: ${reason}`, {
+    hint: 'unlock or start your keyring, or keep tokens in a 0600 file instead: `rsi login --insecure-storage` (or RSI_CREDENTIAL_STORE=file)',
     cause: error,
   });
 }

@@ -196,10 +196,10 @@ describe.concurrent('rsi login', () => {
     }
   });
 
-  it('without a reachable keychain: a clear error naming --insecure-storage, nothing written', async ({ expect }) => {
+  it('without a reachable keychain: the credentials exit code (3) naming --insecure-storage, nothing written', async ({ expect }) => {
     const dir = freshDir();
     const r = await runCli(['login', '--base-url', auto.url], { env: { RSI_CONFIG_DIR: dir, BROWSER: FAKE_BROWSER } });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^rsi: no usable OS keychain/m);
     expect(r.stderr).toContain('--insecure-storage');
     expect(existsSync(join(dir, 'credentials.json'))).toBe(false);

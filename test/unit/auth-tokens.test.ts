@@ -109,10 +109,16 @@ describe('base URL validation', () => {
 });
 
 describe('token providers', () => {
-  it('RSI_TOKEN is used as is and never refreshed', async () => {
+  it('RSI_TOKEN is used as is and never refreshed: refused, it says to renew the variable, not to sign in', async () => {
     const p = new StaticTokenProvider('env-token');
     expect(await p.getAccessToken()).toBe('env-token');
-    expect(await p.refreshAfterUnauthorized()).toBeUndefined();
+    const refused = await p.refreshAfterUnauthorized().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(NotSignedInError);
+    expect((refused as NotSignedInError).message).toMatch(/^the service refused the access token in RSI_TOKEN \(expired/);
+    expect((refused as NotSignedInError).hint).toMatch(/^renew RSI_TOKEN with a fresh access token/);
+    expect((refused as NotSignedInError).hint).not.toMatch(/rsi login/);
+    const mcp = await new StaticTokenProvider('env-token', 'RSI_MCP_TOKEN').refreshAfterUnauthorized().catch((e: unknown) => e);
+    expect((mcp as NotSignedInError).hint).toMatch(/^renew RSI_MCP_TOKEN/);
   });
 
   it('refreshes early only within the margin (a minute, or a quarter of a short lifetime)', () => {

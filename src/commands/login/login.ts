@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { CredentialStoreError, ForbiddenError, UsageError } from '../../errors.js';
+import { ForbiddenError, KeychainUnavailableError, UsageError } from '../../errors.js';
 import { enumFlag, intFlag } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
 import { suggest } from '../../io/text.js';
@@ -39,6 +39,7 @@ export const command: CommandDeclaration = {
     'rsi login --profile work --add-scope analyses:run   # keeps the scopes you have',
     'rsi login --resource mcp               # the MCP server: scopes and authorization server from its own metadata',
   ],
+  secretArguments: 'a hand-over line or refresh token goes on stdin, never on the command line: `rsi login --with-token < handover.txt`',
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
@@ -112,8 +113,8 @@ export async function run(opts: LoginCommandOptions, ctx: Context): Promise<void
   try {
     await store.probe({ baseUrl, profile: globals.profile });
   } catch (error) {
-    if (error instanceof CredentialStoreError && store.kind === 'keychain') {
-      throw new CredentialStoreError(`no usable OS keychain: ${error.message.replace(/^cannot (read|open) the keychain: /, '')}`, {
+    if (error instanceof KeychainUnavailableError && store.kind === 'keychain') {
+      throw new KeychainUnavailableError(`no usable OS keychain: ${error.message.replace(/^cannot (read|open) the keychain: /, '')}`, {
         hint: 'start or unlock your keyring, or run `rsi login --insecure-storage` to keep tokens in a 0600 file (RSI_CREDENTIAL_STORE=file does the same)',
       });
     }

@@ -10,7 +10,7 @@ import * as logout from '../../../src/commands/logout/logout.js';
 import * as status from '../../../src/commands/auth/status/status.js';
 import * as token from '../../../src/commands/auth/token/token.js';
 import * as adopt from '../../../src/commands/auth/adopt/adopt.js';
-import { CredentialStoreError, NotSignedInError, UsageError } from '../../../src/errors.js';
+import { CredentialStoreError, KeychainUnavailableError, NotSignedInError, UsageError } from '../../../src/errors.js';
 import type { StoredTokens } from '../../../src/storage/credentials.js';
 import { fakeCredentials, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
@@ -104,14 +104,16 @@ describe('login: run (up to the browser)', () => {
     const store = Object.assign(new MemoryStore(), {
       kind: 'keychain' as const,
       probe: async () => {
-        throw new CredentialStoreError('cannot read the keychain: the keyring is locked');
+        throw new KeychainUnavailableError('cannot read the keychain: the keyring is locked');
       },
     });
     const ctx = fakeCtx(io, { credentials: fakeCredentials({ store }) });
-    const error = (await login.run({ ...opts, baseUrl: BASE }, ctx).catch((e: unknown) => e)) as CredentialStoreError;
-    expect(error).toBeInstanceOf(CredentialStoreError);
+    const error = (await login.run({ ...opts, baseUrl: BASE }, ctx).catch((e: unknown) => e)) as KeychainUnavailableError;
+    expect(error).toBeInstanceOf(KeychainUnavailableError);
     expect(error.message).toBe('no usable OS keychain: the keyring is locked');
-    expect(error.hint).toMatch(/--insecure-storage/);
+    // The credentials' exit code (3, "no credentials"), and the file store named.
+    expect(error.exitCode).toBe(3);
+    expect(error.hint).toMatch(/--insecure-storage.*RSI_CREDENTIAL_STORE=file/);
     // No URL was printed: the browser flow never began.
     expect(io.err()).toBe('');
   });

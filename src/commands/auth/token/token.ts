@@ -15,6 +15,7 @@ export const command: CommandDeclaration = {
     'BASE="$(rsi auth status --json | jq -r .baseUrl)"',
     'curl -H "Authorization: Bearer $(rsi auth token)" "$BASE/api/v1/projects"',
   ],
+  secretArguments: '`rsi auth token` prints the token of the sign-in in force; to sign in with one, pipe it to `rsi login --with-token`',
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
