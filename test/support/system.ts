@@ -41,6 +41,25 @@ export function keyringPart(): SystemPart {
   };
 }
 
+/** A UTS namespace of its own, to run rsi under another host name (`unshare --uts`: root, or a user namespace). */
+export function utsNamespacePart(): SystemPart {
+  const ok = commandExists('unshare') && spawnSync('unshare', ['--uts', 'hostname', 'rsi-probe.test'], { stdio: 'ignore' }).status === 0;
+  return {
+    name: 'a UTS namespace',
+    available: ok,
+    reason: '`unshare --uts` is not allowed here (run the tests as root, or where user namespaces are on)',
+  };
+}
+
+/** Files of another user (the tests make them with chown, which only root may do). */
+export function otherUserPart(): SystemPart {
+  return {
+    name: 'another user’s files',
+    available: process.getuid?.() === 0,
+    reason: 'only root can make files another user owns (chown)',
+  };
+}
+
 /**
  * Returns true when tests needing `part` should be skipped, printing why. Throws when the part is
  * missing and RSI_REQUIRE_SYSTEM_TESTS=1, so CI can never silently skip.

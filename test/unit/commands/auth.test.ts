@@ -10,7 +10,7 @@ import * as logout from '../../../src/commands/logout/logout.js';
 import * as status from '../../../src/commands/auth/status/status.js';
 import * as token from '../../../src/commands/auth/token/token.js';
 import * as adopt from '../../../src/commands/auth/adopt/adopt.js';
-import { CredentialStoreError, KeychainUnavailableError, NotSignedInError, UsageError } from '../../../src/errors.js';
+import { KeychainUnavailableError, NotSignedInError, UsageError } from '../../../src/errors.js';
 import type { StoredTokens } from '../../../src/storage/credentials.js';
 import { fakeCredentials, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
