@@ -4,6 +4,7 @@
  * through auth).
  */
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { configDir, diskTrustIssues } from '../storage/config.js';
 import { cacheDir, stateFolderIssue } from '../storage/state.js';
 import type { TrustIssue } from '../storage/trust.js';
@@ -16,8 +17,11 @@ export async function configFolderIssues(env: Env): Promise<{ dir: string; issue
   return { dir, issues: await diskTrustIssues(dir) };
 }
 
-/** rsi's cache folder (the update check's state) and its problem, if any: the config folder's rules. */
+/**
+ * rsi's cache folder (the update check's state) and the compile cache in it (bin/rsi.js, which
+ * turns the cache off when it fails) and the first problem, if any: the config folder's rules.
+ */
 export async function cacheFolderIssue(env: Env): Promise<{ dir: string; issue: TrustIssue | undefined }> {
   const dir = cacheDir(env, process.platform, env.HOME || homedir());
-  return { dir, issue: await stateFolderIssue(dir) };
+  return { dir, issue: (await stateFolderIssue(dir)) ?? (await stateFolderIssue(join(dir, 'compile'))) };
 }
