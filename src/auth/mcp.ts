@@ -287,7 +287,8 @@ export async function signOutMcp(
   let revokeError: Error | undefined;
   // The MCP sign-in's own authorization server; sign-ins from before it was kept used the API's.
   const authServer = creds.profile?.mcp?.authServer ?? creds.profile?.authServer;
-  if (authServer?.revocation_endpoint) {
+  // A copy's token is the original's too: revoking it would sign the original out.
+  if (authServer?.revocation_endpoint && !tokens.copiedFrom) {
     const { revokeToken } = await import('./oauth.js');
     try {
       // Revoking the refresh token ends the whole MCP session at the service (RFC 7009 §2.1).

@@ -3,7 +3,7 @@
 // adopted, hand-overs cannot strand anyone, and no token rsi knows is repeated on stderr. The
 // boundaries that need real processes (a UTS namespace, `mv`, /dev/full, umask, the compile cache)
 // are in test/journeys/unattended-signin.test.ts.
-import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -113,6 +113,17 @@ describe('a sign-in that moves', () => {
     await expireTokens(sandbox, original, 3600);
     const still = await rsi(original, ['projects', 'list', '--json']);
     expect(still.code, still.stderr).toBe(0);
+    // Signing the copy out deletes it there and revokes nothing: the original's token is the same.
+    const revoked = (await sandboxStats(sandbox)).tokens.revoked;
+    const gone = join(folder(), 'gone');
+    cpSync(original, gone, { recursive: true });
+    const logout = await rsi(gone, ['logout']);
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(logout.stderr).toMatch(
+      /^✓ Deleted this copy of the sign-in of profile default \(saved in .*\); the original was not revoked and keeps working$/m,
+    );
+    expect((await sandboxStats(sandbox)).tokens.revoked).toBe(revoked);
+    expect((await rsi(original, ['projects', 'list', '--json'])).code).toBe(0);
     // Following the hint gives the copy a sign-in of its own.
     const line = await rsi(original, ['auth', 'token', '--refresh']);
     expect(line.code, line.stderr).toBe(0);
@@ -280,8 +291,18 @@ describe('secrets never echo', () => {
   beforeAll(async () => {
     // A service that repeats the bearer token it got in its error, as a careless one might.
     echo = createServer((req, res) => {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: `bad request from ${req.headers.authorization ?? 'nobody'}` }));
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        // The token endpoint echoes the refresh token it was sent; the API the bearer token.
+        const refresh = new URLSearchParams(body).get('refresh_token');
+        res.end(
+          JSON.stringify({
+            error: refresh ? `refresh token ${refresh} is not valid` : `bad request from ${req.headers.authorization ?? 'nobody'}`,
+          }),
+        );
+      });
     });
     await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
     echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
@@ -298,6 +319,34 @@ describe('secrets never echo', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('bad request from Bearer [redacted]');
     expect(r.stderr).not.toContain(TOKEN);
+  });
+
+  it('a refresh token the authorization server echoes is redacted too, with --debug as well', async () => {
+    const refreshToken = 'rsi-test-refresh-token-9876543210';
+    const dir = folder();
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        version: 1,
+        profiles: {
+          default: { baseUrl: echoUrl, authServer: { issuer: echoUrl, token_endpoint: `${echoUrl}/oauth/token` }, credentialStore: 'file' },
+        },
+      }),
+      { mode: 0o600 },
+    );
+    writeFileSync(
+      join(dir, 'credentials.json'),
+      JSON.stringify({
+        [`default ${echoUrl}`]: { accessToken: 'expired-access-0000', refreshToken, expiresAt: 1, scope: '', clientId: 'c1' },
+      }),
+      { mode: 0o600 },
+    );
+    for (const flags of [[], ['--debug']]) {
+      const r = await runCli(['projects', 'list', ...flags], { env: { RSI_CONFIG_DIR: dir } });
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain('[redacted]');
+      expect(r.stderr).not.toContain(refreshToken);
+    }
   });
 
   it('a token given as an argument is refused without repeating it', async () => {

@@ -39,6 +39,14 @@ export async function run(_opts: LogoutOptions, ctx: Context): Promise<void> {
     err.write(`Not signed in to ${baseUrl} (profile ${globals.profile}); nothing to do\n`);
     return;
   }
+  if (tokens.copiedFrom) {
+    // The copy's refresh token is the original's too: revoking it would sign the original out.
+    await store.delete(key);
+    err.write(
+      `✓ Deleted this copy of the sign-in of profile ${globals.profile} (saved in ${tokens.copiedFrom.dir} on ${tokens.copiedFrom.host}); the original was not revoked and keeps working\n`,
+    );
+    return;
+  }
   if (profile.authServer?.revocation_endpoint) {
     try {
       // Revoking the refresh token ends the whole session at the service (RFC 7009 §2.1).
