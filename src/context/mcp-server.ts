@@ -57,6 +57,7 @@ export async function composeMcpServer(ctx: ServeHost, options: ServeOptions): P
         return checked.ok ? checked.href : undefined;
       },
       log: (line) => void ctx.io.stderr.write(`${line}\n`),
+      scrub: ctx.io.secrets ? (text) => ctx.io.secrets!.scrub(text) : undefined,
     },
     // Their keep-alive pools would hold the process open after the assistant went away.
     close: async () => {

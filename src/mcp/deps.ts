@@ -60,4 +60,6 @@ export interface ServeDeps {
     | undefined;
   /** Diagnostics for stderr (never stdout). */
   log?: (line: string) => void;
+  /** Every token the run holds replaced in a failure's text (src/io/secrets.ts), whoever put it there. */
+  scrub?: ((text: string) => string) | undefined;
 }

@@ -135,7 +135,12 @@ export async function createServer(deps: ServeDeps): Promise<McpServer> {
         // Cancelled by the client, or the server is closing (SIGTERM, stdin ended): nobody reads
         // the answer, and the abort is no bug to log with a stack.
         if (signal.aborted) return { isError: true, content: [{ type: 'text', text: 'rsi: cancelled' }] };
-        return failed(t.name, error, deps.log, deps.carry);
+        const failure = failed(t.name, error, deps.log, deps.carry);
+        const scrub = deps.scrub;
+        // A failure quotes the service, which may echo a token it was sent: the model never sees it.
+        return scrub
+          ? { ...failure, content: failure.content.map((c) => (c.type === 'text' ? { ...c, text: scrub(c.text) } : c)) }
+          : failure;
       }
     };
 

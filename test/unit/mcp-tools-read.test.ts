@@ -43,6 +43,24 @@ describe('each read tool sends the request its arguments say', () => {
     expect(s.api.calls[0]!.args.slice(0, 2)).toEqual([EGFR, { relation: 'assets', activity: undefined, limit: 2, offset: 4 }]);
   });
 
+  it('a failure that quotes a token the run holds reaches the model with the token redacted', async () => {
+    const { Secrets } = await import('../../src/io/secrets.js');
+    const secrets = new Secrets();
+    secrets.learn('access-token-held-by-rsi');
+    s = await serve({
+      api: fakeApi({
+        listProjects: async () => {
+          throw new NotSignedInError('the service said: bad token access-token-held-by-rsi');
+        },
+      }),
+      scrub: (t) => secrets.scrub(t),
+    });
+    const r = await s.call('list_projects');
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('bad token [redacted]');
+    expect(text(r)).not.toContain('access-token-held-by-rsi');
+  });
+
   it('list_projects', async () => {
     s = await serve();
     expect(data(await s.call('list_projects')).projects[0].name).toBe('Alpha');

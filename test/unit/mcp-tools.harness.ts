@@ -111,6 +111,8 @@ export interface ServeOptions {
   signal?: AbortSignal;
   /** How suggested commands carry the server's --profile and --base-url (the command builds it). */
   carry?: ServeDeps['carry'];
+  /** The run's secrets scrubber (ServeDeps.scrub). */
+  scrub?: (text: string) => string;
 }
 
 export interface Served {
@@ -147,6 +149,7 @@ export async function serve(options: ServeOptions = {}): Promise<Served> {
     budgetBytes: options.budgetBytes,
     carry: options.carry,
     log: (line) => void logs.push(line),
+    scrub: options.scrub,
   });
   const elicited: Array<ElicitRequest['params']> = [];
   const client = new Client({ name: 'mcp-tools-test', version: '0' }, { capabilities: options.capabilities ?? {} });
