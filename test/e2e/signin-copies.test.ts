@@ -105,6 +105,10 @@ describe('a sign-in that moves', () => {
         `hint: to give this folder a sign-in of its own, on ${hostnameOf(original)} run \`(umask 077 && RSI_CONFIG_DIR=${original} rsi auth token --refresh > handover.txt)\`, then here \`rsi login --with-token --base-url ${sandbox.url} < handover.txt\` (a line works once)\n`,
     );
     expect((await sandboxStats(sandbox)).tokens.refreshed).toBe(refreshed);
+    // `auth status` says the same, with the same way out.
+    const status = await rsi(copy, ['auth', 'status']);
+    expect(status.code).toBe(3);
+    expect(status.stderr).toMatch(/^hint: to give this folder a sign-in of its own, on /m);
     // Nor can the copy hand its refresh token over (that would sign the original out).
     const handOver = await rsi(copy, ['auth', 'token', '--refresh'], undefined, { RSI_ERROR_FORMAT: 'json' });
     expect(handOver.code).toBe(3);

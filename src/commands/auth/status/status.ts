@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import type { TokenSource } from '../../../auth/credentials.js';
-import { ForbiddenError, NotSignedInError } from '../../../errors.js';
+import { ForbiddenError, HandOverSpentError, NotSignedInError, SignInCopiedError } from '../../../errors.js';
 import { printPairsText, printText } from '../../../io/output.js';
 import { hangLine } from '../../../io/lines.js';
 import { printReply } from '../../../io/replies.js';
@@ -138,9 +138,9 @@ export async function tokenForProfile(ctx: Context, refresh: boolean): Promise<{
 
 export async function run(opts: AuthStatusOptions, ctx: Context): Promise<void> {
   // Checked first, so the expiry shown is that of the tokens a refresh may just have rotated.
-  const check = opts.offline ? undefined : await checkWithService(ctx, () => ctx.client());
+  const { hint: checkHint, ...check } = opts.offline ? { hint: undefined } : await checkWithService(ctx, () => ctx.client());
   const { status } = await tokenForProfile(ctx, false);
-  if (check) Object.assign(status, check);
+  if (!opts.offline) Object.assign(status, check);
   const profiles = await everyProfile(ctx, status, !opts.offline);
   const mcp = await mcpStatus(ctx);
   if (!opts.offline && mcp.signedIn) Object.assign(mcp, await checkMcp(ctx));
@@ -155,9 +155,10 @@ export async function run(opts: AuthStatusOptions, ctx: Context): Promise<void> 
     const { profileWords } = await import('../../../auth/credentials.js');
     throw new NotSignedInError(`not signed in (profile ${status.profile}): ${status.problem}`, {
       hint:
-        status.source === 'RSI_TOKEN'
+        checkHint ??
+        (status.source === 'RSI_TOKEN'
           ? 'RSI_TOKEN was rejected: set a valid token, or unset it to use the stored sign-in'
-          : `run ${suggest(['rsi', ...profileWords(status.profile), 'login', ...(status.baseUrl ? ['--base-url', status.baseUrl] : [])])}`,
+          : `run ${suggest(['rsi', ...profileWords(status.profile), 'login', ...(status.baseUrl ? ['--base-url', status.baseUrl] : [])])}`),
     });
   }
 }
@@ -170,12 +171,18 @@ type Check = Pick<AuthStatus, 'signedIn' | 'checked' | 'problem'>;
  * (a missing scope, reported by the scopes line); a refused refresh or a 401 is "not signed in";
  * a service that cannot be reached leaves the sign-in unverified, not failed.
  */
-async function checkWithService(ctx: Context, client: () => Promise<import('../../../client/client.js').ApiClient>): Promise<Check> {
+async function checkWithService(
+  ctx: Context,
+  client: () => Promise<import('../../../client/client.js').ApiClient>,
+): Promise<Check & { hint?: string | undefined }> {
   try {
     await (await client()).listProjects(ctx.signal);
     return { signedIn: true, checked: true, problem: null };
   } catch (error) {
     if (error instanceof ForbiddenError) return { signedIn: true, checked: true, problem: null };
+    // A copy, or a hand-over line used twice, carries its own way out (not `rsi login`).
+    if (error instanceof SignInCopiedError || error instanceof HandOverSpentError)
+      return { signedIn: false, checked: true, problem: rejection(error), hint: error.hint };
     if (error instanceof NotSignedInError) return { signedIn: false, checked: true, problem: rejection(error) };
     if (ctx.signal.aborted) throw error;
     return { signedIn: true, checked: false, problem: `could not check: ${(error as Error).message}` };

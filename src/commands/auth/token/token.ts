@@ -21,7 +21,10 @@ export const command: CommandDeclaration = {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return commandFor(command)
     .addHelpText('after', '\nThe token is a secret: do not paste it into logs or tickets.')
-    .option('--refresh', 'hand this sign-in over: print its refresh token for `rsi login --with-token` (CI), a line that works once, and remove it here')
+    .option(
+      '--refresh',
+      'hand this sign-in over: print its refresh token for `rsi login --with-token` (CI), a line that works once, and remove it here',
+    )
     .action(async (flags: { refresh?: boolean }) => runF(flags.refresh ? { refresh: true } : {}, ctx));
 }
 
