@@ -138,7 +138,8 @@ export class StoredTokenProvider implements AuthProvider {
 
   private async refresh(staleAccessToken: string, signal?: AbortSignal): Promise<StoredTokens> {
     // Asked before the lock: a person may take a while to answer, and others wait for the lock.
-    const before = await this.opts.store.load(this.opts.key);
+    // Only a store whose entries travel with a folder can hold a copy (a keychain read is spared).
+    const before = this.opts.store.adopt ? await this.opts.store.load(this.opts.key) : undefined;
     if (before?.copiedFrom) await this.settleCopy(before.copiedFrom);
     const release = await this.lock(signal);
     try {

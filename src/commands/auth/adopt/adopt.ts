@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { UsageError } from '../../../errors.js';
+import { NotSignedInError, UsageError } from '../../../errors.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export type AdoptOptions = Record<string, never>;
@@ -32,9 +32,12 @@ export async function run(_opts: AdoptOptions, ctx: Context): Promise<void> {
     throw new UsageError('this profile keeps its tokens in the OS keychain, which no folder carries: there is nothing to adopt', {
       hint: 'a keychain sign-in belongs to the folder path it was made for; sign in again here, or hand it over with `rsi auth token --refresh`',
     });
-  const { NotSignedInError } = await import('../../../errors.js');
+  const { credentialKeyFor } = await import('../../../auth/resources.js');
   const key = creds.key();
-  const was = await store.adopt(key);
+  // The MCP server's sign-in (`rsi login --resource mcp`) moved with the folder too.
+  const api = await store.adopt(key);
+  const was = api ?? (await store.adopt(credentialKeyFor(key, 'mcp')));
+  if (api) await store.adopt(credentialKeyFor(key, 'mcp'));
   if (was === undefined) {
     if (!(await store.load(key)))
       throw new NotSignedInError(`not signed in to ${key.baseUrl} (profile ${creds.profileName}): nothing to adopt`);
