@@ -72,7 +72,8 @@ function folderProblem(fs, path) {
   const info = link.isSymbolicLink() ? fs.statSync(path) : link;
   const q = /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
   if (info.uid !== uid && info.uid !== 0) return `is owned by another user (uid ${info.uid}); fix: chown ${process.env.USER || uid} ${q}`;
-  if ((info.mode & 0o022) !== 0) return `can be written by other users (mode ${(info.mode & 0o777).toString(8).padStart(3, '0')}); fix: chmod 700 ${q}`;
+  if ((info.mode & 0o022) !== 0)
+    return `can be written by other users (mode ${(info.mode & 0o777).toString(8).padStart(3, '0')}); fix: chmod 700 ${q}`;
   return undefined;
 }
 
