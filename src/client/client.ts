@@ -21,7 +21,7 @@ import { isUuid } from './ids.js';
 import type { InFlight } from './window.js';
 import { carryLiterals } from '../io/json.js';
 import { notJsonError } from './not-json.js';
-import { pageCapError, readAhead, type RequestOptions } from './paging.js';
+import { pageCapError, readAhead, type RequestOptions, requestOf } from './paging.js';
 import { KEYWORD_SEARCH, type PagedEndpoint, RELATIONS, type WalkOptions } from './walks.js';
 import { placeholder, suggest } from '../io/text.js';
 
@@ -73,8 +73,11 @@ export class ApiClient {
     return `${this.baseUrl}/projects/${projectId}/overview?setup=1`;
   }
 
-  async searchKeywords(q: { q: string; page?: number; limit?: number }, signal?: AbortSignal): Promise<S.KeywordSearchPage> {
-    return this.get('/keywords', S.KeywordSearchPage(), { q: q.q, page: q.page, limit: q.limit }, { signal });
+  async searchKeywords(
+    q: { q: string; page?: number; limit?: number },
+    signal?: AbortSignal | RequestOptions,
+  ): Promise<S.KeywordSearchPage> {
+    return this.get('/keywords', S.KeywordSearchPage(), { q: q.q, page: q.page, limit: q.limit }, requestOf(signal));
   }
 
   /**
@@ -87,21 +90,21 @@ export class ApiClient {
     return this.walk(KEYWORD_SEARCH, q, q, signal);
   }
 
-  async getKeyword(id: string, q: { include?: readonly string[] } = {}, signal?: AbortSignal): Promise<S.KeywordCard> {
+  async getKeyword(id: string, q: { include?: readonly string[] } = {}, signal?: AbortSignal | RequestOptions): Promise<S.KeywordCard> {
     return this.get(
       `/keywords/${pathId(id)}`,
       S.KeywordCard(),
       { include: q.include?.length ? q.include.join(',') : undefined },
-      { signal },
+      requestOf(signal),
     );
   }
 
   async listRelations(
     id: string,
     q: { relation: string; activity?: string | undefined; limit?: number | undefined; offset?: number | undefined },
-    signal?: AbortSignal,
+    signal?: AbortSignal | RequestOptions,
   ): Promise<S.RelationPage> {
-    return this.get(`/keywords/${pathId(id)}/relations`, S.RelationPage(), { ...q }, { signal });
+    return this.get(`/keywords/${pathId(id)}/relations`, S.RelationPage(), { ...q }, requestOf(signal));
   }
 
   /**
@@ -109,7 +112,7 @@ export class ApiClient {
    * server actually uses: the generic walk over offsets (walks.ts `RELATIONS`), which steps by the
    * rows received and ends only at an empty page.
    */
-  async *iterateRelations(id: string, q: RelationsWalk, signal?: AbortSignal): AsyncIterable<S.RelationItem> {
+  async *iterateRelations(id: string, q: RelationsWalk, signal?: AbortSignal | RequestOptions): AsyncIterable<S.RelationItem> {
     yield* this.walk(RELATIONS, { ...q, id: pathId(id) }, { ...q, window: q.concurrency }, signal);
   }
 
@@ -118,14 +121,21 @@ export class ApiClient {
    * with pages read ahead (paging.ts `readAhead`), repeated pages and the page cap as errors, and a
    * total that disagrees with the rows reported through `how.onWarning`.
    */
-  async *walk<Q, R, T>(paged: PagedEndpoint<Q, R, T>, q: Q, how: WalkOptions = {}, signal?: AbortSignal): AsyncGenerator<T, void> {
+  async *walk<Q, R, T>(
+    paged: PagedEndpoint<Q, R, T>,
+    q: Q,
+    how: WalkOptions = {},
+    signal?: AbortSignal | RequestOptions,
+  ): AsyncGenerator<T, void> {
     const path = paged.path(q);
     const start = paged.start(q);
+    const request = requestOf(signal);
     const end = yield* readAhead<T>({
       by: paged.by,
       start,
       window: how.window ?? paged.window,
-      signal,
+      signal: request.signal,
+      onRetry: request.onRetry,
       fetch: async (position, options) => {
         const page = paged.page(await this.get(path, paged.reply(), paged.query(q, position), options));
         how.onPage?.(page.rows.length, page.total);

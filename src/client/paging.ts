@@ -61,10 +61,10 @@ export function pageWindow(env: Readonly<Record<string, string | undefined>>, cl
   return { start: PAGES_IN_FLIGHT.default, max: PAGES_IN_FLIGHT.max, now: () => clock.now() };
 }
 
-/** What one request of a walk takes: the abort signal, and the HTTP layer's "about to retry" call. */
+/** What one request takes: the abort signal, and the HTTP layer's "about to retry" call. */
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
-  onRetry?: () => void;
+  onRetry?: ((waitMs: number) => void) | undefined;
 }
 
 /** One page as the walk sees it. */
@@ -83,6 +83,8 @@ export interface Walk<T> {
   window: InFlight | PageWindow;
   fetch(position: number, options: RequestOptions): Promise<Page<T>>;
   signal?: AbortSignal | undefined;
+  /** Told, besides the window, when a page is about to be retried (a batch holds its other requests). */
+  onRetry?: ((waitMs: number) => void) | undefined;
   /** A total known before the first page (a batch's item count): bounds the read-ahead from the start. */
   total?: number;
   /**
@@ -138,7 +140,13 @@ export async function* readAhead<T>(walk: Walk<T>): AsyncGenerator<T, WalkEnd> {
   const launch = (): void => {
     const ticket = window.sent();
     const position = next;
-    const page = walk.fetch(position, { signal: walk.signal, onRetry: () => window.retried(ticket) });
+    const page = walk.fetch(position, {
+      signal: walk.signal,
+      onRetry: (waitMs) => {
+        window.retried(ticket);
+        walk.onRetry?.(waitMs);
+      },
+    });
     // Observed when its turn comes, or discarded; only a reply times the window.
     page.then(
       () => window.settled(ticket),
@@ -185,4 +193,9 @@ export async function* readAhead<T>(walk: Walk<T>): AsyncGenerator<T, WalkEnd> {
     await Promise.allSettled(queue.map((x) => x.page));
   }
   return { received, end: walk.by === 'page' ? received : cursor, totals };
+}
+
+/** A request's options from what a caller passed: nothing, an abort signal alone, or the options. */
+export function requestOf(given: AbortSignal | RequestOptions | undefined): RequestOptions {
+  return given === undefined ? {} : given instanceof AbortSignal ? { signal: given } : given;
 }

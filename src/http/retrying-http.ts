@@ -72,8 +72,9 @@ export class RetryingHttp implements Http {
         const retriable =
           failure instanceof ServiceUnavailableError && !isPermanentFailure(failure) && (!failure.timedOut || attempt === 0);
         if (idempotent && attempt < maxRetries && retriable && !req.signal?.aborted) {
-          req.onRetry?.();
-          await this.pause(backoffMs(attempt, this.options.random), req.signal, `${failure.message}; retrying`);
+          const waitMs = backoffMs(attempt, this.options.random);
+          req.onRetry?.(waitMs);
+          await this.pause(waitMs, req.signal, `${failure.message}; retrying`);
           continue;
         }
         throw failure;
@@ -106,7 +107,7 @@ export class RetryingHttp implements Http {
         });
         // Asked to wait longer than rsi waits by itself: the reply goes to the caller as it is.
         if (retry) {
-          req.onRetry?.();
+          req.onRetry?.(waitMs);
           await this.pause(waitMs, req.signal, `${res.status} from ${req.method} ${req.path}; retrying in ${Math.round(waitMs)} ms`);
           continue;
         }

@@ -31,9 +31,10 @@ export interface HttpRequest {
   ifOutcomeUnknown?: string;
   /**
    * Told each time the request is about to be retried (a 429/502/503/504, a reset, a timeout):
-   * the server is struggling, which `--all` uses to send fewer pages at once.
+   * the server is struggling, which `--all` uses to send fewer pages at once, and a batch to hold
+   * every new request for as long as this one waits (`waitMs`: Retry-After, or the backoff).
    */
-  onRetry?: () => void;
+  onRetry?: (waitMs: number) => void;
 }
 
 export interface HttpResponse {

@@ -42,6 +42,8 @@ export interface OutputTarget {
    * writes its own note after itself.
    */
   leftOut?: string[] | undefined;
+  /** The output continues a file that already holds its header row (`--resume`): csv and tsv print none. */
+  headerWritten?: boolean | undefined;
 }
 
 /** Rows to write, and how the run shapes them. */
@@ -155,7 +157,7 @@ function programRows(field: (value: unknown) => string, separator: string, end: 
     const { columns, rows, later } = await programColumns(job);
     const { out } = job;
     // A loader gets the same header whatever the data, and an empty result is that header alone.
-    if (header) await out.add(`${columns.map((c) => field(columnKey(c))).join(separator)}${end}`);
+    if (header && !job.target.headerWritten) await out.add(`${columns.map((c) => field(columnKey(c))).join(separator)}${end}`);
     let count = 0;
     for await (const row of rows) {
       later(row);

@@ -36,22 +36,59 @@ function closedOutput(stream: Writable): Error {
 const BATCH_BYTES = 16 * 1024;
 const BATCH_MS = 100;
 
-/** Collects text and writes it in batches: by size, by age, and at the end. */
+/**
+ * Collects text and writes it in batches: by size, by age, and at the end. Text never waits longer
+ * than `BATCH_MS` for the next row to push it out: a timer writes it, so a slow source (a batch fed
+ * by `tail -f`, a walk between pages) shows each row soon after it is ready.
+ */
 export class Batch {
   private text = '';
   private since = performance.now();
+  private timer: NodeJS.Timeout | undefined;
+  /** A write the timer started: the next add or flush waits for it (back-pressure, and its error). */
+  private writing: Promise<void> | undefined;
   constructor(private readonly stream: Writable) {}
 
   async add(text: string): Promise<void> {
+    if (this.writing) await this.settle();
     this.text += text;
     if (this.text.length >= BATCH_BYTES || performance.now() - this.since >= BATCH_MS) await this.flush();
+    else this.timer ??= setTimeout(() => this.onTimer(), BATCH_MS).unref();
   }
 
   async flush(): Promise<void> {
+    this.stopTimer();
+    if (this.writing) await this.settle();
     this.since = performance.now();
     if (this.text === '') return;
     const text = this.text;
     this.text = '';
     await write(this.stream, text);
+  }
+
+  private onTimer(): void {
+    this.timer = undefined;
+    if (this.writing || this.text === '') return;
+    this.since = performance.now();
+    const text = this.text;
+    this.text = '';
+    // Order is kept: write() hands the text to the stream at once; the wait is for its drain.
+    this.writing = write(this.stream, text);
+    // Observed by the next add or flush; never an unhandled rejection meanwhile.
+    this.writing.catch(() => undefined);
+  }
+
+  private async settle(): Promise<void> {
+    const writing = this.writing;
+    try {
+      await writing;
+    } finally {
+      if (this.writing === writing) this.writing = undefined;
+    }
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

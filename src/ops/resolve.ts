@@ -97,7 +97,11 @@ export async function resolveProjectLazily(
   return resolveProject(await client(), ref, signal);
 }
 
-export async function resolveKeyword(client: KeywordDirectory, ref: string, signal?: AbortSignal): Promise<ResolvedKeyword> {
+export async function resolveKeyword(
+  client: KeywordDirectory,
+  ref: string,
+  signal?: AbortSignal | Parameters<KeywordDirectory['searchKeywords']>[1],
+): Promise<ResolvedKeyword> {
   const wanted = ref.trim();
   if (!wanted) throw new UsageError('the keyword must be a UUID or a keyword name');
   if (isUuid(wanted)) return { id: wanted.toLowerCase(), name: wanted };

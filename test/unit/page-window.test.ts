@@ -154,7 +154,7 @@ function virtualServer(kind: 'parallel' | 'serial', rows: number, ms = 50, searc
       outAtSend.push(++out);
       // As RetryingHttp does before it waits out a 503 and resends: every page alike, so the round
       // trips alone look healthy.
-      if (retryEach) req.onRetry?.();
+      if (retryEach) req.onRetry?.(0);
       const due = kind === 'parallel' ? clock.t + ms : (free = Math.max(free, clock.t) + ms);
       return new Promise((resolve) =>
         pending.push({

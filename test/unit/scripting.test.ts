@@ -2,7 +2,9 @@
 // and the batch walk's order and window (issue 22).
 import { describe, expect, it } from 'vitest';
 import { PageWindow } from '../../src/client/window.js';
-import { inInputOrder, parseBatch } from '../../src/commands/shared/batch.js';
+import { inInputOrder } from '../../src/commands/shared/batch.js';
+import { type BatchLine, batchItems, readLines } from '../../src/commands/shared/batch-lines.js';
+import { Readable } from 'node:stream';
 import { type CliError, NotFoundError, UsageError } from '../../src/errors.js';
 import { compileJq, type JqOptions, jqMessage } from '../../src/io/jq.js';
 import { printJson, printRows, printSections, shapeOutput, writeJsonLine } from '../../src/io/output.js';
@@ -316,19 +318,63 @@ describe('output shaping', () => {
 });
 
 describe('batches', () => {
-  it('parseBatch: lines, blank and # skipped, NDJSON id or name', () => {
-    expect(parseBatch('EGFR\n\n  # note\n{"name":"KRAS"}\n{"id":"abc","name":"x"}\r\n erbb1 \n')).toEqual({
-      items: ['EGFR', 'KRAS', 'abc', 'erbb1'],
-      problems: new Map(),
-    });
+  const itemsOf = async (chunks: Array<string | Buffer>): Promise<BatchLine[]> => {
+    const got: BatchLine[] = [];
+    for await (const item of batchItems(Readable.from(chunks))) got.push(item);
+    return got;
+  };
+
+  it('batch items: lines, blank and # skipped, NDJSON id or name, a line split across chunks, a last line without a break', async () => {
+    const got = await itemsOf(['EGFR\n\n  # note\n{"name":"KR', 'AS"}\n{"id":"abc","name":"x"}\r\n erbb1 \nlast']);
+    expect(got.map(({ line, item }) => [line, item])).toEqual([
+      [1, 'EGFR'],
+      [4, 'KRAS'],
+      [5, 'abc'],
+      [6, 'erbb1'],
+      [7, 'last'],
+    ]);
   });
 
-  it('parseBatch: a line that is neither a name nor a usable JSON object is an item that fails, not the end of the batch', () => {
-    const { items, problems } = parseBatch('{"nom": 1}\na\n{oops\nnull\n');
-    expect(items).toEqual(['{"nom": 1}', 'a', '{oops', 'null']);
-    expect(problems.get('{"nom": 1}')).toMatch(/line 1: a JSON line needs a string "id" or "name"/);
-    expect(problems.get('{oops')).toMatch(/stdin line 3 is not valid JSON/);
-    expect(problems.has('a')).toBe(false);
+  it('batch items: a line that is neither a name nor a usable JSON object is an item that fails, not the end of the batch', async () => {
+    const got = await itemsOf(['{"nom": 1}\na\n{oops\nnull\n']);
+    expect(got.map((g) => g.item)).toEqual(['{"nom": 1}', 'a', '{oops', 'null']);
+    expect(got[0]!.problem).toMatch(/line 1: a JSON line needs a string "id" or "name"/);
+    expect(got[2]!.problem).toMatch(/stdin line 3 is not valid JSON/);
+    expect(got[1]!.problem).toBeUndefined();
+  });
+
+  it('batch items: a multi-byte character split between two chunks is one character', async () => {
+    const bytes = Buffer.from('Ångström\n');
+    const got = await itemsOf([bytes.subarray(0, 1), bytes.subarray(1)]);
+    expect(got.map((g) => g.item)).toEqual(['Ångström']);
+  });
+
+  it('the text guard: binary input stops the batch with what it looked like, before any item', async () => {
+    const cases: Array<[Buffer, RegExp]> = [
+      [Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x41]), /line 1 holds gzip-compressed data/],
+      [Buffer.from('PK\x03\x04xl/workbook.xml', 'latin1'), /line 1 holds a zip archive \(an \.xlsx/],
+      [Buffer.from('\xff\xfeE\x00G\x00', 'latin1'), /UTF-16 text \(little-endian\)/],
+      [Buffer.from('EGFR\nKR\x00AS\n', 'latin1'), /line 2 holds a NUL byte \(at byte 3\)/],
+      [Buffer.from('EGFR\n\xe9t\xe9\n', 'latin1'), /line 2 holds bytes that are not UTF-8/],
+      [Buffer.alloc(70 * 1024, 0x61), /line 1 holds more than 64 KiB without a line break/],
+    ];
+    for (const [bytes, message] of cases) {
+      const error = await itemsOf([bytes]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, String(message)).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toMatch(/^stdin is not text: /);
+      expect((error as Error).message).toMatch(message);
+    }
+    // Lines before a bad one are read (their rows print): the guard names the line it stopped at.
+    const lines: string[] = [];
+    await expect(
+      (async () => {
+        for await (const { text } of readLines(Readable.from([Buffer.from('EGFR\nKRAS\n\x01\n', 'latin1')]))) lines.push(text);
+      })(),
+    ).rejects.toThrow(/line 3 holds the control byte 0x01/);
+    expect(lines).toEqual(['EGFR', 'KRAS']);
   });
 
   it('inInputOrder: results in input order whatever order they finish in, never more in flight than the window', async () => {
@@ -345,8 +391,11 @@ describe('batches', () => {
           else resolve(input.toUpperCase());
         });
       });
-    const items = ['a', 'b', 'bad', 'c', 'd'];
-    const walk = inInputOrder(items, work, new PageWindow(2), () => false);
+    const items = ['a', 'b', 'bad', 'c', 'd'].map((item) => ({ item }));
+    const walk = inInputOrder(toAsync(items), ({ item }) => work(item), {
+      window: new PageWindow(2),
+      fatal: () => false,
+    });
     const got: unknown[] = [];
     const done = (async () => {
       for await (const o of walk) got.push(o.ok ? o.value : `${o.input}: ${(o.error as CliError).message}`);
@@ -367,12 +416,89 @@ describe('batches', () => {
   });
 
   it('inInputOrder: a fatal error ends the batch', async () => {
-    const walk = inInputOrder(
-      ['a'],
-      async () => Promise.reject(new UsageError('signed out')),
-      new PageWindow(1),
-      () => true,
-    );
+    const walk = inInputOrder(toAsync([{ item: 'a' }]), async () => Promise.reject(new UsageError('signed out')), {
+      window: new PageWindow(1),
+      fatal: () => true,
+    });
     await expect(walk.next()).rejects.toThrow('signed out');
   });
+
+  it('inInputOrder: the first item goes out as its line arrives, and its outcome comes out before the next line exists', async () => {
+    const source = new Readable({ read() {} });
+    const sent: string[] = [];
+    const walk = inInputOrder(batchItems(source), async ({ item }) => (sent.push(item), item.toUpperCase()), {
+      window: new PageWindow(4),
+      fatal: () => false,
+    });
+    source.push('egfr\n');
+    expect(await walk.next()).toEqual({ done: false, value: { input: 'egfr', ok: true, value: 'EGFR' } });
+    expect(sent).toEqual(['egfr']);
+    source.push('kras\n');
+    source.push(null);
+    expect((await walk.next()).value).toEqual({ input: 'kras', ok: true, value: 'KRAS' });
+    expect((await walk.next()).done).toBe(true);
+  });
+
+  it('inInputOrder: reads no further ahead than the window (a source that never ends is not drained)', async () => {
+    let pulled = 0;
+    async function* endless(): AsyncGenerator<{ item: string }> {
+      for (let i = 0; ; i++) {
+        pulled++;
+        yield { item: String(i) };
+      }
+    }
+    const gates: Array<() => void> = [];
+    const walk = inInputOrder(endless(), ({ item }) => new Promise<string>((resolve) => gates.push(() => resolve(item))), {
+      window: new PageWindow(3),
+      fatal: () => false,
+    });
+    const first = walk.next();
+    while (gates.length < 3) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    expect(pulled).toBe(3);
+    gates[0]!();
+    expect((await first).value).toMatchObject({ input: '0' });
+    // Stopping early waits for what is in flight (nothing is left running), then closes the source.
+    for (const open of gates.slice(1)) open();
+    await walk.return(undefined);
+    expect(pulled).toBeLessThanOrEqual(4);
+  });
+
+  it('inInputOrder: a retry with a wait halves the window and holds every new request for that wait', async () => {
+    let t = 0;
+    const sleeps: number[] = [];
+    const clock = {
+      now: () => t,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        t += ms;
+      },
+    };
+    const window = new PageWindow({ start: 4, max: 8, now: clock.now });
+    const sentAt: Array<[string, number]> = [];
+    let sizeAfter = 0;
+    const walk = inInputOrder(
+      toAsync(['a', 'b', 'c', 'd', 'e', 'f'].map((item) => ({ item }))),
+      async ({ item }, request) => {
+        sentAt.push([item, t]);
+        if (item === 'b') sizeAfter = window.size;
+        // The first item meets a 429 asking for 2 s, as RetryingHttp reports before it waits.
+        if (item === 'a') request.onRetry?.(2000);
+        return item;
+      },
+      { window, fatal: () => false, clock },
+    );
+    const got: string[] = [];
+    for await (const o of walk) got.push(o.input);
+    expect(got).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(sleeps[0]).toBe(2000);
+    // Nothing went out between the 429 and the end of its wait, and the window was cut.
+    expect(sentAt.filter(([, at]) => at > 0 && at < 2000)).toEqual([]);
+    expect(sentAt.some(([, at]) => at >= 2000)).toBe(true);
+    expect(sizeAfter).toBe(2);
+  });
 });
+
+async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
+}

@@ -1,8 +1,21 @@
 /**
- * Batches from stdin (`rsi keywords get -`, `rsi keywords relations - --relation R`): one process
- * fetches every item through the read-ahead walk `--all` uses (client/paging.ts) and prints the results in
- * input order as they become ready. A failed item is an error line on stderr and an error row,
- * and the batch goes on; the exit code is then 11 (BatchItemsFailedError).
+ * Batches from stdin (`rsi keywords get -`, `rsi keywords relations - --relation R`), one
+ * implementation for every command that reads its inputs from `-` (issue 57):
+ *
+ * - **Streaming.** The first request goes out when the first line arrives (batch-lines.ts); rows
+ *   come out in input order as soon as they and every row before them are answered, through the
+ *   adaptive in-flight window `--all` uses (client/window.ts). Memory holds the window's items and
+ *   the unfinished line, whatever the input's length: no item cap.
+ * - **Pressure.** A 429 or 503 with Retry-After (or any retry) on one item halves the window and
+ *   holds every new request until that wait is over: the whole batch slows down, not one item.
+ * - **Failures.** A failed item is an error line on stderr and an error row (`input`, `error`,
+ *   `error_code`), and the batch goes on; the exit code is then 11 (BatchItemsFailedError). An
+ *   error that would fail every item (signed out, Ctrl-C, SIGTERM) ends the batch, every row
+ *   answered before it printed.
+ * - **Resume.** `--resume FILE` (batch-resume.ts) skips the inputs a previous run's output already
+ *   answered definitively, and this run's output continues that file.
+ * - **Progress.** At a terminal, a live line of done/total, rate and time left; a summary line at
+ *   the end (walk-progress.ts).
  */
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../client/client.js';
@@ -16,134 +29,180 @@ import {
   NotSignedInError,
   UsageError,
 } from '../../errors.js';
-import type { InFlight, PageWindow } from '../../client/window.js';
-import { maxPages, pageWindow, readAhead } from '../../client/paging.js';
-import { readInput } from './flags.js';
+import { type InFlight, PageWindow } from '../../client/window.js';
+import { pageWindow, type RequestOptions } from '../../client/paging.js';
 import { resolveKeyword, type ResolvedKeyword } from '../../ops/resolve.js';
-
-/**
- * The items of a batch: one id or name a line (blank lines and `#` comments skipped), or NDJSON
- * objects carrying `id` or `name` (an `id` wins). A line that is neither is an item too, the raw
- * line, with the problem that makes it fail: it gets its error line and error row like any failed
- * item, and the rest of the batch still runs.
- */
-export function parseBatch(text: string): { items: string[]; problems: ReadonlyMap<string, string> } {
-  const items: string[] = [];
-  const problems = new Map<string, string>();
-  for (const [i, raw] of text.split(/\r?\n/).entries()) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    if (!line.startsWith('{')) {
-      items.push(line);
-      continue;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch (error) {
-      items.push(line);
-      problems.set(line, `stdin line ${i + 1} is not valid JSON (${(error as Error).message})`);
-      continue;
-    }
-    const { id, name } = (parsed ?? {}) as { id?: unknown; name?: unknown };
-    const value = typeof id === 'string' && id.trim() ? id : typeof name === 'string' && name.trim() ? name : undefined;
-    if (value === undefined) {
-      items.push(line);
-      problems.set(line, `stdin line ${i + 1}: a JSON line needs a string "id" or "name"`);
-      continue;
-    }
-    items.push(value.trim());
-  }
-  return { items, problems };
-}
+import type { OutputTarget } from '../../io/formats.js';
+import { type BatchLine, batchItems } from './batch-lines.js';
 
 /** One item's outcome: its result, or the error it met. */
 export type Outcome<R> = { input: string; ok: true; value: R } | { input: string; ok: false; error: CliError };
 
+/** A failed item's row: its input, the error's message and its code (`--resume` reads the code). */
+export function errorRow(outcome: { input: string; error: CliError }): { input: string; error: string; error_code: string } {
+  return { input: outcome.input, error: outcome.error.message, error_code: outcome.error.code };
+}
+
+/** How `inInputOrder` runs: the window, which errors end the batch, and the clock holds are timed by. */
+export interface InOrderOptions {
+  window: PageWindow | InFlight;
+  /** An error that would fail every item (signed out, Ctrl-C): it ends the batch instead of being a row. */
+  fatal: (error: unknown) => boolean;
+  /** Times the window and the holds a retry asks for; without it a retry only halves the window. */
+  clock?: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> } | undefined;
+  signal?: AbortSignal | undefined;
+}
+
 /**
- * Runs `work` over `items` through the read-ahead walk (client/paging.ts), one item a "page", at
- * most the window's size in flight, yielding outcomes in input order: an item is printed as soon as
- * it and every item before it are done. A failed item is an outcome, unless `fatal` says the error
- * would fail every item (signed out, Ctrl-C): that ends the batch.
+ * Runs `work` over the items of `source` as they arrive, at most the window's size in flight, and
+ * yields their outcomes in input order: an outcome as soon as it and every one before it are done.
+ * The next item is read only when the window has room, so a source that never ends is read as it
+ * goes and memory holds no more than the window. A retry of any item (the HTTP layer's `onRetry`,
+ * with the wait it is about to make) halves the window and holds every new request for that wait.
+ * A fatal error ends the walk after the items in flight settle; the source is closed either way.
  */
-export function inInputOrder<R>(
-  items: readonly string[],
-  work: (input: string) => Promise<R>,
-  window: PageWindow | InFlight,
-  fatal: (error: unknown) => boolean,
+export async function* inInputOrder<I extends { item: string }, R>(
+  source: AsyncIterable<I>,
+  work: (item: I, request: RequestOptions) => Promise<R>,
+  options: InOrderOptions,
 ): AsyncGenerator<Outcome<R>> {
-  return readAhead<Outcome<R>>({
-    by: 'row',
-    start: 0,
-    window,
-    total: items.length,
-    maxPages: items.length,
-    // The items say nothing of each other: the window fills at once.
-    probe: false,
-    fetch: async (position) => {
-      const input = items[position];
-      if (input === undefined) return { rows: [] };
-      try {
-        return { rows: [{ input, ok: true, value: await work(input) }] };
-      } catch (error) {
+  const window = options.window instanceof PageWindow ? options.window : new PageWindow(options.window);
+  const { clock, signal, fatal } = options;
+  const queue: Array<Promise<Outcome<R>>> = [];
+  const input = source[Symbol.asyncIterator]();
+  let next: Promise<IteratorResult<I>> | undefined;
+  let ended = false;
+  let holdUntil = 0;
+  let holding: Promise<void> | undefined;
+  const launch = (item: I): void => {
+    const ticket = window.sent();
+    const request: RequestOptions = {
+      signal,
+      onRetry: (waitMs) => {
+        window.retried(ticket);
+        if (clock) holdUntil = Math.max(holdUntil, clock.now() + waitMs);
+      },
+    };
+    const outcome = work(item, request).then(
+      (value): Outcome<R> => {
+        window.settled(ticket);
+        return { input: item.item, ok: true, value };
+      },
+      (error: unknown): Outcome<R> => {
         if (fatal(error)) throw error;
-        return { rows: [{ input, ok: false, error: error instanceof CliError ? error : new CliError(String(error)) }] };
+        return { input: item.item, ok: false, error: error instanceof CliError ? error : new CliError(String(error)) };
+      },
+    );
+    // Observed when its turn comes; a fatal one may be left behind by an earlier fatal one.
+    outcome.catch(() => undefined);
+    queue.push(outcome);
+  };
+  try {
+    for (;;) {
+      // Room in the window: ask for the next line (once), unless a retry holds new requests.
+      if (!ended && next === undefined && holding === undefined && queue.length < window.size) {
+        const wait = clock ? holdUntil - clock.now() : 0;
+        if (wait > 0) holding = clock!.sleep(wait, signal).finally(() => (holding = undefined));
+        else next = input.next();
       }
-    },
-  });
+      if (queue.length === 0 && ended) return;
+      const head = queue[0];
+      const event = await Promise.race([
+        ...(head ? [head.then(() => 'head' as const)] : []),
+        ...(next ? [next.then(() => 'line' as const)] : []),
+        ...(holding ? [holding.then(() => 'held' as const)] : []),
+      ]);
+      if (event === 'line') {
+        const got = await next!;
+        next = undefined;
+        if (got.done) ended = true;
+        else launch(got.value);
+      } else if (event === 'head') {
+        queue.shift();
+        yield await head!;
+      }
+    }
+  } finally {
+    await Promise.allSettled(queue);
+    // A line being read is left to the source's own end; closing it ends the read.
+    if (!ended) void input.return?.(undefined)?.catch(() => undefined);
+  }
+}
+
+/** What a command gives a batch besides its work: how its rows are spelled, for `--resume`. */
+export interface BatchOptions {
+  /** `--resume FILE`: a previous run's output this run continues. */
+  resume?: string | undefined;
+  /** Rows one answer may span: `one` (a card per input) or `many` (an input's links, one row each). */
+  rows: 'one' | 'many';
 }
 
 export interface BatchRun<R> {
-  items: string[];
   outcomes: AsyncGenerator<Outcome<R>>;
   client: ApiClient;
-  /** Call after printing: throws exit 11 when some items failed. */
-  finish(): void;
+  /**
+   * With `--resume` and rows `many`: how many of this input's first rows the file already holds
+   * (a run stopped while printing them); the command leaves those out.
+   */
+  alreadyPrinted(input: string): number;
+  /** The run's output target: with `--resume`, continuing a file that already holds its header. */
+  output(target: OutputTarget): OutputTarget;
+  /** Call after printing, with the rows printed: the summary line; throws exit 11 when some items failed. */
+  finish(rows: number): void;
 }
 
+/** Names seen in one batch, each resolved once; bounded, so a million distinct names stay flat. */
+const NAME_CACHE = 4096;
+
 /**
- * Reads the batch from stdin and prepares its walk: `work(client, id, input)` runs per item once
- * the name resolved (names resolve like single commands, each distinct one once).
+ * Reads the batch from stdin as it arrives and prepares its walk: `work(client, keyword, request)`
+ * runs per item once its name resolved (names resolve like single commands, each distinct one once
+ * while it is among the last `NAME_CACHE` names).
  */
 export async function startBatch<R>(
   ctx: Context,
-  work: (client: ApiClient, keyword: ResolvedKeyword, input: string) => Promise<R>,
+  work: (client: ApiClient, keyword: ResolvedKeyword, request: RequestOptions) => Promise<R>,
+  options: BatchOptions,
 ): Promise<BatchRun<R>> {
-  const { items, problems } = parseBatch(await readInput('the keyword', '-', ctx));
+  if (ctx.io.stdinIsTTY)
+    throw new UsageError('the keyword - reads from stdin, but stdin is a terminal', { hint: 'pipe the data in, or give a keyword' });
   const window = pageWindow(ctx.env, ctx.clock);
-  // The page cap bounds a batch too: each item is a request, and all are checked before the first.
-  const cap = maxPages(ctx.env);
-  if (items.length > cap)
-    throw new UsageError(`stdin holds ${items.length} items, more than the cap of ${cap} a batch takes`, {
-      hint: 'split the input, or raise the cap with RSI_MAX_PAGES',
-    });
+  const resumed = options.resume === undefined ? undefined : await (await import('./batch-resume.js')).readResume(ctx, options);
   const client = await ctx.client();
   const names = new Map<string, Promise<ResolvedKeyword>>();
-  const resolve = (input: string): Promise<ResolvedKeyword> => {
+  const resolve = (input: string, request: RequestOptions): Promise<ResolvedKeyword> => {
     const key = input.toLowerCase();
     let found = names.get(key);
-    if (!found) {
-      found = resolveKeyword(client, input, ctx.signal);
-      names.set(key, found);
+    if (found) {
+      // Most recently used last: the oldest name is the one dropped.
+      names.delete(key);
+    } else {
+      found = resolveKeyword(client, input, request);
+      if (names.size >= NAME_CACHE) names.delete(names.keys().next().value!);
     }
+    names.set(key, found);
     return found;
   };
-  let failed = 0;
   const fatal = (error: unknown): boolean => ctx.signal.aborted || error instanceof NotSignedInError || error instanceof InterruptedError;
-  const itemWork = async (input: string): Promise<R> => {
-    const problem = problems.get(input);
-    if (problem !== undefined) throw new UsageError(problem);
-    return work(client, await resolve(input), input);
+  const itemWork = async (line: BatchLine, request: RequestOptions): Promise<R> => {
+    if (line.problem !== undefined) throw new UsageError(line.problem);
+    return work(client, await resolve(line.item, request), request);
   };
-  // `fetched N of M` on stderr while the rows go to a file (walk-progress.ts).
-  const progress = await (await import('./walk-progress.js')).walkProgress(ctx);
+  let lines: AsyncIterable<BatchLine> = batchItems(ctx.io.stdin);
+  if (resumed) lines = resumed.skip(lines);
+  // Live progress while a person waits, the summary at the end (walk-progress.ts).
+  const { batchProgress } = await import('./walk-progress.js');
+  const progress = await batchProgress(ctx, () => resumed?.skipped ?? 0);
+  const failures = new Map<string, number>();
+  let failed = 0;
   let done = 0;
   async function* outcomes(): AsyncGenerator<Outcome<R>> {
     try {
-      for await (const outcome of inInputOrder(items, itemWork, window, fatal)) {
-        progress?.items(++done, items.length);
+      for await (const outcome of inInputOrder(lines, itemWork, { window, fatal, clock: ctx.clock, signal: ctx.signal })) {
+        progress.item(++done);
         if (!outcome.ok) {
           failed++;
+          failures.set(outcome.error.code, (failures.get(outcome.error.code) ?? 0) + 1);
           const message = outcome.error.message.replace(/\s*\n\s*/g, ' ');
           const { code, exitCode, hint } = outcome.error as Partial<CliError>;
           // The error line goes above the live line (which is redrawn after it).
@@ -156,23 +215,25 @@ export async function startBatch<R>(
                 input: outcome.input,
               }).replace(/\n$/, '')
             : `rsi: ${outcome.input}: ${message}`;
-          if (progress) progress.log(line);
-          else ctx.io.stderr.write(`${line}\n`);
+          progress.log(line);
         }
         yield outcome;
       }
     } finally {
-      progress?.stop();
+      progress.stop();
     }
   }
   return {
-    items,
     outcomes: outcomes(),
     client,
-    finish: () => {
+    output: (target) => (resumed?.hasHeader ? { ...target, headerWritten: true } : target),
+    alreadyPrinted: (input) => resumed?.alreadyPrinted(input) ?? 0,
+    finish: (rows) => {
+      const kinds = [...failures].map(([code, n]) => `${n} ${code}`).join(', ');
+      progress.summary({ inputs: done, rows, failed, kinds });
       if (failed > 0) {
-        throw new BatchItemsFailedError(`${failed} of ${items.length} items failed`, {
-          hint: 'their error rows carry the input and the error',
+        throw new BatchItemsFailedError(`${failed} of ${done} items failed (${kinds})`, {
+          hint: 'their error rows carry the input, the error and its code; --resume FILE retries the ones that may pass now',
         });
       }
     },

@@ -10,10 +10,13 @@ import { target } from '../../shared/flags.js';
 import { type CommandDeclaration, type Field, columnOnly, commandFor, field, jsonOnly, only } from '../../declaration.js';
 import { suggest } from '../../../io/text.js';
 import { ledBy } from '../../../io/columns.js';
+import { batchFlags, resumeFlag } from '../../shared/batch-flags.js';
 
 export interface GetOptions {
   keyword: string;
   include: string[];
+  /** `--resume FILE`, with `-` only. */
+  resume?: string | undefined;
 }
 
 export const command: CommandDeclaration = {
@@ -44,6 +47,7 @@ export const command: CommandDeclaration = {
       ),
       only('batch', field('input')),
       only('batch', field('error')),
+      only('batch', field('error_code')),
       only('single', {
         ...columnOnly(
           'section',
@@ -80,7 +84,7 @@ function sectionField(name: string): Field {
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
+  return batchFlags(commandFor(command))
     .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
     .option(
       '--include <sections>',
@@ -106,7 +110,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           );
         }
       }
-      await runF({ keyword, include }, ctx);
+      await runF({ keyword, include, resume: resumeFlag(keyword, flags.resume) }, ctx);
     });
 }
 
@@ -220,13 +224,16 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
  * card as the API sent it led by its `input`, a failed item as `{"input": …, "error": …}`.
  */
 async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
-  const { startBatch } = await import('../../shared/batch.js');
-  const out = target(ctx);
-  const batch = await startBatch(ctx, (client, { id }) => client.getKeyword(id, { include: opts.include }, ctx.signal));
+  const { errorRow, startBatch } = await import('../../shared/batch.js');
+  const batch = await startBatch(ctx, (client, { id }, request) => client.getKeyword(id, { include: opts.include }, request), {
+    resume: opts.resume,
+    rows: 'one',
+  });
+  const out = batch.output(target(ctx));
   type Row = Awaited<ReturnType<typeof batch.outcomes.next>>['value'] & object;
   const card = (r: Row) => (r.ok ? r.value : undefined);
   const score = (r: Row, n: (typeof SCORES)[number]) => (card(r)?.scores as Record<string, Score> | undefined)?.[n];
-  await printRows<Row>(
+  const rows = await printRows<Row>(
     out,
     batch.outcomes,
     [
@@ -254,9 +261,10 @@ async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
       })),
       { header: 'ID', value: (r) => card(r)?.id, id: true },
       { header: 'ERROR', value: (r) => (r.ok ? undefined : r.error.message), flexible: true },
+      { header: 'ERROR_CODE', value: (r) => (r.ok ? undefined : r.error.code) },
     ],
     // Every row says which input line it answers, a card as `{"input": …, …the card}`.
-    (r) => (r.ok ? ledBy('input', r.input, r.value) : { input: r.input, error: r.error.message }),
+    (r) => (r.ok ? ledBy('input', r.input, r.value) : errorRow(r)),
   );
-  batch.finish();
+  batch.finish(rows);
 }

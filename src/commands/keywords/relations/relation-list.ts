@@ -9,6 +9,7 @@ import { UsageError } from '../../../errors.js';
 import { ACTIVITIES, RELATIONS } from '../../../client/enums.js';
 import type { ApiClient } from '../../../client/client.js';
 import type { RelationItem } from '../../../client/schemas.js';
+import type { RequestOptions } from '../../../client/paging.js';
 import type { OutputTarget } from '../../../io/formats.js';
 import { printListing } from '../../../io/replies.js';
 import { RELATION_MULTI_COLUMNS, type MultiLink } from './views.js';
@@ -83,7 +84,7 @@ export async function* pairLinks(
   id: string,
   q: RelationQuery,
   how: MultiFetch,
-  signal: AbortSignal,
+  signal: AbortSignal | RequestOptions,
 ): AsyncGenerator<RelationItem> {
   if (how.all) yield* client.iterateRelations(id, how.walk(q), signal);
   else yield* (await client.listRelations(id, { ...q, limit: how.limit, offset: how.offset }, signal)).data;
@@ -95,7 +96,7 @@ export async function* multiLinks(
   id: string,
   queries: readonly RelationQuery[],
   how: MultiFetch,
-  signal: AbortSignal,
+  signal: AbortSignal | RequestOptions,
 ): AsyncGenerator<MultiLink> {
   for (const q of queries) for await (const link of pairLinks(client, id, q, how, signal)) yield tagged(q, link);
 }

@@ -11,6 +11,7 @@ import { type LinkRow as Link, RELATION_COLUMNS, relationBatchColumns } from './
 import { multiLinks, pairLinks, printMulti, type RelationQuery, relationQueries } from './relation-list.js';
 import { intFlag, target } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor, field, only } from '../../declaration.js';
+import { batchFlags, resumeFlag } from '../../shared/batch-flags.js';
 
 export interface RelationsOptions {
   keyword: string;
@@ -19,6 +20,8 @@ export interface RelationsOptions {
   limit: number | undefined;
   offset: number | undefined;
   all: boolean;
+  /** `--resume FILE`, with `-` only. */
+  resume?: string | undefined;
 }
 
 export const command: CommandDeclaration = {
@@ -52,6 +55,7 @@ export const command: CommandDeclaration = {
       // `rsi keywords relations -`: each row led by its input; a failed input is one error row.
       only('batch', field('input')),
       only('batch', field('error')),
+      only('batch', field('error_code')),
     ],
     batch: (args) => String(args[0]).trim() === '-',
   },
@@ -68,7 +72,7 @@ function several(opts: Readonly<Record<string, unknown>>): boolean {
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
+  return batchFlags(commandFor(command))
     .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
     .option('--relation <r>', `one of ${RELATIONS.join(', ')}, a comma-separated list, or all (required)`)
     .option(
@@ -88,6 +92,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           limit: intFlag('--limit', flags.limit, 1, 100),
           offset: intFlag('--offset', flags.offset, 0),
           all: flags.all === true,
+          resume: resumeFlag(keyword, flags.resume),
         },
         ctx,
       );
@@ -150,30 +155,33 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
  * keyword's page (or, with --all, its whole walk) is fetched before its rows print.
  */
 async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
-  const { startBatch } = await import('../../shared/batch.js');
-  const out = target(ctx);
+  const { errorRow, startBatch } = await import('../../shared/batch.js');
   const cap = maxPages(ctx.env);
   const multi = opts.relations.length > 1;
-  const batch = await startBatch(ctx, async (client, { id }) => {
-    // The batch already keeps a window of keywords in flight: one page at a time within each.
-    const walk = (q: RelationQuery) => ({ ...q, pageSize: 100, concurrency: 1, offset: opts.offset, maxPages: cap });
-    const how = { all: opts.all, limit: opts.limit, offset: opts.offset, walk };
-    // One relation: each link as the service sent it; several: tagged with its relation and activity.
-    const links = multi
-      ? multiLinks(client, id, opts.relations, how, ctx.signal)
-      : pairLinks(client, id, opts.relations[0]!, how, ctx.signal);
-    const all: Record<string, unknown>[] = [];
-    for await (const link of links) all.push(link);
-    return all;
-  });
+  const batch = await startBatch(
+    ctx,
+    async (client, { id }, request) => {
+      // The batch already keeps a window of keywords in flight: one page at a time within each.
+      const walk = (q: RelationQuery) => ({ ...q, pageSize: 100, concurrency: 1, offset: opts.offset, maxPages: cap });
+      const how = { all: opts.all, limit: opts.limit, offset: opts.offset, walk };
+      // One relation: each link as the service sent it; several: tagged with its relation and activity.
+      const links = multi ? multiLinks(client, id, opts.relations, how, request) : pairLinks(client, id, opts.relations[0]!, how, request);
+      const all: Record<string, unknown>[] = [];
+      for await (const link of links) all.push(link);
+      return all;
+    },
+    { resume: opts.resume, rows: 'many' },
+  );
   async function* rows(): AsyncGenerator<Link> {
     for await (const o of batch.outcomes) {
-      if (!o.ok) yield { input: o.input, error: o.error.message };
-      else for (const link of o.value) yield { input: o.input, link };
+      if (!o.ok) yield errorRow(o);
+      // An input without links still has its row, so every input is answered in the output.
+      else if (o.value.length === 0) yield { input: o.input };
+      else for (const link of o.value.slice(batch.alreadyPrinted(o.input))) yield { input: o.input, link };
     }
   }
-  await printRows<Link>(out, rows(), relationBatchColumns(multi), (r) =>
-    r.error !== undefined ? { input: r.input, error: r.error } : ledBy('input', r.input, r.link),
+  const printed = await printRows<Link>(batch.output(target(ctx)), rows(), relationBatchColumns(multi), (r) =>
+    r.link === undefined ? { input: r.input, error: r.error, error_code: r.error_code } : ledBy('input', r.input, r.link),
   );
-  batch.finish();
+  batch.finish(printed);
 }

@@ -24,7 +24,7 @@ export const RELATION_MULTI_COLUMNS: readonly Column<MultiLink>[] = [
 ];
 
 /** A row of `rsi keywords relations -`: one link of an input keyword (tagged when several relations were asked), or the input's error. */
-export type LinkRow = { input: string; link?: Record<string, unknown>; error?: string };
+export type LinkRow = { input: string; link?: Record<string, unknown>; error?: string; error_code?: string };
 
 /** `rsi keywords relations -`'s columns; with several relations, RELATION and ACTIVITY after INPUT. */
 export function relationBatchColumns(multi: boolean): readonly Column<LinkRow>[] {
@@ -40,4 +40,5 @@ export const RELATION_BATCH_COLUMNS: readonly Column<LinkRow>[] = [
   { header: 'STAGE', value: (r) => r.link?.stage },
   { header: 'ID', value: (r) => r.link?.id, id: true },
   { header: 'ERROR', value: (r) => r.error, flexible: true },
+  { header: 'ERROR_CODE', value: (r) => r.error_code },
 ];
