@@ -177,6 +177,11 @@ export async function* readAhead<T>(walk: Walk<T>): AsyncGenerator<T, WalkEnd> {
         if (previous && previous.key === key) throw walk.repeated(position, previous.position);
         previous = { position, key };
       }
+      // The first reply's total says how many pages follow: the window opens to them at once.
+      if (pages === 1 && Number.isInteger(page.total) && walk.probe !== false) {
+        const ahead = Math.ceil((page.total! - rowsBefore(position) - n) / (walk.by === 'page' ? (page.pageSize ?? n) : n));
+        window.open(ahead);
+      }
       yield* page.rows;
       received += n;
       if (walk.by === 'page') {

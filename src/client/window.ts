@@ -57,6 +57,16 @@ export class PageWindow {
     return this.#size;
   }
 
+  /**
+   * The first reply said how many pages follow (its total): an adaptive window opens at once to
+   * as many of them as the cap allows, instead of climbing to the cap one reply at a time; the
+   * replies that follow still cut it when the server slows down. A fixed window never moves.
+   */
+  open(pagesAhead: number): void {
+    if (this.#now === undefined || this.#cuts > 0) return;
+    this.#size = Math.max(this.#size, Math.min(this.#max, Math.floor(pagesAhead)));
+  }
+
   /** Call as a page's request goes out. */
   sent(): PageTicket {
     return { sentAt: this.#now?.() ?? 0, cuts: this.#cuts };

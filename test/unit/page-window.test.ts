@@ -192,6 +192,28 @@ function virtualServer(kind: 'parallel' | 'serial', rows: number, ms = 50, searc
   return { client: new ApiClient(http), clock, walk, outAtSend, requests: () => outAtSend.length };
 }
 
+describe('walks at the latency limit (issue 56, item 3)', () => {
+  it("a 54-page walk at 50 ms a reply ends within 1.3× of 50 ms × (1 + 53/8): the first reply's total opens the window to its cap", async () => {
+    const s = virtualServer('parallel', 5400, 50);
+    const got = await s.walk(s.client.iterateRelations(UUID, { relation: 'assets', pageSize: 100, concurrency: adaptive(s.clock.now) }));
+    expect(got).toHaveLength(5400);
+    const limit = 50 * (1 + 53 / PAGES_IN_FLIGHT.max);
+    expect(s.clock.t).toBeLessThanOrEqual(1.3 * limit);
+    // The first page alone, then the cap at once: the total said 53 pages follow.
+    expect(s.outAtSend.slice(0, 9)).toEqual([1, 1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('a walk whose total leaves fewer pages than the cap opens the window to those pages only', async () => {
+    const s = virtualServer('parallel', 400, 50);
+    expect(
+      await s.walk(s.client.iterateRelations(UUID, { relation: 'assets', pageSize: 100, concurrency: adaptive(s.clock.now) })),
+    ).toHaveLength(400);
+    // Pages 2–4 and the empty page at the total that ends the walk: no more.
+    expect(Math.max(...s.outAtSend)).toBe(4);
+    expect(s.requests()).toBe(5);
+  });
+});
+
 describe('--all against a server on virtual time', () => {
   const rows = 4000; // 40 pages of 100 (or 200 of 20)
 
@@ -208,8 +230,10 @@ describe('--all against a server on virtual time', () => {
       expect(got.map((r) => r.name).slice(0, 3)).toEqual([iterator === 'relations' ? 'R0' : 'K0', expect.any(String), expect.any(String)]);
       expect(Math.max(...s.outAtSend)).toBeGreaterThan(PAGES_IN_FLIGHT.default);
       expect(Math.max(...s.outAtSend)).toBe(PAGES_IN_FLIGHT.max);
-      // The first page goes alone; the read-ahead starts at no more than the default.
-      expect(s.outAtSend.slice(0, 7)).toEqual([1, 1, 2, 3, 4, 5, 6]);
+      // The first page goes alone. A search's page says no total: the read-ahead starts at the
+      // default. A relation's page says how many follow: the window opens to the cap at once.
+      if (iterator === 'relations') expect(s.outAtSend.slice(0, 9)).toEqual([1, 1, 2, 3, 4, 5, 6, 7, 8]);
+      else expect(s.outAtSend.slice(0, 7)).toEqual([1, 1, 2, 3, 4, 5, 6]);
       if (iterator === 'relations') {
         // The empty page at the promised total, which ends the walk, goes out with the last pages
         // instead of a round trip after them; and nothing past it.
@@ -222,7 +246,9 @@ describe('--all against a server on virtual time', () => {
       const s = virtualServer('serial', rows);
       const got = await run(s, adaptive(s.clock.now));
       expect(got).toHaveLength(rows);
-      expect(Math.max(...s.outAtSend)).toBeLessThanOrEqual(PAGES_IN_FLIGHT.default + 1);
+      // A relation's first page says how many follow, and the window opens to the cap; a search's
+      // does not, and it climbs from the default.
+      expect(Math.max(...s.outAtSend)).toBeLessThanOrEqual(iterator === 'relations' ? PAGES_IN_FLIGHT.max : PAGES_IN_FLIGHT.default + 1);
       // After the first few round trips, no request goes out with more than 3 in flight.
       expect(Math.max(...s.outAtSend.slice(15))).toBeLessThanOrEqual(3);
       // The same server with a fixed window of 6: 6 stay out to the end (what the test tells apart).

@@ -22,7 +22,7 @@ interface DocumentSpec {
 }
 
 const anyObject = () => z.looseObject({});
-const batchError = () => z.object({ input: z.string(), error: z.string() });
+const batchError = () => z.object({ input: z.string(), error: z.string(), error_code: z.string() });
 const tagged = () => z.extend(S.RelationItem(), { relation: z.string(), activity: z.nullable(z.string()) });
 
 const authStatus = () =>
@@ -58,19 +58,19 @@ export const DOCUMENTS: Readonly<Record<string, DocumentSpec>> = {
   },
   'keywords get': {
     description:
-      'The keyword card as the service sent it (sections of --include inside it); with `-` (a batch from stdin), one array: a card, or {input, error} for an item that failed, per input line.',
+      'The keyword card as the service sent it (sections of --include inside it); with `-` (a batch from stdin), one array: a card led by its input, or {input, error, error_code} for an item that failed, per input line.',
     shape: () => z.union([S.KeywordCard(), z.array(z.union([S.KeywordCard(), batchError()]))]),
   },
   'keywords relations': {
     description:
-      'One relation: its page as the service sent it ({data, meta}); with --all, one array of its links. Several relations (--relation all, a list): {data: links each with relation and activity, meta: each page\u2019s meta}; with --all, one array of those links. With `-`: one array of rows, each the input with a link (and its relation and activity when several) or with an error.',
+      'One relation: its page as the service sent it ({data, meta}); with --all, one array of its links. Several relations (--relation all, a list): {data: links each with relation and activity, meta: each page\u2019s meta}; with --all, one array of those links. With `-`: one array of rows, each the input with a link (and its relation and activity when several), with an error (and its error_code), or alone for an input without links.',
     shape: () =>
       z.union([
         S.RelationPage(),
         z.array(S.RelationItem()),
         z.looseObject({ data: z.array(tagged()), meta: z.array(S.RelationPage().shape.meta) }),
         z.array(tagged()),
-        z.array(z.union([batchError(), z.extend(S.RelationItem(), { input: z.string() })])),
+        z.array(z.union([batchError(), z.extend(S.RelationItem(), { input: z.string() }), z.object({ input: z.string() })])),
       ]),
   },
   'projects list': { description: 'The projects as the service sent them.', shape: () => S.ProjectList() },

@@ -84,34 +84,35 @@ function sectionField(name: string): Field {
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return batchFlags(commandFor(command))
-    .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
-    .option(
-      '--include <sections>',
-      'sections to add, comma-separated or repeated, e.g. indications,sponsors',
-      (v: string, prev: string[] = []) => [...prev, v],
-    )
-    .action(async (keyword: string, flags: Record<string, unknown>) => {
-      let include: string[] = [];
-      if (flags.include !== undefined) {
-        include = [
-          ...new Set(
-            (flags.include as string[])
-              .join(',')
-              .split(',')
-              .map((s) => s.trim().toLowerCase().replace(/-/g, '_'))
-              .filter(Boolean),
-          ),
-        ];
-        const bad = include.find((s) => !/^[a-z][a-z0-9_]*$/.test(s));
-        if (include.length === 0 || bad !== undefined) {
-          throw new UsageError(
-            `--include takes comma-separated section names such as indications,sponsors (got "${(flags.include as string[]).join(',')}")`,
-          );
-        }
+  return batchFlags(
+    commandFor(command)
+      .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
+      .option(
+        '--include <sections>',
+        'sections to add, comma-separated or repeated, e.g. indications,sponsors',
+        (v: string, prev: string[] = []) => [...prev, v],
+      ),
+  ).action(async (keyword: string, flags: Record<string, unknown>) => {
+    let include: string[] = [];
+    if (flags.include !== undefined) {
+      include = [
+        ...new Set(
+          (flags.include as string[])
+            .join(',')
+            .split(',')
+            .map((s) => s.trim().toLowerCase().replace(/-/g, '_'))
+            .filter(Boolean),
+        ),
+      ];
+      const bad = include.find((s) => !/^[a-z][a-z0-9_]*$/.test(s));
+      if (include.length === 0 || bad !== undefined) {
+        throw new UsageError(
+          `--include takes comma-separated section names such as indications,sponsors (got "${(flags.include as string[]).join(',')}")`,
+        );
       }
-      await runF({ keyword, include, resume: resumeFlag(keyword, flags.resume) }, ctx);
-    });
+    }
+    await runF({ keyword, include, resume: resumeFlag(keyword, flags.resume) }, ctx);
+  });
 }
 
 type Score = KeywordScore | undefined;
@@ -221,7 +222,7 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
 /**
  * `rsi keywords get -`: a card per input line, in input order. tsv/csv/table: one row per card
  * (the card's columns after the input; `--include` sections stay in the JSON); ndjson/json: each
- * card as the API sent it led by its `input`, a failed item as `{"input": …, "error": …}`.
+ * card as the API sent it led by its `input`, a failed item as `{"input": …, "error": …, "error_code": …}`.
  */
 async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
   const { errorRow, startBatch } = await import('../../shared/batch.js');

@@ -72,31 +72,32 @@ function several(opts: Readonly<Record<string, unknown>>): boolean {
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return batchFlags(commandFor(command))
-    .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
-    .option('--relation <r>', `one of ${RELATIONS.join(', ')}, a comma-separated list, or all (required)`)
-    .option(
-      '--activity <a>',
-      `for sponsors: ${ACTIVITIES.join(', ')}, a list, or all (required with sponsors alone; every activity by default with several relations)`,
-    )
-    .option('--limit <n>', 'links per page, 1 to 100 (default 20)')
-    .option('--offset <n>', 'skip this many links (default 0)')
-    .option('--all', 'every link, streamed (fetches pages concurrently, prints in order)')
-    .action(async (keyword: string, flags: Record<string, unknown>) => {
-      const relations = relationQueries(flags.relation, flags.activity);
-      if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be used together');
-      await runF(
-        {
-          keyword,
-          relations,
-          limit: intFlag('--limit', flags.limit, 1, 100),
-          offset: intFlag('--offset', flags.offset, 0),
-          all: flags.all === true,
-          resume: resumeFlag(keyword, flags.resume),
-        },
-        ctx,
-      );
-    });
+  return batchFlags(
+    commandFor(command)
+      .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
+      .option('--relation <r>', `one of ${RELATIONS.join(', ')}, a comma-separated list, or all (required)`)
+      .option(
+        '--activity <a>',
+        `for sponsors: ${ACTIVITIES.join(', ')}, a list, or all (required with sponsors alone; every activity by default with several relations)`,
+      )
+      .option('--limit <n>', 'links per page, 1 to 100 (default 20)')
+      .option('--offset <n>', 'skip this many links (default 0)')
+      .option('--all', 'every link, streamed (fetches pages concurrently, prints in order)'),
+  ).action(async (keyword: string, flags: Record<string, unknown>) => {
+    const relations = relationQueries(flags.relation, flags.activity);
+    if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be used together');
+    await runF(
+      {
+        keyword,
+        relations,
+        limit: intFlag('--limit', flags.limit, 1, 100),
+        offset: intFlag('--offset', flags.offset, 0),
+        all: flags.all === true,
+        resume: resumeFlag(keyword, flags.resume),
+      },
+      ctx,
+    );
+  });
 }
 
 export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
