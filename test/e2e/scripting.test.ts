@@ -136,9 +136,9 @@ describe('batches from stdin', () => {
     expect(r.code).toBe(11);
     const rows = lines(r.stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.map((x) => x.name ?? x.input)).toEqual(['EGFR', 'nosuchkeyword', 'KRAS', 'EGFR']);
-    expect(rows[1]).toEqual({ input: 'nosuchkeyword', error: 'no keyword named "nosuchkeyword"' });
+    expect(rows[1]).toEqual({ input: 'nosuchkeyword', error: 'no keyword named "nosuchkeyword"', error_code: 'ambiguous_name' });
     expect(r.stderr).toMatch(/^rsi: nosuchkeyword: no keyword named "nosuchkeyword"$/m);
-    expect(r.stderr).toMatch(/^rsi: 1 of 4 items failed$/m);
+    expect(r.stderr).toMatch(/^rsi: 1 of 4 items failed \(1 ambiguous_name\)$/m);
   });
 
   it('keywords get -: exit 0 when all succeed; csv with the input first', async () => {

@@ -259,6 +259,6 @@ describe('docs/scripting.md recipes', () => {
   it('a batch fed by another rsi: NDJSON ids in, one csv out', async () => {
     const r = await run(`${block(MARKERS[16]!)}\nhead -1 kinase-indications.csv`);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trim()).toBe('input,name,count,stage,id,error');
+    expect(r.stdout.trim()).toBe('input,name,count,stage,id,error,error_code');
   });
 });

@@ -105,6 +105,18 @@ export async function* readLines(stdin: AsyncIterable<unknown>): AsyncGenerator<
     if (first && chunk.length > 0) {
       first = false;
       checkSignature(chunk);
+      // A NUL anywhere in the first chunk is binary: refused before its first line is asked for.
+      const nul = chunk.indexOf(0);
+      if (nul >= 0) {
+        const before = chunk.subarray(0, nul);
+        let at = nul;
+        let number = 1;
+        for (let i = before.indexOf(0x0a); i >= 0; i = before.indexOf(0x0a, i + 1)) {
+          number++;
+          at = nul - i - 1;
+        }
+        throw notText(number, `a NUL byte (at byte ${at + 1})`);
+      }
     }
     let start = 0;
     for (let nl = chunk.indexOf(0x0a, start); nl !== -1; nl = chunk.indexOf(0x0a, start)) {

@@ -68,9 +68,9 @@ export function duration(ms: number): string {
 const count = (n: number): string => n.toLocaleString('en-US');
 
 /**
- * A batch's progress (issue 57): when stderr is a terminal (and not in CI), `1,234 of 30,000 ·
- * 410/s · 1 min 10 s left` (the total when stdin is a file, counted beside the run), else `1,234
- * done · 410/s`; cleared at the end, then one summary line. `skipped` inputs (`--resume`) are
+ * A batch's progress (issue 57): when stderr is a terminal (and not in CI), `fetched 1,234 of
+ * 30,000 · 410/s · 1 min 10 s left` (the total when stdin is a file, counted beside the run), else
+ * `fetched 1,234 · 410/s`; cleared at the end, then one summary line. `skipped` inputs (`--resume`) are
  * neither counted nor timed. The live line follows walkProgress's rule (not when the rows
  * themselves show on the terminal); the summary shows whenever stderr is a terminal.
  */
@@ -90,7 +90,7 @@ export async function batchProgress(ctx: Context, skipped: () => number): Promis
       if (now - shownAt < 100 && done !== total) return;
       shownAt = now;
       const rate = done / Math.max(0.001, (now - started) / 1000);
-      const parts = [total !== undefined && total >= done ? `${count(done)} of ${count(total)}` : `${count(done)} done`];
+      const parts = [total !== undefined && total >= done ? `fetched ${count(done)} of ${count(total)}` : `fetched ${count(done)}`];
       if (now - started >= 1000) parts.push(`${count(Math.round(rate))}/s`);
       if (total !== undefined && total > done && now - started >= 1000) parts.push(`${duration(((total - done) / rate) * 1000)} left`);
       line.update(parts.join(' · '));
