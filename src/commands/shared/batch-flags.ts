@@ -10,7 +10,7 @@ import { nonEmpty } from './flags.js';
 export function batchFlags(command: Command): Command {
   return command.option(
     '--resume <file>',
-    "with -: FILE is this batch's earlier output (ndjson, csv or tsv); skip the inputs it answered and continue it (>> FILE)",
+    "with -: skip the inputs FILE (this batch's earlier output) answered, and continue it",
   );
 }
 

@@ -18,9 +18,14 @@ import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { csvField, tsvField } from '../../io/cells.js';
+import { formatOf } from '../../io/formats.js';
 import type { BatchLine } from './batch-lines.js';
-import type { BatchOptions } from './batch.js';
+
+/** What a batch tells `--resume`: the file, and whether one answer spans `many` rows (an input's links). */
+export interface ResumeOptions {
+  resume?: string | undefined;
+  rows: 'one' | 'many';
+}
 
 /** The `error_code` of an answer that may pass when asked again (ServiceUnavailableError's code). */
 const TRANSIENT = 'unavailable';
@@ -43,21 +48,13 @@ export interface Resumed {
   alreadyPrinted(input: string): number;
 }
 
-/** How a row of the file is read: which cell is the input, and whether it is a transient error. */
-interface RowReader {
-  /** The input as this format prints it (to compare with the file's cell). */
-  printed(item: string): string;
-  /** undefined: not a row (a header). */
-  read(line: string, n: number): { input: string; transient: boolean; rest: string } | undefined;
-  hasHeader(): boolean;
-}
-
-export async function readResume(ctx: Context, options: BatchOptions): Promise<Resumed> {
+export async function readResume(ctx: Context, options: ResumeOptions): Promise<Resumed> {
   const file = options.resume!;
-  const { format, fields, jq } = ctx.globals() as { format: string; fields?: string[] | undefined; jq?: unknown };
+  const { format, fields, jq } = ctx.globals();
   if (jq !== undefined)
     throw new UsageError('--resume continues a file of rows, which --jq does not print', { hint: 'use --format ndjson, csv or tsv' });
-  if (format === 'json' || format === 'table')
+  const readBack = formatOf(format).readBack;
+  if (readBack === undefined)
     throw new UsageError(`--resume continues a file of rows, which --format ${format} cannot do`, {
       hint: `use --format ndjson, csv or tsv, e.g. … - --format ndjson --resume ${file} >> ${file}`,
     });
@@ -95,7 +92,7 @@ export async function readResume(ctx: Context, options: BatchOptions): Promise<R
       await handle.close();
     }
   }
-  const reader = rowReader(format, fields);
+  const reader = readBack(fields);
   if (firstLine !== undefined && firstLine !== '') reader.read(firstLine, 1);
   let skipped = 0;
   const partial = new Map<string, number>();
@@ -107,8 +104,9 @@ export async function readResume(ctx: Context, options: BatchOptions): Promise<R
     for await (const text of lines) {
       n++;
       if (text === '' || (n === 1 && reader.hasHeader())) continue;
-      const row = reader.read(text, n);
-      if (!row) continue;
+      const read = reader.read(text, n);
+      if (!read) continue;
+      const row = { ...read, transient: read.code === TRANSIENT };
       // Rows of one answer are consecutive, each different; a row like the answer's first starts another.
       if (options.rows === 'many' && current && current.input === row.input && current.first !== row.rest && !row.transient) {
         current.rows++;
@@ -171,86 +169,4 @@ export async function readResume(ctx: Context, options: BatchOptions): Promise<R
       return rows;
     },
   };
-}
-
-/**
- * The reader of the file's rows for this run's format: ndjson reads `input` and `error_code`; csv
- * finds them by its header; tsv by its header when it has one, else `input` first (or where
- * `--fields` put it) and `error_code` where `--fields` put it, or the last cell of an error row.
- */
-function rowReader(format: string, fields: readonly string[] | undefined): RowReader {
-  let header = false;
-  if (format === 'ndjson') {
-    return {
-      printed: (item) => item,
-      hasHeader: () => false,
-      read(line, n) {
-        let row: unknown;
-        try {
-          row = JSON.parse(line);
-        } catch {
-          throw new UsageError(`--resume: line ${n} of the file is not JSON: is it this batch's --format ndjson output?`);
-        }
-        const { input, error_code: code } = (row ?? {}) as { input?: unknown; error_code?: unknown };
-        if (typeof input !== 'string')
-          throw new UsageError(`--resume: line ${n} of the file has no "input": is it the output of a batch (… - --format ndjson)?`);
-        const rest = JSON.stringify({ ...(row as object), input: undefined });
-        return { input, transient: code === TRANSIENT, rest };
-      },
-    };
-  }
-  const csv = format === 'csv';
-  const split = csv ? csvFields : (line: string) => line.split('\t');
-  const unquote = (cell: string | undefined): string | undefined =>
-    cell !== undefined && csv && cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell;
-  let inputAt = fields ? fields.indexOf('input') : 0;
-  let codeAt = fields ? fields.indexOf('error_code') : -1;
-  let first = true;
-  return {
-    printed: csv ? (item) => csvField(item) : (item) => tsvField(item),
-    hasHeader: () => header,
-    read(line, n) {
-      const cells = split(line);
-      if (first) {
-        first = false;
-        const names = cells.map((c) => unquote(c)!);
-        // csv always has its header; tsv when it was asked for (its cells are the column keys).
-        if (csv || (names.includes('input') && names.some((c) => c === 'error' || c === 'error_code' || c === 'id'))) {
-          header = true;
-          inputAt = names.indexOf('input');
-          codeAt = names.indexOf('error_code');
-          if (inputAt < 0) throw new UsageError('--resume: the file has no input column: is it the output of a batch (… - )?');
-          return undefined;
-        }
-      }
-      const input = cells[inputAt];
-      if (input === undefined) throw new UsageError(`--resume: line ${n} of the file has no input cell`);
-      let code: string | undefined;
-      if (codeAt >= 0) code = unquote(cells[codeAt]);
-      else if (!fields) {
-        // tsv without a header: an error row's cells end with its error and code.
-        const filled = cells.filter((c) => c !== '');
-        code = filled.length === 3 ? filled[2] : undefined;
-      }
-      const rest = cells.filter((_, i) => i !== inputAt).join('\t');
-      return { input, transient: code === TRANSIENT, rest };
-    },
-  };
-}
-
-/** A csv line's fields as written (quotes kept): commas inside quotes do not split. */
-function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === '"') quoted = !quoted;
-    else if (c === ',' && !quoted) {
-      out.push(line.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(line.slice(start));
-  return out;
 }

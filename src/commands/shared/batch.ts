@@ -34,6 +34,7 @@ import { pageWindow, type RequestOptions } from '../../client/paging.js';
 import { resolveKeyword, type ResolvedKeyword } from '../../ops/resolve.js';
 import type { OutputTarget } from '../../io/formats.js';
 import { type BatchLine, batchItems } from './batch-lines.js';
+import type { ResumeOptions } from './batch-resume.js';
 
 /** One item's outcome: its result, or the error it met. */
 export type Outcome<R> = { input: string; ok: true; value: R } | { input: string; ok: false; error: CliError };
@@ -129,13 +130,12 @@ export async function* inInputOrder<I extends { item: string }, R>(
   }
 }
 
-/** What a command gives a batch besides its work: how its rows are spelled, for `--resume`. */
-export interface BatchOptions {
-  /** `--resume FILE`: a previous run's output this run continues. */
-  resume?: string | undefined;
-  /** Rows one answer may span: `one` (a card per input) or `many` (an input's links, one row each). */
-  rows: 'one' | 'many';
-}
+/**
+ * What a command gives a batch besides its work: `--resume FILE` (a previous run's output this run
+ * continues), and the rows one answer may span: `one` (a card per input) or `many` (an input's
+ * links, one row each).
+ */
+export type BatchOptions = ResumeOptions;
 
 export interface BatchRun<R> {
   outcomes: AsyncGenerator<Outcome<R>>;
