@@ -1,7 +1,8 @@
 /**
- * The one read-ahead walk: `rsi keywords search --all` (numbered pages), `rsi keywords relations
- * --all` (offsets) and the batches from stdin (one item a "page") all fetch ahead through it, with
- * the window of window.ts and the policy below (how many pages, from RSI_PAGES_IN_FLIGHT).
+ * The one read-ahead walk: `rsi keywords search --all` (numbered pages) and `rsi keywords relations
+ * --all` (offsets) fetch ahead through it, with the window of window.ts and the policy below (how
+ * many pages, from RSI_PAGES_IN_FLIGHT); the batches from stdin use the same window over their
+ * input lines (commands/shared/batch.ts).
  *
  * Only an empty page ends a walk (or the page cap, `MAX_PAGES`, with an error): a page shorter than the others is followed, not taken for the
  * end (servers that filter rows after paging send short pages mid-walk). A `total` the server sends
@@ -30,9 +31,9 @@ export function pagesInFlight(env: Readonly<Record<string, string | undefined>>)
 }
 
 /**
- * The most pages one walk reads (`--all`, `rsi api --paginate`) and the most items one batch
- * holds: a server whose pages never end (a new "next page" every time) stops here with exit 1
- * instead of walking forever. RSI_MAX_PAGES sets another cap, from 1 to `max`.
+ * The most pages one walk reads (`--all`, `rsi api --paginate`): a server whose pages never end
+ * (a new "next page" every time) stops here with exit 1 instead of walking forever. A batch from
+ * stdin streams and has no item cap. RSI_MAX_PAGES sets another cap, from 1 to `max`.
  */
 export const MAX_PAGES = { default: 10_000, max: 1_000_000 } as const;
 

@@ -22,8 +22,8 @@ const WARMUP = 2;
  * docs/performance.md, so a change to paging can be measured in a few minutes.
  */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && !['paging', 'exe', 'scripting', 'lines', 'floor'].includes(ONLY))
-  throw new Error(`BENCH_ONLY must be "paging", "exe", "scripting", "lines" or "floor" (got "${ONLY}")`);
+if (ONLY !== undefined && !['paging', 'exe', 'scripting', 'lines', 'floor', 'batches'].includes(ONLY))
+  throw new Error(`BENCH_ONLY must be "paging", "exe", "scripting", "lines", "floor" or "batches" (got "${ONLY}")`);
 /**
  * The Node lines the start-up figures of issue 24 run on ("## Start-up on each Node line"), as
  * Node binaries: BENCH_NODES (space-separated paths), else the Node running the bench when it is
@@ -279,6 +279,8 @@ async function benchExe() {
 
 async function main() {
   if (ONLY === 'exe') return benchExe();
+  // Issue 57 and issue 56 item 3 (test/bench/batches.mjs): docs/performance.md, "Batches and walks at the latency limit".
+  if (ONLY === 'batches') return void process.stdout.write(await (await import('./batches.mjs')).benchBatches());
   if (ONLY === 'floor') {
     if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('run `npm run build` first');
     process.stdout.write(`${(await benchFloor()).join('\n')}\n`);
@@ -1217,6 +1219,8 @@ function keptSections() {
 
 try {
   await main();
+  // The batch and walk figures at the latency limit, printed for docs/performance.md's section of them.
+  if (ONLY === undefined) process.stdout.write(await (await import('./batches.mjs')).benchBatches());
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

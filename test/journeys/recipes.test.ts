@@ -74,6 +74,7 @@ const MARKERS = [
   'rsi keywords relations NSCLC --relation all --all --format csv',
   'rsi help schema opportunities',
   'RSI_ERROR_FORMAT=json rsi status',
+  '--resume done.ndjson',
 ];
 
 describe('docs/scripting.md recipes', () => {
@@ -260,5 +261,15 @@ describe('docs/scripting.md recipes', () => {
     const r = await run(`${block(MARKERS[16]!)}\nhead -1 kinase-indications.csv`);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('input,name,count,stage,id,error,error_code');
+  });
+});
+
+describe('docs/scripting.md: resume a stopped batch (issue 57)', () => {
+  it('the same line for the first run and every run after a stop: one row an input', async () => {
+    const r = await run(block('--resume done.ndjson'));
+    expect(r.code, r.stderr).toBe(0);
+    const [inputs, rows] = r.stdout.trim().match(/\d+/g)!.map(Number);
+    expect(inputs).toBeGreaterThan(5);
+    expect(rows).toBe(inputs);
   });
 });

@@ -8,10 +8,7 @@ import { nonEmpty } from './flags.js';
 
 /** Adds `--resume FILE` to a command that reads a batch from `-`. */
 export function batchFlags(command: Command): Command {
-  return command.option(
-    '--resume <file>',
-    "with -: skip the inputs FILE (this batch's earlier output) answered, and continue it",
-  );
+  return command.option('--resume <file>', "with -: skip the inputs FILE (this batch's earlier output) answered, and continue it");
 }
 
 /** `--resume`'s file, checked: only with `-`. */
