@@ -499,6 +499,50 @@ describe('batches', () => {
   });
 });
 
+describe('a batch at the latency limit (issue 56, item 3)', () => {
+  it('400 items at 50 ms a reply, adaptive window: done within 1.3× of 50 ms × 400/8, never more than 8 in flight', async () => {
+    let t = 0;
+    const clock = { now: () => t, sleep: async (ms: number) => void (t += ms) };
+    const pending: Array<{ due: number; answer: () => void }> = [];
+    let out = 0;
+    let most = 0;
+    const walk = inInputOrder(
+      toAsync(Array.from({ length: 400 }, (_, i) => ({ item: String(i) }))),
+      ({ item }) =>
+        new Promise<string>((resolve) => {
+          most = Math.max(most, ++out);
+          pending.push({
+            due: t + 50,
+            answer: () => {
+              out--;
+              resolve(item);
+            },
+          });
+        }),
+      { window: new PageWindow({ start: 6, max: 8, now: clock.now }), fatal: () => false, clock },
+    );
+    const got: string[] = [];
+    let done = false;
+    const consuming = (async () => {
+      for await (const o of walk) got.push(o.input);
+    })().finally(() => {
+      done = true;
+    });
+    for (;;) {
+      await new Promise((r) => setImmediate(r));
+      if (done) break;
+      pending.sort((a, b) => a.due - b.due);
+      const next = pending.shift()!;
+      t = next.due;
+      next.answer();
+    }
+    await consuming;
+    expect(got).toEqual(Array.from({ length: 400 }, (_, i) => String(i)));
+    expect(most).toBe(8);
+    expect(t).toBeLessThanOrEqual(1.3 * 50 * (400 / 8));
+  });
+});
+
 async function* toAsync<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
 }
