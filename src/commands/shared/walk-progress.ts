@@ -80,15 +80,11 @@ export async function batchProgress(ctx: Context, skipped: () => number): Promis
   const line = atTerminal && !ctx.io.stdoutIsTTY ? await ctx.progress() : undefined;
   let counted: number | undefined;
   if (line) void countStdinItems(ctx.io.stdin).then((n) => (counted = n));
-  let shownAt = Number.NEGATIVE_INFINITY;
   return {
     item(done) {
       if (!line) return;
       const total = counted === undefined ? undefined : Math.max(0, counted - skipped());
       const now = ctx.clock.now();
-      // Redrawn at most ten times a second: a fast batch would otherwise spend its time drawing.
-      if (now - shownAt < 100 && done !== total) return;
-      shownAt = now;
       const rate = done / Math.max(0.001, (now - started) / 1000);
       const parts = [total !== undefined && total >= done ? `fetched ${count(done)} of ${count(total)}` : `fetched ${count(done)}`];
       if (now - started >= 1000) parts.push(`${count(Math.round(rate))}/s`);
