@@ -19,6 +19,7 @@ import { createInterface } from 'node:readline';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { formatOf } from '../../io/formats.js';
+import { suggest } from '../../io/text.js';
 import type { BatchLine } from './batch-lines.js';
 
 /** What a batch tells `--resume`: the file, and whether one answer spans `many` rows (an input's links). */
@@ -56,7 +57,7 @@ export async function readResume(ctx: Context, options: ResumeOptions): Promise<
   const readBack = formatOf(format).readBack;
   if (readBack === undefined)
     throw new UsageError(`--resume continues a file of rows, which --format ${format} cannot do`, {
-      hint: `use --format ndjson, csv or tsv, e.g. … - --format ndjson --resume ${file} >> ${file}`,
+      hint: 'use --format ndjson, csv or tsv: they are files of rows, which a later run can continue',
     });
   if (fields && !fields.includes('input')) throw new UsageError('--resume reads the input column of the file: --fields must include input');
   // A file that is not there yet is a run that has not started: nothing to skip.
@@ -73,19 +74,17 @@ export async function readResume(ctx: Context, options: ResumeOptions): Promise<
       size = info.size;
       if (size > 0) {
         // The first line says whether the file has a header row, which this run then leaves out.
-        const head = Buffer.alloc(Math.min(size, 64 * 1024));
+        const head = Buffer.alloc(Math.min(size, 1024 * 1024));
         await handle.read(head, 0, head.length, 0);
         const end = head.indexOf(0x0a);
-        firstLine = head
-          .subarray(0, end < 0 ? head.length : end)
-          .toString('utf8')
-          .replace(/\r$/, '');
+        // A first line longer than that is a row (a header is short): read with the others.
+        if (end >= 0) firstLine = head.subarray(0, end).toString('utf8').replace(/\r$/, '');
         const last = Buffer.alloc(1);
         await handle.read(last, 0, 1, size - 1);
         // Appending to a cut line would glue two rows into one.
         if (last[0] !== 0x0a)
           throw new UsageError(`--resume: ${file} ends in a cut line (a run killed while writing it)`, {
-            hint: `remove that last line (sed -i '$d' ${file}), then resume again`,
+            hint: `remove that last line (${suggest(['sed', '-i', '$d', file])}), then resume again`,
           });
       }
     } finally {
