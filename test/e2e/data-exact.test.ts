@@ -1,18 +1,17 @@
 // Numbers and depth as the service sent them (issue 30, items 3 and 5), through real `bin/rsi.js`
 // processes against a foreign node:http server on loopback: `1.10` stays `1.10`, big integers and
 // long fractions keep their digits in --json, NDJSON, CSV and TSV, and a 100,000-deep reply prints.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/inproc.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 // Each test starts several rsi processes on a machine that may be busy: generous bounds, which
 // only a hang reaches (vitest's 300 s per test; runCli kills a child after 240 s).
 
-let server: Server;
+let server: StubServer;
 let base: string;
 const KEYWORD = '00000000-0000-4000-8000-000000000001';
 const DEPTH = 100_000;
@@ -30,7 +29,7 @@ const CARD =
   `"indications":{"data":[{"id":"i1","name":"NSCLC","count":20,"stage":null}],"total":1}}`;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startStub((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname.replace(/^\/api\/v1/, '');
     const send = (text: string): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(text);
@@ -44,13 +43,9 @@ beforeAll(async () => {
       );
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server?.close());
 
 const env = () => ({ RSI_TOKEN: 'data-exact-token', RSI_BASE_URL: base, RSI_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'rsi-exact-')) });
 const relations = (...more: string[]) => runCli(['keywords', 'relations', KEYWORD, '--relation', 'indications', ...more], { env: env() });

@@ -1,18 +1,17 @@
 // Replies that are not what a script expects, from a foreign node:http server on loopback, through
 // real `bin/rsi.js` processes (issue 30): a non-JSON 2xx where JSON is expected is exit 1 with
 // nothing on stdout, and a server whose pages never end stops at the page cap (RSI_MAX_PAGES).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/inproc.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 // Each test starts several rsi processes on a machine that may be busy: generous bounds, which
 // only a hang reaches (vitest's 300 s per test; runCli kills a child after 240 s).
 
-let server: Server;
+let server: StubServer;
 let base: string;
 const asked = { search: 0, relations: 0 };
 const KEYWORD = '00000000-0000-4000-8000-000000000001';
@@ -20,7 +19,7 @@ const KEYWORD = '00000000-0000-4000-8000-000000000001';
 const HTML = '<html>\n<head><title>Sign in</title></head><body>\u001b[2JPlease sign in</body></html>';
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startStub((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname.replace(/^\/api\/v1/, '');
     const json = (body: unknown): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -46,13 +45,9 @@ beforeAll(async () => {
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server?.close());
 
 const env = (extra: Record<string, string> = {}) => ({
   RSI_TOKEN: 'data-walks-token',

@@ -7,14 +7,13 @@
 // keyword names (watch, status, create, resolve), habits and the quote hint.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandWords } from '../../src/io/text.js';
 import { type CliResult, runCli } from '../support/cli.js';
 import { useSandbox } from '../support/e2e.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 /** Text that runs `touch` if a shell ever reads it as code rather than as one word. */
 const NAME = `P $(touch\${IFS}PWNED1) \`touch PWNED2\`; touch PWNED3 '"' $HOME !x & exit`;
@@ -23,7 +22,7 @@ const SCOPE = 'mcp:basic,x$(touch${IFS}PWNED4);touch${IFS}PWNED5;`touch${IFS}PWN
 const e2e = useSandbox();
 const dirs: string[] = [];
 let bin: string;
-let hostile: Server;
+let hostile: StubServer;
 let hostileUrl: string;
 
 beforeAll(async () => {
@@ -31,9 +30,8 @@ beforeAll(async () => {
   // The recorder: each argument NUL-terminated, one line per run.
   writeFileSync(join(bin, 'rsi'), '#!/bin/sh\n{ for a in "$@"; do printf \'%s\\0\' "$a"; done; printf \'\\n\'; } >> "$RSI_RECORD"\n');
   chmodSync(join(bin, 'rsi'), 0o755);
-  hostile = createServer((req, res) => {
+  hostile = await startStub((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x.test');
-    req.resume();
     if (url.pathname === '/mcp') {
       res.writeHead(403, {
         'content-type': 'application/json',
@@ -48,12 +46,11 @@ beforeAll(async () => {
       res.end(JSON.stringify({ error: 'insufficient_scope', scope: SCOPE }));
     }
   });
-  await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
-  hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+  hostileUrl = hostile.url;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => hostile?.close(resolve));
+  await hostile?.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 

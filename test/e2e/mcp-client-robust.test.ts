@@ -2,16 +2,15 @@
 // JSON-RPC): a nextCursor that repeats or never ends stops with a clear error, and SIGTERM or
 // SIGINT during a call that never answers ends the process cleanly, without a stack.
 import { spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RSI_BIN, cleanEnv } from '../support/cli.js';
 import { runCli } from '../support/inproc.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
-let server: Server;
+let server: StubServer;
 let base: string;
 let mode: 'repeat' | 'endless' | 'one' = 'repeat';
 let listCalls = 0;
@@ -20,49 +19,48 @@ let apiCalls = 0;
 const dir = mkdtempSync(join(tmpdir(), 'rsi-mcp-robust-'));
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      if (req.url?.startsWith('/api/v1/')) {
-        apiCalls += 1;
-        return; // the API never answers either
-      }
-      if (req.method !== 'POST') {
-        res.writeHead(405).end();
-        return;
-      }
-      const msg = JSON.parse(body) as { id?: number; method: string; params?: { cursor?: string } };
-      const answer = (result: unknown) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
-      };
-      switch (msg.method) {
-        case 'initialize':
-          return answer({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'bad', version: '1' } });
-        case 'tools/list': {
-          listCalls += 1;
-          const n = Number(msg.params?.cursor?.slice(1) ?? 0);
-          return answer({
-            tools: [{ name: `tool${n}`, inputSchema: { type: 'object', properties: {} } }],
-            ...(mode === 'one' ? {} : { nextCursor: mode === 'repeat' ? 'c1' : `c${n + 1}` }),
-          });
+  server = await startStub(
+    (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        if (req.url?.startsWith('/api/v1/')) {
+          apiCalls += 1;
+          return; // the API never answers either
         }
-        case 'tools/call':
-          calls += 1;
-          return; // never answers
-        default:
-          res.writeHead(202).end();
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        if (req.method !== 'POST') {
+          res.writeHead(405).end();
+          return;
+        }
+        const msg = JSON.parse(body) as { id?: number; method: string; params?: { cursor?: string } };
+        const answer = (result: unknown) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+        };
+        switch (msg.method) {
+          case 'initialize':
+            return answer({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'bad', version: '1' } });
+          case 'tools/list': {
+            listCalls += 1;
+            const n = Number(msg.params?.cursor?.slice(1) ?? 0);
+            return answer({
+              tools: [{ name: `tool${n}`, inputSchema: { type: 'object', properties: {} } }],
+              ...(mode === 'one' ? {} : { nextCursor: mode === 'repeat' ? 'c1' : `c${n + 1}` }),
+            });
+          }
+          case 'tools/call':
+            calls += 1;
+            return; // never answers
+          default:
+            res.writeHead(202).end();
+        }
+      });
+    },
+    { streaming: true },
+  );
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server?.close());
 
 const env = () => ({ RSI_BASE_URL: base, RSI_MCP_TOKEN: 'test-token', RSI_CONFIG_DIR: dir });
 

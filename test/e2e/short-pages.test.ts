@@ -1,22 +1,21 @@
 // Search --all trusts only an empty page: a real `bin/rsi.js` against a foreign node:http server
 // that filters rows after paging, so it sends 7 hits a page while echoing pageSize 20 (23 hits in
 // all: 7, 7, 7, 2, then an empty page). Stopping at the first short page returned 7 of 23.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/inproc.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 const TOTAL = 23;
 const PER_PAGE = 7;
-let server: Server;
+let server: StubServer;
 let base: string;
 const pagesAsked: number[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startStub((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname !== '/api/v1/keywords') {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
@@ -31,13 +30,9 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ data, meta: { page, pageSize: 20 } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server?.close());
 
 describe('keywords search --all against short pages', () => {
   it('returns all 23 hits, each once, in order: a page shorter than meta.pageSize is not the end', async () => {

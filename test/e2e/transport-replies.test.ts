@@ -13,7 +13,7 @@
 //   shows each reply.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/inproc.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 const PROJECTS = JSON.stringify({ projects: [{ id: '0b0c5d5e-0000-4000-8000-000000000001', name: 'Lying encodings', role: 'owner' }] });
 const TOKEN = 'redirect-test-token';
@@ -54,10 +55,10 @@ function json(extra: Record<string, string> = {}): Record<string, string> {
 
 /** Requests seen, per scenario: method, path after the scenario, Authorization. */
 const hits: Record<string, { method: string; path: string; authorization: string | undefined; body: string }[]> = {};
-let server: Server;
+let server: StubServer;
 let base: string;
 /** A second origin (another port), where a redirect must not take the token. */
-let other: Server;
+let other: StubServer;
 let otherBase: string;
 const otherHits: { authorization: string | undefined }[] = [];
 /** A port that answers anything with bytes that are not HTTP. */
@@ -105,25 +106,16 @@ function redirecting(res: ServerResponse, scenario: string, rest: string): boole
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startStub((req, res, body) => {
     const [, scenario = '', ...parts] = (req.url ?? '/').split('?')[0]!.split('/');
     const rest = `/${parts.join('/')}`.replace(/^\/api\/v1/, '');
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      (hits[scenario] ??= []).push({
-        method: req.method ?? '',
-        path: rest,
-        authorization: req.headers.authorization,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      if (redirecting(res, scenario, rest)) return;
-      const handler = scenarios[scenario];
-      if (handler) return handler(req, res, rest);
-      res.writeHead(404, json()).end('{"error":"not_found"}');
-    });
+    (hits[scenario] ??= []).push({ method: req.method ?? '', path: rest, authorization: req.headers.authorization, body });
+    if (redirecting(res, scenario, rest)) return;
+    const handler = scenarios[scenario];
+    if (handler) return handler(req, res, rest);
+    res.writeHead(404, json()).end('{"error":"not_found"}');
   });
-  other = createServer((req, res) => {
+  other = await startStub((req, res) => {
     otherHits.push({ authorization: req.headers.authorization });
     res.writeHead(200, json()).end(PROJECTS);
   });
@@ -131,19 +123,13 @@ beforeAll(async () => {
     notHttpConnections++;
     socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\nProtocol mismatch.\r\n'));
   });
-  await Promise.all([
-    new Promise<void>((r) => server.listen(0, '127.0.0.1', r)),
-    new Promise<void>((r) => other.listen(0, '127.0.0.1', r)),
-    new Promise<void>((r) => notHttp.listen(0, '127.0.0.1', r)),
-  ]);
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  await new Promise<void>((r) => notHttp.listen(0, '127.0.0.1', r));
+  base = server.url;
+  otherBase = other.url;
   notHttpBase = `http://127.0.0.1:${(notHttp.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  server?.closeAllConnections();
-  other?.closeAllConnections();
-  await Promise.all([new Promise((r) => server?.close(r)), new Promise((r) => other?.close(r)), new Promise((r) => notHttp?.close(r))]);
+  await Promise.all([server?.close(), other?.close(), new Promise((r) => notHttp?.close(r))]);
 });
 
 const configDir = mkdtempSync(join(tmpdir(), 'rsi-replies-'));

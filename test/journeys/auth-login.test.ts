@@ -2,12 +2,12 @@
 // temporary config folder (the keychain has its own system test). Covers the $BROWSER flow,
 // --no-browser with a pasted URL, wrong state, denial, timeout, logout, the missing-keychain hint,
 // and 16 concurrent processes sharing one refresh.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
+import { startLogin } from '../support/login.js';
 import { expireTokens, sandboxStats, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { FAKE_BROWSER } from '../support/browser.js';
 
@@ -50,25 +50,7 @@ async function login(dir: string, base: string, extra: string[] = [], env: Recor
 
 /** Starts `rsi login --no-browser` with a live stdin; resolves with the authorization URL it printed. */
 function startInteractiveLogin(dir: string, base: string, extra: string[] = []) {
-  const child = spawn(process.execPath, [RSI_BIN, 'login', '--base-url', base, '--no-browser', ...extra], {
-    env: cleanEnv(fileEnv(dir)),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      stderr += c;
-      const m = /(http:\/\/\S+\/oauth\/authorize\?\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', () => reject(new Error(`login exited early: ${stderr}`)));
-  });
-  const done = new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, stderr, stdout })),
-  );
-  return { child, url, done };
+  return startLogin(['--base-url', base, '--no-browser', ...extra], fileEnv(dir));
 }
 
 describe.concurrent('rsi login', () => {

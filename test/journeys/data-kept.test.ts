@@ -4,15 +4,14 @@
 // after the declared ones and are taken by --fields; an unpaired surrogate shows as an escape; `{}`
 // reads the same at every depth; the England flag and U+06DD stay as they are; an empty
 // opportunities csv is its header; batch rows carry their input.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
-let server: Server;
+let server: StubServer;
 let base: string;
 const KEYWORD = '00000000-0000-4000-8000-000000000001';
 const EMPTY_PROJECT = '00000000-0000-4000-8000-0000000000e0';
@@ -51,7 +50,7 @@ const FULL_OPPORTUNITIES = JSON.stringify({
 });
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startStub((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/api\/v1/, '');
     const send = (text: string): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(text);
     if (path === '/keywords') return send(SEARCH);
@@ -61,13 +60,9 @@ beforeAll(async () => {
     if (path === `/projects/${FULL_PROJECT}/opportunities`) return send(FULL_OPPORTUNITIES);
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server?.close());
 
 const rsi = (args: string[], stdin?: string) =>
   runCli(args, {

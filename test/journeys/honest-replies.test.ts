@@ -5,12 +5,11 @@
 // surrogate makes `--jq` say so, instead of "the program stopped with halt_error", which the
 // program never called.
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 /** Bodies by path under /api/v1, each sent as application/json. */
 const BODIES: Record<string, string> = {
@@ -18,20 +17,17 @@ const BODIES: Record<string, string> = {
   '/api/v1/keywords': '  <html>\n\t<p>  two  spaces</p>',
   '/api/v1/surrogate': '{"name":"a\\ud800b","pair":"\\ud83d\\ude00"}',
 };
-let server: Server;
+let server: StubServer;
 let base: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startStub((req, res) => {
     const body = BODIES[new URL(req.url ?? '/', 'http://x').pathname];
     res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'application/json' }).end(body ?? '{"error":"not found"}');
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
-afterAll(async () => {
-  await new Promise((done) => server.close(done));
-});
+afterAll(() => server?.close());
 
 const rsi = (args: string[]) =>
   runCli(args, { env: { RSI_TOKEN: 'a-token', RSI_BASE_URL: base, RSI_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'rsi-honest-')) } });

@@ -1,12 +1,11 @@
 // Hostile and interrupted sign-ins beyond the basics in auth-login.test.ts: a replayed code, a
 // callback claiming another issuer, and a second login while one is waiting. Each ends cleanly
 // and writes or changes no credentials it should not.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RSI_BIN, cleanEnv } from '../support/cli.js';
+import { startLogin as login } from '../support/login.js';
 import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 let auto: InProcessSandbox;
@@ -18,23 +17,8 @@ afterAll(async () => {
   await Promise.all([auto?.stop(), consent?.stop()]);
 });
 
-function startLogin(dir: string, base: string) {
-  const child = spawn(process.execPath, [RSI_BIN, 'login', '--base-url', base, '--no-browser'], {
-    env: cleanEnv({ RSI_CONFIG_DIR: dir, RSI_CREDENTIAL_STORE: 'file' }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  const url = new Promise<string>((resolve, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      stderr += c;
-      const m = /(http:\/\/\S+\/oauth\/authorize\?\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', () => reject(new Error(stderr)));
-  });
-  const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
-  return { child, url, done };
-}
+const startLogin = (dir: string, base: string) =>
+  login(['--base-url', base, '--no-browser'], { RSI_CONFIG_DIR: dir, RSI_CREDENTIAL_STORE: 'file' });
 
 describe('hostile sign-ins', () => {
   it('a replayed authorization code is refused: exit 3, nothing stored', async () => {

@@ -18,7 +18,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import module from 'node:module';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { skipWithout } from '../support/system.js';
+import { startStub, type StubRequest, type StubServer } from '../support/stub-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -267,18 +267,17 @@ describe('an installed rsi, run from another folder', () => {
 });
 
 describe("the update check of an install from the tarball (npm's registry setting, one request)", () => {
-  let server: Server;
-  let requests: { url: string; headers: IncomingHttpHeaders }[] = [];
+  let server: StubServer;
+  let requests: StubRequest[] = [];
   let registry: string;
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      requests.push({ url: req.url!, headers: req.headers });
+    server = await startStub((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ latest: '9.9.9' }));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    registry = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    requests = server.requests;
+    registry = `${server.url}/`;
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => server?.close());
 
   /** A home whose ~/.npmrc names the stub registry: npm's own configuration, nothing of rsi's. */
   function home(name: string): string {
@@ -289,7 +288,7 @@ describe("the update check of an install from the tarball (npm's registry settin
   }
 
   it('the installed package asks once, for its own name, at the registry ~/.npmrc names', async () => {
-    requests = [];
+    requests.length = 0;
     const cache = join(work, 'cache-update');
     const r = await runCli(['__update-check'], {
       bin: rsi,
@@ -332,7 +331,7 @@ describe("the update check of an install from the tarball (npm's registry settin
   });
 
   it('the checkout asks nothing', async () => {
-    requests = [];
+    requests.length = 0;
     const r = await runCli(['__update-check'], {
       cwd: elsewhere,
       env: env({ HOME: home('home-checkout'), XDG_CACHE_HOME: join(work, 'cache-checkout') }),

@@ -4,13 +4,12 @@
 // and takes the redirected URL pasted on stdin while its listener keeps waiting — whichever comes
 // first wins. A request to the listener with a wrong or missing state, or a foreign Host, is
 // answered 400 and the sign-in goes on.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { RSI_BIN, cleanEnv } from '../support/cli.js';
+import { startLogin as login } from '../support/login.js';
 import { startSandbox, type InProcessSandbox } from '../support/inproc.js';
 
 let sandbox: InProcessSandbox;
@@ -24,21 +23,7 @@ afterAll(async () => {
 /** `rsi login` with a live stdin; `url` resolves with the authorization URL once it is printed. */
 function startLogin(env: Record<string, string | undefined>, extra: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'rsi-headless-'));
-  const child = spawn(process.execPath, [RSI_BIN, 'login', '--base-url', sandbox.url, ...extra], {
-    env: cleanEnv({ RSI_CONFIG_DIR: dir, RSI_CREDENTIAL_STORE: 'file', ...env }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  const url = new Promise<string>((resolve, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      stderr += c;
-      const m = /(http:\/\/\S+\/oauth\/authorize\?\S+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', () => reject(new Error(`login exited early: ${stderr}`)));
-  });
-  const done = new Promise<{ code: number | null; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
-  return { child, url, done, dir, stderr: () => stderr };
+  return { ...login(['--base-url', sandbox.url, ...extra], { RSI_CONFIG_DIR: dir, RSI_CREDENTIAL_STORE: 'file', ...env }), dir };
 }
 
 /** What the browser would be redirected to: the sandbox auto-approves. */

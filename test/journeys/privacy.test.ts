@@ -5,39 +5,37 @@
 // a proxy or directly, is recorded: none may be. Two controls prove each recorder sees what it must.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RECORDER = pathToFileURL(join(ROOT, 'test', 'support', 'connect-recorder.mjs')).href;
 
-let proxy: Server;
+let proxy: StubServer;
 /** What reached the proxy: CONNECT targets and absolute-form request URLs. */
 let proxied: string[] = [];
 let work: string;
 let proxyEnv: Record<string, string>;
 
 beforeAll(async () => {
-  proxy = createServer((req, res) => {
+  proxy = await startStub((req, res) => {
     proxied.push(`${req.method} ${req.url}`);
     res.writeHead(502).end();
   });
-  proxy.on('connect', (req, socket) => {
+  proxy.server.on('connect', (req, socket) => {
     proxied.push(`CONNECT ${req.url}`);
     socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const url = proxy.url;
   proxyEnv = Object.fromEntries(['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'].map((n) => [n, url]));
   work = mkdtempSync(join(tmpdir(), 'rsi-privacy-'));
 });
 afterAll(async () => {
-  await new Promise((resolve) => proxy.close(resolve));
+  await proxy?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -25,6 +25,8 @@ export interface FakeIoOptions {
   stderrTTY?: boolean;
   columns?: number;
   color?: boolean;
+  /** stdin's whole content, then its end (omitted, stdin stays open: `stdinStream` writes to it). */
+  stdin?: string;
 }
 
 export function fakeIo(options: FakeIoOptions | boolean = {}): FakeIo {
@@ -37,6 +39,7 @@ export function fakeIo(options: FakeIoOptions | boolean = {}): FakeIo {
   let err = '';
   stdout.on('data', (c) => (out += c));
   stderr.on('data', (c) => (err += c));
+  if (o.stdin !== undefined) stdin.end(o.stdin);
   return {
     stdin,
     stdinStream: stdin,

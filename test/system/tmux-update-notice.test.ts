@@ -21,8 +21,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +29,7 @@ import { runCli } from '../support/cli.js';
 import { skipWithout, tmuxPart } from '../support/system.js';
 import { privateTmux } from '../support/tmux.js';
 import { releaseInstall } from '../support/release-install.js';
+import { startStub, type StubRequest, type StubServer } from '../support/stub-server.js';
 
 const skip = skipWithout(tmuxPart());
 const term = privateTmux('update');
@@ -39,8 +38,8 @@ const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { na
 const NOTICE = new RegExp(`A new release of ${PKG.name} is available: (\\S+) → 9\\.9\\.9`);
 const DIST_TAGS = `/-/package/${PKG.name.replace('/', '%2f')}/dist-tags`;
 
-let server: Server;
-let requests: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
+let server: StubServer;
+let requests: StubRequest[] = [];
 let requested: () => void = () => {};
 /** What the stub registry says is the latest version. */
 let latest = '9.9.9';
@@ -80,8 +79,7 @@ async function until(test: () => boolean, what: string): Promise<void> {
 describe.skipIf(skip)('the update notice in a terminal (tmux), with a stub registry', () => {
   beforeAll(async () => {
     term.tmux('new-session', '-d', '-s', 'keeper', 'sleep 3600');
-    server = createServer((req, res) => {
-      requests.push({ method: req.method!, url: req.url!, headers: req.headers });
+    server = await startStub((req, res) => {
       requested();
       if (req.url === DIST_TAGS) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -90,14 +88,14 @@ describe.skipIf(skip)('the update notice in a terminal (tmux), with a stub regis
         res.writeHead(404).end();
       }
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    requests = server.requests;
     work = realpathSync(mkdtempSync(join(tmpdir(), 'rsi-update-')));
     cache = join(work, 'cache');
     installed = releaseInstall(join(work, 'prefix'));
     // The registry as a user sets it: in ~/.npmrc (npm's own configuration, not a variable of rsi's).
     const home = join(work, 'home');
     mkdirSync(home);
-    writeFileSync(join(home, '.npmrc'), `registry=http://127.0.0.1:${(server.address() as AddressInfo).port}/\n`);
+    writeFileSync(join(home, '.npmrc'), `registry=${server.url}/\n`);
     env = {
       HOME: home,
       XDG_CACHE_HOME: cache,
@@ -115,12 +113,12 @@ describe.skipIf(skip)('the update notice in a terminal (tmux), with a stub regis
 
   afterAll(async () => {
     term.killServer();
-    await new Promise((r) => server?.close(r));
+    await server?.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
   beforeEach(() => {
-    requests = [];
+    requests.length = 0;
   });
 
   it('first run: no notice, and the check runs in the background (GET <registry>/-/package/<name>/dist-tags, nothing else)', async () => {

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +12,7 @@ import type { Clock } from '../../src/io/io.js';
 import { exitOutsideShield } from '../../src/io/shield.js';
 import { acquireLock } from '../../src/storage/lock.js';
 import { Network } from '../../src/http/network.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 // The one network path OAuth calls take, as the Context's would be.
 const network = new Network({ env: {}, timeoutMs: 120_000 });
@@ -24,41 +23,33 @@ const clock: Clock = { now: () => NOW, sleep: async () => undefined };
 const key = { baseUrl: 'http://127.0.0.1:1', profile: 'default' };
 
 /** A token endpoint that rotates RT-n → RT-(n+1) and refuses anything else with invalid_grant. */
-let server: Server;
+let server: StubServer;
 let tokenEndpoint: string;
 let current = 'RT-1';
 let refreshes = 0;
 let onRefresh: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', async () => {
-      const form = new URLSearchParams(body);
-      await onRefresh();
-      res.setHeader('content-type', 'application/json');
-      res.setHeader('cache-control', 'no-store');
-      if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== current) {
-        res.statusCode = 400;
-        res.end(JSON.stringify({ error: 'invalid_grant' }));
-        return;
-      }
-      refreshes++;
-      const n = Number(current.slice(3)) + 1;
-      current = `RT-${n}`;
-      res.end(
-        JSON.stringify({ access_token: `AT-${n}`, token_type: 'Bearer', expires_in: 600, refresh_token: current, scope: 'service:read' }),
-      );
-    });
+  server = await startStub(async (_req, res, body) => {
+    const form = new URLSearchParams(body);
+    await onRefresh();
+    res.setHeader('content-type', 'application/json');
+    res.setHeader('cache-control', 'no-store');
+    if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== current) {
+      res.statusCode = 400;
+      res.end(JSON.stringify({ error: 'invalid_grant' }));
+      return;
+    }
+    refreshes++;
+    const n = Number(current.slice(3)) + 1;
+    current = `RT-${n}`;
+    res.end(
+      JSON.stringify({ access_token: `AT-${n}`, token_type: 'Bearer', expires_in: 600, refresh_token: current, scope: 'service:read' }),
+    );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  tokenEndpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/oauth/token`;
+  tokenEndpoint = `${server.url}/oauth/token`;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server?.close());
 
 let dir: string;
 beforeEach(async () => {
@@ -205,8 +196,8 @@ describe('token providers', () => {
 describe('discovery is checked before the browser opens', () => {
   /** Serves RFC 8414 metadata for its own origin, with `over` replacing fields. */
   async function metadataServer(over: (base: string) => Record<string, unknown>): Promise<{ base: string; close: () => Promise<void> }> {
-    const srv = createServer((req, res) => {
-      const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    const srv = await startStub((req, res) => {
+      const base = srv.url;
       res.setHeader('content-type', 'application/json');
       if (req.url === '/.well-known/oauth-authorization-server') {
         res.end(
@@ -225,11 +216,7 @@ describe('discovery is checked before the browser opens', () => {
         res.end('{}');
       }
     });
-    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-    return {
-      base: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
-      close: () => new Promise((resolve) => srv.close(() => resolve())),
-    };
+    return { base: srv.url, close: () => srv.close() };
   }
   const env = { userAgent: 'rsi/test', timeoutMs: 120_000, network };
 

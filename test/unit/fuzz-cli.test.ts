@@ -10,13 +10,7 @@ import { printRows } from '../../src/io/output.js';
 import { ApiClient } from '../../src/client/client.js';
 import type { Http, HttpResponse } from '../../src/http/types.js';
 import { UnexpectedReplyError } from '../../src/errors.js';
-import { fakeIo as baseFakeIo } from '../support/fakes.js';
-
-function fakeIo(tty = false) {
-  const io = baseFakeIo({ tty: false, stdoutTTY: tty });
-  io.stdinStream.end();
-  return { io, out: io.out, err: io.err };
-}
+import { fakeIo } from '../support/fakes.js';
 
 const CONTRACT_CODES = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130]);
 // Real command words and flags mixed with junk; no command that would wait (sandbox, login, doctor).
@@ -84,11 +78,11 @@ describe('random argument vectors', () => {
     const config = mkdtempSync(join(tmpdir(), 'rsi-fuzz-'));
     await fc.assert(
       fc.asyncProperty(fc.array(ARG, { maxLength: 7 }), async (argv) => {
-        const { io, err } = fakeIo();
+        const io = fakeIo({ stdin: '' });
         const code = await main({ argv, env: { RSI_CONFIG_DIR: config, RSI_CREDENTIAL_STORE: 'file' }, io });
         expect(CONTRACT_CODES.has(code), `rsi ${argv.join(' ')} → ${code}`).toBe(true);
-        expect(err(), `rsi ${argv.join(' ')}`).not.toMatch(/\n\s+at .+:\d+:\d+/);
-        if (code !== 0) expect(err(), `rsi ${argv.join(' ')}`).toMatch(/(^|\n)rsi: \S/);
+        expect(io.err(), `rsi ${argv.join(' ')}`).not.toMatch(/\n\s+at .+:\d+:\d+/);
+        if (code !== 0) expect(io.err(), `rsi ${argv.join(' ')}`).toMatch(/(^|\n)rsi: \S/);
       }),
       { numRuns: 300 },
     );
@@ -106,7 +100,7 @@ describe('schema-valid replies render in every format', () => {
   it.each(['table', 'tsv', 'csv', 'json', 'ndjson'] as const)('%s', async (format) => {
     await fc.assert(
       fc.asyncProperty(fc.array(keywordHit, { maxLength: 15 }), fc.boolean(), async (rows, tty) => {
-        const { io, out } = fakeIo(tty);
+        const io = fakeIo({ stdoutTTY: tty, stdin: '' });
         const n = await printRows({ io, format }, rows, [
           { header: 'NAME', value: (r) => r.name, flexible: true },
           { header: 'TYPE', value: (r) => r.type },
@@ -114,15 +108,16 @@ describe('schema-valid replies render in every format', () => {
           { header: 'ID', value: (r) => r.id, keep: true },
         ]);
         expect(n).toBe(rows.length);
-        if (format === 'json') expect(JSON.parse(out())).toEqual(rows);
+        if (format === 'json') expect(JSON.parse(io.out())).toEqual(rows);
         if (format === 'ndjson')
           expect(
-            out()
+            io
+              .out()
               .split('\n')
               .filter(Boolean)
               .map((l) => JSON.parse(l)),
           ).toEqual(rows);
-        if (format === 'tsv') expect(out().split('\n').filter(Boolean).length).toBe(rows.length);
+        if (format === 'tsv') expect(io.out().split('\n').filter(Boolean).length).toBe(rows.length);
       }),
       { numRuns: 60 },
     );

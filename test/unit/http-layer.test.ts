@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError, NotSignedInError, ServiceUnavailableError } from '../../src/errors.js';
@@ -9,30 +8,23 @@ import type { AuthProvider } from '../../src/http/types.js';
 import type { Clock } from '../../src/io/io.js';
 import { fakeClock } from '../support/fakes.js';
 import { TestHttp } from '../support/http.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
-let server: Server;
+let server: StubServer;
 let base: string;
 let handler: Handler = (_req, res) => res.end();
 const seen: { method: string; url: string; auth: string | undefined; ua: string | undefined; body: string }[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', auth: req.headers.authorization, ua: req.headers['user-agent'], body });
-      handler(req, res, body);
-    });
+  server = await startStub((req, res, body) => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', auth: req.headers.authorization, ua: req.headers['user-agent'], body });
+    handler(req, res, body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server?.close());
 afterEach(() => {
   seen.length = 0;
 });
@@ -239,7 +231,7 @@ describe('RetryingHttp', () => {
       expect(seen).toHaveLength(2);
     } finally {
       await http.close();
-      server.closeAllConnections();
+      server.server.closeAllConnections();
     }
   });
 
@@ -253,7 +245,7 @@ describe('RetryingHttp', () => {
       await expect(pending).rejects.toBeInstanceOf(InterruptedError);
     } finally {
       await http.close();
-      server.closeAllConnections();
+      server.server.closeAllConnections();
     }
   });
 

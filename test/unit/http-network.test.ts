@@ -1,8 +1,7 @@
 // The one network path (src/http/network.ts): the whole-request deadline against a dripping
 // server, bounded bodies and gzip bombs, the fail-closed trace, proxy settings and NO_PROXY through
 // a real forward proxy, and the TLS hints per Node version.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,33 +16,33 @@ import { redactBody } from '../../src/http/redact.js';
 import { fakeClock } from '../support/fakes.js';
 import { TestHttp } from '../support/http.js';
 import { startProxy, type TestProxy } from '../support/proxy.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-let server: Server;
+let server: StubServer;
 let base: string;
 let handler: Handler = (_req, res) => res.end();
 let hits = 0;
 const timers = new Set<NodeJS.Timeout>();
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    hits++;
-    req.resume();
-    handler(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startStub(
+    (req, res) => {
+      hits++;
+      req.resume();
+      handler(req, res);
+    },
+    { streaming: true },
+  );
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server?.close());
 afterEach(() => {
   hits = 0;
   for (const t of timers) clearInterval(t);
   timers.clear();
-  server.closeAllConnections();
+  server.server.closeAllConnections();
 });
 
 function collect(): { stream: PassThrough; text: () => string } {
@@ -232,7 +231,7 @@ describe("direct requests on Node's own client", () => {
       for (let i = 0; i < 3; i++) await network.send({ method: 'GET', url: new URL(`${base}/k`), headers: {}, maxBytes: 1024 });
       expect(sockets.size).toBe(1);
       // The server drops its idle connections (as one does after its keep-alive timeout).
-      server.closeIdleConnections();
+      server.server.closeIdleConnections();
       // Time for the close to reach the client, not a wait the assertion needs: a request sent on
       // the closed socket before the client sees it is sent again on a new one (STALE_SOCKET).
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -6,9 +6,7 @@ import { printJson, printRows } from '../../src/io/output.js';
 import { write } from '../../src/io/write.js';
 import type { Column } from '../../src/io/columns.js';
 import { endOf } from '../../src/io/pager.js';
-import { fakeIo as sharedFakeIo } from '../support/fakes.js';
-
-const fakeIo = (tty = false, columns = 80) => sharedFakeIo({ tty, columns });
+import { fakeIo } from '../support/fakes.js';
 
 interface Row {
   name: string;
@@ -28,7 +26,7 @@ const columns: Column<Row>[] = [
 ];
 
 async function render(format: OutputFormat, data: Iterable<Row> | AsyncIterable<Row> = rows, tty = false, width = 80) {
-  const io = fakeIo(tty, width);
+  const io = fakeIo({ tty, columns: width });
   const n = await printRows({ io, format }, data, columns);
   await new Promise((r) => setImmediate(r));
   return { n, text: io.out() };
@@ -101,9 +99,9 @@ describe('printRows', () => {
 describe('printJson', () => {
   it('prints the value exactly: compact when piped, 2-space on a TTY', async () => {
     const body = { data: [], meta: { page: 1, pageSize: 10 } };
-    const piped = fakeIo(false);
+    const piped = fakeIo({ columns: 80 });
     await printJson(piped, body);
-    const tty = fakeIo(true);
+    const tty = fakeIo({ tty: true, columns: 80 });
     await printJson(tty, body);
     await new Promise((r) => setImmediate(r));
     expect(piped.out()).toBe(`${JSON.stringify(body)}\n`);

@@ -4,9 +4,7 @@ import { createPrompter } from '../../src/io/prompter.js';
 import { ScriptedPrompter } from '../support/prompter.js';
 import { createProgress } from '../../src/io/progress.js';
 import { ConfirmationRequiredError } from '../../src/errors.js';
-import { fakeIo as baseFakeIo } from '../support/fakes.js';
-
-const fakeIo = (tty: boolean, columns = 80) => baseFakeIo({ tty, columns });
+import { fakeIo } from '../support/fakes.js';
 
 describe('ScriptedPrompter', () => {
   it('answers the scripted questions in order', async () => {
@@ -32,11 +30,11 @@ describe('ScriptedPrompter', () => {
 
 describe('createPrompter', () => {
   it('refuses to ask when nobody can answer', async () => {
-    await expect(createPrompter(fakeIo(false)).confirm('Run?')).rejects.toBeInstanceOf(ConfirmationRequiredError);
+    await expect(createPrompter(fakeIo({ columns: 80 })).confirm('Run?')).rejects.toBeInstanceOf(ConfirmationRequiredError);
   });
 
   it('renders the question on stderr and reads the answer from stdin', async () => {
-    const io = fakeIo(true);
+    const io = fakeIo({ tty: true, columns: 80 });
     const answer = createPrompter(io).confirm('Run 3 analyses?');
     // inquirer loads lazily; answer once the question is on screen (an outer bound of 120 s: a busy
     // machine loads it late).
@@ -51,7 +49,7 @@ describe('createPrompter', () => {
 
 describe('createProgress', () => {
   it('without a terminal prints each distinct text once', () => {
-    const io = fakeIo(false);
+    const io = fakeIo({ columns: 80 });
     const p = createProgress(io);
     p.update('a');
     p.update('a');
@@ -62,7 +60,7 @@ describe('createProgress', () => {
   });
 
   it('on a terminal redraws in place, keeps log lines, and fits the width', () => {
-    const io = fakeIo(true, 20);
+    const io = fakeIo({ tty: true, columns: 20 });
     const p = createProgress(io, { frameMs: 0 });
     p.update('first');
     p.log('kept line');
@@ -80,7 +78,7 @@ describe('createProgress', () => {
   it('spins on a timer that does not keep the process alive', async () => {
     // A ref'd timer shows up among the resources keeping the event loop alive; an unref'd one does not.
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    const io = fakeIo(true);
+    const io = fakeIo({ tty: true, columns: 80 });
     const before = timers();
     const p = createProgress(io, { frameMs: 5 });
     p.update('working');

@@ -2,8 +2,6 @@
 // the bundle holds, from the same list as dist/THIRD-PARTY-NOTICES.txt, with jq and Oniguruma
 // (inside jq.wasm) by package URL and CPE; `npm run audit:bundled` asks the registry's advisory
 // database about it (against a stub registry on loopback here) and is quiet but honest offline.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit, auditRequest } from '../../src/build/audit.mjs';
 import { NOTICES, SBOM } from '../../src/build/bundle.mjs';
 import { jqWasmNotices, renderSbom, sbomSubject } from '../../src/build/notices.mjs';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -63,25 +62,20 @@ describe('dist/sbom.cdx.json', () => {
 });
 
 describe('npm run audit:bundled', () => {
-  let server: Server;
+  let server: StubServer;
   let registry: string;
   let requests: { url: string; body: Record<string, string[]> }[] = [];
   let reply: (body: Record<string, string[]>) => { status: number; json?: unknown } = () => ({ status: 200, json: {} });
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let text = '';
-      req.setEncoding('utf8').on('data', (c: string) => (text += c));
-      req.on('end', () => {
-        const body = JSON.parse(text || '{}') as Record<string, string[]>;
-        requests.push({ url: `${req.method} ${req.url}`, body });
-        const r = reply(body);
-        res.writeHead(r.status, { 'content-type': 'application/json' }).end(r.json === undefined ? '' : JSON.stringify(r.json));
-      });
+    server = await startStub((req, res, text) => {
+      const body = JSON.parse(text || '{}') as Record<string, string[]>;
+      requests.push({ url: `${req.method} ${req.url}`, body });
+      const r = reply(body);
+      res.writeHead(r.status, { 'content-type': 'application/json' }).end(r.json === undefined ? '' : JSON.stringify(r.json));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    registry = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    registry = `${server.url}/`;
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => server?.close());
 
   async function run(required = false) {
     let out = '';

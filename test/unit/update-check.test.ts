@@ -2,8 +2,6 @@
 // ask at all, which registry npm's own configuration names, what the one request is, and that its
 // state is written with no link followed (storage/state.ts). A stub registry on loopback.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,23 +9,23 @@ import { classify } from '../../src/io/installation.js';
 import { PACKAGE_NAME } from '../../src/release.js';
 import { runUpdateCheck } from '../../src/update/check.js';
 import { DEFAULT_REGISTRY, distTagsUrl, type NpmHost, npmRegistry, parseNpmrc } from '../../src/update/registry.js';
+import { startStub, type StubRequest, type StubServer } from '../support/stub-server.js';
 
-let server: Server;
+let server: StubServer;
 let base: string;
-let requests: { url: string; headers: IncomingHttpHeaders }[] = [];
+let requests: StubRequest[] = [];
 let work: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    requests.push({ url: req.url!, headers: req.headers });
+  server = await startStub((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ latest: '9.9.9', next: '10.0.0-rc.1' }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
+  requests = server.requests;
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(() => server?.close());
 beforeEach(() => {
-  requests = [];
+  requests.length = 0;
   work = realpathSync(mkdtempSync(join(tmpdir(), 'rsi-update-check-')));
 });
 afterEach(() => rmSync(work, { recursive: true, force: true }));
