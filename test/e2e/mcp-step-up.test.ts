@@ -5,13 +5,13 @@
 // then grant, so this small loopback MCP server and authorization server do: tools/list needs
 // `mcp:read mcp:list`, and the authorization server grants what is asked, less what it withholds.
 import { mkdtempSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/inproc.js';
 import { FAKE_BROWSER } from '../support/browser.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 /**
  * A sign-in is several processes (rsi, the browser, the consent page): on a machine as busy as CI's
@@ -23,12 +23,12 @@ interface Fake {
   base: string;
   /** The `scope` of every authorization request, in order. */
   asked: string[];
-  server: Server;
+  server: StubServer;
 }
 let fake: Fake | undefined;
 
 afterEach(async () => {
-  await new Promise((resolve) => fake?.server.close(resolve) ?? resolve(undefined));
+  await fake?.server.close();
   fake = undefined;
 });
 
@@ -44,15 +44,8 @@ async function startFake(withheld: string[], client?: { id: string; secret: stri
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   };
-  const read = (req: IncomingMessage): Promise<string> =>
-    new Promise((resolve) => {
-      let text = '';
-      req.on('data', (c) => (text += c));
-      req.on('end', () => resolve(text));
-    });
-  const server = createServer(async (req, res) => {
+  const server = await startStub(async (req, res, body) => {
     const url = new URL(req.url!, base);
-    const body = await read(req);
     if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
       return json(res, 200, { resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ['mcp:read', 'mcp:list'] });
     }
@@ -114,8 +107,7 @@ async function startFake(withheld: string[], client?: { id: string; secret: stri
     }
     json(res, 404, { error: 'not_found' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
   return { base, asked, server };
 }
 

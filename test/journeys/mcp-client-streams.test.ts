@@ -5,13 +5,13 @@
 // resumed with Last-Event-ID after its `retry:` hint, and when it cannot be resumed the call fails
 // at once with one line, instead of waiting out its timeout. --http-timeout is 200 s here, so a
 // call that waited for its timeout fails the time bounds below on any machine.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { startStub } from '../support/stub-server.js';
 
 type Behaviour = 'asks' | 'closes-then-resumes' | 'closes-then-refuses' | 'closes-always';
 
@@ -54,9 +54,7 @@ async function streamServer(behaviour: Behaviour): Promise<StreamServer> {
   };
   const result = (id: number | string | undefined) =>
     `event: message\nid: e-result\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'answered' }] } })}\n\n`;
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+  const server = await startStub(async (req: IncomingMessage, res: ServerResponse, body: string) => {
     if (req.method === 'GET') {
       const last = req.headers['last-event-id'];
       if (typeof last !== 'string') return res.writeHead(405).end();
@@ -68,7 +66,7 @@ async function streamServer(behaviour: Behaviour): Promise<StreamServer> {
       return res.end();
     }
     if (req.method === 'DELETE') return res.writeHead(200).end();
-    const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: number | string; method?: string };
+    const message = JSON.parse(body) as { id?: number | string; method?: string };
     const head = { 'content-type': 'application/json', 'mcp-session-id': 'session-1' };
     if (message.method === undefined && message.id !== undefined) {
       answers.set(String(message.id), message as never);
@@ -98,18 +96,15 @@ async function streamServer(behaviour: Behaviour): Promise<StreamServer> {
     res.write('id: e-1\nretry: 200\ndata: \n\n');
     res.end();
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const s: StreamServer = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     answers,
     resumed,
-    stop: () =>
-      new Promise<void>((done) => {
-        for (const r of open) r.destroy();
-        callStream?.destroy();
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
+    stop: () => {
+      for (const r of open) r.destroy();
+      callStream?.destroy();
+      return server.close();
+    },
   };
   servers.push(s);
   return s;

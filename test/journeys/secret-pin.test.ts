@@ -6,13 +6,13 @@
 // protected-resource metadata names whichever authorization server the test sets, and two
 // authorization servers that count what reaches them.
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { FAKE_BROWSER } from '../support/browser.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 const CLIENT = { id: 'pre-registered', secret: 'pre-secret' };
 
@@ -20,11 +20,11 @@ interface Party {
   base: string;
   /** Requests by path. */
   hits: string[];
-  server: Server;
+  server: StubServer;
 }
 const parties: Party[] = [];
 afterEach(async () => {
-  await Promise.all(parties.splice(0).map((p) => new Promise((done) => p.server.close(done))));
+  await Promise.all(parties.splice(0).map((p) => p.server.close()));
 });
 
 /** An authorization server (and, with `mcp`, the MCP server too, naming `names()` as its AS). */
@@ -33,9 +33,7 @@ async function party(mcp?: { names: () => string }): Promise<Party> {
   const tokens = new Set<string>();
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-  p.server = createServer(async (req, res) => {
-    let body = '';
-    for await (const c of req) body += c;
+  p.server = await startStub(async (req, res, body) => {
     const url = new URL(req.url ?? '/', p.base);
     p.hits.push(url.pathname);
     if (mcp && url.pathname === '/.well-known/oauth-protected-resource/mcp')
@@ -75,8 +73,7 @@ async function party(mcp?: { names: () => string }): Promise<Party> {
     }
     json(res, 404, { error: 'not_found' });
   });
-  await new Promise<void>((done) => p.server.listen(0, '127.0.0.1', done));
-  p.base = `http://127.0.0.1:${(p.server.address() as AddressInfo).port}`;
+  p.base = p.server.url;
   parties.push(p);
   return p;
 }
