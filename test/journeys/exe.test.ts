@@ -7,8 +7,7 @@
 // --tls` under a name only a CONNECT proxy resolves, signed in to and walked through that proxy.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,6 +24,7 @@ import { startProxy, tracedRequests, type TestProxy } from '../support/proxy.js'
 import { firstSession } from '../support/readme.js';
 import { sandboxFetch, startSandbox, type SandboxProcess } from '../support/sandbox.js';
 import { keyringPart, ranOnceThisRun, skipWithout } from '../support/system.js';
+import { startStub } from '../support/stub-server.js';
 
 const skip = ranOnceThisRun('the single executable (Linux x64 and arm64)') || skipWithout(exePart());
 const noKeyring = skip || skipWithout(keyringPart());
@@ -100,22 +100,19 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
   });
 
   it("is a release: its update check asks once for the package's dist-tags, at the registry ~/.npmrc names", async () => {
-    const requests: string[] = [];
-    const registry = createHttpServer((req, res) => {
-      requests.push(req.url!);
+    const registry = await startStub((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"latest":"9.9.9"}');
     });
-    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
     try {
       const home = join(work, 'update-home');
       mkdirSync(home, { recursive: true });
-      writeFileSync(join(home, '.npmrc'), `registry=http://127.0.0.1:${(registry.address() as AddressInfo).port}/\n`);
+      writeFileSync(join(home, '.npmrc'), `registry=${registry.url}/\n`);
       const r = await exe(['__update-check'], { HOME: home, XDG_CACHE_HOME: join(work, 'update-cache') });
       expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
-      expect(requests).toEqual([`/-/package/${PKG.name.replace('/', '%2f')}/dist-tags`]);
+      expect(registry.requests.map((q) => q.url)).toEqual([`/-/package/${PKG.name.replace('/', '%2f')}/dist-tags`]);
       expect(JSON.parse(readFileSync(join(work, 'update-cache', 'rsi', 'update-check.json'), 'utf8'))).toMatchObject({ latest: '9.9.9' });
     } finally {
-      await new Promise((resolve) => registry.close(resolve));
+      await registry.close();
     }
   });
 

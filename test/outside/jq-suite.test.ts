@@ -11,7 +11,6 @@
 // A `%%FAIL` case must not compile, and rsi must exit 2 before sending the request; with plain
 // `%%FAIL` the message is jq's.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +21,7 @@ import { main } from '../../src/main.js';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { fakeIo } from '../support/fakes.js';
 import { outsideSuitePart, skipWithout } from '../support/system.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 const part = outsideSuitePart('jq-1.8.2');
 
@@ -233,7 +233,7 @@ describe.skipIf(skipWithout(part))("jq 1.8.2's test suite through rsi api --jq",
   for (const f of files.sort()) all.push(...parseSuite(readFileSync(join(part.dir, 'tests', f), 'utf8'), f, all.length));
   const applicable = all.filter((c) => notApplicable(c) === undefined);
 
-  let server: Server;
+  let server: StubServer;
   let base: string;
   const requests = new Map<number, number>();
   /** Bodies the sample of real processes asks for beyond the suite's own inputs. */
@@ -248,7 +248,7 @@ describe.skipIf(skipWithout(part))("jq 1.8.2's test suite through rsi api --jq",
 
   beforeAll(async () => {
     engine = await loadEngine();
-    server = createServer((req, res) => {
+    server = await startStub((req, res) => {
       const name = (req.url ?? '').split('?')[0]!.split('/').at(-1)!;
       const id = Number(name);
       if (Number.isInteger(id) && all[id]) requests.set(id, (requests.get(id) ?? 0) + 1);
@@ -259,15 +259,13 @@ describe.skipIf(skipWithout(part))("jq 1.8.2's test suite through rsi api --jq",
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    base = server.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server?.close());
 
   /** The case through main(), as bin/rsi.js runs it, with streams and environment injected. */
   async function inProcess(c: JqCase): Promise<ViaRsi> {
-    const io = fakeIo(false);
-    io.stdinStream.end();
+    const io = fakeIo({ stdin: '' });
     const before = requests.get(c.id) ?? 0;
     const code = await main({ argv: ['api', `/cases/${c.id}`, `--jq=${c.program}`], env: env(), io });
     return { code, stdout: io.out(), stderr: io.err(), requests: (requests.get(c.id) ?? 0) - before };

@@ -1,7 +1,7 @@
 /**
  * A real `rsi login` process whose authorization URL the test reads off its stderr, as a person
  * reads it off the screen; the test then plays the browser (fetches the URL and pastes the
- * redirect on stdin, or drives Chromium). One home for what four files spelled each for itself.
+ * redirect on stdin, or drives Chromium). The one home for reading that URL.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { RSI_BIN, cleanEnv } from './cli.js';

@@ -1,8 +1,8 @@
 /**
  * A stub HTTP server on loopback for tests that need a service other than the sandbox (a registry,
  * an API that replies oddly, a server that never answers): it listens on an ephemeral port, answers
- * with the test's handler and records every request it is sent. One home for what a dozen files
- * spelled each for itself.
+ * with the test's handler and records every request it is sent. The one home for such a server: a
+ * test that needs one uses this rather than a createServer of its own.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
