@@ -6,13 +6,13 @@
 // 5 s; `initialize` is never cancelled; an answer that breaks its tool's output schema is the
 // server's fault (exit 1); a server's error text is capped with a count of what was cut. Every
 // call here runs with a deadline far above what it may take, so one that waited it out fails.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/inproc.js';
+import { startStub } from '../support/stub-server.js';
 
 /** What the server does with a request: answer, end its stream before any event id, or end it after an id with a retry hint. */
 type Step = 'answer' | 'drop' | 'hang' | { primeRetryMs: number; resume?: 'refuse' };
@@ -70,9 +70,7 @@ async function mcpServer(script: Script): Promise<Server> {
       ...(script.session ? { 'mcp-session-id': 'session-1' } : {}),
     });
   };
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+  const server = await startStub(async (req: IncomingMessage, res: ServerResponse, body: string) => {
     if (req.method === 'GET') {
       const last = req.headers['last-event-id'];
       if (typeof last !== 'string') return res.writeHead(405).end();
@@ -82,7 +80,7 @@ async function mcpServer(script: Script): Promise<Server> {
       return res.end(`id: e-2\ndata: ${JSON.stringify(reply(pending))}\n\n`);
     }
     if (req.method === 'DELETE') return res.writeHead(200).end();
-    const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Server['posts'][number];
+    const message = JSON.parse(body) as Server['posts'][number];
     posts.push(message);
     if (message.id === undefined || message.method === undefined) return res.writeHead(202).end();
     const step =
@@ -111,17 +109,14 @@ async function mcpServer(script: Script): Promise<Server> {
     }
     return res.end(`event: message\ndata: ${JSON.stringify(result)}\n\n`);
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const s: Server = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     posts,
     resumed,
-    stop: () =>
-      new Promise<void>((done) => {
-        for (const r of open) r.destroy();
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
+    stop: () => {
+      for (const r of open) r.destroy();
+      return server.close();
+    },
   };
   servers.push(s);
   return s;

@@ -4,8 +4,6 @@
 // boundaries that need real processes (a UTS namespace, `mv`, /dev/full, umask, the compile cache)
 // are in test/journeys/unattended-signin.test.ts.
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -20,6 +18,7 @@ import { FAKE_BROWSER } from '../support/browser.js';
 import { cleanEnv } from '../support/cli.js';
 import { type InProcessSandbox, runCli, startSandbox } from '../support/inproc.js';
 import { expireTokens, sandboxStats } from '../support/sandbox.js';
+import { startStub, type StubServer } from '../support/stub-server.js';
 
 let sandbox: InProcessSandbox;
 const dirs: string[] = [];
@@ -290,28 +289,23 @@ describe('hand-overs that cannot strand anyone', () => {
 });
 
 describe('secrets never echo', () => {
-  let echo: Server;
+  let echo: StubServer;
   let echoUrl: string;
   beforeAll(async () => {
     // A service that repeats the bearer token it got in its error, as a careless one might.
-    echo = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        // The token endpoint echoes the refresh token it was sent; the API the bearer token.
-        const refresh = new URLSearchParams(body).get('refresh_token');
-        res.end(
-          JSON.stringify({
-            error: refresh ? `refresh token ${refresh} is not valid` : `bad request from ${req.headers.authorization ?? 'nobody'}`,
-          }),
-        );
-      });
+    echo = await startStub((req, res, body) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      // The token endpoint echoes the refresh token it was sent; the API the bearer token.
+      const refresh = new URLSearchParams(body).get('refresh_token');
+      res.end(
+        JSON.stringify({
+          error: refresh ? `refresh token ${refresh} is not valid` : `bad request from ${req.headers.authorization ?? 'nobody'}`,
+        }),
+      );
     });
-    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
-    echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+    echoUrl = echo.url;
   });
-  afterAll(() => new Promise<void>((resolve) => echo.close(() => resolve())));
+  afterAll(() => echo?.close());
   const TOKEN = 'rsi-test-access-token-0123456789';
 
   it.each([
