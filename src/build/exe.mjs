@@ -221,10 +221,10 @@ async function bundle(target, keyringSha256) {
 function trainCodeCache(executable, dir, bundleFile) {
   const cache = join(dir, 'rsi.cache');
   rmSync(cache, { force: true });
-  execFileSync(executable, [join(dir, 'train.cjs'), bundleFile, cache], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { PATH: process.env.PATH ?? '' },
-  });
+  // Without NODE_OPTIONS: V8 takes a cache only under the flags it was made with, and the binary
+  // runs with Node's defaults. Without RSI_*: the training's runs set their own.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS' && !k.startsWith('RSI_')));
+  execFileSync(executable, [join(dir, 'train.cjs'), bundleFile, cache], { stdio: ['ignore', 'inherit', 'inherit'], env });
   return cache;
 }
 
