@@ -20,5 +20,6 @@ else {
   const sea = process.getBuiltinModule('node:sea');
   // A cross-built binary has no trained cache: made by the host's Node, it only fits the host's.
   const cache = sea.getAssetKeys().includes(CACHE) ? new Uint8Array(sea.getRawAsset(CACHE) as ArrayBuffer) : undefined;
-  run(compileBody(Buffer.from(sea.getRawAsset(BODY) as ArrayBuffer).toString('utf8'), cache).main);
+  // The build made the script ASCII: latin1 reads it as the one-byte string it is, without decoding.
+  run(compileBody(Buffer.from(sea.getRawAsset(BODY) as ArrayBuffer).toString('latin1'), cache).main);
 }

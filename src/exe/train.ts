@@ -40,7 +40,7 @@ const RUNS: readonly (readonly string[])[] = [
 ];
 
 async function train(bodyFile: string, cacheFile: string): Promise<void> {
-  const body = compileBody(readFileSync(bodyFile, 'utf8'));
+  const body = compileBody(readFileSync(bodyFile, 'latin1'));
   const server = createServer((req, res) => {
     const found = req.method === 'GET' && req.url?.startsWith('/api/v1/keywords?');
     res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
