@@ -8,13 +8,15 @@
  *
  * Steps per target: the Node binary of the pinned version from the npm registry
  * (`node-<platform>-<arch>`, fetched with `npm pack`, never from nodejs.org), the keychain addon
- * for that platform (`@napi-rs/keyring-<triple>`, the version package-lock pins), one CommonJS
- * script from src/exe/entry.ts (no splitting: a SEA runs one script), then `node --build-sea`
+ * for that platform (`@napi-rs/keyring-<triple>`, the version package-lock pins), rsi as one
+ * CommonJS script (src/main.ts, no splitting) that a small boot script (src/exe/boot.ts) compiles
+ * from a SEA asset, V8's code cache for it trained by running it here (src/exe/train.ts, the
+ * host's target only), then `node --build-sea`
  * (Node ≥ 25.5 injects the blob itself; no postject). The host's Node injects into any target's
  * format: ELF, PE (the resource NODE_SEA_BLOB) and Mach-O (segment NODE_SEA, dropping Node's now
  * invalid signature), so Windows and macOS binaries are built here too, unsigned and never run
  * (test/journeys/exe-cross.test.ts checks their format). The code cache is made by the host's Node,
- * so it is only used when the target is the host; a cross-built binary starts without it.
+ * so only the host's target has one; a cross-built binary compiles its script as it runs.
  * Prints the SHA-256 of every binary and writes dist/exe/SHA256SUMS.
  */
 import { execFileSync } from 'node:child_process';
@@ -146,21 +148,32 @@ function nodeLicenceFolder(executable, builder) {
   return fail(`no LICENSE found near ${executable}: Node's licence must ship beside the binary`);
 }
 
-async function bundle(target, keyringSha256, snapshot) {
+/** esbuild's options shared by the binary's scripts: CommonJS for Node, no dynamic import. */
+const scriptOptions = {
+  bundle: true,
+  // CommonJS: a SEA's main script is CommonJS here, and the bundle is compiled as a vm.Script.
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  // Every import() becomes a require(): a script compiled by vm.Script (or code-cached by the SEA)
+  // has no dynamic import at all, not even of Node's built-ins (rsi imports node:zlib … lazily).
+  supported: { 'dynamic-import': false },
+  logLevel: 'warning',
+};
+
+/**
+ * The binary's scripts in dist/exe/<target>/: `rsi.cjs`, rsi itself (src/main.ts, one file: no
+ * splitting), the SEA asset the boot script compiles; `boot.cjs`, the SEA's main script
+ * (src/exe/boot.ts); `train.cjs` (src/exe/train.ts), run here to make the code cache; and the jq
+ * worker.
+ */
+async function bundle(target, keyringSha256) {
   const { build } = await import('esbuild');
-  const outfile = join(OUT, target, 'rsi.cjs');
+  const dir = join(OUT, target);
+  const outfile = join(dir, 'rsi.cjs');
   const result = await build({
-    // The host's binary starts from a V8 snapshot made by src/exe/snapshot.ts; a cross-built one
-    // runs src/exe/entry.ts (a snapshot only runs on the platform whose Node made it).
-    entryPoints: [join(ROOT, snapshot ? 'src/exe/snapshot.ts' : 'src/exe/entry.ts')],
-    bundle: true,
-    // One CommonJS script: a SEA's main script is one file, and CommonJS takes the code cache.
-    format: 'cjs',
-    platform: 'node',
-    target: 'node22',
-    // Every import() becomes a require(): a code-cached SEA script has no dynamic import at all,
-    // not even of Node's built-ins (rsi imports node:zlib, node:readline … lazily).
-    supported: { 'dynamic-import': false },
+    ...scriptOptions,
+    entryPoints: [join(ROOT, 'src/main.ts')],
     outfile,
     alias: {
       '@napi-rs/keyring': join(ROOT, 'src/exe/keyring.ts'),
@@ -177,21 +190,47 @@ async function bundle(target, keyringSha256, snapshot) {
     // system's (xdg-utils), as the `open` docs intend for bundles. main.ts reads it only for the
     // help cache, which the binary does not use.
     logOverride: { 'empty-import-meta': 'silent' },
-    logLevel: 'warning',
     metafile: true,
   });
+  await build({
+    ...scriptOptions,
+    entryPoints: [join(ROOT, 'src/exe/boot.ts')],
+    outfile: join(dir, 'boot.cjs'),
+    define: { RSI_VERSION: JSON.stringify(rsiVersion()) },
+  });
+  await build({ ...scriptOptions, entryPoints: [join(ROOT, 'src/exe/train.ts')], outfile: join(dir, 'train.cjs') });
   // The `--jq` engine's thread (src/io/jq-worker.ts): the same CommonJS file npm run build makes,
   // an asset here, started as an `eval` worker (a SEA has no file to point a Worker at).
-  await build({ ...workerOptions, outfile: join(OUT, target, 'jq-worker.cjs') });
-  const text = readFileSync(outfile, 'utf8');
-  // useCodeCache makes a real import() fail at run time: everything must be inside the script.
+  await build({ ...workerOptions, outfile: join(dir, 'jq-worker.cjs') });
+  // ASCII only, so that the boot script reads it as a one-byte string (latin1: a copy, no decoding,
+  // half the heap of a two-byte string). esbuild escapes what is outside ASCII in strings, template
+  // literals and names; what is left is in comments and regular expression literals, where a \u
+  // escape means the same character.
+  const text = readFileSync(outfile, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(outfile, text);
+  // A real import() fails at run time in a vm.Script: everything must be inside the script.
   const code = text
     .split('\n')
     .filter((line) => !/^\s*(\*|\/\/)/.test(line))
     .join('\n');
   const stray = [...code.matchAll(/\bimport\(\s*["'`]([^"'`]+)/g)].map((m) => m[1]);
   if (stray.length) fail(`the exe bundle still imports at run time: ${stray.join(', ')}`);
-  return { outfile, metafile: result.metafile };
+  return { dir, outfile, metafile: result.metafile };
+}
+
+/**
+ * The trained code cache (src/exe/train.ts): made by the Node the binary embeds, running here, so
+ * only for the host's target. V8 checks the cache against its own version and flags when the
+ * binary starts and ignores one that does not fit.
+ */
+function trainCodeCache(executable, dir, bundleFile) {
+  const cache = join(dir, 'rsi.cache');
+  rmSync(cache, { force: true });
+  // Without NODE_OPTIONS: V8 takes a cache only under the flags it was made with, and the binary
+  // runs with Node's defaults. Without RSI_*: the training's runs set their own.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS' && !k.startsWith('RSI_')));
+  execFileSync(executable, [join(dir, 'train.cjs'), bundleFile, cache], { stdio: ['ignore', 'inherit', 'inherit'], env });
+  return cache;
 }
 
 async function buildTarget(target, options) {
@@ -206,35 +245,34 @@ async function buildTarget(target, options) {
   if (version !== `v${NODE_VERSION}`) fail(`${builder} is Node ${version}; the blob and the binary must both be v${NODE_VERSION}`);
 
   const { addon, folder: addonFolder } = keyringAddon(target);
-  // RSI_EXE_SNAPSHOT=1: the host's binary starts from a V8 startup snapshot (src/exe/snapshot.ts).
-  // Off by default: measured against the code-cached script it saved instructions on one GET but
-  // no CPU time, and cost `--version`, `--help` and ~8 MiB of peak RSS (docs/performance.md, round
-  // 4). A snapshot is V8's heap for the builder's Node on the builder's platform (Node's SEA docs:
-  // useSnapshot and useCodeCache must be false for another platform), so a cross-built target never
-  // has one (docs/install.md).
-  const snapshot = !cross && process.env.RSI_EXE_SNAPSHOT === '1';
-  const { outfile: main, metafile } = await bundle(target, sha256(addon), snapshot);
+  const { dir, outfile: body, metafile } = await bundle(target, sha256(addon));
+  // A code cache is the builder's V8 on the builder's platform: a cross-built target has none and
+  // compiles its script as it runs (Node's SEA docs: useCodeCache must be false for another platform).
+  const cache = cross ? undefined : trainCodeCache(executable, dir, body);
   const output = join(OUT, spec.exe);
   rmSync(output, { force: true });
-  const config = join(OUT, target, 'sea-config.json');
+  const config = join(dir, 'sea-config.json');
   writeFileSync(
     config,
     `${JSON.stringify(
       {
-        main,
+        main: join(dir, 'boot.cjs'),
         mainFormat: 'commonjs',
         executable,
         output,
         disableExperimentalSEAWarning: true,
-        useSnapshot: snapshot,
-        // A snapshot holds its own code cache (Node ignores this one then); the host's target only.
-        useCodeCache: !cross && !snapshot,
-        // jq's engine for --jq: dist/jq.wasm and dist/jq-worker.cjs beside bin/rsi.js, assets here
-        // (read only with --jq).
+        useSnapshot: false,
+        // The boot script's own cache (it is a few lines); rsi's is the trained `rsi.cache`.
+        useCodeCache: !cross,
         assets: {
+          // rsi itself and its trained code cache, compiled by the boot script (src/exe/load.ts).
+          'rsi.cjs': body,
+          ...(cache ? { 'rsi.cache': cache } : {}),
           'keyring.node': addon,
+          // jq's engine for --jq: dist/jq.wasm and dist/jq-worker.cjs beside bin/rsi.js, assets
+          // here (read only with --jq).
           'jq.wasm': join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'),
-          'jq-worker.cjs': join(OUT, target, 'jq-worker.cjs'),
+          'jq-worker.cjs': join(dir, 'jq-worker.cjs'),
         },
       },
       null,
@@ -259,7 +297,7 @@ async function buildTarget(target, options) {
   // macOS refuses to run a binary whose signature no longer matches: sign ad hoc (docs/install.md).
   const signed = target.startsWith('darwin') && process.platform === 'darwin';
   if (signed) execFileSync('codesign', ['--sign', '-', '--force', output], { stdio: 'inherit' });
-  return { target, output, cross, snapshot, unsigned: target.startsWith('darwin') && !signed };
+  return { target, output, cross, unsigned: target.startsWith('darwin') && !signed };
 }
 
 const options = parseArgs(process.argv.slice(2));
@@ -278,7 +316,7 @@ for (const r of results) {
   sums.push(line);
   const mb = (statSync(r.output).size / 1e6).toFixed(1);
   process.stdout.write(
-    `${line}  (${mb} MB, Node ${NODE_VERSION}${r.cross ? ', cross-built: no code cache' : r.snapshot ? ', startup snapshot' : ', code cache'}${r.unsigned ? ', unsigned: codesign it on a Mac before it runs' : ''})\n`,
+    `${line}  (${mb} MB, Node ${NODE_VERSION}${r.cross ? ', cross-built: no code cache' : ', trained code cache'}${r.unsigned ? ', unsigned: codesign it on a Mac before it runs' : ''})\n`,
   );
 }
 // Keeps the sums of binaries built earlier for other targets, replacing only the ones rebuilt.

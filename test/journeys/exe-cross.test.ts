@@ -110,7 +110,7 @@ for (const t of TARGETS) {
       expect(bytes.indexOf(`${SEA_FUSE}:0`)).toBe(-1);
     });
 
-    it('runs the script this build made (dist/exe/<target>/rsi.cjs)', () => {
+    it("carries rsi's script as this build made it (dist/exe/<target>/rsi.cjs, the asset the boot script compiles)", () => {
       const script = readFileSync(join(OUT, t.target, 'rsi.cjs'));
       expect(blob.indexOf(script)).toBeGreaterThan(0);
     });

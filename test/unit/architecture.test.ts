@@ -10,11 +10,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   main: ['context', 'program', 'io', 'errors', 'update', 'release'],
   // The update notice and its background registry check (issue 33), its state in storage (issue 41).
   update: ['context', 'http', 'io', 'storage', 'release'],
-  // The single executable's entry and its keychain loader (docs/install.md): main; and the
-  // snapshot entry (src/exe/snapshot.ts), which evaluates at build time what commands load on
-  // demand (credentials, session, client, network, the reply schemas, the scripting and flag checks)
-  // so the snapshot holds them.
-  exe: ['main', 'auth', 'http', 'client', 'commands'],
+  // The single executable's boot script, its training run and its keychain loader (docs/install.md).
+  exe: ['main'],
   // The program also fits help to the terminal (src/io/help-text.ts, the width of src/io/io.ts).
   program: ['context', 'commands', 'io'],
   // The Context owns the process's one network (`ctx.network()`, the type of src/http/network.ts).

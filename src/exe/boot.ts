@@ -1,0 +1,25 @@
+/**
+ * The single executable's main script (src/build/exe.mjs): a few lines the SEA runs first. rsi's
+ * bundle is the asset `rsi.cjs`, compiled only when a command needs it (src/exe/load.ts), with the
+ * code cache the build trained (the asset `rsi.cache`, the host's target only): the functions a
+ * help screen and a GET run are in it already compiled, where the SEA's own code cache holds only
+ * what V8 compiles before the script runs (docs/performance.md).
+ *
+ * `--version` is answered here, as bin/rsi.js answers it, before the bundle is even read: the
+ * version is the build's (RSI_VERSION, package.json's, set by esbuild's define), and no module is
+ * loaded for it.
+ */
+import { BODY, CACHE, compileBody } from './load.js';
+import { run } from './run.js';
+
+declare const RSI_VERSION: string;
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${RSI_VERSION}\n`);
+else {
+  const sea = process.getBuiltinModule('node:sea');
+  // A cross-built binary has no trained cache: made by the host's Node, it only fits the host's.
+  const cache = sea.getAssetKeys().includes(CACHE) ? new Uint8Array(sea.getRawAsset(CACHE) as ArrayBuffer) : undefined;
+  // The build made the script ASCII: latin1 reads it as the one-byte string it is, without decoding.
+  run(compileBody(Buffer.from(sea.getRawAsset(BODY) as ArrayBuffer).toString('latin1'), cache).main);
+}
