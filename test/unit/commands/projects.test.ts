@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as create from '../../../src/commands/projects/create/create.js';
 import { parseFromBriefFlags, runFromBrief } from '../../../src/commands/projects/create/from-brief.js';
 import * as list from '../../../src/commands/projects/list/list.js';
-import { ConfirmationRequiredError, NotFoundError, UsageError } from '../../../src/errors.js';
+import { ConfirmationRequiredError, DeclinedError, NotFoundError, UsageError } from '../../../src/errors.js';
 import type { Tool } from '../../../src/mcp/client.js';
 import { fakeClient, fakeMcp, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
@@ -293,6 +293,21 @@ describe('projects create --from-brief: run', () => {
       fakeCtx(io, { format: 'tsv', mcp: async () => mcp, prompter: new ScriptedPrompter() }),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfirmationRequiredError);
+    expect(mcp.calls.map((c) => c.args.confirm)).toEqual([false]);
+    expect(io.out()).toBe('');
+  });
+  it('on a terminal, no is exit 7 "declined: nothing was created", only the dry run sent', async () => {
+    const io = fakeIo(true);
+    const mcp = fakeMcp([TOOL], answer);
+    const prompter = new ScriptedPrompter([{ question: 'Create the project "KRAS brief" with this scope?', answer: false }]);
+    const error = await runFromBrief(
+      { from: file, name: undefined, yes: false, openSetup: false },
+      fakeCtx(io, { format: 'tsv', mcp: async () => mcp, prompter }),
+    ).catch((e: unknown) => e);
+    prompter.assertDone();
+    expect(error).toBeInstanceOf(DeclinedError);
+    expect((error as DeclinedError).exitCode).toBe(7);
+    expect((error as DeclinedError).message).toBe('declined: nothing was created');
     expect(mcp.calls.map((c) => c.args.confirm)).toEqual([false]);
     expect(io.out()).toBe('');
   });

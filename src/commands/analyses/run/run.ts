@@ -4,7 +4,7 @@ import type { ApiClient } from '../../../client/client.js';
 import { forPeople, type OutputFormat } from '../../../formats.js';
 import { canPrompt } from '../../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../../client/schemas.js';
-import { ConfirmationRequiredError, UsageError } from '../../../errors.js';
+import { ConfirmationRequiredError, DeclinedError, UsageError } from '../../../errors.js';
 import { commandBudget, parseTiming, watchWithOutput } from '../../shared/watch.js';
 import type { WatchTiming } from '../../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../../shared/status-view.js';
@@ -261,8 +261,7 @@ async function runWithin(
   });
   if (outcome.outcome === 'declined') {
     if (machine) await printReply(io, outcome.result);
-    io.stderr.write('Nothing was run.\n');
-    return;
+    throw new DeclinedError('declined: nothing was run');
   }
   const { result } = outcome;
 
