@@ -164,6 +164,8 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
   // The person's settings (`rsi config`) are read once, before the action, never for --help; the
   // commands that use none (the sandbox, completion on every Tab) skip the read.
   program.hook('preAction', async (_program, action) => {
+    // A command's --header (tsv) is read with the globals, which read the root's options.
+    if (action.opts().header === true) program.setOptionValue('header', true);
     const path = commandPath(action);
     if (NO_SETTINGS.has(path.split(' ')[0] ?? '')) return;
     await ctx.loadSettings();
@@ -189,6 +191,9 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
     const examples = declaration?.examples;
     if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
     const fields = declaration?.fields?.list;
+    // Every command that prints rows: tsv gets a header row with --header (csv always has one). On
+    // the commands, not the root: a root `--header` would take `rsi api --header 'Name: value'`'s.
+    if (fields) cmd.option('--header', 'tsv: start with a header row, as csv does');
     if (fields) cmd.addHelpText('after', `\nFields (--fields, --json a,b): ${fields.map((f) => f.name).join(', ')}`);
     cmd
       .configureOutput({

@@ -68,7 +68,9 @@ describe('the confirmation block', () => {
       },
     ]);
     // "no" is exit 7 (DeclinedError), its line printed by main: none of the lines here is rsi's own.
-    await expect(run(OPTIONS, fakeCtx(io, { format: 'table', client: service(reply), prompter }))).rejects.toThrow('declined: nothing was run');
+    await expect(run(OPTIONS, fakeCtx(io, { format: 'table', client: service(reply), prompter }))).rejects.toThrow(
+      'declined: nothing was run',
+    );
     prompter.assertDone();
     const lines = io.err().split('\n');
     // Every line of service text starts with the quote mark; none starts like one of rsi's own.

@@ -103,7 +103,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--readiness <value>', 'with --top: readiness filter')
     .option('--therapeutic-area <value>', 'with --top: therapeutic area filter')
     .option('--include-analysed', 'also analyse signals that were analysed before')
-    .option('-y, --yes', 'confirm without asking when the service asks for confirmation')
+    .option('-y, --yes', 'confirm without asking when the service asks')
     .option('--wait', 'then follow the status (as `rsi status --watch`)')
     .option('--interval <seconds>', 'seconds between polls with --wait (default 2)')
     .option('--timeout <seconds>', 'give up waiting after this many seconds, exit 9 (default 3600, 0 = none)')
@@ -112,9 +112,9 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       `
 --selections takes {keyword_id, signal_keyword_id} items: an array (other members ignored), a
 SignalList or a RunAnalyses body, so \`rsi signals P --json\` can feed it.
-When the service asks for confirmation: a terminal asks (default no), --yes confirms; else exit 7
-and nothing is run. With --json --wait: NDJSON, the AnalysesResult then ProjectStatus lines.
-Exit codes: 6 setup missing, 7 confirmation needed, 8 unavailable (after a 504 nothing was
+When the service asks for confirmation: a terminal asks (default no), --yes confirms; a no, or no
+terminal: exit 7, nothing run. With --json --wait: NDJSON, the AnalysesResult then ProjectStatus lines.
+Exit codes: 6 setup missing, 7 nothing run, 8 unavailable (after a 504 nothing was
 recorded: run again), 9 --timeout, 10 an analysis this command started failed.`,
     )
     .action(async (given: string | undefined, flags: RawFlags) => {
