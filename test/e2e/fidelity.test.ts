@@ -342,7 +342,9 @@ describe('route scopes and exit 10', () => {
     });
     const r = await watchWhile(['status', id, '--watch', '--interval', '0.2', '--json'], 26);
     expect(r.code, r.stderr).toBe(10);
-    expect(r.stderr).toMatch(/^rsi: scoring of .* is done, but 1 of 1 analyses failed/m);
+    expect(r.stderr).toMatch(
+      /^rsi: scoring of .* is done, but 1 keyword failed while this command watched: .* \(the service reports 1 of 1 analysis failed\)$/m,
+    );
   });
 
   /**

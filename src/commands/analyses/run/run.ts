@@ -286,7 +286,7 @@ async function runWithin(
   }
   // Exit 10 only for the analyses this command started; others' failures are reported.
 
-  assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => note(io, `note: ${line}`));
+  assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => note(io, `note: ${line}`), 'started');
 }
 
 function confirmQuestion(result: AnalysesReply, projectName: string): string {
