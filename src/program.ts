@@ -252,7 +252,14 @@ export function explainUsage(cmd: Command, message: string, declaration?: Comman
   const typed = {
     path: commandPath(cmd),
     argv: (rootOf(cmd) as unknown as { rawArgs?: string[] }).rawArgs ?? [],
-    takes: { options: cmd.options.flatMap((o) => o.long ?? []), args: cmd.registeredArguments.map((a) => a.name()) },
+    takes: {
+      options: cmd.options.flatMap((o) => o.long ?? []),
+      args: cmd.registeredArguments.map((a) => a.name()),
+      rows: declaration?.fields?.rows,
+      fields: declaration?.fields?.list.flatMap((f) => ('paths' in f.json ? [{ name: f.name, path: f.json.paths[0]! }] : [])),
+      // The range its help gives (`1 to 20`, `1-100`): past it, a count is every page cut to N.
+      limitMax: Number(/\b1(?: to |-)(\d+)/.exec(cmd.options.find((o) => o.long === '--limit')?.description ?? '')?.[1]) || undefined,
+    },
   };
   const command = /^unknown command '([^']+)'/.exec(message)?.[1];
   const option = /^unknown option '([^']+)'/.exec(message)?.[1];

@@ -21,9 +21,11 @@ const P2 = { id: 'p2', name: 'Fibrosis', role: 'viewer' };
 
 describe('projects list: flags', () => {
   it('takes no arguments', async () => {
-    expect(await parseFlags(list.build, [])).toEqual({});
+    expect(await parseFlags(list.build, [])).toEqual({ limit: undefined });
     await expect(parseFlags(list.build, ['extra'])).rejects.toThrow(/too many arguments|unknown/i);
-    await expect(parseFlags(list.build, ['--limit', '5'])).rejects.toThrow(/unknown option '--limit'/);
+    // gh's --limit works as typed (the habit needs no hint); 0 is refused before any request.
+    expect(await parseFlags(list.build, ['--limit', '5'])).toEqual({ limit: 5 });
+    await expect(parseFlags(list.build, ['--limit', '0'])).rejects.toThrow(/--limit must be an integer of at least 1/);
   });
 });
 
