@@ -54,6 +54,8 @@ export interface GlobalOptions extends AuthGlobals {
   time: 'relative' | 'absolute';
   /** --wide: tables keep full ids and every column. */
   wide: boolean;
+  /** --header: tsv starts with a header row (csv always does). */
+  header: boolean;
 }
 
 /**
@@ -279,6 +281,7 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
     fields,
     time,
     wide: opts.wide === true,
+    header: opts.header === true,
   };
 }
 

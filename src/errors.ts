@@ -156,6 +156,16 @@ export class ConfirmationRequiredError extends CliError {
   override readonly exitCode = ExitCode.confirmationRequired;
 }
 
+/**
+ * The person answered no to a confirmation. Not success: a script chaining on `&&` must not go on
+ * as if the work started. Exit 7, as when nobody could be asked: in both, nothing ran because no
+ * one said yes.
+ */
+export class DeclinedError extends CliError {
+  override readonly code = 'declined';
+  override readonly exitCode = ExitCode.confirmationRequired;
+}
+
 /** Network failure, timeout, 5xx. Exit 8. */
 export class ServiceUnavailableError extends CliError {
   override readonly code = 'unavailable';

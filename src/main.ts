@@ -140,9 +140,6 @@ export async function main(options: MainOptions = {}): Promise<number> {
     // commander's own (help shown, a usage error) has been said already: nothing to load for it.
     const explained = program && !isCommanderError(error) ? await explainError(error, ctx) : error;
     const code = reportError(explained, io, debug, abort.signal, sanitize, errorsAsJson(env));
-    // gh's `--json name` with one field reads as an argument (it cannot be told from `--json EGFR`).
-    const word = (error as { code?: unknown }).code === 'commander.excessArguments' ? jsonFieldWord(argv) : undefined;
-    if (word !== undefined && !errorsAsJson(env)) io.stderr.write(`hint: to choose fields, write --json=${word} or --fields ${word}\n`);
     return code;
   } finally {
     options.signal?.removeEventListener('abort', stop);
@@ -246,12 +243,6 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
 /** One line for a person: line breaks folded to spaces, every other control shown as an escape. */
 function oneLine(text: string, sanitize: Sanitize): string {
   return sanitize.sanitizeLine(text.replace(/\s*\n\s*/g, ' ').trim());
-}
-
-/** The field-like word right after `--json`, if any (`projects list --json name`). */
-function jsonFieldWord(argv: readonly string[]): string | undefined {
-  const next = argv[argv.indexOf('--json') + 1];
-  return argv.includes('--json') && next !== undefined && /^[a-z_][a-z0-9_]*$/i.test(next) ? next : undefined;
 }
 
 /** By code, not class name: bundling may rename the class (CommanderError2). */

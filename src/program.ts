@@ -19,6 +19,7 @@ import { oneJq } from './commands/shared/flags.js';
 import { pageOutput } from './commands/shared/pager.js';
 import { usageText } from './commands/shared/usage-json.js';
 import { commandHabit, optionHabit, quoteHint } from './commands/shared/habits.js';
+import { unknownFields } from './commands/shared/unknown-fields.js';
 
 /** A registry entry as a commander command: a group with its subcommands in order, or the command's own build. */
 function buildEntry(entry: RegistryEntry, ctx: Context): Command {
@@ -164,6 +165,8 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
   // The person's settings (`rsi config`) are read once, before the action, never for --help; the
   // commands that use none (the sandbox, completion on every Tab) skip the read.
   program.hook('preAction', async (_program, action) => {
+    // A command's --header (tsv) is read with the globals, which read the root's options.
+    if (action.opts().header === true) program.setOptionValue('header', true);
     const path = commandPath(action);
     if (NO_SETTINGS.has(path.split(' ')[0] ?? '')) return;
     await ctx.loadSettings();
@@ -189,6 +192,9 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
     const examples = declaration?.examples;
     if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
     const fields = declaration?.fields?.list;
+    // Every command that prints rows: tsv gets a header row with --header (csv always has one). On
+    // the commands, not the root: a root `--header` would take `rsi api --header 'Name: value'`'s.
+    if (fields) cmd.option('--header', 'tsv: start with a header row, as csv does');
     if (fields) cmd.addHelpText('after', `\nFields (--fields, --json a,b): ${fields.map((f) => f.name).join(', ')}`);
     cmd
       .configureOutput({
@@ -196,8 +202,7 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
         // The width comes from the injected Io, not from commander's look at process.stdout.
         getOutHelpWidth: () => helpWidth(ctx.io),
         writeErr: (text) => void ctx.io.stderr.write(text),
-        outputError: (text, write) =>
-          write(usageText(explainUsage(cmd, text.replace(/^error: /, '').trimEnd(), declaration?.secretArguments), ctx.env)),
+        outputError: (text, write) => write(usageText(explainUsage(cmd, text.replace(/^error: /, '').trimEnd(), declaration), ctx.env)),
       })
       // Global options are listed once (`rsi help environment`); every screen points there.
       .configureHelp({
@@ -242,11 +247,19 @@ const SIBLING_FLAGS: Record<string, readonly string[]> = {
  * `-o json`) named with rsi's equivalent, a flag of a sibling command named, and an unquoted name
  * (`rsi status My first project`) with a hint to quote it.
  */
-export function explainUsage(cmd: Command, message: string, secretArguments?: string): string {
+export function explainUsage(cmd: Command, message: string, declaration?: CommandDeclaration): string {
+  const secretArguments = declaration?.secretArguments;
   const typed = {
     path: commandPath(cmd),
     argv: (rootOf(cmd) as unknown as { rawArgs?: string[] }).rawArgs ?? [],
-    takes: { options: cmd.options.flatMap((o) => o.long ?? []), args: cmd.registeredArguments.map((a) => a.name()) },
+    takes: {
+      options: cmd.options.flatMap((o) => o.long ?? []),
+      args: cmd.registeredArguments.map((a) => a.name()),
+      rows: declaration?.fields?.rows,
+      fields: declaration?.fields?.list.flatMap((f) => ('paths' in f.json ? [{ name: f.name, path: f.json.paths[0]! }] : [])),
+      // The range its help gives (`1 to 20`, `1-100`): past it, a count is every page cut to N.
+      limitMax: Number(/\b1(?: to |-)(\d+)/.exec(cmd.options.find((o) => o.long === '--limit')?.description ?? '')?.[1]) || undefined,
+    },
   };
   const command = /^unknown command '([^']+)'/.exec(message)?.[1];
   const option = /^unknown option '([^']+)'/.exec(message)?.[1];
@@ -256,6 +269,14 @@ export function explainUsage(cmd: Command, message: string, secretArguments?: st
   // commander lists what it got: a token pasted as an argument must not be repeated on stderr.
   if (excess && secretArguments !== undefined)
     return `rsi: ${suggest(['rsi', ...typed.path.split(' ')])} takes no arguments; ${cmd.args.length === 1 ? 'the one' : `the ${cmd.args.length}`} given ${cmd.args.length === 1 ? 'was' : 'were'} not used (and ${cmd.args.length === 1 ? 'is' : 'are'} not repeated here: a token is a secret)\nhint: ${secretArguments}\n`;
+  // `--json nmae`: a word after --json that is no field stays an argument (`--json EGFR` names a
+  // keyword); when it is one too many, it was a field name: said so, with the closest ones.
+  const afterJson = typed.argv.flatMap((w, i) => (w === '--json' && typed.argv[i + 1] !== undefined ? [typed.argv[i + 1]!] : []));
+  const field = excess && declaration?.fields ? afterJson.find((w) => cmd.args.slice(Number(excess[1])).includes(w)) : undefined;
+  if (field !== undefined && declaration) {
+    const error = unknownFields('--json', [field], declaration, true);
+    return `rsi: ${error.message}\nhint: ${error.hint}\n`;
+  }
   const quote = excess ? quoteHint(typed.argv, cmd.args, Number(excess[1])) : undefined;
   return `rsi: ${suggestSibling(cmd, message)}\n${quote ? `hint: ${quote}\n` : ''}`;
 }

@@ -240,7 +240,17 @@ export class ApiClient {
             hint: `run ${suggest(['rsi', 'login', '--scope', body.scope.split(/\s+/).filter(Boolean).join(',')])} (with the other scopes you need)`,
           });
         }
-        return new ForbiddenError(`forbidden: ${text ?? `403 from ${what}`}`);
+        {
+          // The service checks membership before it looks the project up (service-api.md, order of
+          // checks): a 403 on a project is also what an id of no project gets.
+          const projectId = about.projectId ?? /\/projects\/([^/?]+)/.exec(what)?.[1];
+          if (projectId === undefined) return new ForbiddenError(`forbidden: ${text ?? `403 from ${what}`}`);
+          return new ForbiddenError(
+            `forbidden: ${text ?? `403 from ${what}`} (the project ${decodeURIComponent(projectId)} may not exist, or you may not be a member of it)`,
+            undefined,
+            { hint: `the projects you belong to: ${suggest(['rsi', 'projects', 'list'])}` },
+          );
+        }
       case 404:
         return new NotFoundError(text ?? `not found (${what})`);
       case 409: {

@@ -37,6 +37,8 @@ export interface OutputTarget {
   time?: 'relative' | 'absolute' | undefined;
   /** --wide: tables keep full ids and every column, whatever the terminal's width. */
   wide?: boolean | undefined;
+  /** --header: tsv starts with a header row, as csv always does. */
+  header?: boolean | undefined;
   /**
    * Where the headers tables leave out are collected until every section is printed
    * (printSections), so the `left out:` note never lands between two blocks; absent: each table
@@ -154,13 +156,16 @@ function jsonOf<T>(job: RowsJob<T>): (row: T) => unknown {
   return (row) => pick(job.rowJson(row));
 }
 
-/** One line per row, cells joined by `separator`; csv's header before the rows, even when there are none. */
-function programRows(field: (value: unknown) => string, separator: string, end: string, header: boolean) {
+/**
+ * One line per row, cells joined by `separator`; a header first where `header` says (csv always,
+ * tsv with --header), even when there are no rows.
+ */
+function programRows(field: (value: unknown) => string, separator: string, end: string, header: (target: OutputTarget) => boolean) {
   return async <T>(job: RowsJob<T>): Promise<number> => {
     const { columns, rows, later } = await programColumns(job);
     const { out } = job;
     // A loader gets the same header whatever the data, and an empty result is that header alone.
-    if (header && !job.target.headerWritten) await out.add(`${columns.map((c) => field(columnKey(c))).join(separator)}${end}`);
+    if (header(job.target) && !job.target.headerWritten) await out.add(`${columns.map((c) => field(columnKey(c))).join(separator)}${end}`);
     let count = 0;
     for await (const row of rows) {
       later(row);
@@ -191,8 +196,15 @@ export const FORMATS = {
       return table.count;
     },
   },
-  tsv: { ...FORMAT_TRAITS.tsv, name: 'tsv', writeRows: programRows(tsvField, '\t', '\n', false), readBack: tsvReader },
-  csv: { ...FORMAT_TRAITS.csv, name: 'csv', writeRows: programRows(csvField, ',', '\r\n', true), readBack: csvReader },
+  // tsv: no header unless asked (`cut -f2`, `while read` and `sort` see data only, as the contract
+  // has settled); --header gives loaders (pandas, R, csv.DictReader) the names.
+  tsv: {
+    ...FORMAT_TRAITS.tsv,
+    name: 'tsv',
+    writeRows: programRows(tsvField, '\t', '\n', (target) => target.header === true),
+    readBack: tsvReader,
+  },
+  csv: { ...FORMAT_TRAITS.csv, name: 'csv', writeRows: programRows(csvField, ',', '\r\n', () => true), readBack: csvReader },
   json: {
     ...FORMAT_TRAITS.json,
     name: 'json',

@@ -61,11 +61,12 @@ export async function compileJq(expression: string, options: JqOptions): Promise
   return {
     expression,
     async run(json, pretty, emit) {
-      // jq cannot read an unpaired surrogate (it stops with status 5, as if the program had called
-      // halt_error); say what it is instead, before jq sees it.
+      // jq cannot read a high surrogate without its low half (it stops with status 5, as if the
+      // program had called halt_error); say what it is instead, before jq sees it. A low one alone
+      // jq reads as U+FFFD, as it does: that goes through.
       const lone = loneSurrogate(json);
       if (lone !== undefined) {
-        throw new JqExpressionError(`--jq: the reply holds an unpaired UTF-16 surrogate (${lone}), which jq cannot read`, {
+        throw new JqExpressionError(`--jq: the reply holds an unpaired UTF-16 high surrogate (${lone}), which jq cannot read`, {
           hint: 'the service sent a string that is not valid Unicode; --json prints the reply as sent, with the surrogate as an escape',
         });
       }
@@ -82,8 +83,9 @@ export async function compileJq(expression: string, options: JqOptions): Promise
 }
 
 /**
- * The first unpaired surrogate in a JSON text, as its escape (`\ud800`), raw or written as a
- * `\uXXXX` escape inside a string; undefined when there is none. One pass over the text.
+ * The first high surrogate without its low half in a JSON text (what jq 1.8 refuses to parse), as
+ * its escape (`\ud800`), raw or written as a `\uXXXX` escape inside a string; undefined when there
+ * is none. A low surrogate alone is not one: jq reads it as U+FFFD. One pass over the text.
  */
 export function loneSurrogate(json: string): string | undefined {
   const hex = (code: number) => `\\u${code.toString(16).padStart(4, '0')}`;
@@ -110,7 +112,6 @@ export function loneSurrogate(json: string): string | undefined {
       i = end;
       continue;
     }
-    if (isLow(code)) return hex(code);
     i = next;
   }
   return undefined;

@@ -321,7 +321,8 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
   if (fields) columns = selectColumns(columns, fields, (f) => f.row);
   const rows: Flat[] = [];
   for (const [part, s] of parts.entries()) for (const row of s.rows) rows.push({ part, row });
-  if (printsRecordAsLines(format) && sections.length === 1 && sections[0]!.card && rows.length === 1)
+  // A card as `field<TAB>value` lines, unless --header asked for a table to load (then one row under its header).
+  if (printsRecordAsLines(format) && !target.header && sections.length === 1 && sections[0]!.card && rows.length === 1)
     return printRecordLines(io, rows[0]!, fields ? columns : columns.slice(1), (f) => f.row);
   await printRowsOf(target, rows, columns, (f) => f.row);
 }

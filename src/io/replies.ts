@@ -97,6 +97,15 @@ export async function printReplyOrLines(
   else await view();
 }
 
+/**
+ * A person reads `people`'s view (blocks under headings, several kinds of row); a program reading
+ * csv or tsv gets `programs`' (one kind of row per output, so a loader keeps every row).
+ */
+export async function forPeopleOr(target: OutputTarget, people: () => Promise<unknown>, programs: () => Promise<unknown>): Promise<void> {
+  if (forPeople(target.format)) await people();
+  else await programs();
+}
+
 /** `text` where a person reads a table (a footer's aside, such as the mode all rows share); '' elsewhere. */
 export function inTable(target: Pick<OutputTarget, 'format'>, text: string): string {
   return forPeople(target.format) ? text : '';

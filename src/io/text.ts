@@ -156,3 +156,36 @@ export function capText(text: string, max: number): string {
   if (code >= 0xd800 && code <= 0xdbff) end -= 1;
   return `${text.slice(0, end)}… [${text.length - end} more characters cut]`;
 }
+
+/**
+ * Edits between two words: insertions, deletions, substitutions, and a swap of two neighbours
+ * (`nmae` is one from `name`), as people mistype.
+ */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The names a mistyped `word` most likely meant, closest first (at most `max`): those within a
+ * third of its length in edits (at least one), case ignored. None: nothing is close.
+ */
+export function closestNames(word: string, names: readonly string[], max = 3): string[] {
+  const w = word.toLowerCase();
+  const limit = Math.max(1, Math.floor(w.length / 3));
+  return [...new Set(names)]
+    .map((name) => ({ name, d: editDistance(w, name.toLowerCase()) }))
+    .filter((c) => c.d <= limit)
+    .sort((a, b) => a.d - b.d)
+    .slice(0, max)
+    .map((c) => c.name);
+}

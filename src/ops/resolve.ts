@@ -6,7 +6,7 @@
 import type { ApiClient } from '../client/client.js';
 import { isUuid } from '../client/ids.js';
 import { AmbiguousNameError, ProjectNameError, UnexpectedReplyError, UsageError } from '../errors.js';
-import { suggest } from '../io/text.js';
+import { editDistance, suggest } from '../io/text.js';
 
 /** What a use case needs of a project or keyword: its id for paths, a name for messages. */
 export interface Resolved {
@@ -70,17 +70,6 @@ export function nearNames(wanted: string, names: readonly string[]): string[] {
   const best = Math.min(...scored.map((s) => s.d));
   if (!Number.isFinite(best) || best > most) return [];
   return [...new Set(scored.filter((s) => s.d === best).map((s) => s.name))].slice(0, 3);
-}
-
-/** Levenshtein distance (insertions, deletions, substitutions), two rows at a time. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /**

@@ -228,6 +228,10 @@ describe.concurrent('projects, signals, opportunities', () => {
     const r = await rsi(['opportunities', '00000000-0000-4000-8000-000000000000']);
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/^rsi: .*not a member/m);
+    // An unknown id is reported as what it may be: no such project, or one you do not belong to.
+    expect(r.stderr).toMatch(
+      /^rsi: forbidden: .* \(the project 00000000-0000-4000-8000-000000000000 may not exist, or you may not be a member of it\)\nhint: the projects you belong to: `rsi projects list`\n$/,
+    );
     expect(r.stdout).toBe('');
   });
 

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { shellWords } from '../../src/io/help-text.js';
-import { commandWords } from '../../src/io/text.js';
 import { RSI_BIN, cleanEnv, runCli } from '../support/cli.js';
 import { useSandbox } from '../support/e2e.js';
 import { advanceSandbox } from '../support/sandbox.js';
@@ -102,61 +101,12 @@ describe('hints followed as printed', () => {
   });
 });
 
-/** The command a habit's line names (`…; in rsi: rsi …`), as the words a shell would pass. */
-function habitCommand(stderr: string): string[] {
-  const line = /; in rsi: (rsi .*)$/m.exec(stderr)?.[1];
-  expect(line, `a command in the line:\n${stderr}`).toBeDefined();
-  const words = commandWords(line!);
-  expect(words, line).toBeDefined();
-  return words!.slice(1).map((w) => w.word);
-}
-
-describe('habits and rsi api hints, followed as printed', () => {
+// Every habit's answer is followed by test/e2e/habits.test.ts, from the habit table's own examples.
+describe('rsi api hints, followed as printed', () => {
   // The watch test above moves the sandbox's clock a day on: the file's token has expired by now.
   const ALL = ['service:read', 'projects:write', 'analyses:run'];
   let token: string | undefined;
   const rsi = async (argv: string[]) => e2e.rsi(argv, { as: (token ??= await e2e.tokenFor(ALL)) });
-
-  it('each habit line runs: -n as a count or a name, kubectl and gh words, -q, -v, --show-token', async () => {
-    const name = 'Habit project';
-    await rsi(['projects', 'create', '--name', name]);
-    for (const argv of [
-      ['ls'],
-      ['get', 'projects'],
-      ['get', 'project', name],
-      ['describe', 'project', name],
-      ['search', 'egfr'],
-      ['whoami'],
-      ['keywords', 'search', 'egfr', '-n', '3'],
-      ['keywords', 'relations', 'EGFR', '--relation', 'indications', '-n', '3'],
-      ['signals', name, '-n', '3'],
-      ['projects', 'create', '-n', 'Made by a habit'],
-      ['projects', 'list', '-L', '2'],
-      ['signals', name, '-L', '2'],
-      ['projects', 'list', '-q', '.projects'],
-      ['projects', 'list', '-v'],
-      ['auth', 'status', '--show-token'],
-    ]) {
-      const habit = await rsi(argv);
-      expect(habit.code, `${argv.join(' ')}\n${habit.stderr}`).toBe(2);
-      expect(habit.stderr.split('\n').filter(Boolean), 'one line').toHaveLength(1);
-      if (argv.includes('-L') && argv[0] === 'projects') {
-        // projects list takes no count: the line says so instead of naming a command.
-        expect(habit.stderr).toContain('projects list and opportunities print everything');
-        continue;
-      }
-      const followed = await rsi(habitCommand(habit.stderr));
-      expect(followed.code, `${argv.join(' ')} → ${habitCommand(habit.stderr).join(' ')}\n${followed.stderr}`).toBe(0);
-    }
-  });
-
-  it('projects delete says the API has no such operation', async () => {
-    const r = await rsi(['projects', 'delete', 'Anything']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(
-      "rsi: unknown command 'projects delete' (gh's); in rsi: no such operation: the service's API cannot delete a project (ask the service's administrators)\n",
-    );
-  });
 
   it('rsi api with fields and no method gets a 405: the hint says -X GET, and following it works', async () => {
     const posted = await rsi(['api', '/keywords', '-f', 'q=egfr', '-F', 'limit=2']);

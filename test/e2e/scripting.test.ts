@@ -115,7 +115,9 @@ describe('--fields', () => {
     const before = (await sandboxStats(e2e.sandbox)).apiRequests;
     const r = await rsi(['keywords', 'search', 'egfr', '--fields', 'name,nmae']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('rsi: --fields: unknown field nmae for rsi keywords search\nhint: valid fields: name, type, synonyms, id\n');
+    expect(r.stderr).toBe(
+      'rsi: --fields: unknown field nmae for rsi keywords search (did you mean name?)\nhint: valid fields: name, type, synonyms, id\n',
+    );
     expect((await sandboxStats(e2e.sandbox)).apiRequests).toBe(before);
   });
 

@@ -145,7 +145,14 @@ describe('RSI_ERROR_FORMAT=json', () => {
     expect(lines(unknown.stderr)).toEqual([expect.objectContaining({ code: 'usage', exit: 2, message: "unknown option '--bogus'" })]);
     const missing = await e2e.rsi(['status', PROJECT_ID], { env });
     expect(missing.code).toBe(4);
-    expect(lines(missing.stderr)).toEqual([{ code: 'forbidden', exit: 4, message: expect.stringContaining('not a member'), hint: null }]);
+    expect(lines(missing.stderr)).toEqual([
+      {
+        code: 'forbidden',
+        exit: 4,
+        message: expect.stringContaining('may not exist, or you may not be a member of it'),
+        hint: 'the projects you belong to: `rsi projects list`',
+      },
+    ]);
     const signedOut = await e2e.rsi(['projects', 'list'], { env: { ...env, RSI_TOKEN: undefined } });
     expect(signedOut.code).toBe(3);
     expect(lines(signedOut.stderr)).toEqual([

@@ -48,7 +48,7 @@ describe('replies quoted as they came', () => {
   it('--jq on a reply with an unpaired surrogate says what it is; a proper pair is fine', async () => {
     const r = await rsi(['api', '/surrogate', '--jq', '.pair']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('rsi: --jq: the reply holds an unpaired UTF-16 surrogate (\\ud800), which jq cannot read\n');
+    expect(r.stderr).toContain('rsi: --jq: the reply holds an unpaired UTF-16 high surrogate (\\ud800), which jq cannot read\n');
     expect(r.stderr).not.toContain('halt_error');
     expect(r.stdout).toBe('');
     const json = await rsi(['api', '/surrogate', '--json']);

@@ -110,6 +110,7 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     timeoutMs: 120_000,
     time: 'relative',
     wide: false,
+    header: false,
     ...o.globals,
   };
   const missing = (what: string) => () => Promise.reject(new Error(`no ${what} in this unit test`));

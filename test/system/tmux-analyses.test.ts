@@ -47,8 +47,9 @@ describe.skipIf(skip)('in a real terminal (tmux)', () => {
     expect(asked).toContain('The service asks you to confirm');
     tmux('send-keys', '-t', s, 'n', 'Enter');
     const done = await waitFor(s, /EXIT=\d+/);
-    expect(done).toContain('Nothing was run.');
-    expect(done).toContain('EXIT=0');
+    // Declining is not success: exit 7, so `rsi analyses run … && next` stops there.
+    expect(done).toContain('rsi: declined: nothing was run');
+    expect(done).toContain('EXIT=7');
     expect((await sandboxStats(sandbox.url)).runs).toBe(before);
   });
 

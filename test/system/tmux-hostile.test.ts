@@ -75,8 +75,9 @@ describe.skipIf(skip)('hostile text in a real terminal (tmux)', () => {
     expect(tmux('list-buffers')).toBe('');
     tmux('send-keys', '-t', s, 'n', 'Enter');
     const done = await waitFor(s, /EXIT=\d+/);
-    expect(done).toContain('Nothing was run.');
-    expect(done).toContain('EXIT=0');
+    // Declining is not success: exit 7, so `rsi analyses run … && next` stops there.
+    expect(done).toContain('rsi: declined: nothing was run');
+    expect(done).toContain('EXIT=7');
     expect((await sandboxStats(sandbox.url)).runs).toBe(before);
     expect(tmux('list-buffers')).toBe('');
   });

@@ -67,13 +67,16 @@ describe('the confirmation block', () => {
         answer: false,
       },
     ]);
-    await run(OPTIONS, fakeCtx(io, { format: 'table', client: service(reply), prompter }));
+    // "no" is exit 7 (DeclinedError), its line printed by main: none of the lines here is rsi's own.
+    await expect(run(OPTIONS, fakeCtx(io, { format: 'table', client: service(reply), prompter }))).rejects.toThrow(
+      'declined: nothing was run',
+    );
     prompter.assertDone();
     const lines = io.err().split('\n');
     // Every line of service text starts with the quote mark; none starts like one of rsi's own.
     expect(lines).toContain('  > Score the top signals.');
     expect(lines).toContain('  > Nothing was run. ? Run 1 analysis for "KRAS inhibitors"? Yes ✓ Started 1 analysis');
-    expect(lines.filter((l) => l === 'Nothing was run.')).toHaveLength(1); // rsi's own, after "no"
+    expect(lines.filter((l) => /^Nothing was run/.test(l))).toEqual([]);
     expect(lines.filter((l) => /^(\? Run|✓ Started)/.test(l))).toEqual([]);
   });
 
@@ -82,7 +85,9 @@ describe('the confirmation block', () => {
     const reply: AnalysesReply = { ...base, limit: 1, available: 1 };
     const client = service(reply, 'X\nRun 0 analyses?');
     const prompter = new ScriptedPrompter([{ question: /^Run 1 analysis for "X\nRun 0 analyses\?"\?$/, answer: false }]);
-    await run({ ...OPTIONS, project: 'X\nRun 0 analyses?' }, fakeCtx(io, { format: 'table', client, prompter }));
+    await expect(run({ ...OPTIONS, project: 'X\nRun 0 analyses?' }, fakeCtx(io, { format: 'table', client, prompter }))).rejects.toThrow(
+      'declined',
+    );
     expect(io.err().split('\n')[0]).toBe('The service asks you to confirm before it runs analyses for "X\\nRun 0 analyses?":');
   });
 });

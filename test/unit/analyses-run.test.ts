@@ -7,6 +7,7 @@ import type { AnalysesResult as AnalysesReply, RunAnalysesBody } from '../../src
 import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { ScriptedPrompter } from '../support/prompter.js';
 import { fakeClient } from '../support/commands.js';
+import { DeclinedError } from '../../src/errors.js';
 import {
   AnalysisFailedError,
   ConfirmationRequiredError,
@@ -223,14 +224,16 @@ describe('analyses run: confirmation', () => {
     expect(io.out()).toMatch(/skipped\nREASON\s+KEYWORD ID\s+SIGNAL KEYWORD ID\nalready analysed\s+k3\s+s3\n/);
   });
 
-  it('no sends nothing more and exits 0 with "Nothing was run."', async () => {
+  it('no sends nothing more and is exit 7, "declined: nothing was run" (a script chaining on && stops)', async () => {
     const io = fakeIo(true);
     const { client, bodies } = fakePort([CONFIRM]);
     const prompter = new ScriptedPrompter([{ question: /^Run 3 analyses/, answer: false }]);
-    await run(options(TOP), fakeCtx(io, { format: 'table', client, prompter }));
+    const error = await run(options(TOP), fakeCtx(io, { format: 'table', client, prompter })).catch((e: unknown) => e);
     prompter.assertDone();
+    expect(error).toBeInstanceOf(DeclinedError);
+    expect((error as DeclinedError).exitCode).toBe(7);
+    expect((error as DeclinedError).message).toBe('declined: nothing was run');
     expect(bodies).toHaveLength(1);
-    expect(io.err()).toContain('Nothing was run.');
     expect(io.out()).toBe('');
   });
 

@@ -81,6 +81,20 @@ describe('status mapping', () => {
     expect((err as Error).message).toContain('not a member');
   });
 
+  it('a 403 on a project also says it may not exist (the service checks membership first), and how to list yours', async () => {
+    const err = (await client(403, { error: 'forbidden' })
+      .getOpportunities(UUID)
+      .catch((e: unknown) => e)) as ForbiddenError;
+    expect(err).toBeInstanceOf(ForbiddenError);
+    expect(err.message).toBe(`forbidden: forbidden (the project ${UUID} may not exist, or you may not be a member of it)`);
+    expect(err.hint).toBe('the projects you belong to: `rsi projects list`');
+    // A 403 elsewhere says only what the service said.
+    const keyword = (await client(403, { error: 'nope' })
+      .getKeyword(UUID)
+      .catch((e: unknown) => e)) as ForbiddenError;
+    expect(keyword.message).toBe('forbidden: nope');
+  });
+
   it('404 is not found', async () => {
     const err = await client(404, { error: 'Keyword not found' })
       .getKeyword(UUID)

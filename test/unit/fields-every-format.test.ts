@@ -17,7 +17,8 @@ import { obtainTokens } from '../support/oauth.js';
 const PROJECT = 'Oncology watchlist';
 
 /** A command line per command with fields, one input and (where it takes them) many from stdin. */
-const LINES: Record<string, { single: string[]; batch?: { argv: string[]; stdin: string } }> = {
+/** Per command: its line, more lines with one input where some fields need a flag (`--analyses`), and its batch line. */
+const LINES: Record<string, { single: string[]; more?: string[][]; batch?: { argv: string[]; stdin: string } }> = {
   'keywords search': { single: ['keywords', 'search', 'egfr'] },
   'keywords get': {
     single: ['keywords', 'get', 'EGFR', '--include', 'indications,sponsors,pipeline_targets'],
@@ -35,7 +36,8 @@ const LINES: Record<string, { single: string[]; batch?: { argv: string[]; stdin:
   // Each run: a signal not analysed yet, and one analysed before (skipped), so both parts are there.
   'analyses run': { single: ['analyses', 'run', PROJECT, '--selections', '-', '--yes'] },
   'mcp tools': { single: ['mcp', 'tools'] },
-  opportunities: { single: ['opportunities', PROJECT] },
+  // csv and tsv print one kind of row: the scored keywords, or the analyses with --analyses.
+  opportunities: { single: ['opportunities', PROJECT], more: [['opportunities', PROJECT, '--analyses']] },
 };
 
 let sandbox: Sandbox;
@@ -84,9 +86,12 @@ function declaredRefusal(field: Field, format: OutputFormat, batch: boolean, arg
   const opts: Record<string, unknown> = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
-    if (!flag.startsWith('--') || argv[i + 1] === undefined || argv[i + 1]!.startsWith('-')) continue;
+    if (!flag.startsWith('--')) continue;
     const key = flag.slice(2).replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-    opts[key] = key === 'include' ? [argv[i + 1]] : argv[i + 1];
+    const next = argv[i + 1];
+    // A flag with no value (`--analyses`, `--yes`) is true; `--selections -` reads stdin.
+    if (next === undefined || next.startsWith('--')) opts[key] = true;
+    else if (!next.startsWith('-')) opts[key] = key === 'include' ? [next] : next;
   }
   const missing = field.requires?.({ args: [], opts });
   if (missing) return missing;
@@ -162,7 +167,9 @@ describe('every listed field in every format (the registry walked)', () => {
         const modes = f.mode ? [f.mode === 'batch'] : [false, true];
         const line = LINES[d.path]!;
         const works = modes.some((batch) =>
-          OUTPUT_FORMATS.some((fmt) => declaredRefusal(f, fmt, batch, batch ? line.batch!.argv : line.single) === undefined),
+          (batch ? [line.batch!.argv] : [line.single, ...(line.more ?? [])]).some((argv) =>
+            OUTPUT_FORMATS.some((fmt) => declaredRefusal(f, fmt, batch, argv) === undefined),
+          ),
         );
         expect(works, `${d.path} ${f.name}`).toBe(true);
       }
@@ -173,12 +180,13 @@ describe('every listed field in every format (the registry walked)', () => {
     it(`rsi ${declaration.path}: each field × format gives its member, or exit 2 saying why`, async () => {
       const line = LINES[declaration.path]!;
       const single = { batch: false, argv: line.single, stdin: declaration.path === 'analyses run' ? selections : () => '' };
-      const modes = [single, ...(line.batch ? [{ batch: true, argv: line.batch.argv, stdin: () => line.batch!.stdin }] : [])];
+      const more = (line.more ?? []).map((argv) => ({ batch: false, argv, stdin: () => '' }));
+      const modes = [single, ...more, ...(line.batch ? [{ batch: true, argv: line.batch.argv, stdin: () => line.batch!.stdin }] : [])];
       const problems: string[] = [];
       for (const mode of modes) {
         for (const field of declaration.fields!.list) {
           for (const format of OUTPUT_FORMATS) {
-            const what = `${declaration.path}${mode.batch ? ' -' : ''} --format ${format} --fields ${field.name}`;
+            const what = `${mode.argv.join(' ')}${mode.batch ? ' -' : ''} --format ${format} --fields ${field.name}`;
             const refusal = declaredRefusal(field, format, mode.batch, mode.argv);
             // A refused line reads no input: give it none (the fresh signals are few).
             const r = await rsi([...mode.argv, '--format', format, '--fields', field.name], refusal === undefined ? mode.stdin() : '');
@@ -209,6 +217,7 @@ describe('every listed field in every format (the registry walked)', () => {
       const line = LINES[declaration.path]!;
       const modes = [
         { batch: false, argv: line.single, stdin: () => (declaration.path === 'analyses run' ? selections() : '') },
+        ...(line.more ?? []).map((argv) => ({ batch: false, argv, stdin: () => '' })),
         ...(line.batch ? [{ batch: true, argv: line.batch.argv, stdin: () => line.batch!.stdin }] : []),
       ];
       for (const mode of modes) {

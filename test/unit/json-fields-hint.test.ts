@@ -45,13 +45,41 @@ describe('--json with one word after it', () => {
     ]);
   });
 
-  it('projects list --json nosuch: exit 2, with a hint naming --json=nosuch and --fields', async () => {
+  it('projects list --json nosuch: exit 2, an unknown field, with a hint naming --json=nosuch and --fields', async () => {
     const io = fakeIo({ tty: false });
     io.stdinStream.end();
     expect(await main({ argv: ['projects', 'list', '--json', 'nosuch'], env: env(), io })).toBe(2);
     expect(io.err()).toBe(
-      "rsi: too many arguments for 'list'. Expected 0 arguments but got 1: nosuch.\nhint: to choose fields, write --json=nosuch or --fields nosuch\n",
+      'rsi: --json: unknown field nosuch for rsi projects list\n' +
+        'hint: valid fields: name, role, created_at, id, brief; a member the spec does not list: --json=nosuch or --fields nosuch\n',
     );
+  });
+
+  it('a mistyped field takes one try: the closest names in the first message, not "too many arguments"', async () => {
+    for (const [argv, line] of [
+      [['projects', 'list', '--json', 'nmae'], 'rsi: --json: unknown field nmae for rsi projects list (did you mean name?)'],
+      // With the command's argument given, the word is still the field it looks like, not a second name to quote.
+      [
+        ['keywords', 'get', 'EGFR', '--json', 'mommentum'],
+        'rsi: --json: unknown field mommentum for rsi keywords get (did you mean momentum?)',
+      ],
+      [
+        ['keywords', 'search', 'egfr', '--json', 'nmae,id'],
+        'rsi: --fields: unknown field nmae for rsi keywords search (did you mean name?)',
+      ],
+      [
+        ['keywords', 'search', 'egfr', '--fields', 'nmae'],
+        'rsi: --fields: unknown field nmae for rsi keywords search (did you mean name?)',
+      ],
+    ] as const) {
+      const io = fakeIo({ tty: false });
+      io.stdinStream.end();
+      expect(await main({ argv: [...argv], env: env(), io }), argv.join(' ')).toBe(2);
+      const [first, second, ...rest] = io.err().split('\n');
+      expect(first).toBe(line);
+      expect(second).toMatch(/^hint: valid fields: /);
+      expect(rest).toEqual(['']);
+    }
   });
 
   it('an excess argument without --json before it gets no such hint', async () => {

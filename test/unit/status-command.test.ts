@@ -171,7 +171,7 @@ describe('status --watch', () => {
       (e: unknown) => e,
     )) as Error;
     expect(error).toBeInstanceOf(AnalysisFailedError);
-    expect(error.message).toMatch(/1 of 3 analyses failed: SHP2$/);
+    expect(error.message).toMatch(/1 keyword failed while this command watched: SHP2 \(the service reports 2 of 3 analyses failed\)$/);
     expect(io.err()).toContain('SOS1');
   });
 

@@ -45,7 +45,9 @@ describe('one status reading', () => {
       cli = error;
     }
     expect(cli).toBeInstanceOf(AnalysisFailedError);
-    expect((cli as Error).message).toBe('scoring of "P" is done, but 1 of 3 analyses failed: NEW');
+    expect((cli as Error).message).toBe(
+      'scoring of "P" is done, but 1 keyword failed while this command watched: NEW (the service reports 2 of 3 analyses failed)',
+    );
     expect(notes[0]).toContain('had failed before, not while this command watched (not counted in the exit status): OLD');
 
     const replies = [first, last];

@@ -223,7 +223,9 @@ describe('helpers', () => {
       }
     })();
     expect(error).toBeInstanceOf(AnalysisFailedError);
-    expect((error as Error).message).toContain('1 of 2 analyses failed: NEW');
+    expect((error as Error).message).toContain(
+      '1 keyword failed while this command watched: NEW (the service reports 2 of 2 analyses failed)',
+    );
     expect(notes.join()).toContain('OLD');
     expect(() =>
       assertNoFailedAnalyses(
@@ -271,7 +273,45 @@ describe('helpers', () => {
       }
     })();
     expect(error).toBeInstanceOf(AnalysisFailedError);
-    expect((error as Error).message).toContain('1 of 2 analyses failed: KRAS');
+    expect((error as Error).message).toContain(
+      '1 keyword failed while this command watched: KRAS (the service reports 1 of 2 analyses failed)',
+    );
+  });
+
+  it('exit 10 counts what the service said, names each failed keyword once, and says how to retry only those', () => {
+    const final = status(
+      'run_analyses',
+      [
+        { status: 'done', keyword_id: 'k0', keyword_name: 'EGFR' },
+        { status: 'failed', keyword_id: 'k1', keyword_name: 'KRAS', runs: [{ id: 'r1' }] },
+        { status: 'failed', keyword_id: 'k1', keyword_name: 'KRAS', runs: [{ id: 'r2' }] },
+        { status: 'failed', keyword_id: 'k2', keyword_name: "Bob's target", runs: [{ id: 'r3' }] },
+        { status: 'failed', keyword_id: 'k3', keyword_name: 'OLD', runs: [{ id: 'r0' }] },
+      ],
+      'done',
+    );
+    const mine = startedByReply({
+      runs: [
+        { id: 'r1', keyword_id: 'k1' },
+        { id: 'r2', keyword_id: 'k1' },
+        { id: 'r3', keyword_id: 'k2' },
+      ],
+    });
+    const error = (() => {
+      try {
+        assertNoFailedAnalyses(final, 'My project', mine, () => undefined, 'started');
+      } catch (e) {
+        return e;
+      }
+    })() as AnalysisFailedError;
+    expect(error).toBeInstanceOf(AnalysisFailedError);
+    expect(error.message).toBe(
+      `scoring of "My project" is done, but 2 keywords this command started failed: KRAS, Bob's target (the service reports 4 of 5 analyses failed)`,
+    );
+    expect(error.hint).toBe(
+      'run only those again with `rsi analyses run "My project" --select KRAS --select "Bob\'s target" --include-analysed --wait`; ' +
+        'details in `rsi status "My project"`, the others\' results in `rsi opportunities "My project"`',
+    );
   });
 
   it('validates --interval and --timeout', () => {

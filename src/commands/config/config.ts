@@ -55,6 +55,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
   const config = commandFor(command);
   config.addCommand(
     commandFor(list)
+      .alias('ls')
       .addHelpText('after', KEYS_HELP)
       .action(async () => runF({ action: 'list' }, ctx)),
   );

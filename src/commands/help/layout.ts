@@ -21,8 +21,10 @@ export function visibleOptions(cmd: Command, helper: Help): Option[] {
 
 /** A command in a list: the top level names it, a group gives its usage as its own screen does. */
 export function subcommandTerm(sub: Command): string {
-  if (!sub.parent?.parent) return sub.name();
-  return `${sub.name()} ${sub.usage()}`.trimEnd();
+  // `list|ls`, as the command's own screen spells its usage.
+  const name = [sub.name(), ...sub.aliases()].join('|');
+  if (!sub.parent?.parent) return name;
+  return `${name} ${sub.usage()}`.trimEnd();
 }
 
 /** commander's screen with the pointer to the global options after the Options block. */

@@ -1,38 +1,43 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { OpportunityPayload } from '../../client/schemas.js';
-import { printSections } from '../../io/output.js';
+import { printRows, printSections } from '../../io/output.js';
 import { leftOutNote } from '../../io/lines.js';
-import { inTable, printReplyOrLines } from '../../io/replies.js';
+import { forPeopleOr, inTable, printReplyOrLines } from '../../io/replies.js';
 import { target } from '../shared/flags.js';
-import { type CommandDeclaration, columnOnly, commandFor, field } from '../declaration.js';
+import { type CommandDeclaration, commandFor, field } from '../declaration.js';
 import { OPPORTUNITY_ANALYSIS_COLUMNS, OPPORTUNITY_COLUMNS } from './views.js';
 
-export type OpportunitiesOptions = { project: string };
+export type OpportunitiesOptions = { project: string; analyses?: boolean };
+
+/** Why a column of one kind of row is not in the other's output (csv and tsv print one kind). */
+const ONLY_KEYWORDS = (name: string) => (line: { opts: Readonly<Record<string, unknown>> }) =>
+  line.opts.analyses === true ? `${name} is a column of the scored keywords: leave out --analyses` : undefined;
+const ONLY_ANALYSES = (name: string) => (line: { opts: Readonly<Record<string, unknown>> }) =>
+  line.opts.analyses === true ? undefined : `${name} is a column of the project's analyses: add --analyses`;
 
 export const command: CommandDeclaration = {
   path: 'opportunities',
   description: "show a project's scored opportunities and analysis counts",
-  examples: ['rsi opportunities "My first project"', 'rsi opportunities P --format csv > opportunities.csv'],
+  examples: [
+    'rsi opportunities "My first project"',
+    'rsi opportunities P --format csv > opportunities.csv',
+    'rsi opportunities P --analyses --format csv > analyses.csv',
+  ],
   // The columns of views.ts. In JSON the rows are the scored keywords (`keywords`, one a line in
   // ndjson); an analysis's members live in `project_analyses.items`, which --fields leaves whole.
+  // csv and tsv print one kind of row: the scored keywords, or with --analyses the analyses.
   fields: {
     rows: 'keywords',
     list: [
-      ...OPPORTUNITY_COLUMNS.map((c) => field(c.key!)),
+      ...OPPORTUNITY_COLUMNS.map((c) => (c.key === 'keyword_id' ? field(c.key) : { ...field(c.key!), requires: ONLY_KEYWORDS(c.key!) })),
       ...OPPORTUNITY_ANALYSIS_COLUMNS.filter((c) => c.key !== 'keyword_id').map((c) => ({
         ...field(c.key!),
         json: {
           refused: `${c.key} is a member of each analysis, in project_analyses.items: pick it with --jq '.project_analyses.items[] | {${c.key}}'`,
         },
+        requires: ONLY_ANALYSES(c.key!),
       })),
-      {
-        ...columnOnly(
-          'section',
-          'section names the part a row belongs to in csv and tsv; JSON keeps keywords and project_analyses as members',
-        ),
-        table: { refused: 'section names the part a row belongs to in csv and tsv; a table shows each part under its own heading' },
-      },
     ],
   },
 };
@@ -40,10 +45,13 @@ export const command: CommandDeclaration = {
 export function build(ctx: Context, runF: typeof run = run): Command {
   return commandFor(command)
     .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
+    .option('--analyses', "the project's analyses, one a row, instead of the scored keywords (table, csv, tsv, ndjson)")
     .option('--web', "open the project's page in the browser instead")
-    .action(async (given: string | undefined, flags: { web?: boolean }) => {
+    .action(async (given: string | undefined, flags: { web?: boolean; analyses?: boolean }) => {
       const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
-      return flags.web ? (await import('../shared/web.js')).openProjectPage(ctx, project) : runF({ project }, ctx);
+      return flags.web
+        ? (await import('../shared/web.js')).openProjectPage(ctx, project)
+        : runF({ project, analyses: flags.analyses === true }, ctx);
     });
 }
 
@@ -67,16 +75,26 @@ export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<voi
   const project = await resolveProject(client, opts.project, ctx.signal);
   const payload = await client.getOpportunities(project.id, ctx.signal);
   const out = target(ctx);
-  // ndjson: one scored keyword per line, as for every list.
-  await printReplyOrLines(out, payload, payload.keywords, () => printBoard(ctx, payload));
+  const items = analysisItems(payload);
+  // ndjson: one scored keyword (or, with --analyses, one analysis) per line, as for every list.
+  await printReplyOrLines(out, payload, opts.analyses ? items : payload.keywords, () => printBoard(ctx, payload, opts.analyses === true));
 }
 
-/** The scored keywords and the project's analyses, in tsv, csv or a table. */
-async function printBoard(ctx: Context, payload: OpportunityPayload): Promise<void> {
+function analysisItems(payload: OpportunityPayload): Item[] {
+  const pa = payload.project_analyses;
+  return (Array.isArray(pa?.items) ? pa.items : []) as Item[];
+}
+
+/**
+ * The scored keywords and the project's analyses: a table shows both, each as its block (only the
+ * analyses with --analyses); csv and tsv one kind of row per output, so a loader (pandas, R, a csv
+ * reader) gets one table with every row, never rows of the other kind's empty cells.
+ */
+async function printBoard(ctx: Context, payload: OpportunityPayload, analyses: boolean): Promise<void> {
   const out = target(ctx);
   const keywords = payload.keywords as Item[];
   const pa = payload.project_analyses;
-  const items = (Array.isArray(pa?.items) ? pa.items : []) as Item[];
+  const items = analysisItems(payload);
   // The datasets' members are "not shown" in the spec. tsv/csv: the declared columns whatever the
   // data, then the members beyond them (docs/scripting.md, "Loading csv and tsv"); a table: the
   // members these rows carry, the known ones first.
@@ -117,24 +135,23 @@ async function printBoard(ctx: Context, payload: OpportunityPayload): Promise<vo
     const barWidth = columnBarWidth(style, width());
     if (barWidth > 0) tableColumns.splice(scoreAt + 1, 0, { header: '', value: (r) => bar(score(r), 100, barWidth, style), keep: true });
   }
-  await printSections({ ...out, leftOut }, [
-    {
-      name: 'keyword',
-      rows,
-      columns: OPPORTUNITY_COLUMNS,
-      tableColumns,
-    },
-    {
-      name: 'analysis',
-      ...(items.length > 0 ? { title: 'analyses' } : {}),
-      rows: items,
-      columns: OPPORTUNITY_ANALYSIS_COLUMNS,
-      // On a terminal, as for the keywords: names and states; ids and timestamps are in tsv/csv/--json.
-      tableColumns: memberKeys(items)
-        .filter((key) => !/(^|_)id$|_at$/.test(key))
-        .map((key) => ({ header: key.toUpperCase(), value: (row: Item) => row[key] })),
-    },
-  ]);
+  const keywordPart = { name: 'keyword', rows, columns: OPPORTUNITY_COLUMNS, tableColumns };
+  const analysisPart = {
+    name: 'analysis',
+    ...(items.length > 0 && !analyses ? { title: 'analyses' } : {}),
+    rows: items,
+    columns: OPPORTUNITY_ANALYSIS_COLUMNS,
+    // On a terminal, as for the keywords: names and states; ids and timestamps are in tsv/csv/--json.
+    tableColumns: memberKeys(items)
+      .filter((key) => !/(^|_)id$|_at$/.test(key))
+      .map((key) => ({ header: key.toUpperCase(), value: (row: Item) => row[key] })),
+  };
+  const part = analyses ? analysisPart : keywordPart;
+  await forPeopleOr(
+    out,
+    () => printSections({ ...out, leftOut }, analyses ? [analysisPart] : [keywordPart, analysisPart]),
+    () => printRows(out, part.rows, part.columns),
+  );
   // Every column left out, this command's and the table's, in one note after the last block.
   if (leftOut.length > 0) leftOutNote(ctx.io, leftOut);
   const count = keywords.length;

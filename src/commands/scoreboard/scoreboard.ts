@@ -81,10 +81,7 @@ async function printBoard(ctx: Context, board: ScoreboardReply, projectName: str
   if (leftOut.length > 0) note(ctx.io, `left out: ${leftOut.join(', ')} (see all with --format tsv or --json)`);
   const name = board.project?.name ?? projectName;
   const total = board.total ?? printed;
-  await tableNote(
-    out,
-    printed === 0
-      ? `No scored opportunities yet for "${name}": run analyses first (\`rsi analyses run\`).`
-      : `${printed} of ${total} scored ${total === 1 ? 'opportunity' : 'opportunities'} in "${name}"`,
-  );
+  // Nothing to print is said on stderr in every format (json has its document): never silence.
+  if (printed === 0) ctx.io.stderr.write(`No scored opportunities yet for "${name}": run analyses first (\`rsi analyses run\`).\n`);
+  else await tableNote(out, `${printed} of ${total} scored ${total === 1 ? 'opportunity' : 'opportunities'} in "${name}"`);
 }

@@ -9,14 +9,14 @@ import type { ScoreboardReply } from '../../ops/features.js';
 export type ScoreRow = ScoreboardReply['scoreboard'][number];
 
 /**
- * In a table, scores as every other table shows them (`figure`: `54.4`, `7`); tsv and csv keep
- * their fixed two decimals, which scripts already read.
+ * In a table, scores as every other table shows them (`figure`: `54.4`, `7`); tsv and csv as the
+ * JSON has them (`66`, `54.4`: numbers are never changed in any format).
  */
 export function scoreboardColumns(figure: (n: number) => string): Column<ScoreRow>[] {
   const score = (of: (r: ScoreRow) => number | null | undefined): Pick<Column<ScoreRow>, 'value' | 'tableValue' | 'numeric'> => ({
     value: (r) => {
       const n = of(r);
-      return typeof n === 'number' ? n.toFixed(2) : '';
+      return typeof n === 'number' ? n : '';
     },
     tableValue: (r) => {
       const n = of(r);

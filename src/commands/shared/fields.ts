@@ -11,6 +11,8 @@ import { UsageError } from '../../errors.js';
 import { forPeople, type OutputFormat } from '../../formats.js';
 import { keepLiterals } from '../../io/json.js';
 import { printsDocuments } from '../../io/replies.js';
+import { editDistance } from '../../io/text.js';
+import { unknownFields } from './unknown-fields.js';
 
 /** What the command line says beside `--fields`: its format, its arguments and its options. */
 export interface FieldLine {
@@ -52,13 +54,9 @@ export function chooseFields(declaration: CommandDeclaration, given: readonly st
   const unknown = names.filter((n) => {
     const head = n.split('.')[0]!;
     if (n.split('.').some((s) => s === '')) return true;
-    return !listed(head) && list.some((f) => oneEditApart(head.toLowerCase(), f.name));
+    return !listed(head) && list.some((f) => editDistance(head.toLowerCase(), f.name) === 1);
   });
-  if (unknown.length > 0) {
-    throw new UsageError(`--fields: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for rsi ${path}`, {
-      hint: `valid fields: ${list.map((f) => f.name).join(', ')}`,
-    });
-  }
+  if (unknown.length > 0) throw unknownFields('--fields', unknown, declaration);
   const batch = declaration.fields?.batch?.(line.args) ?? false;
   const json = printsDocuments(line);
   const paths: string[] = [];
@@ -71,18 +69,6 @@ export function chooseFields(declaration: CommandDeclaration, given: readonly st
     if (json && 'paths' in field.json) paths.push(...field.json.paths.map((p) => [p, ...rest].join('.')));
   }
   return { columns: names, paths };
-}
-
-/** One insertion, deletion, substitution or swap of neighbours apart (a typo of a listed name). */
-function oneEditApart(a: string, b: string): boolean {
-  if (a === b || Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
 function refused(field: Field, batch: boolean, json: boolean, line: FieldLine, path: string, dotted: boolean): string | undefined {

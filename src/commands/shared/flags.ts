@@ -46,8 +46,8 @@ export function conflicting(flags: Record<string, unknown>): void {
 }
 
 export function target(ctx: Context): OutputTarget {
-  const { format, time, wide } = ctx.globals();
-  return { io: ctx.io, format, now: () => ctx.clock.now(), time, wide };
+  const { format, time, wide, header } = ctx.globals();
+  return { io: ctx.io, format, now: () => ctx.clock.now(), time, wide, header };
 }
 
 /** Reads a file or stdin ("-") as text, with clear errors for the cases users hit. */

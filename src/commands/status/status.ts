@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { commandBudget, parseTiming, watchWithOutput } from '../shared/watch.js';
@@ -44,28 +44,36 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
-    .option('--watch', 'poll while the service says wait: until scoring is done or you must act')
-    .option('--web', "open the project's page in the browser instead")
-    .option('--interval <seconds>', 'seconds between polls with --watch (default 2, min 0.1)')
-    .option('--timeout <seconds>', 'give up after this many seconds with --watch, exit 9 (default 3600, 0 = none)')
-    .addHelpText(
-      'after',
-      `
+  return (
+    commandFor(command)
+      .argument(
+        '[project]',
+        'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
+      )
+      .option('--watch', 'poll while the service says wait: until scoring is done or you must act')
+      .option('--web', "open the project's page in the browser instead")
+      .option('--interval <seconds>', 'seconds between polls with --watch (default 2, min 0.1)')
+      .option('--timeout <seconds>', 'give up after this many seconds with --watch, exit 9 (default 3600, 0 = none)')
+      // gh's `run watch --exit-status`: --watch already exits 10 when an analysis fails while it
+      // watches, so the habit works as typed; not listed, one flag fewer to read.
+      .addOption(new Option('--exit-status', 'with --watch: exit 10 when an analysis fails (always so)').hideHelp())
+      .addHelpText(
+        'after',
+        `
 Exit codes: 0 done or your turn to act; 9 --timeout reached (--watch); 10 scoring done but an
 analysis failed while --watch watched (failures from before the watch, and any failure in a plain
 status, are reported and exit 0).
 With --json, --watch prints one ProjectStatus JSON document per line, the last line the final state.`,
-    )
-    .action(async (given: string | undefined, flags: { watch?: boolean; interval?: string; timeout?: string; web?: boolean }) => {
-      const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
-      if (flags.web) {
-        if (flags.watch) throw new UsageError('--web cannot be used with --watch');
-        return (await import('../shared/web.js')).openProjectPage(ctx, project);
-      }
-      await runF(parseStatusFlags(project, flags), ctx);
-    });
+      )
+      .action(async (given: string | undefined, flags: { watch?: boolean; interval?: string; timeout?: string; web?: boolean }) => {
+        const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
+        if (flags.web) {
+          if (flags.watch) throw new UsageError('--web cannot be used with --watch');
+          return (await import('../shared/web.js')).openProjectPage(ctx, project);
+        }
+        await runF(parseStatusFlags(project, flags), ctx);
+      })
+  );
 }
 
 export function parseStatusFlags(project: string, flags: { watch?: boolean; interval?: string; timeout?: string }): StatusOptions {

@@ -251,13 +251,33 @@ describe('scoreboard: run', () => {
   };
   const answer = () => ({ content: [], structuredContent: board });
 
-  it('a UUID goes straight to the tool (no API client); tsv rows with fixed decimals', async () => {
+  it('a UUID goes straight to the tool (no API client); tsv and csv numbers exactly as in the JSON', async () => {
     const io = fakeIo(false);
     const mcp = fakeMcp([SCOREBOARD_TOOL], answer);
     await scoreboard.run({ project: PID, limit: 2 }, fakeCtx(io, { format: 'tsv', mcp: open(mcp) }));
     expect(mcp.calls).toEqual([{ name: 'project_scoreboard', args: { project_id: PID, limit: 2 } }]);
-    expect(io.out()).toBe('1\tKRAS\ttarget\t82.46\t0.50\t\t\t\t\tk1\n2\tSOS1\ttarget\t40.00\t\t\t\t\t\tk2\n');
+    expect(io.out()).toBe('1\tKRAS\ttarget\t82.456\t0.5\t\t\t\t\tk1\n2\tSOS1\ttarget\t40\t\t\t\t\t\tk2\n');
     expect(io.err()).toBe('');
+    // 66 in JSON is 66 in csv, not 66.00.
+    const csv = fakeIo(false);
+    const sixtySix = () => ({
+      content: [],
+      structuredContent: { ...board, scoreboard: [{ rank: 1, name: 'KRAS', type: 'target', score: 66 }] },
+    });
+    await scoreboard.run(
+      { project: PID, limit: undefined },
+      fakeCtx(csv, { format: 'csv', mcp: open(fakeMcp([SCOREBOARD_TOOL], sixtySix)) }),
+    );
+    expect(csv.out().split('\r\n')[1]).toBe('1,KRAS,target,66,,,,,,');
+  });
+
+  it('an empty scoreboard says so on stderr in every format but json, never silence', async () => {
+    const empty = () => ({ content: [], structuredContent: { ...board, total: 0, scoreboard: [] } });
+    for (const format of ['tsv', 'csv', 'table', 'ndjson'] as const) {
+      const io = fakeIo(format === 'table');
+      await scoreboard.run({ project: PID, limit: undefined }, fakeCtx(io, { format, mcp: open(fakeMcp([SCOREBOARD_TOOL], empty)) }));
+      expect(io.err(), format).toBe('No scored opportunities yet for "KRAS inhibitors": run analyses first (`rsi analyses run`).\n');
+    }
   });
 
   it('a name is resolved through the API; table prints the count on stderr; json the reply', async () => {

@@ -102,7 +102,8 @@ describe('signals: run', () => {
 
 describe('opportunities: flags', () => {
   it('takes the project', async () => {
-    expect(await parseFlags(opportunities.build, ['KRAS inhibitors'])).toEqual({ project: 'KRAS inhibitors' });
+    expect(await parseFlags(opportunities.build, ['KRAS inhibitors'])).toEqual({ project: 'KRAS inhibitors', analyses: false });
+    expect(await parseFlags(opportunities.build, ['P', '--analyses'])).toEqual({ project: 'P', analyses: true });
   });
   it.each([
     [[], /missing required argument 'project'/],
@@ -121,22 +122,22 @@ describe('opportunities: run', () => {
     project_analyses: { total: 3, by_status: { done: 2, running: 1, failed: 0 }, items: [{ keyword_id: 'k1', status: 'done' }] },
   };
 
-  it('tsv: keyword rows and analysis rows in one document; counts on stderr', async () => {
+  it('tsv: the scored keywords alone, one kind of row (every declared column); counts on stderr', async () => {
     const io = fakeIo(false);
     const { client, calls } = fakeClient({ getOpportunities: async () => payload });
     await opportunities.run({ project: PID }, fakeCtx(io, { format: 'tsv', client }));
     expect(calls).toEqual([{ method: 'getOpportunities', args: [PID] }]);
-    // One multi-part document: each row's kind first, then the union of both kinds' declared
-    // columns, all 17 whatever the data (section, name, type, score, the five sub-scores,
-    // analysis_mode, keyword_id, scored_at; then id, keyword_name, kind, status, updated_at).
+    // name, type, score, the five sub-scores, analysis_mode, keyword_id, scored_at: 11 whatever the data.
     const gaps = (n: number) => '\t'.repeat(n);
-    expect(io.out()).toBe(
-      `keyword\tSOS1\ttarget\t40${gaps(6)}most_promising\tk2${gaps(6)}\n` +
-        `keyword\tKRAS\ttarget\t82${gaps(6)}most_promising\tk1${gaps(6)}\n` +
-        `analysis${gaps(10)}k1${gaps(5)}done\t\n`,
-    );
-    for (const line of io.out().split('\n').slice(0, -1)) expect(line.split('\t')).toHaveLength(17);
+    expect(io.out()).toBe(`SOS1\ttarget\t40${gaps(6)}most_promising\tk2\t\n` + `KRAS\ttarget\t82${gaps(6)}most_promising\tk1\t\n`);
     expect(io.err()).toBe('2 scored · analyses: 3 total (2 done, 1 running)\n');
+  });
+
+  it('csv --analyses: the analyses alone, under their own header; never a row of the other kind', async () => {
+    const io = fakeIo(false);
+    const { client } = fakeClient({ getOpportunities: async () => payload });
+    await opportunities.run({ project: PID, analyses: true }, fakeCtx(io, { format: 'csv', client }));
+    expect(io.out()).toBe('id,keyword_id,keyword_name,kind,status,updated_at\r\n,k1,,,done,\r\n');
   });
 
   it('table: ranked by score, the shared mode in the footer', async () => {

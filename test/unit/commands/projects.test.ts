@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as create from '../../../src/commands/projects/create/create.js';
 import { parseFromBriefFlags, runFromBrief } from '../../../src/commands/projects/create/from-brief.js';
 import * as list from '../../../src/commands/projects/list/list.js';
-import { ConfirmationRequiredError, NotFoundError, UsageError } from '../../../src/errors.js';
+import { ConfirmationRequiredError, DeclinedError, NotFoundError, UsageError } from '../../../src/errors.js';
 import type { Tool } from '../../../src/mcp/client.js';
 import { fakeClient, fakeMcp, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
@@ -21,9 +21,11 @@ const P2 = { id: 'p2', name: 'Fibrosis', role: 'viewer' };
 
 describe('projects list: flags', () => {
   it('takes no arguments', async () => {
-    expect(await parseFlags(list.build, [])).toEqual({});
+    expect(await parseFlags(list.build, [])).toEqual({ limit: undefined });
     await expect(parseFlags(list.build, ['extra'])).rejects.toThrow(/too many arguments|unknown/i);
-    await expect(parseFlags(list.build, ['--limit', '5'])).rejects.toThrow(/unknown option '--limit'/);
+    // gh's --limit works as typed (the habit needs no hint); 0 is refused before any request.
+    expect(await parseFlags(list.build, ['--limit', '5'])).toEqual({ limit: 5 });
+    await expect(parseFlags(list.build, ['--limit', '0'])).rejects.toThrow(/--limit must be an integer of at least 1/);
   });
 });
 
@@ -293,6 +295,21 @@ describe('projects create --from-brief: run', () => {
       fakeCtx(io, { format: 'tsv', mcp: async () => mcp, prompter: new ScriptedPrompter() }),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfirmationRequiredError);
+    expect(mcp.calls.map((c) => c.args.confirm)).toEqual([false]);
+    expect(io.out()).toBe('');
+  });
+  it('on a terminal, no is exit 7 "declined: nothing was created", only the dry run sent', async () => {
+    const io = fakeIo(true);
+    const mcp = fakeMcp([TOOL], answer);
+    const prompter = new ScriptedPrompter([{ question: 'Create the project "KRAS brief" with this scope?', answer: false }]);
+    const error = await runFromBrief(
+      { from: file, name: undefined, yes: false, openSetup: false },
+      fakeCtx(io, { format: 'tsv', mcp: async () => mcp, prompter }),
+    ).catch((e: unknown) => e);
+    prompter.assertDone();
+    expect(error).toBeInstanceOf(DeclinedError);
+    expect((error as DeclinedError).exitCode).toBe(7);
+    expect((error as DeclinedError).message).toBe('declined: nothing was created');
     expect(mcp.calls.map((c) => c.args.confirm)).toEqual([false]);
     expect(io.out()).toBe('');
   });

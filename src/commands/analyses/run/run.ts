@@ -4,7 +4,7 @@ import type { ApiClient } from '../../../client/client.js';
 import { forPeople, type OutputFormat } from '../../../formats.js';
 import { canPrompt } from '../../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../../client/schemas.js';
-import { ConfirmationRequiredError, UsageError } from '../../../errors.js';
+import { ConfirmationRequiredError, DeclinedError, UsageError } from '../../../errors.js';
 import { commandBudget, parseTiming, watchWithOutput } from '../../shared/watch.js';
 import type { WatchTiming } from '../../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../../shared/status-view.js';
@@ -103,7 +103,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--readiness <value>', 'with --top: readiness filter')
     .option('--therapeutic-area <value>', 'with --top: therapeutic area filter')
     .option('--include-analysed', 'also analyse signals that were analysed before')
-    .option('-y, --yes', 'confirm without asking when the service asks for confirmation')
+    .option('-y, --yes', 'confirm without asking when the service asks')
     .option('--wait', 'then follow the status (as `rsi status --watch`)')
     .option('--interval <seconds>', 'seconds between polls with --wait (default 2)')
     .option('--timeout <seconds>', 'give up waiting after this many seconds, exit 9 (default 3600, 0 = none)')
@@ -112,9 +112,9 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       `
 --selections takes {keyword_id, signal_keyword_id} items: an array (other members ignored), a
 SignalList or a RunAnalyses body, so \`rsi signals P --json\` can feed it.
-When the service asks for confirmation: a terminal asks (default no), --yes confirms; else exit 7
-and nothing is run. With --json --wait: NDJSON, the AnalysesResult then ProjectStatus lines.
-Exit codes: 6 setup missing, 7 confirmation needed, 8 unavailable (after a 504 nothing was
+When the service asks for confirmation: a terminal asks (default no), --yes confirms; a no, or no
+terminal: exit 7, nothing run. With --json --wait: NDJSON, the AnalysesResult then ProjectStatus lines.
+Exit codes: 6 setup missing, 7 nothing run, 8 unavailable (after a 504 nothing was
 recorded: run again), 9 --timeout, 10 an analysis this command started failed.`,
     )
     .action(async (given: string | undefined, flags: RawFlags) => {
@@ -261,8 +261,7 @@ async function runWithin(
   });
   if (outcome.outcome === 'declined') {
     if (machine) await printReply(io, outcome.result);
-    io.stderr.write('Nothing was run.\n');
-    return;
+    throw new DeclinedError('declined: nothing was run');
   }
   const { result } = outcome;
 
@@ -287,7 +286,7 @@ async function runWithin(
   }
   // Exit 10 only for the analyses this command started; others' failures are reported.
 
-  assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => note(io, `note: ${line}`));
+  assertNoFailedAnalyses(final, project.name, startedByReply(result), (line) => note(io, `note: ${line}`), 'started');
 }
 
 function confirmQuestion(result: AnalysesReply, projectName: string): string {

@@ -7,13 +7,13 @@
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { ACTIVITIES, RELATIONS } from '../../../client/enums.js';
+import { closestNames } from '../../../io/text.js';
 import type { ApiClient } from '../../../client/client.js';
 import type { RelationItem } from '../../../client/schemas.js';
 import type { RequestOptions } from '../../../client/paging.js';
 import type { OutputTarget } from '../../../io/formats.js';
 import { printListing } from '../../../io/replies.js';
 import { RELATION_MULTI_COLUMNS, type MultiLink } from './views.js';
-import { enumFlag } from '../../shared/flags.js';
 
 /** One request's worth of a relations run: the relation, and for sponsors the activity. */
 export interface RelationQuery {
@@ -36,7 +36,14 @@ function nameList<T extends string>(flag: string, raw: string, allowed: readonly
   for (const word of raw.split(',')) {
     if (word.trim() === '') continue;
     const name = normalise(word);
-    const names = name === 'all' ? allowed : [enumFlag(flag, name, allowed)!];
+    if (name !== 'all' && !(allowed as readonly string[]).includes(name)) {
+      // A typo gets the name it likely meant in the same line: one try to fix it.
+      const near = closestNames(name, allowed);
+      throw new UsageError(
+        `${flag} must be one of ${allowed.join(', ')}, a comma-separated list of them, or all (got "${word.trim()}")${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`,
+      );
+    }
+    const names = name === 'all' ? allowed : [name as T];
     for (const n of names) if (!found.includes(n)) found.push(n);
   }
   if (found.length === 0) throw new UsageError(`${flag} must name at least one of ${allowed.join(', ')}, or all`);

@@ -13,12 +13,18 @@ export interface SearchOptions {
   page: number | undefined;
   limit: number | undefined;
   all: boolean;
+  /** `--type a,b`: only hits of these types (filtered here: the service's search has no such filter). */
+  types?: readonly string[] | undefined;
 }
 
 export const command: CommandDeclaration = {
   path: 'keywords search',
   description: 'search keywords by name or synonym',
-  examples: ['rsi keywords search egfr', 'rsi keywords search kinase --all --format csv > kinases.csv'],
+  examples: [
+    'rsi keywords search egfr',
+    'rsi keywords search kinase --all --format csv > kinases.csv',
+    'rsi keywords search lung --type disease --all',
+  ],
   fields: { rows: 'data', list: [field('name'), field('type'), field('synonyms'), field('id')] },
   paged: 'GET /keywords/search',
 };
@@ -29,6 +35,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--page <n>', 'page number, from 1 (default 1)')
     .option('--limit <n>', 'results per page, 1 to 20 (default 10)')
     .option('--all', 'every page, streamed')
+    .option('--type <types>', 'only hits of these types, e.g. target,disease (rsi filters each page)')
     .action(async (query: string, flags: Record<string, unknown>) => {
       if (!query.trim()) throw new UsageError('the search query must not be empty');
       if (flags.all && flags.page !== undefined) throw new UsageError('--all and --page cannot be used together');
@@ -38,10 +45,22 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           page: intFlag('--page', flags.page, 1),
           limit: intFlag('--limit', flags.limit, 1, 20),
           all: flags.all === true,
+          types: typesOf(flags.type),
         },
         ctx,
       );
     });
+}
+
+/** `--type Target, disease` → ['target', 'disease']; none given: undefined. */
+function typesOf(raw: unknown): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const types = String(raw)
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
+  if (types.length === 0) throw new UsageError('--type needs a type, e.g. --type target or --type target,disease');
+  return types;
 }
 
 export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
@@ -51,15 +70,18 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const out = target(ctx);
   const columns = SEARCH_COLUMNS;
-  const empty = `No keywords match "${opts.query}"`;
+  const types = opts.types;
+  const wanted = (hit: { type: string }) => types === undefined || types.includes(hit.type.toLowerCase());
+  const empty = `No keywords${types ? ` of type ${types.join(' or ')}` : ''} match "${opts.query}"`;
   if (opts.all) {
     const progress = await (await import('../../shared/walk-progress.js')).walkProgress(ctx);
     const onPage = progress?.walk();
     const onWarning = (m: string) => note(ctx.io, `warning: ${m}`);
-    const rows = client.iterateKeywordSearch(
+    const all = client.iterateKeywordSearch(
       { q: opts.query, limit: opts.limit ?? 20, window, maxPages: cap, onWarning, onPage },
       ctx.signal,
     );
+    const rows = types === undefined ? all : filtered(all, wanted);
     try {
       await printListing(out, { rows, columns, empty });
     } finally {
@@ -68,12 +90,24 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
     return;
   }
   const page = await client.searchKeywords({ q: opts.query, page: opts.page, limit: opts.limit }, ctx.signal);
+  // --type keeps the page's hits of those types, in the JSON document too (its meta as the service sent it).
+  const data = page.data.filter(wanted);
   await printListing(out, {
-    document: page,
-    rows: page.data,
+    document: types === undefined ? page : { ...page, data },
+    rows: data,
     columns,
-    empty,
-    footer: (count) =>
-      count === page.meta.pageSize ? `Page ${page.meta.page}; more may follow: --page ${page.meta.page + 1}, or --all` : undefined,
+    // A full page of other types: none here, but later pages may have some.
+    empty: () =>
+      types !== undefined && page.data.length === page.meta.pageSize
+        ? `${empty} on page ${page.meta.page}; more may follow: --page ${page.meta.page + 1}, or --all`
+        : empty,
+    footer: () =>
+      page.data.length === page.meta.pageSize
+        ? `Page ${page.meta.page}; more may follow: --page ${page.meta.page + 1}, or --all`
+        : undefined,
   });
+}
+
+async function* filtered<T>(rows: AsyncIterable<T>, keep: (row: T) => boolean): AsyncGenerator<T> {
+  for await (const row of rows) if (keep(row)) yield row;
 }

@@ -8,7 +8,7 @@ import { suggest } from '../../../io/text.js';
 import { openSetupPage } from '../../shared/open-setup.js';
 import type { Context } from '../../../context.js';
 import { canPrompt } from '../../../io/io.js';
-import { ConfirmationRequiredError, UsageError } from '../../../errors.js';
+import { ConfirmationRequiredError, DeclinedError, UsageError } from '../../../errors.js';
 import { printJson } from '../../../io/output.js';
 import { formatTable } from '../../../io/table.js';
 import { noteUnlessDocuments, printMade, printsDocuments, tableNote } from '../../../io/replies.js';
@@ -90,8 +90,7 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promis
     }
     if (outcome.outcome === 'declined') {
       if (machine) await printJson(io, outcome.dry.raw);
-      io.stderr.write('Nothing was created.\n');
-      return undefined;
+      throw new DeclinedError('declined: nothing was created');
     }
     return { raw: outcome.raw, project: outcome.project };
   });

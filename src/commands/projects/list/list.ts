@@ -2,30 +2,37 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { printListing } from '../../../io/replies.js';
 import { PROJECT_COLUMNS } from './views.js';
-import { target } from '../../shared/flags.js';
+import { intFlag, target } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor, field } from '../../declaration.js';
 
-/** `rsi projects list` takes no flags of its own. */
-export type ListOptions = Record<string, never>;
+export interface ListOptions {
+  /** `--limit N`: the first N projects (gh's habit; the service sends the whole list at once). */
+  limit?: number | undefined;
+}
 
 export const command: CommandDeclaration = {
   path: 'projects list',
   description: 'list the projects you belong to, with your role',
-  examples: ['rsi projects list', "rsi projects list --json | jq -r '.projects[].name'"],
+  examples: ['rsi projects list', 'rsi projects ls --limit 2', "rsi projects list --json | jq -r '.projects[].name'"],
   fields: { rows: 'projects', list: ['name', 'role', 'created_at', 'id', 'brief'].map((n) => field(n)) },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command).action(async () => runF({}, ctx));
+  return commandFor(command)
+    .alias('ls')
+    .option('--limit <n>', 'only the first N projects, in the service order (every format, --json too)')
+    .action(async (flags: { limit?: string }) => runF({ limit: intFlag('--limit', flags.limit, 1) }, ctx));
 }
 
-export async function run(_opts: ListOptions, ctx: Context): Promise<void> {
+export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const body = await client.listProjects(ctx.signal);
   const out = target(ctx);
+  // --limit cuts the list in every format, the JSON document's `projects` too (as gh's --limit does).
+  const projects = opts.limit === undefined ? body.projects : body.projects.slice(0, opts.limit);
   await printListing(out, {
-    document: body,
-    rows: body.projects,
+    document: opts.limit === undefined ? body : { ...body, projects },
+    rows: projects,
     columns: PROJECT_COLUMNS,
     empty: 'No projects yet: create one with `rsi projects create --name NAME`',
   });
