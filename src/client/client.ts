@@ -185,7 +185,7 @@ export class ApiClient {
   /** POST: never retried automatically, so a timeout cannot record the same run twice. */
   async runAnalyses(projectId: string, body: S.RunAnalysesBody, signal?: AbortSignal): Promise<S.AnalysesResult> {
     return this.send(
-      { method: 'POST', path: `/projects/${pathId(projectId)}/analyses`, body, idempotent: false, signal },
+      { method: 'POST', path: `/projects/${pathId(projectId)}/analyses`, body, signal },
       S.AnalysesResult(),
       { projectId },
     );
