@@ -5,6 +5,7 @@
  */
 import { maySendAgain } from './resend.js';
 import { STALE_SOCKET, errorCode } from './tls-errors.js';
+import { TunnelError } from './tunnel.js';
 import type { WireHead, WireRequest } from './wire.js';
 
 export type NodeHttp = typeof import('node:http');
@@ -36,6 +37,17 @@ function fromRaw(raw: string[]): { headers: Record<string, string>; rawHeaders: 
  * (src/http/resend.ts).
  */
 export const notSent = new WeakSet<object>();
+
+/**
+ * Whether a failure shows that none of the request's bytes reached the server: Node's client saw
+ * the connection fail before it was open (direct.ts), or the failure is one that happens before
+ * any connection to the service (refused, a name that does not resolve, the proxy's tunnel).
+ */
+export function neverSent(error: unknown): boolean {
+  if (typeof error === 'object' && error !== null && notSent.has(error)) return true;
+  const code = errorCode(error);
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || error instanceof TunnelError;
+}
 
 /** The keep-alive agent for a scheme, made by `Network` on first use. */
 export type AgentFor = (https: boolean, client: NodeHttp) => import('node:http').Agent;

@@ -31,7 +31,7 @@ import {
 } from '../errors.js';
 import { formatSeconds } from '../io/text.js';
 import { capStream, readBody } from './decode.js';
-import { type NodeHttp, notSent, requestDirect } from './direct.js';
+import { type NodeHttp, neverSent, requestDirect } from './direct.js';
 import { makeProxyAgent, requestProxied } from './proxied.js';
 import { absoluteForm, makeTunnelAgent, TUNNEL_SIGNAL, TunnelError } from './tunnel.js';
 import {
@@ -49,7 +49,7 @@ import { Secrets } from '../io/secrets.js';
 import { readSystemStore, systemStoreOff, type SystemStore } from './system-ca.js';
 import { UNKNOWN_CA, describeStore, errorCode, markPermanent, networkReason, tlsFailure } from './tls-errors.js';
 import { traceRequest, traceResponse } from './trace.js';
-import { isIdempotent, outcomeUnknown } from './resend.js';
+import { IDLE_REUSE_MS, isIdempotent, outcomeUnknown } from './resend.js';
 import { OAUTH_MAX_BYTES, type FetchInit, type NetworkOptions, type WireHead, type WireRequest, type WireResponse } from './wire.js';
 
 // The network's public API, where its importers have always found it.
@@ -57,9 +57,6 @@ import { OAUTH_MAX_BYTES, type FetchInit, type NetworkOptions, type WireHead, ty
 /** The hint of a body that cannot be decoded: the bytes arrived, they are just not what they claim. */
 const NOT_THE_NETWORK =
   'the service, or a proxy in front of it, sent a body its Content-Encoding header does not describe; this is not a network failure and retrying will not help';
-
-/** A request that is not idempotent reuses a kept-alive connection only if it was busy this recently. */
-const IDLE_REUSE_MS = 1000;
 
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 10_000 };
 
@@ -83,7 +80,7 @@ export class Network {
   /** Counts the changes of roots, so a request that started before one can try again after it. */
   private trustEpoch = 0;
   private closed = false;
-  /** When a direct request to an origin last settled: how long its kept-alive connections sat idle. */
+  /** When a request to an origin last settled: how long its kept-alive connections sat idle. */
   private readonly lastUsed = new Map<string, number>();
 
   constructor(options: NetworkOptions) {
@@ -205,11 +202,9 @@ export class Network {
 
   /**
    * A direct request, on the keep-alive agent of its scheme (src/http/direct.ts). A request that is
-   * not idempotent goes on a new connection when the kept-alive ones have sat idle for a while: a
-   * server's keep-alive timeout may be closing them just then, and such a request is never sent
-   * twice (src/http/resend.ts), so it must not be written on a connection about to close (the
-   * sign-in's token request after a long stay in the browser). In a quick run of requests
-   * (`projects create` right after its look at the list) it goes on the open one.
+   * not idempotent, never sent twice (src/http/resend.ts), goes on a new connection after an idle
+   * spell, when a server's keep-alive timeout may be closing the kept one (a sign-in's token
+   * request after a stay in the browser); in a quick run of requests it goes on the open one.
    */
   private direct(req: WireRequest, signal: AbortSignal): Promise<WireHead> {
     const key = req.url.origin;
@@ -347,7 +342,7 @@ export class Network {
     if (error instanceof CliError) return error;
     const where = this.where(req);
     const code = errorCode(error);
-    // A request that is not idempotent and may have reached the service: its outcome is unknown.
+    // Not idempotent, and it may have reached the service: its outcome is unknown.
     const unknownOutcome = outcomeUnknown(req.method, { sent: !neverSent(error) });
     const timedOut =
       deadlineFired || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
@@ -452,17 +447,6 @@ export class Network {
     }
     return out;
   }
-}
-
-/**
- * Whether a failure shows that none of the request's bytes reached the server: Node's client saw
- * the connection fail before it was open (direct.ts), or the failure is one that happens before
- * any connection to the service (refused, a name that does not resolve, the proxy's tunnel).
- */
-export function neverSent(error: unknown): boolean {
-  if (typeof error === 'object' && error !== null && notSent.has(error)) return true;
-  const code = errorCode(error);
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || error instanceof TunnelError;
 }
 
 function formatBytes(n: number): string {

@@ -26,6 +26,12 @@ export function isIdempotent(method: string): boolean {
   return IDEMPOTENT.has(method.toUpperCase());
 }
 
+/**
+ * A request that is not idempotent reuses a kept-alive connection only if it was busy this
+ * recently; after longer, a server's keep-alive timeout may be closing it (src/http/network.ts).
+ */
+export const IDLE_REUSE_MS = 1000;
+
 /** What is known of one attempt. */
 export type Attempt =
   /** It failed, and none of its bytes can have reached the server. */

@@ -42,6 +42,9 @@ export const command: CommandDeclaration = {
   secretArguments: 'a hand-over line or refresh token goes on stdin, never on the command line: `rsi login --with-token < handover.txt`',
 };
 
+/** How long a sign-in waits for the browser when `--timeout` does not say. */
+const DEFAULT_LOGIN_TIMEOUT_S = 300;
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return commandFor(command)
     .option('--scope <scope>', 'a scope to request, repeatable (default: service:read projects:write analyses:run)', scopeList)
@@ -49,7 +52,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--no-browser', 'do not open a browser: print the URL, and accept the redirected URL pasted on stdin (SSH)')
     .option('--port <n>', 'loopback port for the redirect (fixed, for ssh -L); default: any free port')
     .option('--insecure-storage', 'store tokens in a 0600 file in the config folder instead of the keychain')
-    .option('--timeout <seconds>', 'give up waiting for the browser after this long', '300')
     .option('--with-token', 'read a refresh token on stdin (the line `rsi auth token --refresh` printed) and sign in with it: CI, cron')
     .option('--resource <resource>', "what the token is for: api (default) or mcp (the service's MCP server; `rsi mcp`, `rsi scoreboard`)")
     .option(
@@ -64,7 +66,9 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       for (const s of [...scopes, ...addScopes])
         if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)) throw new UsageError(`--scope "${s}" is not a valid scope name`);
       const port = intFlag('--port', flags.port, 1, 65535);
-      const timeoutSeconds = intFlag('--timeout', flags.timeout, 1, 3600)!;
+      // The global --timeout bounds the whole sign-in; without it the browser gets five minutes.
+      const given = ctx.globals().commandTimeoutMs;
+      const timeoutSeconds = given ? Math.max(1, Math.ceil(given / 1000)) : DEFAULT_LOGIN_TIMEOUT_S;
       const resource = enumFlag('--resource', flags.resource, ['api', 'mcp'] as const);
       const clientId = typeof flags.clientId === 'string' ? flags.clientId.trim() : undefined;
       const withToken = flags.withToken === true;
