@@ -32,6 +32,7 @@ export function createDeadline(signal: AbortSignal, clock: { now(): number }): D
   let bound: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let step = 'the command to finish';
+
   return {
     signal: AbortSignal.any([signal, expiry.signal]),
     startedAt,
