@@ -171,9 +171,9 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
     await pageOutput(ctx, path, action, program.opts().pager);
   });
   // --timeout bounds the command from its start: set before the action, so a watch's default yields to it.
-  program.hook('preAction', () => {
+  program.hook('preAction', (_program, action) => {
     const given = ctx.globals().commandTimeoutMs;
-    if (given !== undefined) ctx.deadline.limit(given);
+    if (given !== undefined && !declarations.get(commandPath(action))?.ownTimeout) ctx.deadline.limit(given);
   });
   // A base URL ending in /api/v1 (the sandbox prints both) is taken as the base, with a note.
   program.hook('preAction', () => {

@@ -60,6 +60,12 @@ export interface CommandDeclaration {
    * --with-token <token>`): it is refused without being repeated, with this hint (where it goes).
    */
   secretArguments?: string | undefined;
+  /**
+   * The command enforces the global `--timeout` itself instead of the Context's bound
+   * (src/context/deadline.ts): `login`, whose timed-out sign-in is exit 3 with the ways in for a
+   * machine no browser reaches.
+   */
+  ownTimeout?: true | undefined;
 }
 
 /**

@@ -33,6 +33,8 @@ function scopeList(value: string, previous: string[] = []): string[] {
 export const command: CommandDeclaration = {
   path: 'login',
   description: 'sign in through the browser (OAuth 2.0 with PKCE) and store the tokens in the OS keychain',
+  // --timeout bounds the sign-in's wait here, which ends exit 3 with the ways in (not the Context's exit 9).
+  ownTimeout: true,
   examples: [
     'rsi login --base-url https://research.example.com',
     'rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765',
@@ -68,7 +70,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       const port = intFlag('--port', flags.port, 1, 65535);
       // The global --timeout bounds the whole sign-in; without it the browser gets five minutes.
       const given = ctx.globals().commandTimeoutMs;
-      const timeoutSeconds = given ? Math.max(1, Math.ceil(given / 1000)) : DEFAULT_LOGIN_TIMEOUT_S;
+      if (given !== undefined && (given < 1000 || given > 3_600_000)) throw new UsageError('--timeout for login must be from 1 s to 1 h');
+      const timeoutSeconds = given === undefined ? DEFAULT_LOGIN_TIMEOUT_S : Math.ceil(given / 1000);
       const resource = enumFlag('--resource', flags.resource, ['api', 'mcp'] as const);
       const clientId = typeof flags.clientId === 'string' ? flags.clientId.trim() : undefined;
       const withToken = flags.withToken === true;
