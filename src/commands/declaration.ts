@@ -61,9 +61,9 @@ export interface CommandDeclaration {
    */
   secretArguments?: string | undefined;
   /**
-   * The command enforces the global `--timeout` itself instead of the Context's bound
-   * (src/context/deadline.ts): `login`, whose timed-out sign-in is exit 3 with the ways in for a
-   * machine no browser reaches.
+   * The Context's bound (src/context/deadline.ts) does not apply: `login` enforces `--timeout`
+   * itself (a timed-out sign-in is exit 3 with the ways in for a machine no browser reaches); the
+   * servers (`sandbox`, `mcp serve`) run until stopped.
    */
   ownTimeout?: true | undefined;
 }
