@@ -61,7 +61,11 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       'with --resource mcp: a client the authorization server already knows (a Client ID Metadata Document URL, or an id; its secret, if any, in RSI_CLIENT_SECRET)',
     )
     .option('--issuer <url>', 'with --client-id: the authorization server it was registered with; its secret is sent to no other')
-    .addHelpText('after', '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.')
+    .addHelpText(
+      'after',
+      '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n' +
+        '--timeout (global option) bounds the sign-in: 1 s to 1 h, default 5 min for the browser; then exit 3.',
+    )
     .action(async (flags: Record<string, unknown>) => {
       const scopes = (flags.scope as string[] | undefined) ?? [];
       const addScopes = (flags.addScope as string[] | undefined) ?? [];
