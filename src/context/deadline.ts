@@ -1,6 +1,6 @@
 /**
  * The command's one wall-clock bound: `--timeout <duration>` (or RSI_TIMEOUT), counted from the
- * command's start, over everything it does — lookups, duplicate checks, the write, its read-back,
+ * command's start (its action: the line parsed, its code loaded), over everything it does — lookups, duplicate checks, the write, its read-back,
  * the wait, a question to the person. It is part of the Context's signal: every request, sleep and
  * prompt that listens to `ctx.signal` ends when it runs out, with a CommandTimeoutError naming the
  * step under way (`step`). Watches (`status --watch`, `analyses run --wait`) have a bound of their
@@ -13,7 +13,10 @@ import { formatSeconds } from '../io/text.js';
 export interface Deadline {
   /** Aborted by the process's signal (Ctrl-C, SIGTERM), or by the bound with a CommandTimeoutError. */
   readonly signal: AbortSignal;
-  /** When the command started, on the Context's clock. */
+  /**
+   * When the bound started counting, on the Context's clock: when it was set, just before the
+   * command's action runs (after the command line was parsed and its code loaded).
+   */
   readonly startedAt: number;
   /**
    * Sets the bound, in ms from the command's start (0 = none), unless one is set already (the
@@ -27,7 +30,7 @@ export interface Deadline {
 }
 
 export function createDeadline(signal: AbortSignal, clock: { now(): number }): Deadline {
-  const startedAt = clock.now();
+  let startedAt = clock.now();
   const expiry = new AbortController();
   let bound: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -35,10 +38,13 @@ export function createDeadline(signal: AbortSignal, clock: { now(): number }): D
 
   return {
     signal: AbortSignal.any([signal, expiry.signal]),
-    startedAt,
+    get startedAt() {
+      return startedAt;
+    },
     limit(ms) {
       if (bound !== undefined) return bound;
       bound = ms;
+      startedAt = clock.now();
       if (ms > 0) {
         timer = setTimeout(
           () =>
@@ -47,7 +53,7 @@ export function createDeadline(signal: AbortSignal, clock: { now(): number }): D
                 hint: 'give a longer --timeout (0 = no limit), or check the service with `rsi doctor`',
               }),
             ),
-          Math.max(0, startedAt + ms - clock.now()),
+          ms,
         );
         // The bound never keeps a process alive by itself.
         timer.unref?.();
