@@ -49,10 +49,8 @@ import { Secrets } from '../io/secrets.js';
 import { readSystemStore, systemStoreOff, type SystemStore } from './system-ca.js';
 import { UNKNOWN_CA, describeStore, errorCode, markPermanent, networkReason, tlsFailure } from './tls-errors.js';
 import { traceRequest, traceResponse } from './trace.js';
-import { IDLE_REUSE_MS, isIdempotent, outcomeUnknown } from './resend.js';
+import { IDLE_REUSE_MS, isIdempotent, maySendAgain, outcomeUnknown } from './resend.js';
 import { OAUTH_MAX_BYTES, type FetchInit, type NetworkOptions, type WireHead, type WireRequest, type WireResponse } from './wire.js';
-
-// The network's public API, where its importers have always found it.
 
 /** The hint of a body that cannot be decoded: the bytes arrived, they are just not what they claim. */
 const NOT_THE_NETWORK =
@@ -159,8 +157,9 @@ export class Network {
       try {
         res = await open();
       } catch (error) {
-        // A failed handshake sent nothing, so any method may go again, once, with the new roots.
-        if (signal.aborted || !(await this.trustSystemStore(error, epoch))) throw error;
+        // A failed handshake sent nothing, so the send rule lets any method go again, once, with the new roots.
+        if (signal.aborted || !maySendAgain(req.method, { sent: !neverSent(error) }) || !(await this.trustSystemStore(error, epoch)))
+          throw error;
         res = await open();
       }
       if (res.status === 407 && proxy !== undefined) {
