@@ -270,7 +270,9 @@ async function runWithin(options: AnalysesRunOptions, ctx: Context, body: RunAna
   }
   const { result } = outcome;
 
-  await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, ctx.signal));
+  // Past --timeout a write read back as done is still printed, without the names a request would cost.
+  const names = ctx.signal.aborted ? new Map<string, string>() : await signalNames(client, project.id, format, result, ctx.signal);
+  await printResult(io, format, result, project.name, names);
   if (options.wait === undefined) {
     // The runs go on at the service: say how to follow them (a command to paste, built from words).
     if ((result.runs?.length ?? 0) > 0)
