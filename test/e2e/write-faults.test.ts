@@ -297,6 +297,8 @@ describe('each write × each lost reply: sent once, and the outcome told', () =>
   });
 
   it('analyses run --wait --timeout 5 against a POST that never answers ends within 7 s, saying what it knows', async () => {
+    // Modules loaded first: the bound is the command's, not vitest's first transform of them.
+    await rsi(`http://127.0.0.1:${port}/${scenario('none').name}`, [...WRITES.select.args]);
     const { name, s } = scenario('hang');
     const started = Date.now();
     const r = await rsi(`http://127.0.0.1:${port}/${name}`, [
