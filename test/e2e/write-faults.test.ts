@@ -148,6 +148,18 @@ function handle(req: IncomingMessage, res: ServerResponse, body: string) {
       })),
     });
   }
+  if (req.method === 'GET' && path === `/projects/${PID}/signals`) {
+    // What the MCP tool names in its question before a run (the one signal of this project).
+    const signals = [{ keyword_id: KID, signal_keyword_id: SID, name: 'EGFR', type: 'target', analysed: false }];
+    return send(res, s, 200, {
+      analysis_mode: 'most_promising',
+      analysis_mode_label: 'Most promising',
+      filter: 'all',
+      total: 1,
+      unanalysed_total: 1,
+      signals,
+    });
+  }
   if (req.method === 'POST' && path === `/projects/${PID}/analyses`) {
     // A --top request asks first, as the service does; that question records nothing.
     if (json.top && !json.confirmed) {
