@@ -200,16 +200,12 @@ export class Network {
   }
 
   /**
-   * A direct request, on the keep-alive agent of its scheme (src/http/direct.ts). A request that is
-   * not idempotent, never sent twice (src/http/resend.ts), goes on a new connection after an idle
-   * spell, when a server's keep-alive timeout may be closing the kept one (a sign-in's token
-   * request after a stay in the browser); in a quick run of requests it goes on the open one.
+   * A direct request on its scheme's keep-alive agent (direct.ts); one never sent twice (resend.ts) on a new
+   * connection after an idle spell, when a server's keep-alive timeout may be closing the kept one.
    */
   private direct(req: WireRequest, signal: AbortSignal): Promise<WireHead> {
-    const key = req.url.origin;
-    const idle = Date.now() - (this.lastUsed.get(key) ?? Number.NEGATIVE_INFINITY);
-    const fresh = !isIdempotent(req.method) && idle > IDLE_REUSE_MS;
-    return requestDirect(req, signal, (https, client) => this.agent(https, client), fresh);
+    const idle = Date.now() - (this.lastUsed.get(req.url.origin) ?? Number.NEGATIVE_INFINITY);
+    return requestDirect(req, signal, (https, client) => this.agent(https, client), !isIdempotent(req.method) && idle > IDLE_REUSE_MS);
   }
 
   /**
