@@ -19,6 +19,7 @@ import type { Progress, ProgressOptions } from './io/progress.js';
 import type { McpConnection } from './mcp/client.js';
 import type { Network } from './http/network.js';
 import { suggest } from './io/text.js';
+import { createDeadline, type Deadline, parseDuration } from './context/deadline.js';
 
 export type { Env };
 
@@ -46,6 +47,8 @@ export interface GlobalOptions extends AuthGlobals {
   debug: boolean;
   /** Per-request timeout in milliseconds. */
   timeoutMs: number;
+  /** `--timeout` / RSI_TIMEOUT: the whole command's wall-clock bound in ms (0 = none); undefined when not given. */
+  commandTimeoutMs: number | undefined;
   /** `--jq <expr>`, compiled before any request (commands/shared/scripting.ts). */
   jq?: string | undefined;
   /** `--fields a,b`: members/columns to keep, in order; checked against the command's list. */
@@ -66,8 +69,10 @@ export interface Context {
   io: Io;
   env: Env;
   clock: Clock;
-  /** Aborted on SIGINT/SIGTERM; long waits pass it on. */
+  /** Aborted on SIGINT/SIGTERM, and when `--timeout` runs out (`deadline`); every request and wait passes it on. */
   signal: AbortSignal;
+  /** The command's one wall-clock bound (src/context/deadline.ts): `--timeout`, or a watch's default. */
+  deadline: Deadline;
   version: string;
   globals(): GlobalOptions;
   /** The person's `rsi config` settings; empty until `loadSettings` ran (before every action). */
@@ -117,8 +122,10 @@ export interface ContextDeps {
 }
 
 export function createContext(deps: ContextDeps): Context {
-  const { io, env, signal, version } = deps;
+  const { io, env, version } = deps;
   const clock = deps.clock ?? systemClock;
+  const deadline = createDeadline(deps.signal, clock);
+  const signal = deadline.signal;
   let globals: GlobalOptions | undefined;
   let network: Promise<Network> | undefined;
   let credentials: Promise<Credentials> | undefined;
@@ -137,6 +144,7 @@ export function createContext(deps: ContextDeps): Context {
     env,
     clock,
     signal,
+    deadline,
     version,
     globals: () => {
       globals ??= resolveGlobals(deps.flags(), env, io, settings);
@@ -180,6 +188,7 @@ export function createContext(deps: ContextDeps): Context {
       (await import('./context/mcp-server.js')).composeMcpServer({ ...ctx, openMcp: (fresh) => openMcp(ctx, fresh) }, options),
     onClose: (fn) => void closers.push(fn),
     close: async () => {
+      deadline.dispose();
       for (const fn of closers.splice(0)) await fn().catch(() => undefined);
       if (session) await session.then((s) => s.http.close()).catch(() => undefined);
       if (network) await network.then((n) => n.close()).catch(() => undefined);
@@ -264,6 +273,11 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
       throw new UsageError(`--http-timeout must be a number of seconds between 0 and 3600 (got "${rawTimeout}")`);
     }
   }
+  const rawCommandTimeout = typeof opts.timeout === 'string' ? opts.timeout : env.RSI_TIMEOUT || undefined;
+  const commandTimeoutMs =
+    rawCommandTimeout === undefined
+      ? undefined
+      : parseDuration(typeof opts.timeout === 'string' ? '--timeout' : 'RSI_TIMEOUT', rawCommandTimeout);
   const time = (typeof opts.time === 'string' ? opts.time : env.RSI_TIME) || settings.time || 'relative';
   if (time !== 'relative' && time !== 'absolute') {
     throw new UsageError(`--time must be relative or absolute (got "${time}")`);
@@ -277,6 +291,7 @@ export function resolveGlobals(opts: Record<string, unknown>, env: Env, io: Io, 
     format,
     debug: opts.debug === true || env.RSI_DEBUG === '1',
     timeoutMs: Math.round(timeoutS * 1000),
+    commandTimeoutMs,
     jq,
     fields,
     time,

@@ -137,6 +137,22 @@ export class NotFoundError extends CliError {
   override readonly exitCode = ExitCode.notFound;
 }
 
+/** Which of the spec's two causes of a 409 the service's text names, if either. */
+export type ConflictReason = 'setup' | 'selection' | 'unclear';
+
+/** What a conflict is about, as data: the hint is built from it (src/client/client.ts `conflictError`). */
+export interface ConflictFacts {
+  /** The service's own text, when it sent one. */
+  text: string | undefined;
+  /** `POST /projects/…/analyses`, for a message without the service's text. */
+  what: string;
+  reason: ConflictReason;
+  /** The project the request was about: its id, and its name as the person gave it, once known. */
+  project?: { id: string; name?: string | undefined } | undefined;
+  /** Where the project's scoring setup is finished. */
+  setupUrl?: string | undefined;
+}
+
 /** Scoring setup missing, or selection does not match a finished scan. Exit 6. */
 export class ConflictError extends CliError {
   override readonly code = 'conflict';
@@ -145,6 +161,8 @@ export class ConflictError extends CliError {
     message: string,
     readonly setupUrl?: string,
     options: CliErrorOptions = {},
+    /** The conflict as data, when it came from the API (the hint was made from it). */
+    readonly facts?: ConflictFacts,
   ) {
     super(message, options);
   }
@@ -179,6 +197,41 @@ export class ServiceUnavailableError extends CliError {
   ) {
     super(message, options);
   }
+}
+
+/**
+ * The command's `--timeout` (its whole wall-clock bound) ran out in the step it names: the reason
+ * the Context's deadline aborts the command's signal with. Exit 9.
+ */
+export class CommandTimeoutError extends CliError {
+  override readonly code = 'timeout';
+  override readonly exitCode = ExitCode.timedOut;
+}
+
+/** What reading the service back found about a write whose reply was lost. */
+export type WriteOutcome = 'done' | 'not_done' | 'unknown';
+
+/**
+ * A write whose reply was lost (closed, cut, timed out, interrupted), told with what reading the
+ * service back found (src/ops/writes.ts): `not_done` keeps the failure's own exit code, `unknown`
+ * is exit 8 with `check`, the command that tells; `done` is only an error when a signal or the
+ * deadline stopped the command (its exit code, 130/143 or 9, with the outcome).
+ */
+export class WriteOutcomeError extends CliError {
+  override readonly code: string;
+  override readonly exitCode: ExitCode;
+  constructor(
+    message: string,
+    readonly outcome: WriteOutcome,
+    options: CliErrorOptions & { code: string; exitCode: ExitCode; check?: readonly string[] | undefined },
+  ) {
+    super(message, options);
+    this.code = options.code;
+    this.exitCode = options.exitCode;
+    this.check = options.check;
+  }
+  /** The words of the command that shows whether the write happened (unknown outcomes). */
+  readonly check: readonly string[] | undefined;
 }
 
 /** `--watch` / `--wait` reached `--timeout`. Exit 9. */

@@ -139,7 +139,8 @@ export async function main(options: MainOptions = {}): Promise<number> {
     // A missing-scope error learns the profile and the scopes already granted, for its hint.
     // commander's own (help shown, a usage error) has been said already: nothing to load for it.
     const explained = program && !isCommanderError(error) ? await explainError(error, ctx) : error;
-    const code = reportError(explained, io, debug, abort.signal, sanitize, errorsAsJson(env));
+    // The command's signal: a stop, or the --timeout bound (its reason names the step it cut short).
+    const code = reportError(explained, io, debug, ctx.signal, sanitize, errorsAsJson(env));
     return code;
   } finally {
     options.signal?.removeEventListener('abort', stop);
@@ -207,8 +208,8 @@ function reportError(error: unknown, io: Io, debug: boolean, signal: AbortSignal
     error = ioErrorFrom(error, errno?.path ? String(errno.path) : 'a file') ?? error;
   }
   if (isPromptExit(error) || (signal.aborted && !(error instanceof CliError))) {
-    // The signal's own reason says which one stopped rsi: SIGTERM exits 143 on every path.
-    error = signal.reason instanceof InterruptedError ? signal.reason : new InterruptedError();
+    // The signal's own reason says what stopped rsi: SIGTERM exits 143 on every path, --timeout 9.
+    error = signal.reason instanceof CliError ? signal.reason : new InterruptedError();
   }
   // Messages carry server text (error bodies, names): sanitised here as well as by the stream, so
   // the guarantee holds for any Io the caller passes in.

@@ -135,6 +135,7 @@ function rootCommand(ctx: Context): Command {
       .option('--no-color', 'no colour (env: NO_COLOR)')
       .option('--debug', 'HTTP trace on stderr, secrets redacted (env: RSI_DEBUG=1)')
       .option('--http-timeout <seconds>', 'per-request timeout (env: RSI_HTTP_TIMEOUT, default 30)')
+      .option('--timeout <duration>', 'bound the whole command, wall-clock: 90s, 5m, 1h (env: RSI_TIMEOUT; 0 = none; watches: default 1h)')
       .option('--jq <expr>', 'filter the JSON output with a jq expression (implies --json; strings print raw)', oneJq)
       .option('--fields <names>', 'only these columns / JSON members, comma-separated, in this order (see each command)')
       .option('--no-pager', 'never page long tables (env: RSI_PAGER, PAGER choose the pager)')
@@ -171,6 +172,11 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
     if (NO_SETTINGS.has(path.split(' ')[0] ?? '')) return;
     await ctx.loadSettings();
     await pageOutput(ctx, path, action, program.opts().pager);
+  });
+  // --timeout bounds the command from its start: set before the action, so a watch's default yields to it.
+  program.hook('preAction', (_program, action) => {
+    const given = ctx.globals().commandTimeoutMs;
+    if (given !== undefined && !declarations.get(commandPath(action))?.ownTimeout) ctx.deadline.limit(given);
   });
   // A base URL ending in /api/v1 (the sandbox prints both) is taken as the base, with a note.
   program.hook('preAction', () => {

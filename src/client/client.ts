@@ -9,6 +9,7 @@ import { API_PREFIX } from '../http/api-path.js';
 import { unfollowedRedirect } from '../http/redirect.js';
 import {
   ConflictError,
+  type ConflictFacts,
   ForbiddenError,
   NotFoundError,
   NotSignedInError,
@@ -153,17 +154,9 @@ export class ApiClient {
     return this.get('/projects', S.ProjectList(), {}, { signal });
   }
 
-  async createProject(body: S.CreateProjectBody, signal?: AbortSignal): Promise<S.CreatedProject> {
-    return this.send(
-      {
-        method: 'POST',
-        path: '/projects',
-        body,
-        signal,
-        ifOutcomeUnknown: 'the project may have been created: check with `rsi projects list` before creating it again',
-      },
-      S.CreatedProject(),
-    );
+  /** POST: sent once (src/http/resend.ts); `onSent` hears when it may have reached the service (src/ops/writes.ts reads back). */
+  async createProject(body: S.CreateProjectBody, signal?: AbortSignal, onSent?: () => void): Promise<S.CreatedProject> {
+    return this.send({ method: 'POST', path: '/projects', body, signal, ...(onSent ? { onSent } : {}) }, S.CreatedProject());
   }
 
   async getProjectStatus(projectId: string, signal?: AbortSignal): Promise<S.ProjectStatus> {
@@ -182,10 +175,10 @@ export class ApiClient {
     return this.get(`/projects/${pathId(projectId)}/opportunities`, S.OpportunityPayload(), {}, { signal });
   }
 
-  /** POST: never retried automatically, so a timeout cannot record the same run twice. */
-  async runAnalyses(projectId: string, body: S.RunAnalysesBody, signal?: AbortSignal): Promise<S.AnalysesResult> {
+  /** POST: sent once (src/http/resend.ts), so a lost reply cannot record the same run twice; `onSent` as for createProject. */
+  async runAnalyses(projectId: string, body: S.RunAnalysesBody, signal?: AbortSignal, onSent?: () => void): Promise<S.AnalysesResult> {
     return this.send(
-      { method: 'POST', path: `/projects/${pathId(projectId)}/analyses`, body, idempotent: false, signal },
+      { method: 'POST', path: `/projects/${pathId(projectId)}/analyses`, body, signal, ...(onSent ? { onSent } : {}) },
       S.AnalysesResult(),
       { projectId },
     );
@@ -255,23 +248,10 @@ export class ApiClient {
         return new NotFoundError(text ?? `not found (${what})`);
       case 409: {
         const projectId = about.projectId ?? /\/projects\/([^/?]+)/.exec(what)?.[1];
-        const setupUrl = projectId ? this.setupUrl(decodeURIComponent(projectId)) : undefined;
+        const id = projectId ? decodeURIComponent(projectId) : undefined;
         // The spec names two causes of a 409; the text says which only when it mentions one.
-        // The URL once: when the service's own text names it, the hint points there instead of repeating it.
-        const setup =
-          setupUrl && !text?.includes(setupUrl)
-            ? `finish scoring setup at ${setupUrl}`
-            : `finish the project's scoring setup in the browser${setupUrl ? ' (at the URL above)' : ''}`;
-        const signals = `check the finished scan's signals with ${suggest(['rsi', 'signals', projectId ? decodeURIComponent(projectId) : placeholder('project')])}`;
-        const cause = /setup/i.test(text ?? '') ? 'setup' : /scan|selection|signal/i.test(text ?? '') ? 'selection' : 'unclear';
-        return new ConflictError(text ?? `conflict (${what})`, cause === 'setup' ? setupUrl : undefined, {
-          hint:
-            cause === 'setup'
-              ? setup
-              : cause === 'selection'
-                ? `the selection must match a finished scan: ${signals}`
-                : `either scoring setup is missing (${setup}) or the selection does not match a finished scan (${signals})`,
-        });
+        const reason = /setup/i.test(text ?? '') ? 'setup' : /scan|selection|signal/i.test(text ?? '') ? 'selection' : 'unclear';
+        return conflictError({ text, what, reason, project: id ? { id } : undefined, setupUrl: id ? this.setupUrl(id) : undefined });
       }
       default: {
         if (res.status === 504 && what.startsWith('POST') && what.endsWith('/analyses')) {
@@ -291,6 +271,35 @@ export class ApiClient {
       }
     }
   }
+}
+
+/**
+ * A 409 as the person reads it, made from its facts alone: the hint names the project as they gave
+ * it once that is known (`facts.project.name`, which src/ops sets), else by id. The one place a
+ * conflict's hint is written: no layer edits another's text.
+ */
+export function conflictError(facts: ConflictFacts): ConflictError {
+  const { text, what, reason, setupUrl } = facts;
+  const project = facts.project ? (facts.project.name ?? facts.project.id) : undefined;
+  // The URL once: when the service's own text names it, the hint points there instead of repeating it.
+  const setup =
+    setupUrl && !text?.includes(setupUrl)
+      ? `finish scoring setup at ${setupUrl}`
+      : `finish the project's scoring setup in the browser${setupUrl ? ' (at the URL above)' : ''}`;
+  const signals = `check the finished scan's signals with ${suggest(['rsi', 'signals', project ?? placeholder('project')])}`;
+  return new ConflictError(
+    text ?? `conflict (${what})`,
+    reason === 'setup' ? setupUrl : undefined,
+    {
+      hint:
+        reason === 'setup'
+          ? setup
+          : reason === 'selection'
+            ? `the selection must match a finished scan: ${signals}`
+            : `either scoring setup is missing (${setup}) or the selection does not match a finished scan (${signals})`,
+    },
+    facts,
+  );
 }
 
 /** A server that ignores the page or offset asked for would make `--all` loop forever: stop instead. */

@@ -60,6 +60,12 @@ export interface CommandDeclaration {
    * --with-token <token>`): it is refused without being repeated, with this hint (where it goes).
    */
   secretArguments?: string | undefined;
+  /**
+   * The Context's bound (src/context/deadline.ts) does not apply: `login` enforces `--timeout`
+   * itself (a timed-out sign-in is exit 3 with the ways in for a machine no browser reaches); the
+   * servers (`sandbox`, `mcp serve`) run until stopped.
+   */
+  ownTimeout?: true | undefined;
 }
 
 /**

@@ -3,7 +3,9 @@
  * to load or compile: docs/performance.md, round 3). `Network` (src/http/network.ts) owns the
  * keep-alive agents and hands one in per request.
  */
+import { maySendAgain } from './resend.js';
 import { STALE_SOCKET, errorCode } from './tls-errors.js';
+import { TunnelError } from './tunnel.js';
 import type { WireHead, WireRequest } from './wire.js';
 
 export type NodeHttp = typeof import('node:http');
@@ -29,11 +31,23 @@ function fromRaw(raw: string[]): { headers: Record<string, string>; rawHeaders: 
 }
 
 /**
- * Failures that happened before the whole request was handed to the connection (refused, the
- * proxy's tunnel, a deadline while connecting): the server cannot have processed the request.
- * Anything else, for a request other than GET, leaves its outcome unknown.
+ * Failures of attempts none of whose bytes can have reached the server: the connection was refused
+ * or never opened, its TLS handshake or the proxy's tunnel failed, or a deadline came while
+ * connecting. Anything else, for a method that is not idempotent, leaves its outcome unknown
+ * (src/http/resend.ts).
  */
 export const notSent = new WeakSet<object>();
+
+/**
+ * Whether a failure shows that none of the request's bytes reached the server: Node's client saw
+ * the connection fail before it was open (direct.ts), or the failure is one that happens before
+ * any connection to the service (refused, a name that does not resolve, the proxy's tunnel).
+ */
+export function neverSent(error: unknown): boolean {
+  if (typeof error === 'object' && error !== null && notSent.has(error)) return true;
+  const code = errorCode(error);
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || error instanceof TunnelError;
+}
 
 /** The keep-alive agent for a scheme, made by `Network` on first use. */
 export type AgentFor = (https: boolean, client: NodeHttp) => import('node:http').Agent;
@@ -54,7 +68,7 @@ export interface Route {
 
 /**
  * One request on Node's client, with the agent `agentFor` gives for its scheme. `fresh` sends it
- * on a new connection of its own instead (see the retry below).
+ * on a new connection of its own instead (see the second go below).
  */
 export async function requestDirect(
   req: WireRequest,
@@ -66,28 +80,47 @@ export async function requestDirect(
   const url = route?.url ?? req.url;
   const https = url.protocol === 'https:';
   const client = await nodeClient(url);
-  // `agent: false` is one new connection for this request alone (see the retry below).
+  // `agent: false` is one new connection for this request alone (see the second go below).
   const agent = fresh ? (route?.freshAgent ?? false) : agentFor(https, client);
   return new Promise<WireHead>((resolve, reject) => {
     const headers: Record<string, string | number> = { ...(route?.headers ?? req.headers) };
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
     const options = { method: req.method, headers, agent, signal, ...(route?.path ? { path: route.path } : {}), ...route?.options };
+    // Whether any byte of the request may have reached the server: Node writes it once the
+    // connection is open (after TLS for https), or at once on a kept-alive connection.
+    let reached = false;
+    const sent = (): void => {
+      if (reached) return;
+      reached = true;
+      req.onSent?.();
+    };
     const outgoing = client
       .request(url, options, (res) => {
         const { headers: joined, rawHeaders } = fromRaw(res.rawHeaders);
         resolve({ status: res.statusCode ?? 0, headers: joined, rawHeaders, body: res });
       })
+      .on('socket', (socket) => {
+        // Counted as sent unless the connection is plainly still opening: when in doubt, the
+        // outcome is unknown, never "not sent" (a doubt the other way would send a write twice).
+        if (outgoing.reusedSocket || !socket.connecting) sent();
+        else socket.once('encrypted' in socket ? 'secureConnect' : 'connect', sent);
+      })
       .on('error', (error) => {
-        // A kept-alive connection the server closed while it sat idle (its keep-alive timeout,
-        // e.g. while the person was in the browser during sign-in) fails the next request at
-        // once, before any reply. The server never read that request, so it goes again on a new
-        // connection, whatever its method: the pattern Node documents for `reusedSocket`, and
-        // what Go's transport does for a request it never wrote. Not a retry of the request.
-        if (!fresh && outgoing.reusedSocket && !signal.aborted && STALE_SOCKET.has(errorCode(error) ?? '')) {
+        // A kept-alive connection the server closed while it sat idle (its keep-alive timeout)
+        // fails the next request at once. Whether it may go again on a new connection is the one
+        // send rule's (src/http/resend.ts): a GET yes; a POST, whose bytes may have reached a
+        // server that read it and then closed, never (issue 52: a confirmed analysis ran twice).
+        if (
+          !fresh &&
+          outgoing.reusedSocket &&
+          !signal.aborted &&
+          STALE_SOCKET.has(errorCode(error) ?? '') &&
+          maySendAgain(req.method, { sent: reached })
+        ) {
           requestDirect(req, signal, agentFor, true, route).then(resolve, reject);
           return;
         }
-        if (!outgoing.writableFinished) notSent.add(error);
+        if (!reached) notSent.add(error);
         reject(error);
       });
     outgoing.end(req.body);

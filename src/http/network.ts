@@ -31,7 +31,7 @@ import {
 } from '../errors.js';
 import { formatSeconds } from '../io/text.js';
 import { capStream, readBody } from './decode.js';
-import { type NodeHttp, notSent, requestDirect } from './direct.js';
+import { type NodeHttp, neverSent, requestDirect } from './direct.js';
 import { makeProxyAgent, requestProxied } from './proxied.js';
 import { absoluteForm, makeTunnelAgent, TUNNEL_SIGNAL, TunnelError } from './tunnel.js';
 import {
@@ -49,9 +49,8 @@ import { Secrets } from '../io/secrets.js';
 import { readSystemStore, systemStoreOff, type SystemStore } from './system-ca.js';
 import { UNKNOWN_CA, describeStore, errorCode, markPermanent, networkReason, tlsFailure } from './tls-errors.js';
 import { traceRequest, traceResponse } from './trace.js';
+import { IDLE_REUSE_MS, isIdempotent, maySendAgain, outcomeUnknown } from './resend.js';
 import { OAUTH_MAX_BYTES, type FetchInit, type NetworkOptions, type WireHead, type WireRequest, type WireResponse } from './wire.js';
-
-// The network's public API, where its importers have always found it.
 
 /** The hint of a body that cannot be decoded: the bytes arrived, they are just not what they claim. */
 const NOT_THE_NETWORK =
@@ -79,6 +78,8 @@ export class Network {
   /** Counts the changes of roots, so a request that started before one can try again after it. */
   private trustEpoch = 0;
   private closed = false;
+  /** When a request to an origin last settled: how long its kept-alive connections sat idle. */
+  private readonly lastUsed = new Map<string, number>();
 
   constructor(options: NetworkOptions) {
     this.proxy = proxySettings(options.env);
@@ -156,8 +157,9 @@ export class Network {
       try {
         res = await open();
       } catch (error) {
-        // A failed handshake sent nothing, so any method may go again, once, with the new roots.
-        if (signal.aborted || !(await this.trustSystemStore(error, epoch))) throw error;
+        // A failed handshake sent nothing, so the send rule lets any method go again, once, with the new roots.
+        if (signal.aborted || !maySendAgain(req.method, { sent: !neverSent(error) }) || !(await this.trustSystemStore(error, epoch)))
+          throw error;
         res = await open();
       }
       if (res.status === 407 && proxy !== undefined) {
@@ -193,12 +195,17 @@ export class Network {
       throw this.classify(error, req, deadline.signal.aborted);
     } finally {
       if (!handedOver) clearTimeout(timer);
+      this.lastUsed.set(req.url.origin, Date.now());
     }
   }
 
-  /** A direct request, on the keep-alive agent of its scheme (src/http/direct.ts). */
+  /**
+   * A direct request on its scheme's keep-alive agent (direct.ts); one never sent twice (resend.ts) on a new
+   * connection after an idle spell, when a server's keep-alive timeout may be closing the kept one.
+   */
   private direct(req: WireRequest, signal: AbortSignal): Promise<WireHead> {
-    return requestDirect(req, signal, (https, client) => this.agent(https, client));
+    const idle = Date.now() - (this.lastUsed.get(req.url.origin) ?? Number.NEGATIVE_INFINITY);
+    return requestDirect(req, signal, (https, client) => this.agent(https, client), !isIdempotent(req.method) && idle > IDLE_REUSE_MS);
   }
 
   /**
@@ -330,14 +337,8 @@ export class Network {
     if (error instanceof CliError) return error;
     const where = this.where(req);
     const code = errorCode(error);
-    // A request other than GET that may have reached the service: its outcome is unknown.
-    const unknownOutcome =
-      req.method !== 'GET' &&
-      !(typeof error === 'object' && error !== null && notSent.has(error)) &&
-      code !== 'ECONNREFUSED' &&
-      code !== 'ENOTFOUND' &&
-      code !== 'EAI_AGAIN' &&
-      !(error instanceof TunnelError);
+    // Not idempotent, and it may have reached the service: its outcome is unknown.
+    const unknownOutcome = outcomeUnknown(req.method, { sent: !neverSent(error) });
     const timedOut =
       deadlineFired || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
     if (timedOut) {

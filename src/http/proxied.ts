@@ -91,6 +91,8 @@ export async function requestProxied(
   timeoutMs: number,
 ): Promise<WireHead> {
   const [{ request }, agent] = await Promise.all([loadUndici(), dispatcher]);
+  // undici does not say when the request left: from here it may have (src/http/resend.ts).
+  req.onSent?.();
   const res = await request.call(agent, {
     origin: req.url.origin,
     path: `${req.url.pathname}${req.url.search}`,

@@ -7,12 +7,11 @@
  */
 import { UnexpectedReplyError } from '../errors.js';
 import { redactUrl } from './redact.js';
+import { isIdempotent } from './resend.js';
 import { suggest } from '../io/text.js';
 
 /** Redirects followed for one request: enough for a moved path, few enough to stop a loop soon. */
 export const MAX_REDIRECTS = 5;
-/** RFC 9110 §9.2.2: methods whose repetition has the same effect as one request. */
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 interface Reply {
   status: number;
@@ -31,7 +30,7 @@ function locationOf(from: URL, res: Reply): URL | undefined {
 
 /** Where the redirect leads, when rsi follows it; undefined when it does not. */
 export function followableRedirect(method: string, from: URL, res: Reply): URL | undefined {
-  if ((res.status !== 307 && res.status !== 308) || !IDEMPOTENT.has(method)) return undefined;
+  if ((res.status !== 307 && res.status !== 308) || !isIdempotent(method)) return undefined;
   const target = locationOf(from, res);
   return target && target.origin === from.origin && !target.username && !target.password ? target : undefined;
 }

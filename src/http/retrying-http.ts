@@ -1,6 +1,7 @@
 /**
- * The API's retry layer: the API base URL, safe retries (idempotent requests only) with the wait
- * src/http/retry-after.ts decides (Retry-After honoured, else jittered backoff), one refresh and
+ * The API's retry layer: the API base URL, safe retries (the one send rule of src/http/resend.ts:
+ * the method and what is known of the attempt decide) with the wait src/http/retry-after.ts
+ * decides (Retry-After honoured, else jittered backoff), one refresh and
  * retry on 401 through the AuthProvider port, same-origin 307/308 followed. The wire itself (proxies, the whole-request deadline, bounded bodies, the redacting trace) is the
  * process's one `Network`, which the OAuth calls share.
  */
@@ -15,6 +16,7 @@ import { apiBaseOf, pathUnderApi } from './api-path.js';
 import { MAX_REDIRECTS, followableRedirect } from './redirect.js';
 import { redactUrl } from './redact.js';
 import { backoffMs, retryWait } from './retry-after.js';
+import { maySendAgain } from './resend.js';
 
 export interface HttpOptions {
   /** Service base URL; the API lives at `<baseUrl>/api/v1`. */
@@ -25,23 +27,14 @@ export interface HttpOptions {
   clock: Clock;
   /** Where the debug trace goes when no network is given (tests); undefined means no trace. */
   trace?: { write(chunk: string): unknown };
-  /** Retries after the first attempt for idempotent requests. */
+  /** Retries after the first attempt, for the requests the send rule lets go again. */
   maxRetries?: number;
   /** Random source for jitter, injectable for tests. */
   random?: () => number;
 }
 
+/** Replies worth asking again after a wait; whether a request may go again is resend.ts's. */
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-
-/**
- * A reply that says the request was not processed, so even a POST may go again after the wait:
- * 429 (RFC 6585: too many requests, refused before any work), and 503 with Retry-After (RFC 9110
- * §15.6.4: the server is unavailable for a while and says when to come back). A 502, a 504 or a
- * bare 503 may come from a gateway after the service did the work: never retried for a POST.
- */
-function notProcessed(res: HttpResponse): boolean {
-  return res.status === 429 || (res.status === 503 && res.headers['retry-after'] !== undefined);
-}
 
 export class RetryingHttp implements Http {
   readonly apiBase: string;
@@ -56,22 +49,25 @@ export class RetryingHttp implements Http {
   async request(req: HttpRequest): Promise<HttpResponse> {
     let url = this.url(req);
     const redirects: NonNullable<HttpResponse['redirects']>[number][] = [];
-    // As the port documents: only a GET is retried unless the caller vouches for the request.
-    const idempotent = req.idempotent ?? req.method === 'GET';
     const maxRetries = this.options.maxRetries ?? 3;
     let token = this.options.auth ? await this.options.auth.getAccessToken(req.signal) : undefined;
     let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       let res: HttpResponse;
+      // Whether a byte of this attempt may have reached the server (src/http/direct.ts says).
+      let sent = false;
       try {
-        res = await this.send(req, url, token);
+        res = await this.send(req, url, token, () => {
+          sent = true;
+          req.onSent?.();
+        });
       } catch (error) {
         const failure = error as Error;
         // A timed-out request is retried once at most: a hung server should fail in reasonable time.
         // An untrusted certificate or a proxy wanting credentials will not go away by itself.
         const retriable =
           failure instanceof ServiceUnavailableError && !isPermanentFailure(failure) && (!failure.timedOut || attempt === 0);
-        if (idempotent && attempt < maxRetries && retriable && !req.signal?.aborted) {
+        if (maySendAgain(req.method, { sent }) && attempt < maxRetries && retriable && !req.signal?.aborted) {
           const waitMs = backoffMs(attempt, this.options.random);
           req.onRetry?.(waitMs);
           await this.pause(waitMs, req.signal, `${failure.message}; retrying`);
@@ -79,7 +75,7 @@ export class RetryingHttp implements Http {
         }
         throw failure;
       }
-      if (res.status === 401 && this.options.auth && token !== undefined && !refreshed) {
+      if (res.status === 401 && this.options.auth && token !== undefined && !refreshed && maySendAgain(req.method, { status: 401 })) {
         refreshed = true;
         const next = await this.options.auth.refreshAfterUnauthorized(token, req.signal);
         if (next !== undefined && next !== token) {
@@ -99,7 +95,11 @@ export class RetryingHttp implements Http {
         attempt--;
         continue;
       }
-      if (RETRY_STATUSES.has(res.status) && attempt < maxRetries && (idempotent || notProcessed(res))) {
+      if (
+        RETRY_STATUSES.has(res.status) &&
+        attempt < maxRetries &&
+        maySendAgain(req.method, { status: res.status, retryAfter: res.headers['retry-after'] })
+      ) {
         const { waitMs, retry } = retryWait(res.headers['retry-after'], {
           now: this.options.clock.now(),
           attempt,
@@ -129,7 +129,7 @@ export class RetryingHttp implements Http {
     return url;
   }
 
-  private async send(req: HttpRequest, url: URL, token: string | undefined): Promise<HttpResponse> {
+  private async send(req: HttpRequest, url: URL, token: string | undefined, onSent: () => void): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent };
     // The caller's extra headers (`rsi api -H`) go first, so authorization below is always rsi's own.
     for (const [name, value] of Object.entries(req.headers ?? {})) headers[name.toLowerCase()] = value;
@@ -146,6 +146,7 @@ export class RetryingHttp implements Http {
       body,
       signal: req.signal,
       maxBytes: API_MAX_BYTES,
+      onSent,
       hintIfSent:
         req.ifOutcomeUnknown ?? 'the service may have processed the request: check (rsi projects list, rsi status) before running it again',
     });

@@ -16,19 +16,18 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** JSON body; serialised by the http layer. */
   body?: unknown;
-  /**
-   * Whether the request may be retried automatically. Defaults to true for GET, false otherwise:
-   * a POST is never repeated behind the user's back after a failure whose outcome is unknown. A
-   * 429, or a 503 with Retry-After, says the request was not processed: any method goes again
-   * after the wait.
-   */
-  idempotent?: boolean;
   signal?: AbortSignal;
   /**
    * What to tell the person when a request other than GET timed out after it was sent, or its
    * reply was cut: the service may have done it (`the project may have been created: …`).
    */
   ifOutcomeUnknown?: string;
+  /**
+   * Told when a byte of the request may have reached the server (once per attempt): from then on,
+   * a failure leaves the outcome of a request that is not idempotent unknown. Whether a request is
+   * sent again is the method's and the server's answer's (src/http/resend.ts), never the caller's.
+   */
+  onSent?: () => void;
   /**
    * Told each time the request is about to be retried (a 429/502/503/504, a reset, a timeout):
    * the server is struggling, which `--all` uses to send fewer pages at once, and a batch to hold

@@ -37,8 +37,13 @@ export interface WireRequest {
    * deadline and the byte cap still run to the stream's last byte. Never for an encoded body.
    */
   streamIf?: ((status: number, headers: Record<string, string>) => boolean) | undefined;
-  /** Hint when a request other than GET was cut off after it may have been processed. */
+  /** Hint when a request that is not idempotent was cut off after it may have been processed. */
   hintIfSent?: string | undefined;
+  /**
+   * Told once, when a byte of the request may have reached the server (the connection is open and
+   * the request handed to it): from then on a failure leaves a write's outcome unknown.
+   */
+  onSent?: (() => void) | undefined;
 }
 
 /** The fetch subset oauth4webapi and the probes use; never follows redirects. */

@@ -9,10 +9,16 @@
 let running = 0;
 let pendingExit: (() => void) | undefined;
 let deferred = false;
+/** What the running section does, for the line a second Ctrl-C gets. */
+let doing = 'saving your refreshed sign-in';
 
-/** Runs `fn` so that an exit asked for meanwhile happens only after it settles. */
-export async function shielded<T>(fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` so that an exit asked for meanwhile happens only after it settles. `what` says what it
+ * does (a refresh's save, by default; a write's bounded read-back, src/ops/writes.ts).
+ */
+export async function shielded<T>(fn: () => Promise<T>, what = 'saving your refreshed sign-in'): Promise<T> {
   running++;
+  doing = what;
   try {
     return await fn();
   } finally {
@@ -40,7 +46,7 @@ export function exitOutsideShield(exit: () => void, say: (line: string) => void)
   if (!deferred) {
     deferred = true;
     pendingExit = exit;
-    say('saving your refreshed sign-in before exiting (press Ctrl-C again to leave at once)');
+    say(`${doing} before exiting (press Ctrl-C again to leave at once)`);
     return;
   }
   say('rsi: warning: left while refreshed tokens were being saved; if the next command says you are not signed in, run `rsi login`');

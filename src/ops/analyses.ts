@@ -1,15 +1,17 @@
 /**
- * Running scoring analyses, for both front-ends: turning signal names into ids, the one POST (never
- * retried), the plan a confirmation question states, and the confirm-then-resend rule. Whether and
+ * Running scoring analyses, for both front-ends: turning signal names into ids, the one POST (sent
+ * once; a lost reply read back, src/ops/writes.ts), the plan a confirmation question states, and the confirm-then-resend rule. Whether and
  * how a person is asked is the front-end's (the `confirm` port): a terminal prompt or --yes for
  * `rsi analyses run`, an elicitation or a repeated call for the MCP tool.
  */
 import type { ApiClient } from '../client/client.js';
 import { isUuid } from '../client/ids.js';
 import type { AnalysesResult, RunAnalysesBody, Selection, Signal } from '../client/schemas.js';
-import { AmbiguousNameError, ConflictError, ServiceUnavailableError, UnexpectedReplyError } from '../errors.js';
+import { conflictError } from '../client/client.js';
+import { AmbiguousNameError, ConflictError, UnexpectedReplyError } from '../errors.js';
 import { shellCommand, suggest } from '../io/text.js';
 import { type ConfirmableWrite, confirmThenSend } from './confirm.js';
+import { analysesReadBack, type ReadBack, sendOnce, type WritePorts } from './writes.js';
 import type { Resolved } from './resolve.js';
 
 /** The part of the API client running analyses uses. */
@@ -64,30 +66,23 @@ export async function resolveSelectNames(
   });
 }
 
-/** One POST, never retried: the error says whether running again is safe. */
+/**
+ * One POST, sent once: a lost reply is read back against the project's status (src/ops/writes.ts),
+ * so the error says whether it ran. A conflict names the project as the person named it.
+ */
 export async function sendAnalyses(
   client: Pick<ApiClient, 'runAnalyses'>,
   project: Resolved,
   body: RunAnalysesBody,
-  signal?: AbortSignal,
+  back: ReadBack<AnalysesResult>,
+  ports: WritePorts = {},
 ): Promise<AnalysesResult> {
   try {
-    return await client.runAnalyses(project.id, body, signal);
+    return await sendOnce((signal, onSent) => client.runAnalyses(project.id, body, signal, onSent), back, ports);
   } catch (error) {
-    if (error instanceof ServiceUnavailableError) {
-      // The client already says what a 504 from POST /analyses means: no run was recorded.
-      if (error.status === 504) throw error;
-      throw new ServiceUnavailableError(error.message, error.status, {
-        hint: `the request may or may not have been recorded: check ${suggest(['rsi', 'status', project.name])} before running again`,
-        cause: error,
-      });
-    }
-    // The client knows only the id; the hint repeats the project as the person named it.
-    if (error instanceof ConflictError && error.hint?.includes(suggest(['rsi', 'signals', project.id])) && project.name !== project.id) {
-      throw new ConflictError(error.message, error.setupUrl, {
-        hint: error.hint.replaceAll(suggest(['rsi', 'signals', project.id]), suggest(['rsi', 'signals', project.name])),
-        cause: error,
-      });
+    // The client knows the project by id; the person named it: the same facts, with its name.
+    if (error instanceof ConflictError && error.facts?.project && project.name !== project.id && error.facts.project.name === undefined) {
+      throw conflictError({ ...error.facts, project: { ...error.facts.project, name: project.name } });
     }
     throw error;
   }
@@ -128,20 +123,29 @@ export type RunOutcome =
 /**
  * Running analyses as the confirmation pair of ./confirm.ts: the first POST without `confirmed`
  * (a `needs_confirmation` reply is the question, and nothing ran), then the same body confirmed.
- * A second question after `confirmed: true` is the service's fault: nothing ran.
+ * A second question after `confirmed: true` is the service's fault: nothing ran. Before the first
+ * POST the project's status is read, so that a lost reply can be read back (src/ops/writes.ts).
  */
 export function analysesWrite(
-  client: Pick<ApiClient, 'runAnalyses'>,
+  client: Pick<ApiClient, 'runAnalyses' | 'getProjectStatus'>,
   project: Resolved,
   body: RunAnalysesBody,
+  ports: WritePorts = {},
 ): ConfirmableWrite<AnalysesResult, AnalysesResult> {
+  const readBack = analysesReadBack(client, project);
+  const send = async (sent: RunAnalysesBody, signal: AbortSignal | undefined) => {
+    const given = { ...ports, signal: signal ?? ports.signal };
+    given.step?.(`the status of "${project.name}" (read before the request, to read back a lost reply)`);
+    await readBack.baseline(given.signal);
+    return sendAnalyses(client, project, sent, readBack.back(sent), given);
+  };
   return {
     async first(signal) {
-      const reply = await sendAnalyses(client, project, body, signal);
+      const reply = await send(body, signal);
       return reply.needs_confirmation ? { asks: true, question: reply } : { asks: false, result: reply };
     },
     async confirmed(_question, signal) {
-      const result = await sendAnalyses(client, project, confirmedBody(body), signal);
+      const result = await send(confirmedBody(body), signal);
       if (result.needs_confirmation) {
         throw new UnexpectedReplyError('the service asked for confirmation again after confirmed: true; nothing was run');
       }
@@ -155,12 +159,12 @@ export function analysesWrite(
  * throw when nobody can answer) and, on a yes, sends it again confirmed (analysesWrite's checks).
  */
 export async function runAnalyses(
-  client: Pick<ApiClient, 'runAnalyses'>,
+  client: Pick<ApiClient, 'runAnalyses' | 'getProjectStatus'>,
   project: Resolved,
   body: RunAnalysesBody,
-  ports: { confirm(question: AnalysesResult): Promise<boolean>; signal?: AbortSignal },
+  ports: WritePorts & { confirm(question: AnalysesResult): Promise<boolean> },
 ): Promise<RunOutcome> {
-  const outcome = await confirmThenSend(analysesWrite(client, project, body), ports.confirm, ports.signal);
+  const outcome = await confirmThenSend(analysesWrite(client, project, body, ports), ports.confirm, ports.signal);
   return outcome.outcome === 'declined'
     ? { outcome: 'declined', result: outcome.question }
     : { outcome: 'started', result: outcome.result, confirmed: outcome.confirmed };

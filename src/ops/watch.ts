@@ -4,7 +4,7 @@
  * nothing and decides no exit code: each front-end hears every status (a live line, a progress
  * notification) and turns the end (done, or the deadline passed) into its own words.
  */
-import { ServiceUnavailableError } from '../errors.js';
+import { CommandTimeoutError, ServiceUnavailableError } from '../errors.js';
 
 export interface WatchTiming {
   /** Pause between polls, in ms. */
@@ -112,7 +112,9 @@ export async function watchScoring<S extends Waitable>(
         await events.onStatus?.(status, changed);
         if (!isWaiting(status)) return { outcome: 'done', status, waitedMs: clock.now() - started };
       } catch (error) {
-        if (expiry.signal.aborted && !signal.aborted) {
+        // The bound passed: the watch's own, or the command's `--timeout` (the same moment, from the
+        // command's start), whichever fired first.
+        if ((expiry.signal.aborted && !signal.aborted) || signal.reason instanceof CommandTimeoutError) {
           return { outcome: 'timed_out', last, lastError, unanswered: true, waitedMs: clock.now() - started };
         }
         if (!(error instanceof ServiceUnavailableError) || signal.aborted) throw error;
@@ -124,7 +126,12 @@ export async function watchScoring<S extends Waitable>(
 
       const now = clock.now();
       if (now >= deadline) return { outcome: 'timed_out', last, lastError, waitedMs: now - started };
-      await clock.sleep(Math.min(delay, deadline - now), signal);
+      try {
+        await clock.sleep(Math.min(delay, deadline - now), signal);
+      } catch (error) {
+        if (signal.reason instanceof CommandTimeoutError) return { outcome: 'timed_out', last, lastError, waitedMs: clock.now() - started };
+        throw error;
+      }
     }
   }
 }

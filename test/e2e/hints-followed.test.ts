@@ -89,7 +89,9 @@ describe('hints followed as printed', () => {
       /^rsi: interrupted\nhint: only the watching stopped: the service goes on with the work; to follow it again, run `rsi status "Hint watch" --watch`\n$/m,
     );
 
-    const timedOut = await e2e.rsi(['status', name, '--watch', '--interval', '0.1', '--timeout', '0.3']);
+    // --timeout bounds the whole command from its action (the sign-in and the lookup too): 1 s, so a
+    // busy machine still reaches the watch, whose timeout hint this follows.
+    const timedOut = await e2e.rsi(['status', name, '--watch', '--interval', '0.1', '--timeout', '1']);
     expect(timedOut.code).toBe(9);
     expect(timedOut.stderr).toContain('hint: watch again with `rsi status "Hint watch" --watch`');
     expect(timedOut.stderr).not.toContain('<project>');

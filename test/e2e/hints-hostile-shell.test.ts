@@ -133,7 +133,8 @@ describe('suggested commands pasted into bash run rsi and nothing else', () => {
 
   it('a hostile project name: the watch that timed out, the status, the project just made', async () => {
     await e2e.newProject(NAME, { setup: false });
-    followEach(await e2e.rsi(['status', NAME, '--watch', '--interval', '0.1', '--timeout', '0.2']), NAME);
+    // 1 s: --timeout bounds the whole command (sign-in, lookup, watch); a busy machine must reach the watch.
+    followEach(await e2e.rsi(['status', NAME, '--watch', '--interval', '0.1', '--timeout', '1']), NAME);
     followEach(await e2e.rsi(['status', NAME, '--format', 'table']), NAME);
     const made = await e2e.rsi(['projects', 'create', '--name', `${NAME} 2`, '--format', 'table']);
     expect(made.code, made.stderr).toBe(0);

@@ -62,7 +62,10 @@ export function fakeClient(methods: Partial<Record<keyof ApiClient, (...args: ne
         if (typeof name !== 'string' || name === 'then') return undefined;
         const fn = (methods as Record<string, ((...args: unknown[]) => unknown) | undefined>)[name];
         return (...args: unknown[]) => {
-          const shown = args.at(-1) instanceof AbortSignal ? args.slice(0, -1) : args;
+          // What a call asked for: its trailing signal and callbacks (onSent) are how, not what.
+          const shown = [...args];
+          while (typeof shown.at(-1) === 'function') shown.pop();
+          if (shown.at(-1) instanceof AbortSignal) shown.pop();
           calls.push({ method: name, args: shown });
           if (!fn) throw new Error(`unexpected client call: ${name}(${JSON.stringify(shown)})`);
           return fn(...args);

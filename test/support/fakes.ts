@@ -3,6 +3,7 @@
  * at once, and a Context for calling a command's `run` without a process.
  */
 import { PassThrough } from 'node:stream';
+import { createDeadline } from '../../src/context/deadline.js';
 import type { Credentials } from '../../src/auth/credentials.js';
 import type { ApiClient } from '../../src/client/client.js';
 import type { Context, Env, GlobalOptions, OutputFormat } from '../../src/context.js';
@@ -108,6 +109,7 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     format,
     debug: false,
     timeoutMs: 120_000,
+    commandTimeoutMs: undefined,
     time: 'relative',
     wide: false,
     header: false,
@@ -116,11 +118,16 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
   const missing = (what: string) => () => Promise.reject(new Error(`no ${what} in this unit test`));
   // A generous deadline: these requests go to loopback, and a busy machine must not trip it.
   let network: Network | undefined = o.network;
+  const clock = o.clock ?? fakeClock(0);
+  // The real bound (src/context/deadline.ts), set as the program's hook sets it when a test gives --timeout.
+  const deadline = createDeadline(o.signal ?? new AbortController().signal, clock);
+  if (globals.commandTimeoutMs !== undefined) deadline.limit(globals.commandTimeoutMs);
   return {
     io,
     env: o.env ?? {},
-    clock: o.clock ?? fakeClock(0),
-    signal: o.signal ?? new AbortController().signal,
+    clock,
+    signal: deadline.signal,
+    deadline,
     version: 'test',
     globals: () => globals,
     settings: () => ({}),

@@ -18,6 +18,8 @@ function service(reply: AnalysesReply, name = PROJECT.name) {
     listProjects: async () => ({ projects: [{ ...PROJECT, name, role: 'owner' }] }),
     listSignals: async () => ({ signals: [] }),
     runAnalyses: async () => reply,
+    // Read before the POST, to read a lost reply back (src/ops/writes.ts).
+    getProjectStatus: async () => ({ signals_ready: true, scoring: 'not_started', summary: '', next: 'run_analyses', analyses: [] }),
     setupUrl: () => undefined,
   }).client;
 }

@@ -15,6 +15,7 @@ import {
   ServiceUnavailableError,
   UnexpectedReplyError,
   UsageError,
+  WriteOutcomeError,
 } from '../../src/errors.js';
 import type { StatusLike } from '../../src/commands/shared/status-view.js';
 
@@ -45,6 +46,7 @@ const STARTED: AnalysesReply = {
 function fakePort(replies: Array<AnalysesReply | Error>, statuses: StatusLike[] = []) {
   const bodies: RunAnalysesBody[] = [];
   let s = 0;
+  let baselined = false;
   const { client } = fakeClient({
     listProjects: async () => ({ projects: [{ ...PROJECT, role: 'owner' }] }),
     // No signals to match: `--select k:s` is sent as given, tables show ids alone.
@@ -58,7 +60,15 @@ function fakePort(replies: Array<AnalysesReply | Error>, statuses: StatusLike[] 
       if (r instanceof Error) throw r;
       return r;
     },
-    getProjectStatus: async () => statuses[Math.min(s++, statuses.length - 1)]!,
+    // The first read is the one before the POST (the read-back's baseline, src/ops/writes.ts);
+    // the watch's polls come after it.
+    getProjectStatus: async () => {
+      if (!baselined) {
+        baselined = true;
+        return { signals_ready: true, scoring: 'not_started', summary: '', next: 'run_analyses', analyses: [] };
+      }
+      return statuses[Math.min(s++, statuses.length - 1)]!;
+    },
   });
   return { client, bodies };
 }
@@ -114,8 +124,6 @@ describe('analyses run: flags', () => {
       '--wait',
       '--interval',
       '0.5',
-      '--timeout',
-      '0',
     ]);
     expect(o.top).toEqual({
       type: 'disease',
@@ -124,7 +132,8 @@ describe('analyses run: flags', () => {
       readiness: 'high',
       therapeutic_area: 'oncology',
     });
-    expect(o).toMatchObject({ includeAnalysed: true, yes: true, wait: { intervalMs: 500, timeoutMs: 0 } });
+    // The wait's bound is the command's --timeout, an hour when none was given (src/context/deadline.ts).
+    expect(o).toMatchObject({ includeAnalysed: true, yes: true, wait: { intervalMs: 500, timeoutMs: 3_600_000 } });
   });
 
   it.each([
@@ -141,7 +150,7 @@ describe('analyses run: flags', () => {
     [['--select', 'a:b', '--readiness', 'x'], /--readiness only applies with --top/],
     [['--select', ':b'], /--select must be KEYWORD_ID:SIGNAL_KEYWORD_ID/],
     [['--select', 'a:b:c'], /--select must be/],
-    [['--select', 'a:b', '--timeout', '5'], /--timeout only applies with --wait/],
+    [['--select', 'a:b', '--interval', '5'], /--interval only applies with --wait/],
     [['--select', 'a:b', '--wait', '--interval', '0'], /--interval must be a number of seconds from 0.1/],
   ])('%j is a usage error', async (args, message) => {
     const error = await parse(args as string[]).catch((e: unknown) => e);
@@ -290,12 +299,36 @@ describe('analyses run: errors', () => {
     expect(bodies).toHaveLength(1);
   });
 
-  it('a network failure warns that the run may have been recorded', async () => {
+  it('a failure after the request went out, with a read-back that fails too: unknown, exit 8, the command that checks', async () => {
     const { client } = fakePort([new ServiceUnavailableError('request timed out')]);
+    // The request left (the network says so through onSent), then its reply was lost.
+    const sending = new Proxy(client, {
+      get: (target, name) =>
+        name === 'runAnalyses'
+          ? async (id: string, body: RunAnalysesBody, signal: AbortSignal, onSent: () => void) => {
+              onSent();
+              return (target.runAnalyses as NonNullable<typeof target.runAnalyses>)(id, body, signal);
+            }
+          : name === 'getProjectStatus'
+            ? async () => Promise.reject(new ServiceUnavailableError('still down'))
+            : target[name as keyof typeof target],
+    });
+    const error = (await run(options(TOP), fakeCtx(fakeIo(false), { format: 'tsv', client: sending })).catch(
+      (e: unknown) => e,
+    )) as WriteOutcomeError;
+    expect(error).toBeInstanceOf(WriteOutcomeError);
+    expect(error).toMatchObject({ outcome: 'unknown', exitCode: 8 });
+    expect(error.message).toContain('whether the start of the analyses for "KRAS inhibitors" happened is unknown');
+    expect(error.hint).toBe('check with `rsi status "KRAS inhibitors"` before running it again');
+  });
+
+  it("a failure before the request went out: not done, said so, the failure's exit code", async () => {
+    const { client } = fakePort([new ServiceUnavailableError('connection refused')]);
     const error = (await run(options(TOP), fakeCtx(fakeIo(false), { format: 'tsv', client })).catch(
       (e: unknown) => e,
-    )) as ServiceUnavailableError;
-    expect(error.hint).toContain('rsi status "KRAS inhibitors"');
+    )) as WriteOutcomeError;
+    expect(error).toMatchObject({ outcome: 'not_done', exitCode: 8 });
+    expect(error.message).toContain('nothing was sent');
   });
 
   it('409 carries the setup URL', async () => {

@@ -166,10 +166,12 @@ describe('status mapping', () => {
 });
 
 describe('requests', () => {
-  it('runAnalyses is a POST marked not idempotent', async () => {
+  it('runAnalyses is a POST (never sent twice: the method says so, src/http/resend.ts), and hands on onSent', async () => {
     const http = fakeHttp(() => reply(202, { analyses: [] }));
-    await new ApiClient(http).runAnalyses(UUID, { selections: [] } as never).catch(() => undefined);
-    expect(http.calls[0]).toMatchObject({ method: 'POST', path: `/projects/${UUID}/analyses`, idempotent: false });
+    const onSent = () => undefined;
+    await new ApiClient(http).runAnalyses(UUID, { selections: [] } as never, undefined, onSent).catch(() => undefined);
+    expect(http.calls[0]).toMatchObject({ method: 'POST', path: `/projects/${UUID}/analyses`, onSent });
+    expect(http.calls[0]).not.toHaveProperty('idempotent');
   });
 
   it('getKeyword joins include sections with commas', async () => {

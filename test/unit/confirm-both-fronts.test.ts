@@ -46,6 +46,8 @@ describe('a service that asks again after the confirmation: an error in every fr
     const { client } = fakeClient({
       listProjects: async () => ({ projects: [{ id: ALPHA, name: 'Alpha', role: 'owner' }] }),
       runAnalyses: async (_id: string, body: RunAnalysesBody) => (bodies.push(body), QUESTION),
+      // Read before the POST, to read a lost reply back (src/ops/writes.ts).
+      getProjectStatus: async () => ({ signals_ready: true, scoring: 'not_started', summary: '', next: 'run_analyses', analyses: [] }),
     } as never);
     const io = fakeIo(false);
     const run = runAnalysesCommand(

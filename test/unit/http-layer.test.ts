@@ -138,14 +138,18 @@ describe('RetryingHttp', () => {
     }
   });
 
-  it('retries other methods only when the caller marks them idempotent', async () => {
+  it('retries by the method alone (src/http/resend.ts): PUT and DELETE are idempotent, POST and PATCH are not', async () => {
     handler = (_req, res) => json(res, 503, { error: 'busy' });
     const http = makeHttp();
     try {
-      expect((await http.request({ method: 'DELETE', path: '/x' })).status).toBe(503);
+      expect((await http.request({ method: 'POST', path: '/x', body: {} })).status).toBe(503);
       expect(seen).toHaveLength(1);
-      expect((await http.request({ method: 'PUT', path: '/x', body: {}, idempotent: true })).status).toBe(503);
-      expect(seen).toHaveLength(5);
+      expect((await http.request({ method: 'PATCH', path: '/x', body: {} })).status).toBe(503);
+      expect(seen).toHaveLength(2);
+      expect((await http.request({ method: 'DELETE', path: '/x' })).status).toBe(503);
+      expect(seen).toHaveLength(6);
+      expect((await http.request({ method: 'PUT', path: '/x', body: {} })).status).toBe(503);
+      expect(seen).toHaveLength(10);
     } finally {
       await http.close();
     }

@@ -1,10 +1,11 @@
 // Running analyses with confirmation (src/ops/analyses.ts): the one POST and its error rewording,
 // the confirm-then-resend rule, and the best-effort signal names. The asking is a fake port.
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/client/client.js';
+import { type ApiClient, conflictError } from '../../src/client/client.js';
 import type { AnalysesResult, RunAnalysesBody } from '../../src/client/schemas.js';
 import { ConflictError, ServiceUnavailableError, UnexpectedReplyError } from '../../src/errors.js';
 import { confirmedBody, runAnalyses, sendAnalyses, signalNames } from '../../src/ops/analyses.js';
+import { analysesReadBack } from '../../src/ops/writes.js';
 import { fakeClient } from '../support/commands.js';
 
 const P = '11111111-1111-4111-8111-111111111111';
@@ -20,6 +21,8 @@ function replying(...replies: AnalysesResult[]) {
       bodies.push(body);
       return replies.shift()!;
     },
+    // Read once before the first POST, to read a lost reply back (src/ops/writes.ts).
+    getProjectStatus: async () => ({ signals_ready: true, scoring: 'not_started', summary: '', next: 'run_analyses', analyses: [] }),
   });
   return { client: client as ApiClient, bodies };
 }
@@ -67,19 +70,30 @@ describe('ops/analyses: runAnalyses', () => {
 });
 
 describe('ops/analyses: sendAnalyses', () => {
-  it('keeps a 504 as the client said it, and says a 503 may have been recorded', async () => {
-    const fail = (error: Error) => fakeClient({ runAnalyses: async () => Promise.reject(error) }).client as ApiClient;
+  const back = analysesReadBack(fakeClient({}).client as ApiClient, project).back({});
+
+  it('keeps a 504 as the client said it: the spec says no run was recorded, so nothing is read back', async () => {
     const gateway = new ServiceUnavailableError('nothing was recorded', 504);
-    await expect(sendAnalyses(fail(gateway), project, {}, never)).rejects.toBe(gateway);
-    const err = await sendAnalyses(fail(new ServiceUnavailableError('503', 503)), project, {}, never).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 503, hint: expect.stringContaining('rsi status "Oncology watch"') });
+    const { client, calls } = fakeClient({
+      runAnalyses: async (_p: string, _b: unknown, _s: unknown, onSent: () => void) => {
+        onSent();
+        throw gateway;
+      },
+    });
+    await expect(sendAnalyses(client as ApiClient, project, {}, back, { signal: never })).rejects.toBe(gateway);
+    expect(calls.map((c) => c.method)).toEqual(['runAnalyses']);
   });
 
-  it('names the project as the person did in a 409 hint', async () => {
-    const conflict = new ConflictError('setup missing', 'https://svc.test/setup', { hint: `see \`rsi signals ${P}\`` });
+  it("names the project as the person did in a 409 hint, from the conflict's facts (no text rewritten)", async () => {
+    const conflict = conflictError({ text: 'selection not in the scan', what: 'POST /x', reason: 'selection', project: { id: P } });
+    expect(conflict.hint).toContain(`rsi signals ${P}`);
     const { client } = fakeClient({ runAnalyses: async () => Promise.reject(conflict) });
-    const err = await sendAnalyses(client as ApiClient, project, {}, never).catch((e: unknown) => e);
-    expect(err).toMatchObject({ setupUrl: 'https://svc.test/setup', hint: 'see `rsi signals "Oncology watch"`' });
+    const err = await sendAnalyses(client as ApiClient, project, {}, back, { signal: never }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect((err as ConflictError).hint).toBe(
+      'the selection must match a finished scan: check the finished scan\'s signals with `rsi signals "Oncology watch"`',
+    );
+    expect((err as ConflictError).facts?.project).toEqual({ id: P, name: 'Oncology watch' });
   });
 });
 

@@ -51,24 +51,26 @@ function service(statuses: StatusLike[]): { client: ReturnType<typeof fakeClient
 const once = (project = 'Oncology watchlist'): StatusOptions => ({ project, watch: undefined });
 
 describe('status: flags', () => {
-  async function parse(args: string[]) {
+  async function parse(args: string[], commandTimeoutMs?: number) {
     let captured: StatusOptions | undefined;
-    const cmd = build(fakeCtx(fakeIo(false), 'tsv'), async (o) => void (captured = o));
+    const ctx = fakeCtx(fakeIo(false), { format: 'tsv', globals: { commandTimeoutMs } });
+    const cmd = build(ctx, async (o) => void (captured = o));
     cmd.exitOverride().configureOutput({ writeErr: () => undefined });
     await new Command('x').addCommand(cmd).parseAsync(['status', 'P', ...args], { from: 'user' });
     return captured!;
   }
-  it('parses --watch timing with defaults', async () => {
+  it('parses --watch timing with defaults; the bound is the global --timeout, an hour without it', async () => {
     expect(await parse([])).toEqual({ project: 'P', watch: undefined });
     expect(await parse(['--watch'])).toEqual({ project: 'P', watch: { intervalMs: 2000, timeoutMs: 3_600_000 } });
-    expect(await parse(['--watch', '--interval', '0.25', '--timeout', '0'])).toEqual({
+    expect(await parse(['--watch', '--interval', '0.25'], 0)).toEqual({
       project: 'P',
       watch: { intervalMs: 250, timeoutMs: 0 },
     });
+    expect(await parse(['--watch'], 5000)).toEqual({ project: 'P', watch: { intervalMs: 2000, timeoutMs: 5000 } });
   });
-  it('rejects --interval/--timeout without --watch and bad values', async () => {
-    await expect(parse(['--timeout', '5'])).rejects.toThrow(/--timeout only applies with --watch/);
-    await expect(parse(['--watch', '--timeout', 'soon'])).rejects.toBeInstanceOf(UsageError);
+  it('rejects --interval without --watch and bad values', async () => {
+    await expect(parse(['--interval', '5'])).rejects.toThrow(/--interval only applies with --watch/);
+    await expect(parse(['--watch', '--interval', 'soon'])).rejects.toBeInstanceOf(UsageError);
   });
 });
 

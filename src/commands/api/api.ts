@@ -184,7 +184,6 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
       query: Object.keys(extra).length > 0 ? { ...query, ...extra } : query,
       body,
       ...(Object.keys(opts.headers).length > 0 ? { headers: opts.headers } : {}),
-      idempotent: opts.method === 'GET',
       signal: ctx.signal,
     });
   // A bad RSI_MAX_PAGES is a usage error before any request (it matters to --paginate only).

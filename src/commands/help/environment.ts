@@ -15,6 +15,7 @@ export const ENVIRONMENT: readonly (readonly [string, string])[] = [
   ['RSI_CREDENTIAL_STORE', 'keychain (default) or file'],
   ['RSI_DEBUG', '1: as --debug'],
   ['RSI_HTTP_TIMEOUT', 'as --http-timeout'],
+  ['RSI_TIMEOUT', "as --timeout: the whole command's wall-clock bound (90s, 5m, 1h; 0 = none)"],
   ['RSI_TIME', 'as --time'],
   ['RSI_PAGER, PAGER', 'the pager for long tables (cat: none)'],
   ['RSI_NO_PROMPT', '1: never ask, even at a terminal'],

@@ -33,6 +33,8 @@ function scopeList(value: string, previous: string[] = []): string[] {
 export const command: CommandDeclaration = {
   path: 'login',
   description: 'sign in through the browser (OAuth 2.0 with PKCE) and store the tokens in the OS keychain',
+  // --timeout bounds the sign-in's wait here, which ends exit 3 with the ways in (not the Context's exit 9).
+  ownTimeout: true,
   examples: [
     'rsi login --base-url https://research.example.com',
     'rsi login --no-browser --port 8765     # over SSH, with ssh -L 8765:127.0.0.1:8765',
@@ -42,6 +44,9 @@ export const command: CommandDeclaration = {
   secretArguments: 'a hand-over line or refresh token goes on stdin, never on the command line: `rsi login --with-token < handover.txt`',
 };
 
+/** How long a sign-in waits for the browser when `--timeout` does not say. */
+const DEFAULT_LOGIN_TIMEOUT_S = 300;
+
 export function build(ctx: Context, runF: typeof run = run): Command {
   return commandFor(command)
     .option('--scope <scope>', 'a scope to request, repeatable (default: service:read projects:write analyses:run)', scopeList)
@@ -49,7 +54,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--no-browser', 'do not open a browser: print the URL, and accept the redirected URL pasted on stdin (SSH)')
     .option('--port <n>', 'loopback port for the redirect (fixed, for ssh -L); default: any free port')
     .option('--insecure-storage', 'store tokens in a 0600 file in the config folder instead of the keychain')
-    .option('--timeout <seconds>', 'give up waiting for the browser after this long', '300')
     .option('--with-token', 'read a refresh token on stdin (the line `rsi auth token --refresh` printed) and sign in with it: CI, cron')
     .option('--resource <resource>', "what the token is for: api (default) or mcp (the service's MCP server; `rsi mcp`, `rsi scoreboard`)")
     .option(
@@ -57,14 +61,21 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       'with --resource mcp: a client the authorization server already knows (a Client ID Metadata Document URL, or an id; its secret, if any, in RSI_CLIENT_SECRET)',
     )
     .option('--issuer <url>', 'with --client-id: the authorization server it was registered with; its secret is sent to no other')
-    .addHelpText('after', '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.')
+    .addHelpText(
+      'after',
+      '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n' +
+        '--timeout (global option) bounds the sign-in: 1 s to 1 h, default 5 min for the browser; then exit 3.',
+    )
     .action(async (flags: Record<string, unknown>) => {
       const scopes = (flags.scope as string[] | undefined) ?? [];
       const addScopes = (flags.addScope as string[] | undefined) ?? [];
       for (const s of [...scopes, ...addScopes])
         if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)) throw new UsageError(`--scope "${s}" is not a valid scope name`);
       const port = intFlag('--port', flags.port, 1, 65535);
-      const timeoutSeconds = intFlag('--timeout', flags.timeout, 1, 3600)!;
+      // The global --timeout bounds the whole sign-in; without it the browser gets five minutes.
+      const given = ctx.globals().commandTimeoutMs;
+      if (given !== undefined && (given < 1000 || given > 3_600_000)) throw new UsageError('--timeout for login must be from 1 s to 1 h');
+      const timeoutSeconds = given === undefined ? DEFAULT_LOGIN_TIMEOUT_S : Math.ceil(given / 1000);
       const resource = enumFlag('--resource', flags.resource, ['api', 'mcp'] as const);
       const clientId = typeof flags.clientId === 'string' ? flags.clientId.trim() : undefined;
       const withToken = flags.withToken === true;

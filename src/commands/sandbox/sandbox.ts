@@ -35,6 +35,8 @@ const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
 export const command: CommandDeclaration = {
   path: 'sandbox',
+  // A server runs until it is stopped: RSI_TIMEOUT, exported for scripts, must not end it.
+  ownTimeout: true,
   description: 'run a local, spec-faithful fake of the service (OAuth server, API, setup page)',
   examples: ['rsi sandbox --port 8765 --auto-approve --quiet &', 'rsi sandbox --time-scale 60 --fault analyses-504'],
 };

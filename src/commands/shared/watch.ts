@@ -124,63 +124,23 @@ export async function watchWithOutput<S extends StatusLike>(
 }
 
 /**
- * Validates `--interval` and `--timeout` (seconds) into milliseconds. The interval's floor of 0.1 s
- * keeps a typo from hammering the service; the ceiling of a day is only a sanity check.
+ * `--interval` (seconds) into milliseconds, with the watch's bound: the command's `--timeout`
+ * (src/context/deadline.ts), `DEFAULT_TIMEOUT_S` when none was given. The interval's floor of 0.1 s
+ * keeps a typo from hammering the service; the ceiling of an hour is only a sanity check.
  */
-export function parseTiming(raw: { interval?: string | undefined; timeout?: string | undefined }): WatchTiming {
+export function parseTiming(raw: { interval?: string | undefined }, timeoutMs: number): WatchTiming {
   const interval = parseSeconds('--interval', raw.interval, DEFAULT_INTERVAL_S, 0.1, 3600);
-  const timeout = parseSeconds('--timeout', raw.timeout, DEFAULT_TIMEOUT_S, 0, 7 * 24 * 3600);
-  return { intervalMs: Math.round(interval * 1000), timeoutMs: Math.round(timeout * 1000) };
+  return { intervalMs: Math.round(interval * 1000), timeoutMs };
 }
+
+/** The watch's default bound, when the command's `--timeout` was not given. */
+export const DEFAULT_TIMEOUT_MS = DEFAULT_TIMEOUT_S * 1000;
 
 function parseSeconds(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const value = raw.trim() === '' ? Number.NaN : Number(raw);
   if (!Number.isFinite(value) || value < min || value > max) {
-    const zero = min === 0 ? ' (0 = no limit)' : '';
-    throw new UsageError(`${flag} must be a number of seconds from ${min} to ${max}${zero} (got "${raw}")`);
+    throw new UsageError(`${flag} must be a number of seconds from ${min} to ${max} (got "${raw}")`);
   }
   return value;
-}
-
-/**
- * A command's whole `--timeout` (`status --watch`, `analyses run --wait`), wall-clock from the
- * command's start: the steps before the watch (resolving the project, its signals, the run) go out
- * on `signal`, which the deadline aborts with a WatchTimeoutError naming the step it cut short; the
- * watch itself ends by the same deadline (`timing.startedAt`). A refresh of the sign-in is not cut:
- * a rotated token must be saved (src/io/shield.ts); `--http-timeout` bounds it.
- */
-export interface CommandBudget {
-  signal: AbortSignal;
-  /** The watch's timing, its deadline counted from the command's start. */
-  timing: WatchTiming;
-  /** Names the step under way, for the message if the deadline cuts it short. */
-  waitingFor(what: string): void;
-  dispose(): void;
-}
-
-export function commandBudget(clock: Clock, signal: AbortSignal, timing: WatchTiming): CommandBudget {
-  const startedAt = clock.now();
-  let step = 'the service';
-  const expiry = new AbortController();
-  const timer =
-    timing.timeoutMs > 0
-      ? setTimeout(
-          () =>
-            expiry.abort(
-              new WatchTimeoutError(`gave up after ${formatSeconds(timing.timeoutMs)} (--timeout) waiting for ${step}`, {
-                hint: 'the service did not answer in time: check it with `rsi doctor`, or give a longer --timeout (0 = no limit)',
-              }),
-            ),
-          timing.timeoutMs,
-        )
-      : undefined;
-  return {
-    signal: AbortSignal.any([signal, expiry.signal]),
-    timing: { ...timing, startedAt },
-    waitingFor: (what) => {
-      step = what;
-    },
-    dispose: () => clearTimeout(timer),
-  };
 }

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { commandBudget, parseTiming, watchWithOutput } from '../shared/watch.js';
+import { DEFAULT_TIMEOUT_MS, parseTiming, watchWithOutput } from '../shared/watch.js';
 import type { WatchTiming } from '../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
 import { failedSince } from '../../ops/status-reading.js';
@@ -21,7 +21,7 @@ type Status = StatusLike;
 export const command: CommandDeclaration = {
   path: 'status',
   description: "show a project's discovery and scoring status; --watch follows it until you can act",
-  examples: ['rsi status "My first project"', 'rsi status "My first project" --watch --timeout 600', 'rsi status P --json | jq -r .next'],
+  examples: ['rsi status "My first project"', 'rsi status "My first project" --watch --timeout 10m', 'rsi status P --json | jq -r .next'],
   fields: {
     list: [
       ...['signals_ready', 'scoring', 'next', 'summary'].map((n) => field(n)),
@@ -53,54 +53,43 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       .option('--watch', 'poll while the service says wait: until scoring is done or you must act')
       .option('--web', "open the project's page in the browser instead")
       .option('--interval <seconds>', 'seconds between polls with --watch (default 2, min 0.1)')
-      .option('--timeout <seconds>', 'give up after this many seconds with --watch, exit 9 (default 3600, 0 = none)')
       // gh's `run watch --exit-status`: --watch already exits 10 when an analysis fails while it
       // watches, so the habit works as typed; not listed, one flag fewer to read.
       .addOption(new Option('--exit-status', 'with --watch: exit 10 when an analysis fails (always so)').hideHelp())
       .addHelpText(
         'after',
         `
-Exit codes: 0 done or your turn to act; 9 --timeout reached (--watch); 10 scoring done but an
+--timeout (a global option) bounds the whole command; with --watch its default is 1h.
+Exit codes: 0 done or your turn to act; 9 --timeout reached; 10 scoring done but an
 analysis failed while --watch watched (failures from before the watch, and any failure in a plain
 status, are reported and exit 0).
 With --json, --watch prints one ProjectStatus JSON document per line, the last line the final state.`,
       )
-      .action(async (given: string | undefined, flags: { watch?: boolean; interval?: string; timeout?: string; web?: boolean }) => {
+      .action(async (given: string | undefined, flags: { watch?: boolean; interval?: string; web?: boolean }) => {
         const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
         if (flags.web) {
           if (flags.watch) throw new UsageError('--web cannot be used with --watch');
           return (await import('../shared/web.js')).openProjectPage(ctx, project);
         }
-        await runF(parseStatusFlags(project, flags), ctx);
+        // A watch is bounded by --timeout, or by an hour from the command's start.
+        await runF(parseStatusFlags(project, flags, flags.watch ? ctx.deadline.limit(DEFAULT_TIMEOUT_MS) : 0), ctx);
       })
   );
 }
 
-export function parseStatusFlags(project: string, flags: { watch?: boolean; interval?: string; timeout?: string }): StatusOptions {
-  if (!flags.watch && (flags.interval !== undefined || flags.timeout !== undefined)) {
-    throw new UsageError(`${flags.interval !== undefined ? '--interval' : '--timeout'} only applies with --watch`);
-  }
+export function parseStatusFlags(project: string, flags: { watch?: boolean; interval?: string }, timeoutMs: number): StatusOptions {
+  if (!flags.watch && flags.interval !== undefined) throw new UsageError('--interval only applies with --watch');
   if (project.trim() === '') throw new UsageError('<project> must not be empty');
-  return { project, watch: flags.watch ? parseTiming(flags) : undefined };
+  return { project, watch: flags.watch ? parseTiming(flags, timeoutMs) : undefined };
 }
 
 export async function run(options: StatusOptions, ctx: Context): Promise<void> {
-  // With --watch, --timeout bounds the whole command, the project's lookup included.
-  const budget = options.watch && commandBudget(ctx.clock, ctx.signal, options.watch);
-  try {
-    await runWithin(options, ctx, budget || undefined);
-  } finally {
-    if (budget) budget.dispose();
-  }
-}
-
-async function runWithin(options: StatusOptions, ctx: Context, budget: ReturnType<typeof commandBudget> | undefined): Promise<void> {
   const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../ops/resolve.js')]);
   const { io } = ctx;
   const { format } = ctx.globals();
   const machine = printsDocuments({ format });
-  budget?.waitingFor(`the project ${options.project} to be looked up`);
-  const project = await resolveProject(client, options.project, budget?.signal ?? ctx.signal);
+  ctx.deadline.step(`the project ${options.project} to be looked up`);
+  const project = await resolveProject(client, options.project, ctx.signal);
   let first: Status | undefined;
   const poll = async (signal: AbortSignal) => {
     const status = await client.getProjectStatus(project.id, signal);
@@ -108,7 +97,8 @@ async function runWithin(options: StatusOptions, ctx: Context, budget: ReturnTyp
     return status;
   };
 
-  if (options.watch === undefined || budget === undefined) {
+  if (options.watch === undefined) {
+    ctx.deadline.step(`the status of ${project.name}`);
     const status = await poll(ctx.signal);
     await printDocumentOr({ io, format }, status, () => printStatus(io, format, status, project.name, () => ctx.clock.now()));
     return;
@@ -117,7 +107,8 @@ async function runWithin(options: StatusOptions, ctx: Context, budget: ReturnTyp
   const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(
     poll,
-    budget.timing,
+    // The bound counts from the command's start, the project's lookup included.
+    { ...options.watch, startedAt: ctx.deadline.startedAt },
     { io, clock: ctx.clock, signal: ctx.signal, progress },
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );

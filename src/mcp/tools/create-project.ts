@@ -6,6 +6,7 @@ import { canonical } from '../confirm.js';
 import { Confirmation, output } from '../shapes.js';
 import { UUID_RE as UUID } from '../../client/ids.js';
 import { defineTool, holds, WRITE } from './tool.js';
+import { createProject as createOnce } from '../../ops/writes.js';
 
 type Args = {
   name: string;
@@ -69,7 +70,8 @@ export const createProject = defineTool({
     const reply = await kit.gate<Args, never, S.CreatedProject>('create_project', body, confirmed, x, {
       write: {
         plan: async () => ({ asks: true, question: body }),
-        send: async (_plan, signal) => ({ asks: false, result: await c.createProject(body, signal) }),
+        // Sent once; a lost reply is read back (src/ops/writes.ts), as `rsi projects create` does.
+        send: async (_plan, signal) => ({ asks: false, result: (await createOnce(c, body, { signal })).project }),
         confirmed: async () => {
           throw new Error('create_project: the service asks nothing');
         },

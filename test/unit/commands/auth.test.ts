@@ -50,13 +50,15 @@ describe('login: flags', () => {
       { ...base, scopes: ['service:read', 'projects:write', 'analyses:run'] },
     ],
     [['--add-scope', 'analyses:run'], { ...base, addScopes: ['analyses:run'] }],
-    [
-      ['--no-browser', '--port', '8765', '--timeout', '60', '--insecure-storage'],
-      { ...base, noBrowser: true, port: 8765, timeoutSeconds: 60, insecureStorage: true },
-    ],
+    [['--no-browser', '--port', '8765', '--insecure-storage'], { ...base, noBrowser: true, port: 8765, insecureStorage: true }],
     [['--resource', 'mcp'], { ...base, resource: 'mcp' }],
   ])('%j → options', async (argv, expected) => {
     expect(await parseFlags(login.build, argv)).toEqual(expected);
+  });
+
+  it("the global --timeout (one bound for the whole command) is the sign-in's wait", async () => {
+    const ctx = fakeCtx(fakeIo(false), { globals: { commandTimeoutMs: 60_000 } });
+    expect((await parseFlags(login.build, [], ctx)).timeoutSeconds).toBe(60);
   });
 
   it('the global --base-url is carried into the options', async () => {
@@ -69,7 +71,6 @@ describe('login: flags', () => {
     [['--add-scope', 'back\\slash'], /is not a valid scope name/],
     [['--port', '0'], /--port must be an integer from 1 to 65535/],
     [['--port', '70000'], /--port must be an integer from 1 to 65535/],
-    [['--timeout', '0'], /--timeout must be an integer from 1 to 3600/],
     [['--resource', 'web'], /--resource must be one of api, mcp/],
   ])('%j → UsageError', async (argv, message) => {
     const error = await parseFlags(login.build, argv).catch((e: unknown) => e);

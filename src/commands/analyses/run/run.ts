@@ -5,7 +5,7 @@ import { forPeople, type OutputFormat } from '../../../formats.js';
 import { canPrompt } from '../../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../../client/schemas.js';
 import { ConfirmationRequiredError, DeclinedError, UsageError } from '../../../errors.js';
-import { commandBudget, parseTiming, watchWithOutput } from '../../shared/watch.js';
+import { DEFAULT_TIMEOUT_MS, parseTiming, watchWithOutput } from '../../shared/watch.js';
 import type { WatchTiming } from '../../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../../shared/status-view.js';
 import { assertNoFailedAnalyses } from '../../shared/exit-policy.js';
@@ -21,6 +21,7 @@ import { dedupe, parseSelect, parseSelectionsJson } from './selections.js';
 import { suggest } from '../../../io/text.js';
 import { readInput } from '../../shared/flags.js';
 import * as ops from '../../../ops/analyses.js';
+import { confirmedByReadingBack, READ_BACK_NOTE } from '../../../ops/writes.js';
 import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../../declaration.js';
 
 // The use case's parts, where the command's tests have always found them.
@@ -56,7 +57,6 @@ interface RawFlags {
   yes?: boolean;
   wait?: boolean;
   interval?: string;
-  timeout?: string;
 }
 
 export const command: CommandDeclaration = {
@@ -106,7 +106,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('-y, --yes', 'confirm without asking when the service asks')
     .option('--wait', 'then follow the status (as `rsi status --watch`)')
     .option('--interval <seconds>', 'seconds between polls with --wait (default 2)')
-    .option('--timeout <seconds>', 'give up waiting after this many seconds, exit 9 (default 3600, 0 = none)')
     .addHelpText(
       'after',
       `
@@ -114,18 +113,28 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 SignalList or a RunAnalyses body, so \`rsi signals P --json\` can feed it.
 When the service asks for confirmation: a terminal asks (default no), --yes confirms; a no, or no
 terminal: exit 7, nothing run. With --json --wait: NDJSON, the AnalysesResult then ProjectStatus lines.
+--timeout (a global option) bounds the whole command, the request and --wait included (with
+--wait its default is 1h). The request is sent once: when its reply is lost, rsi reads the
+project's status back and says whether the analyses started (exit 0, "confirmed by reading
+back"), did not (the failure's exit code), or cannot tell (exit 8, with the command that checks).
 Exit codes: 6 setup missing, 7 nothing run, 8 unavailable (after a 504 nothing was
 recorded: run again), 9 --timeout, 10 an analysis this command started failed.`,
     )
     .action(async (given: string | undefined, flags: RawFlags) => {
       const { canAsk, projectOrPick } = await import('../../shared/pick.js');
       const project = await projectOrPick(ctx, given);
-      await runF(await parseRunFlags(project, flags, canAsk(ctx)), ctx);
+      // A wait is bounded by --timeout, or by an hour from the command's start.
+      await runF(await parseRunFlags(project, flags, canAsk(ctx), flags.wait ? ctx.deadline.limit(DEFAULT_TIMEOUT_MS) : 0), ctx);
     });
 }
 
 /** Validates the flags into options; every failure is a UsageError naming the flag. */
-export async function parseRunFlags(project: string, flags: RawFlags, canAsk = false): Promise<AnalysesRunOptions> {
+export async function parseRunFlags(
+  project: string,
+  flags: RawFlags,
+  canAsk = false,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<AnalysesRunOptions> {
   const { coercedIntSchema, enumSchema } = await import('../../shared/flag-schemas.js');
   if (project.trim() === '') throw new UsageError('<project> must not be empty');
   const select = (flags.select ?? []).map(parseSelect);
@@ -167,9 +176,7 @@ export async function parseRunFlags(project: string, flags: RawFlags, canAsk = f
     const given = topOnly.find(([, v]) => v !== undefined);
     if (given) throw new UsageError(`${given[0]} only applies with --top`);
   }
-  if (!flags.wait && (flags.interval !== undefined || flags.timeout !== undefined)) {
-    throw new UsageError(`${flags.interval !== undefined ? '--interval' : '--timeout'} only applies with --wait`);
-  }
+  if (!flags.wait && flags.interval !== undefined) throw new UsageError('--interval only applies with --wait');
   return {
     project,
     select,
@@ -178,7 +185,7 @@ export async function parseRunFlags(project: string, flags: RawFlags, canAsk = f
     includeAnalysed: flags.includeAnalysed === true,
     yes: flags.yes === true,
     ...(pick ? { pick } : {}),
-    wait: flags.wait ? parseTiming(flags) : undefined,
+    wait: flags.wait ? parseTiming(flags, timeoutMs) : undefined,
   };
 }
 
@@ -200,44 +207,40 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
   }
   if (options.includeAnalysed) body.include_analysed = true;
 
-  // With --wait, --timeout bounds the command from its start: the lookups before the run, and the
-  // watch after it (the run's own POST is bounded by --http-timeout, a prompt by the person).
-  const budget = options.wait && commandBudget(ctx.clock, ctx.signal, options.wait);
-  try {
-    await runWithin(options, ctx, body, budget || undefined);
-  } finally {
-    if (budget) budget.dispose();
-  }
+  await runWithin(options, ctx, body);
 }
 
-async function runWithin(
-  options: AnalysesRunOptions,
-  ctx: Context,
-  body: RunAnalysesBody,
-  budget: ReturnType<typeof commandBudget> | undefined,
-): Promise<void> {
+async function runWithin(options: AnalysesRunOptions, ctx: Context, body: RunAnalysesBody): Promise<void> {
   const { io } = ctx;
   const { format } = ctx.globals();
   const machine = printsDocuments({ format });
   // stdin that carried the selections cannot also carry the answer to a question.
   const stdinFree = options.selectionsFrom !== '-';
-  const lookups = budget?.signal ?? ctx.signal;
-  const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../../ops/resolve.js')]);
-  budget?.waitingFor(`the project ${options.project} to be looked up`);
-  const project = await resolveProject(client, options.project, lookups);
-  budget?.waitingFor(`the signals of ${project.name}`);
+  // --timeout bounds all of it from the command's start: ctx.signal ends with the bound, naming the step.
+  const { deadline } = ctx;
+  const [client, { resolveProject }, { shielded }] = await Promise.all([
+    ctx.client(),
+    import('../../../ops/resolve.js'),
+    import('../../../io/shield.js'),
+  ]);
+  deadline.step(`the project ${options.project} to be looked up`);
+  const project = await resolveProject(client, options.project, ctx.signal);
+  deadline.step(`the signals of ${project.name}`);
   if (options.pick) {
     const { pickSignals } = await import('../../shared/pick.js');
-    const signals = await ops.listProjectSignals(client, project.id, lookups);
+    const signals = await ops.listProjectSignals(client, project.id, ctx.signal);
     body.selections = await pickSignals(ctx, signals, { includeAnalysed: options.includeAnalysed, projectName: project.name });
     if (body.selections.length === 0) {
       io.stderr.write('Nothing selected; nothing was run.\n');
       return;
     }
   }
-  if (body.selections) body.selections = await ops.resolveSelectNames(body.selections, client, project, lookups);
+  if (body.selections) body.selections = await ops.resolveSelectNames(body.selections, client, project, ctx.signal);
   const outcome = await ops.runAnalyses(client, project, body, {
     signal: ctx.signal,
+    step: (what) => deadline.step(what),
+    // A stop that comes while the service is read back waits for it (a second at most).
+    shield: (fn) => shielded(fn, 'reading the service back to see whether the analyses started'),
     // The service asks: show what it asks about, then --yes, a prompt, or exit 7 when nobody can answer.
     confirm: async (question) => {
       // Confirmed already: one line saying what ran, not a question and a table that read, in a
@@ -255,6 +258,7 @@ async function runWithin(
             : 'run again with --yes to confirm (stdin carried --selections, so nobody can answer)',
         });
       }
+      deadline.step('your answer to the confirmation');
       const prompter = await ctx.prompter();
       return prompter.confirm(confirmQuestion(question, project.name), { default: false });
     },
@@ -265,7 +269,9 @@ async function runWithin(
   }
   const { result } = outcome;
 
-  await printResult(io, format, result, project.name, await signalNames(client, project.id, format, result, lookups));
+  // Past --timeout a write read back as done is still printed, without the names a request would cost.
+  const names = ctx.signal.aborted ? new Map<string, string>() : await signalNames(client, project.id, format, result, ctx.signal);
+  await printResult(io, format, result, project.name, names);
   if (options.wait === undefined) {
     // The runs go on at the service: say how to follow them (a command to paste, built from words).
     if ((result.runs?.length ?? 0) > 0)
@@ -276,7 +282,8 @@ async function runWithin(
   const progress = await ctx.progress({ suffix: elapsedSince(ctx.clock) });
   const final = await watchWithOutput(
     (signal) => client.getProjectStatus(project.id, signal),
-    budget?.timing ?? options.wait,
+    // The bound counts from the command's start: the lookups and the run included.
+    { ...options.wait, startedAt: deadline.startedAt },
     { io, clock: ctx.clock, signal: ctx.signal, progress },
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );
@@ -368,12 +375,17 @@ async function printResult(
   projectName: string,
   names: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
-  if (printsDocuments({ format })) return printDocument({ io, format }, result);
+  const readBack = confirmedByReadingBack(result) ? ` (${READ_BACK_NOTE})` : '';
+  if (printsDocuments({ format })) {
+    if (readBack) note(io, `note: started ${result.runs?.length ?? 0} analyses for "${projectName}"${readBack}`);
+    return printDocument({ io, format }, result);
+  }
   type Run = NonNullable<AnalysesReply['runs']>[number];
   type Skip = NonNullable<AnalysesReply['skipped']>[number];
   const runs = result.runs ?? [];
   const skipped = result.skipped ?? [];
-  if (runs.length > 0) io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"\n`);
+  if (runs.length > 0)
+    io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"${readBack}\n`);
   else io.stderr.write(`No analysis was started for "${projectName}".\n`);
   if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${inTable({ format }, ' (below)')}\n`);
   await printSections({ io, format }, [

@@ -19,6 +19,8 @@ export interface ServeOptions {
 
 export const command: CommandDeclaration = {
   path: 'mcp serve',
+  // A server runs until it is stopped: RSI_TIMEOUT, exported for scripts, must not end it.
+  ownTimeout: true,
   description: "run an MCP server on stdio that gives an AI assistant rsi's read commands as tools (for the assistant to start)",
   examples: ['rsi mcp serve --print-config claude-desktop', 'rsi mcp serve --allow-write --print-config vscode > .vscode/mcp.json'],
 };

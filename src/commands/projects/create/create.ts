@@ -17,6 +17,8 @@ export interface CreateOptions {
   goals: string[];
   primaryFilterType: string | undefined;
   openSetup: boolean;
+  /** --if-absent: a project of this name already there is the answer, not a reason to make another. */
+  ifAbsent?: boolean;
 }
 
 /** Repeatable, and each value may be a comma list: `--goal target,modality`. */
@@ -32,6 +34,7 @@ export const command: CommandDeclaration = {
     'rsi projects create --name "KRAS landscape" --goal target --goal modality',
     'rsi projects create --name Fibrosis --brief-file brief.md --watchlist-file items.json --operand or',
     'rsi projects create --from-brief brief.md          # shows the matched scope, then asks',
+    'rsi projects create --name Nightly --if-absent --json   # scripts: the existing one, or a new one',
   ],
 };
 
@@ -48,6 +51,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('--goal <goal>', `a goal, repeatable: ${GOALS.join(', ')}`, goalList)
     .option('--primary-filter-type <type>', 'primary filter type (default keyword)')
     .option('--open-setup', 'open the setup page in the browser')
+    .option('--if-absent', 'if a project of this name exists (case-insensitive), print it instead of creating another (exit 0)')
     .option(
       '--from-brief <path|->',
       "create from a brief file (or stdin) with the service's scope matching (MCP: rsi login --resource mcp)",
@@ -55,6 +59,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .option('-y, --yes', 'with --from-brief: create without asking after the matched scope is shown')
     .action(async (flags: Record<string, unknown>) => {
       if (flags.fromBrief !== undefined) {
+        if (flags.ifAbsent !== undefined) throw new UsageError('--if-absent cannot be used with --from-brief');
         const fromBrief = await import('./from-brief.js');
         return fromBrief.runFromBrief(await fromBrief.parseFromBriefFlags(flags), ctx);
       }
@@ -109,35 +114,24 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
     goals: [...new Set(goals)],
     primaryFilterType: nonEmpty('--primary-filter-type', flags.primaryFilterType),
     openSetup: flags.openSetup === true,
+    ...(flags.ifAbsent === true ? { ifAbsent: true } : {}),
   };
-}
-
-/**
- * The ids of the projects already named `name` (case-insensitive, as names are resolved). Best
- * effort: a token without service:read still creates, just without the warning. Its retries share
- * one --http-timeout (`budgetMs`), so a hanging service costs the create about two of them in all
- * (this look and the POST), not the look's retries on top (issue 46).
- */
-async function sameName(
-  client: import('../../../client/client.js').ApiClient,
-  name: string,
-  signal: AbortSignal,
-  budgetMs: number,
-): Promise<string[]> {
-  try {
-    const { projects } = await client.listProjects(AbortSignal.any([signal, AbortSignal.timeout(budgetMs)]));
-    return projects.filter((p) => p.name.toLowerCase() === name.trim().toLowerCase()).map((p) => p.id);
-  } catch (error) {
-    if (signal.aborted) throw error;
-    return [];
-  }
 }
 
 export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
+  const { deadline } = ctx;
+  deadline.step('the keywords of the watchlist');
   const watchlist = opts.watchlist === undefined ? undefined : await resolveWatchlist(opts.watchlist, client, ctx);
-  const namesakes = await sameName(client, opts.name, ctx.signal, ctx.globals().timeoutMs);
-  const created = await client.createProject(
+  const [{ createProject, confirmedByReadingBack, READ_BACK_NOTE }, { shielded }] = await Promise.all([
+    import('../../../ops/writes.js'),
+    import('../../../io/shield.js'),
+  ]);
+  const err = ctx.io.stderr;
+  // Sent once; a lost reply is read back against the list read first (src/ops/writes.ts). That
+  // first look is best effort without --if-absent, within one --http-timeout (issue 46).
+  const outcome = await createProject(
+    client,
     {
       name: opts.name,
       ...(opts.brief !== undefined ? { brief: opts.brief } : {}),
@@ -146,11 +140,22 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
       ...(opts.goals.length ? { goals: opts.goals } : {}),
       ...(opts.primaryFilterType ? { primary_filter_type: opts.primaryFilterType } : {}),
     },
-    ctx.signal,
+    {
+      signal: ctx.signal,
+      step: (what) => deadline.step(what),
+      shield: (fn) => shielded(fn, 'reading the service back to see whether the project was created'),
+      ifAbsent: opts.ifAbsent === true,
+      lookMs: ctx.globals().timeoutMs,
+      onWarning: (line) => void err.write(`warning: ${line}\n`),
+    },
   );
+  const created = outcome.project;
   const out = target(ctx);
-  const err = ctx.io.stderr;
-  noteUnlessJson(out, `✓ Created project ${created.name}`);
+  const namesakes = outcome.outcome === 'created' ? (outcome.namesakes ?? []) : [];
+  // What happened is said in every format when it is not the plain case: a script's log shows it.
+  if (outcome.outcome === 'existed') err.write(`✓ Project ${created.name} already exists (--if-absent): nothing was created\n`);
+  else if (confirmedByReadingBack(created)) err.write(`✓ Created project ${created.name} (${READ_BACK_NOTE})\n`);
+  else noteUnlessJson(out, `✓ Created project ${created.name}`);
   if (namesakes.length > 0) {
     // Created all the same (the service allows it), but the name no longer picks one project.
     err.write(
