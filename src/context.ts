@@ -6,11 +6,11 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { UsageError } from './errors.js';
-import { canPrompt, type Clock, type Io } from './io/io.js';
+import { canPrompt, type Clock, type Env, type Io } from './io/io.js';
 import { OUTPUT_FORMATS, type OutputFormat, printsDocuments } from './formats.js';
 import type { ApiClient } from './client/client.js';
 import type { McpServerParts, ServeOptions } from './context/mcp-server.js';
-import type { AuthGlobals, Credentials, Env } from './auth/credentials.js';
+import type { AuthGlobals, Credentials } from './auth/credentials.js';
 import type { Settings } from './settings.js';
 import type { Session } from './auth/session.js';
 import type { Browser } from './io/browser.js';
@@ -20,11 +20,6 @@ import type { McpConnection } from './mcp/client.js';
 import type { Network } from './http/network.js';
 import { suggest } from './io/text.js';
 import { createDeadline, type Deadline, parseDuration } from './context/deadline.js';
-
-export type { Env };
-
-export { OUTPUT_FORMATS, type OutputFormat };
-// Help layout for program.ts, which reaches io only through here.
 
 const DEFAULT_HTTP_TIMEOUT_S = 30;
 

@@ -2,7 +2,8 @@
  * The composition root: the only module that reads `process.env`, argv and the real stdio. It
  * builds the dependencies, runs the command tree, and maps errors to the contract's exit codes.
  */
-import { createContext, type Env } from './context.js';
+import { createContext } from './context.js';
+import type { Env } from './io/io.js';
 import { CliError, ExitCode, InterruptedError, errorJsonLine, errorsAsJson, ioErrorFrom } from './errors.js';
 import type { Readable, Writable } from 'node:stream';
 import type { Io } from './io/io.js';

@@ -7,7 +7,8 @@
  */
 import type { EventEmitter } from 'node:events';
 import { Command, Help, Option } from 'commander';
-import { OUTPUT_FORMATS, type Context } from './context.js';
+import type { Context } from './context.js';
+import { OUTPUT_FORMATS } from './formats.js';
 import { MIN_DESCRIPTION_WIDTH, reflowHelp, stackedItem } from './io/help-text.js';
 import { helpWidth } from './io/io.js';
 import { suggest } from './io/text.js';

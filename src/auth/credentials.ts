@@ -4,7 +4,7 @@
  * command that needs them (API commands through the session, login, logout, auth status/token,
  * doctor) asks `ctx.credentials()`, which calls `resolveCredentials` once per process.
  */
-import type { Clock, Io } from '../io/io.js';
+import type { Clock, Env, Io } from '../io/io.js';
 import { placeholder, suggest } from '../io/text.js';
 import { NotSignedInError, UsageError } from '../errors.js';
 import { ConfigStore, configDir, formerConfigDirs, type Profile } from '../storage/config.js';
@@ -16,8 +16,6 @@ import type { AuthProvider } from '../http/types.js';
 import { normaliseBaseUrl } from './base-url.js';
 import { credentialKeyFor, resourceUrl, type Resource } from './resources.js';
 import { StaticTokenProvider, StoredTokenProvider } from './tokens.js';
-
-export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Where the access token in use comes from; spelled as users see it in `auth status`. */
 export type TokenSource = 'RSI_TOKEN' | 'keychain' | 'file';

@@ -8,9 +8,7 @@ import { join } from 'node:path';
 import { configDir, diskTrustIssues } from '../storage/config.js';
 import { cacheDir, stateFolderIssue } from '../storage/state.js';
 import type { TrustIssue } from '../storage/trust.js';
-import type { Env } from './credentials.js';
-
-export type { TrustIssue };
+import type { Env } from '../io/io.js';
 
 export async function configFolderIssues(env: Env): Promise<{ dir: string; issues: TrustIssue[] }> {
   const dir = configDir(env);

@@ -14,8 +14,6 @@ import type { OAuthEnv } from './oauth.js';
 import { credentialKeyFor } from './resources.js';
 import { parseBearerChallenge } from '../http/challenge.js';
 
-export { parseBearerChallenge };
-
 /** The protocol version rsi's probe speaks (the SDK's client negotiates its own for real sessions). */
 const PROBE_PROTOCOL_VERSION = '2025-11-25';
 

@@ -2,7 +2,7 @@
  * Manual pages from the command tree, at build time: src/commands/help/reference.ts renders them
  * from the same commander tree `--help` shows (so they cannot drift), into dist/man/ (rsi.1 and one
  * rsi-<command>.1 per command). package.json's `man` lists them for npm to install;
- * test/unit/manpages.test.ts checks that list against what is built.
+ * test/unit/registry.test.ts checks that list against the registry, test/e2e/manuals.test.ts the pages.
  *
  * The tree is TypeScript: it is bundled here, dependencies left to node_modules, into a scratch
  * module under node_modules/.cache and imported.

@@ -5,7 +5,8 @@
  * after a failure; the sign-ins as they are now; the URL policy; the log on stderr — and how to
  * close what was opened. The command only starts the server on stdio.
  */
-import type { AuthGlobals, Credentials, Env } from '../auth/credentials.js';
+import type { AuthGlobals, Credentials } from '../auth/credentials.js';
+import type { Env } from '../io/io.js';
 import type { ApiClient } from '../client/client.js';
 import type { Network } from '../http/network.js';
 import type { Clock, Io } from '../io/io.js';

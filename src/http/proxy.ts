@@ -9,8 +9,7 @@
 import * as net from 'node:net';
 import { domainToASCII } from 'node:url';
 import { UsageError } from '../errors.js';
-
-export type Env = Readonly<Record<string, string | undefined>>;
+import type { Env } from '../io/io.js';
 
 export interface ProxySettings {
   /** Proxy for http:// URLs, credentials included (never print it: use `redactProxyUrl`). */

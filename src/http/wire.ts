@@ -3,7 +3,7 @@
  * body caps callers pass.
  */
 import type { Readable } from 'node:stream';
-import type { Env } from './proxy.js';
+import type { Env } from '../io/io.js';
 import type { Secrets } from '../io/secrets.js';
 
 /** OAuth, discovery and probe replies are small documents: a megabyte is generous. */

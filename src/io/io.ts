@@ -1,6 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Secrets } from './secrets.js';
 
+/** The process's environment variables, injected from `main.ts` (never `process.env` elsewhere). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
 /**
  * The process's standard streams with their terminal facts, injected from `main.ts` so commands
  * and tests never touch `process.stdout` directly.

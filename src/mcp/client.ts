@@ -25,8 +25,6 @@ import { tokenOnlyProvider } from './auth-provider.js';
 import { callSignal, createMcpFetch } from './fetch.js';
 import { capRetry, type LostWhy, watchEventStream } from './streams.js';
 
-export type { CallToolResult, Tool };
-
 export interface McpConnectOptions {
   /** `<base>/mcp`. */
   url: string;

@@ -4,7 +4,7 @@
  * certificate, so this writes the few DER structures an ECDSA P-256 certificate needs (RFC 5280):
  * about a hundred lines, against a dependency tree (@peculiar/x509 pulls in eleven packages,
  * tsyringe included) shipped in the bundle for a test tool. Node's `X509Certificate` and the TLS
- * handshake in test/sandbox/tls.test.ts check the result.
+ * handshake in test/sandbox/tls-hosts.test.ts check the result.
  */
 import { generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { isIP } from 'node:net';

@@ -9,7 +9,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Env } from '../context.js';
+import type { Env } from '../io/io.js';
 import { Network } from '../http/network.js';
 import { installation, type Installation } from '../io/installation.js';
 import { PACKAGE_NAME } from '../release.js';

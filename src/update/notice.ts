@@ -8,7 +8,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Env } from '../context.js';
+import type { Env } from '../io/io.js';
 import { inCI } from '../io/ci.js';
 import type { Installation } from '../io/installation.js';
 import { RELEASES_URL } from '../release.js';

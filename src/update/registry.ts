@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Env } from '../context.js';
+import type { Env } from '../io/io.js';
 
 export const DEFAULT_REGISTRY = 'https://registry.npmjs.org/';
 

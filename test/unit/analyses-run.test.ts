@@ -17,7 +17,7 @@ import {
   UsageError,
   WriteOutcomeError,
 } from '../../src/errors.js';
-import type { StatusLike } from '../../src/commands/shared/status-view.js';
+import type { ProjectStatus } from '../../src/client/schemas.js';
 
 const PROJECT = { id: '11111111-1111-4111-8111-111111111111', name: 'KRAS inhibitors' };
 const CONFIRM: AnalysesReply = {
@@ -43,7 +43,7 @@ const STARTED: AnalysesReply = {
 };
 
 /** A client that answers runAnalyses from a script and records the bodies sent. */
-function fakePort(replies: Array<AnalysesReply | Error>, statuses: StatusLike[] = []) {
+function fakePort(replies: Array<AnalysesReply | Error>, statuses: ProjectStatus[] = []) {
   const bodies: RunAnalysesBody[] = [];
   let s = 0;
   let baselined = false;
@@ -342,14 +342,14 @@ describe('analyses run: errors', () => {
 });
 
 describe('analyses run: --wait', () => {
-  const running: StatusLike = {
+  const running: ProjectStatus = {
     signals_ready: true,
     scoring: 'running',
     summary: '',
     next: 'wait',
     analyses: [{ status: 'running', keyword_name: 'A' }],
   };
-  const done: StatusLike = {
+  const done: ProjectStatus = {
     signals_ready: true,
     scoring: 'done',
     summary: 'Done',
@@ -357,8 +357,8 @@ describe('analyses run: --wait', () => {
     analyses: [{ status: 'done', keyword_name: 'A' }],
   };
   // r1 is a run STARTED began; r9 is somebody else's.
-  const failed: StatusLike = { ...done, analyses: [{ status: 'failed', keyword_name: 'A', runs: [{ id: 'r1' }] }] };
-  const othersFailed: StatusLike = { ...done, analyses: [{ status: 'failed', keyword_name: 'B', runs: [{ id: 'r9' }] }] };
+  const failed: ProjectStatus = { ...done, analyses: [{ status: 'failed', keyword_name: 'A', runs: [{ id: 'r1' }] }] };
+  const othersFailed: ProjectStatus = { ...done, analyses: [{ status: 'failed', keyword_name: 'B', runs: [{ id: 'r9' }] }] };
 
   it('with --json prints NDJSON: the result, then status lines', async () => {
     const io = fakeIo(false);

@@ -9,11 +9,12 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const ALLOWED: Record<string, readonly string[]> = {
   main: ['context', 'program', 'io', 'errors', 'update', 'release'],
   // The update notice and its background registry check (issue 33), its state in storage (issue 41).
-  update: ['context', 'http', 'io', 'storage', 'release'],
+  update: ['http', 'io', 'storage', 'release'],
   // The single executable's boot script, its training run and its keychain loader (docs/install.md).
   exe: ['main'],
-  // The program also fits help to the terminal (src/io/help-text.ts, the width of src/io/io.ts).
-  program: ['context', 'commands', 'io'],
+  // The program also fits help to the terminal (src/io/help-text.ts, the width of src/io/io.ts)
+  // and offers `--format`'s choices (src/formats.ts).
+  program: ['context', 'commands', 'io', 'formats'],
   // The Context owns the process's one network (`ctx.network()`, the type of src/http/network.ts).
   context: ['auth', 'client', 'mcp', 'http', 'io', 'errors', 'formats', 'settings'],
   commands: ['context', 'client', 'auth', 'io', 'http', 'errors', 'sandbox', 'mcp', 'ops', 'formats', 'settings', 'release'],
@@ -226,24 +227,71 @@ function unregistered(files: Map<string, string>): string[] {
 }
 
 /**
- * Modules that pass on what another module exports (`export { x } from './y.js'`) instead of their
- * importers naming the real module: a second address for one thing, left behind by a split. The
- * last door (src/services.ts, the Context's one chunk for an action) went when importing each part
- * measured the same (docs/performance.md).
+ * Modules that pass on what another module exports instead of their importers naming the real
+ * module: a second address for one thing, left behind by a split. Every form counts:
+ * `export { x } from`, `export * from`, `export * as n from`, and an imported binding exported again
+ * (`import { x } …; export { x }`, `export { x as y }`, `export default x`, `export const y = x`,
+ * `export const y = ns.x`, `export type Y = X`). The last door (src/services.ts, the Context's one
+ * chunk for an action) went when importing each part measured the same (docs/performance.md).
  */
-
 function reexports(files: Map<string, string>): string[] {
   const found: string[] = [];
   for (const [file, text] of files) {
     const rel = relative(SRC, file).replaceAll('\\', '/');
     if (rel.startsWith('sandbox/')) continue;
     const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-    const statements = [...code.matchAll(/^export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s+from\s+['"][^'"]+['"];?/gm)];
-    if (statements.length === 0) continue;
-    const rest = code.replace(/^export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s+from\s+['"][^'"]+['"];?/gm, '').trim();
-    found.push(
-      rest === '' ? `${rel}: a re-export-only module` : `${rel}: ${statements.length} re-export${statements.length > 1 ? 's' : ''}`,
-    );
+    const forwards = /^export\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\})\s+from\s+['"][^'"]+['"];?/gm;
+    const statements = [...code.matchAll(forwards)].length;
+    // The names this module imports (default, namespace and named, types too).
+    const imported = new Set<string>();
+    const namespaces = new Set<string>();
+    for (const m of code.matchAll(/^import\s+(?:type\s+)?([^'";]*?)\s+from\s+['"][^'"]+['"]/gm)) {
+      const clause = m[1]!;
+      const named = clause.match(/\{([^}]*)\}/);
+      for (const part of named?.[1]?.split(',') ?? []) {
+        const local = part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)
+          .pop()
+          ?.trim();
+        if (local) imported.add(local);
+      }
+      const rest = clause
+        .replace(/\{[^}]*\}/, '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
+      for (const r of rest) {
+        const ns = r.match(/^\*\s+as\s+([\w$]+)$/);
+        if (ns) namespaces.add(ns[1]!);
+        else imported.add(r);
+      }
+    }
+    let passed = 0;
+    for (const m of code.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*(?!\s*from)(?:;|$)/gm))
+      passed += m[1]!
+        .split(',')
+        .map((part) =>
+          part
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0]!
+            .trim(),
+        )
+        .filter((local) => imported.has(local)).length;
+    for (const m of code.matchAll(/^export\s+default\s+([\w$]+)\s*;/gm)) if (imported.has(m[1]!)) passed += 1;
+    for (const m of code.matchAll(/^export\s+(?:const|let|var)\s+[\w$]+(?:\s*:[^=]+)?\s*=\s*([\w$]+)(\.[\w$]+)?\s*;/gm))
+      if (m[2] ? namespaces.has(m[1]!) : imported.has(m[1]!) || namespaces.has(m[1]!)) passed += 1;
+    for (const m of code.matchAll(/^export\s+type\s+[\w$]+\s*=\s*([\w$]+)\s*;/gm)) if (imported.has(m[1]!)) passed += 1;
+    const total = statements + passed;
+    if (total === 0) continue;
+    const rest = code
+      .replace(forwards, '')
+      .replace(/^import\s[^;]*;?/gm, '')
+      .replace(/^export\s+(?:type\s+)?\{[^}]*\}\s*;?/gm, '')
+      .trim();
+    found.push(rest === '' ? `${rel}: a re-export-only module` : `${rel}: ${total} re-export${total > 1 ? 's' : ''}`);
   }
   return found;
 }
@@ -399,17 +447,34 @@ describe('architecture', () => {
     expect(reexports(sources())).toEqual([]);
   });
 
-  it('catches a re-export-only module and a re-export beside code', () => {
+  it('catches every form of re-export: from, *, and an imported name exported again', () => {
     const planted = new Map([
       [join(SRC, 'commands/shared/facade.ts'), "/** old home */\nexport { resolveProject } from '../../ops/resolve.js';\n"],
       [join(SRC, 'io/mixed.ts'), "export type { Column } from './columns.js';\nexport const x = 1;\n"],
-      [join(SRC, 'io/fine.ts'), "import { a } from './a.js';\nexport const b = a;\n"],
+      [join(SRC, 'io/fine.ts'), "import { a } from './a.js';\nexport const b = wrap(a);\nexport type C = Partial<A>;\n"],
       [join(SRC, 'services.ts'), "export { ApiClient } from './client/client.js';\n"],
+      [join(SRC, 'io/star.ts'), "export * from './a.js';\nexport * as b from './b.js';\nexport const c = 1;\n"],
+      [join(SRC, 'io/pair.ts'), "import { x } from './x.js';\nexport { x };\n"],
+      [
+        join(SRC, 'io/typed.ts'),
+        "import type { T } from './t.js';\nimport { u as v } from './u.js';\nexport type { T };\nexport { v as w };\nexport const k = 2;\n",
+      ],
+      [join(SRC, 'io/multi.ts'), "import {\n  p,\n  type Q,\n} from './p.js';\nexport {\n  p,\n  type Q,\n};\nexport function f() {}\n"],
+      [
+        join(SRC, 'io/alias.ts'),
+        "import d from './d.js';\nimport * as ns from './ns.js';\nimport type { S } from './s.js';\nexport default d;\nexport const e = ns.e;\nexport type SLike = S;\nexport const g = 3;\n",
+      ],
+      [join(SRC, 'io/local.ts'), 'export function h() {}\nexport const i = h;\nexport { h as j };\n'],
     ]);
     expect(reexports(planted)).toEqual([
       'commands/shared/facade.ts: a re-export-only module',
       'io/mixed.ts: 1 re-export',
       'services.ts: a re-export-only module',
+      'io/star.ts: 2 re-exports',
+      'io/pair.ts: a re-export-only module',
+      'io/typed.ts: 2 re-exports',
+      'io/multi.ts: 2 re-exports',
+      'io/alias.ts: 3 re-exports',
     ]);
   });
 

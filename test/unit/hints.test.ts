@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { carryGlobals, withGlobals } from '../../src/commands/shared/hints.js';
 import { watchWithOutput } from '../../src/commands/shared/watch.js';
-import type { StatusLike } from '../../src/commands/shared/status-view.js';
+import type { ProjectStatus } from '../../src/client/schemas.js';
 import { InterruptedError, NotSignedInError, WatchTimeoutError } from '../../src/errors.js';
 import { createProgress } from '../../src/io/progress.js';
 import { fakeClock, fakeCtx, fakeIo } from '../support/fakes.js';
@@ -43,7 +43,7 @@ describe('carryGlobals', () => {
   });
 });
 
-function status(next: StatusLike['next']): StatusLike {
+function status(next: ProjectStatus['next']): ProjectStatus {
   return { signals_ready: true, scoring: 'running', summary: 's', next, analyses: [{ status: 'running' }] };
 }
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { requireTool } from '../../src/ops/mcp-tools.js';
 import { UnexpectedReplyError, UsageError } from '../../src/errors.js';
 import { buildArguments, validateArguments } from '../../src/mcp/args.js';
-import type { McpConnection, Tool } from '../../src/mcp/client.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpConnection } from '../../src/mcp/client.js';
 import { mcpFailure } from '../../src/mcp/client.js';
 import { toolFailure } from '../../src/ops/mcp-tools.js';
 

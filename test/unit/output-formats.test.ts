@@ -1,6 +1,6 @@
 // Output formats: csv quoting, tsv, streamed json arrays, ndjson, fitted tables without colour.
 import { describe, expect, it } from 'vitest';
-import type { OutputFormat } from '../../src/context.js';
+import type { OutputFormat } from '../../src/formats.js';
 import { Writable } from 'node:stream';
 import { printJson, printRows } from '../../src/io/output.js';
 import { write } from '../../src/io/write.js';

@@ -2,7 +2,7 @@
 // cells never start a formula, JSON stays exact, and writes are batched.
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { OutputFormat } from '../../src/context.js';
+import type { OutputFormat } from '../../src/formats.js';
 import { main } from '../../src/main.js';
 import { printChecklist, printPairsText, printRows, printSections } from '../../src/io/output.js';
 import { csvField, isFormulaLike } from '../../src/io/cells.js';

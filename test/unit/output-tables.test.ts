@@ -3,7 +3,7 @@
 // no line of any table is ever wider than the terminal.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { OutputFormat } from '../../src/context.js';
+import type { OutputFormat } from '../../src/formats.js';
 import { printChecklist, printPairsText, printRows, printText } from '../../src/io/output.js';
 import type { Column } from '../../src/io/columns.js';
 import { fitWidths, formatTable } from '../../src/io/table.js';

@@ -3,10 +3,10 @@ import { Command } from 'commander';
 import { build, run, type StatusOptions } from '../../src/commands/status/status.js';
 import { fakeClient } from '../support/commands.js';
 import { fakeCtx, fakeIo } from '../support/fakes.js';
-import type { StatusLike } from '../../src/commands/shared/status-view.js';
+import type { ProjectStatus } from '../../src/client/schemas.js';
 import { AnalysisFailedError, UsageError, WatchTimeoutError } from '../../src/errors.js';
 
-const running: StatusLike = {
+const running: ProjectStatus = {
   signals_ready: true,
   scoring: 'running',
   summary: '1 of 2 analyses running',
@@ -22,19 +22,19 @@ const running: StatusLike = {
     { keyword_id: 'k2', keyword_name: 'SOS1', status: 'running' },
   ],
 };
-const done: StatusLike = {
+const done: ProjectStatus = {
   ...running,
   scoring: 'done',
   next: 'list_signals',
   summary: 'Scoring done',
   analyses: running.analyses.map((a) => ({ ...a, status: 'done' })),
 };
-const failed: StatusLike = { ...done, analyses: [done.analyses[0]!, { ...done.analyses[1]!, status: 'failed' }] };
+const failed: ProjectStatus = { ...done, analyses: [done.analyses[0]!, { ...done.analyses[1]!, status: 'failed' }] };
 
 const PID = '0b6f3c1e-0001-4001-8001-000000000001';
 
 /** A client that knows the projects the tests name and answers the status polls from a script. */
-function service(statuses: StatusLike[]): { client: ReturnType<typeof fakeClient>['client']; polls: () => number } {
+function service(statuses: ProjectStatus[]): { client: ReturnType<typeof fakeClient>['client']; polls: () => number } {
   let i = 0;
   const { client } = fakeClient({
     listProjects: async () => ({ projects: ['Oncology watchlist', 'P'].map((name) => ({ id: PID, name, role: 'owner' })) }),
@@ -162,13 +162,16 @@ describe('status --watch', () => {
 
   it('an old failure and a new one: exit 10 names only the new one', async () => {
     const io = fakeIo(false);
-    const before: StatusLike = {
+    const before: ProjectStatus = {
       ...failed,
       scoring: 'running',
       next: 'wait',
       analyses: [...failed.analyses, { keyword_id: 'k3', keyword_name: 'SHP2', status: 'running' }],
     };
-    const after: StatusLike = { ...failed, analyses: [...failed.analyses, { keyword_id: 'k3', keyword_name: 'SHP2', status: 'failed' }] };
+    const after: ProjectStatus = {
+      ...failed,
+      analyses: [...failed.analyses, { keyword_id: 'k3', keyword_name: 'SHP2', status: 'failed' }],
+    };
     const error = (await run(watch(), fakeCtx(io, { format: 'json', client: service([before, after]).client })).catch(
       (e: unknown) => e,
     )) as Error;

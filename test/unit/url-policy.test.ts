@@ -1,5 +1,5 @@
 // Issue 20, items 3 and 4: the one URL-open policy (src/io/browser.ts) and the one shell-quoting
-// rule for suggested commands (src/io/shell.ts).
+// rule for suggested commands (`shellQuote` in src/io/text.ts).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkServiceUrl, openServiceUrl } from '../../src/io/browser.js';

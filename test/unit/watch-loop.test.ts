@@ -1,6 +1,7 @@
+import type { ProjectStatus } from '../../src/client/schemas.js';
 import { describe, expect, it } from 'vitest';
 import { parseTiming, watchStatus, watchWithOutput } from '../../src/commands/shared/watch.js';
-import { elapsedSince, statusLine, type StatusLike } from '../../src/commands/shared/status-view.js';
+import { elapsedSince, statusLine } from '../../src/commands/shared/status-view.js';
 import { assertNoFailedAnalyses } from '../../src/commands/shared/exit-policy.js';
 import { describeStatus, failedSince, startedByReply } from '../../src/ops/status-reading.js';
 import { formatSeconds } from '../../src/io/text.js';
@@ -10,11 +11,15 @@ import { fakeClock, fakeIo, scriptedPoll } from '../support/fakes.js';
 
 /** A clock whose sleeps return at once and advance time: the loop's timing, without waiting. */
 
-function status(next: StatusLike['next'], analyses: StatusLike['analyses'] = [], scoring: StatusLike['scoring'] = 'running'): StatusLike {
+function status(
+  next: ProjectStatus['next'],
+  analyses: ProjectStatus['analyses'] = [],
+  scoring: ProjectStatus['scoring'] = 'running',
+): ProjectStatus {
   return { signals_ready: true, scoring, summary: 's', next, analyses };
 }
 
-const scripted = (replies: Array<StatusLike | Error>) => scriptedPoll(replies);
+const scripted = (replies: Array<ProjectStatus | Error>) => scriptedPoll(replies);
 
 const never = new AbortController().signal;
 
@@ -165,7 +170,7 @@ describe('helpers', () => {
   });
 
   it('the live line and the timeout carry the server summary; a stalled wait names the setup URL', async () => {
-    const stalled: StatusLike = {
+    const stalled: ProjectStatus = {
       signals_ready: true,
       scoring: 'not_started',
       summary: 'Waiting for scoring setup:\n finish it in the app',
@@ -238,7 +243,7 @@ describe('helpers', () => {
   });
 
   it('failedSince counts what was not failed at the first poll, by task, runs or keyword', () => {
-    const first: StatusLike = {
+    const first: ProjectStatus = {
       ...status('wait'),
       analyses: [
         { task_id: 't1', status: 'failed' },

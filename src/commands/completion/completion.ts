@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { OUTPUT_FORMATS, type Context } from '../../context.js';
+import type { Context } from '../../context.js';
+import { OUTPUT_FORMATS } from '../../formats.js';
 import { UsageError } from '../../errors.js';
 import { ACTIVITIES, ANALYSIS_MODES, GOALS, RELATIONS, TOP_TYPES } from '../../client/enums.js';
 import { printVerbatim } from '../../io/output.js';

@@ -8,8 +8,6 @@ import { type Command, Help, type Option } from 'commander';
 import { wrapProse } from '../../io/help-text.js';
 import { ALSO_READ, ENVIRONMENT } from './environment.js';
 
-export { ALSO_READ, ENVIRONMENT };
-
 /** The line every screen has in place of the global options. */
 export const GLOBALS_POINTER = 'Global options (--json, --jq, --fields, --profile, …): rsi help environment';
 

@@ -4,10 +4,11 @@
  * --wait`: one it started, ops' startedByReply), and a note for the others. Which failures are
  * news is ops' status reading (src/ops/status-reading.ts), the one `wait_for_scoring` uses.
  */
+import type { ProjectStatus } from '../../client/schemas.js';
 import { suggest } from '../../io/text.js';
 import { AnalysisFailedError } from '../../errors.js';
 import { countAnalyses, type FailureFilter, failures, type StatusAnalysis } from '../../ops/status-reading.js';
-import { plain, type StatusLike } from './status-view.js';
+import { plain } from './status-view.js';
 
 /**
  * Exit 10: scoring finished and an analysis this command is answerable for failed (`counts`).
@@ -18,7 +19,7 @@ import { plain, type StatusLike } from './status-view.js';
  * saw them fail (`status --watch`).
  */
 export function assertNoFailedAnalyses(
-  status: StatusLike,
+  status: ProjectStatus,
   projectName: string,
   counts: FailureFilter = () => true,
   note?: (line: string) => void,

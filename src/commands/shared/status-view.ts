@@ -13,20 +13,17 @@ import { printSummary } from '../../io/replies.js';
 import { countAnalyses, describeStatus } from '../../ops/status-reading.js';
 import { ANALYSIS_COLUMNS, ANALYSIS_TABLE_COLUMNS, type AnalysisRow, STATUS_COLUMNS } from '../status/views.js';
 
-/** The status the watch reads: the client's wire type (client/schemas.ts), not a copy of it. */
-export type StatusLike = ProjectStatus;
-
 /**
  * The live line and the timeout message: our one-line reading of the state, then the server's
  * own `summary`, which may say what we cannot infer (setup missing, a scan that stalled).
  */
-export function statusLine(status: StatusLike): string {
+export function statusLine(status: ProjectStatus): string {
   const summary = summaryOf(status);
   return summary ? `${describeStatus(status)} · ${summary}` : describeStatus(status);
 }
 
 /** The server's summary on one line, sanitised; empty when it sent none. */
-export function summaryOf(status: StatusLike): string {
+export function summaryOf(status: ProjectStatus): string {
   return plain(status.summary ?? '');
 }
 
@@ -40,7 +37,7 @@ export function plain(text: string): string {
 }
 
 /** The `next` value as something to type. */
-export function nextStep(status: StatusLike, projectRef: string): string {
+export function nextStep(status: ProjectStatus, projectRef: string): string {
   const p = projectRef;
   switch (status.next) {
     case 'wait':
@@ -63,7 +60,7 @@ export function nextStep(status: StatusLike, projectRef: string): string {
 export async function printStatus(
   io: Io,
   format: OutputFormat,
-  status: StatusLike,
+  status: ProjectStatus,
   projectName: string,
   now: () => number = Date.now,
 ): Promise<void> {
@@ -101,7 +98,7 @@ export async function printStatus(
   ]);
 }
 
-function describeCounts(status: StatusLike): string {
+function describeCounts(status: ProjectStatus): string {
   const c = countAnalyses(status);
   if (c.total === 0) return '';
   return ` (${c.done}/${c.total} analyses done${c.failed > 0 ? `, ${c.failed} failed` : ''})`;
@@ -120,7 +117,7 @@ export function elapsedSince(clock: Clock): () => string {
 export async function analysesPicture(ctx: {
   io: Io;
   env: Readonly<Record<string, string | undefined>>;
-}): Promise<((status: StatusLike) => string) | undefined> {
+}): Promise<((status: ProjectStatus) => string) | undefined> {
   const { progressStyle, progressBar } = await import('../../io/pictures.js');
   const style = progressStyle(ctx.io, ctx.env);
   if (!style) return undefined;

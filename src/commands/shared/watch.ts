@@ -4,13 +4,14 @@
  * timeout error and their output (NDJSON lines or a progress line). What a status looks like is
  * status-view.ts; when to exit 10, exit-policy.ts.
  */
+import type { ProjectStatus } from '../../client/schemas.js';
 import { formatSeconds } from '../../io/text.js';
 import type { Clock, Io } from '../../io/io.js';
 import type { Progress } from '../../io/progress.js';
 import { CliError, ExitCode, InterruptedError, type ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
 import { isWaiting, type WatchEvents, type WatchTiming, watchScoring } from '../../ops/watch.js';
 import { describeStatus } from '../../ops/status-reading.js';
-import { statusLine, summaryOf, type StatusLike } from './status-view.js';
+import { statusLine, summaryOf } from './status-view.js';
 import { shellCommand } from '../../io/text.js';
 import { writeJsonLine } from '../../io/output.js';
 
@@ -21,7 +22,7 @@ export const DEFAULT_TIMEOUT_S = 3600;
  * The one watch loop (src/ops/watch.ts) as the commands end it: the final status, or a
  * WatchTimeoutError whose message carries the last state seen.
  */
-export async function watchStatus<S extends StatusLike>(
+export async function watchStatus<S extends ProjectStatus>(
   poll: (signal: AbortSignal) => Promise<S>,
   timing: WatchTiming,
   clock: Clock,
@@ -36,7 +37,7 @@ export async function watchStatus<S extends StatusLike>(
 
 function timeoutError(
   timeoutMs: number,
-  last: StatusLike | undefined,
+  last: ProjectStatus | undefined,
   lastError: ServiceUnavailableError | undefined,
   unanswered: boolean,
   setupUrl: string | undefined,
@@ -65,7 +66,7 @@ export interface WatchOutputOptions {
   ndjson: boolean;
   projectName: string;
   /** A picture of the analyses for the live line (status --watch / analyses run --wait on a TTY). */
-  picture?: (status: StatusLike) => string;
+  picture?: (status: ProjectStatus) => string;
   /** Named in the timeout hint when the service kept saying wait with nothing scoring. */
   setupUrl?: string | undefined;
 }
@@ -75,7 +76,7 @@ export interface WatchOutputOptions {
  * stdout (the last line is the final state); otherwise a live line on a terminal, or one stderr line
  * per change elsewhere.
  */
-export async function watchWithOutput<S extends StatusLike>(
+export async function watchWithOutput<S extends ProjectStatus>(
   poll: (signal: AbortSignal) => Promise<S>,
   timing: WatchTiming,
   deps: { io: Io; clock: Clock; signal: AbortSignal; progress: Progress },

@@ -1,9 +1,10 @@
+import type { ProjectStatus } from '../../client/schemas.js';
 import { type Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { DEFAULT_TIMEOUT_MS, parseTiming, watchWithOutput } from '../shared/watch.js';
 import type { WatchTiming } from '../../ops/watch.js';
-import { analysesPicture, printStatus, elapsedSince, type StatusLike } from '../shared/status-view.js';
+import { analysesPicture, printStatus, elapsedSince } from '../shared/status-view.js';
 import { failedSince } from '../../ops/status-reading.js';
 import { assertNoFailedAnalyses } from '../shared/exit-policy.js';
 import { note } from '../../io/lines.js';
@@ -16,7 +17,7 @@ export interface StatusOptions {
   watch: WatchTiming | undefined;
 }
 
-type Status = StatusLike;
+type Status = ProjectStatus;
 
 export const command: CommandDeclaration = {
   path: 'status',

@@ -10,7 +10,7 @@ import * as serve from '../../../src/commands/mcp/serve/serve.js';
 import * as tools from '../../../src/commands/mcp/tools/tools.js';
 import * as scoreboard from '../../../src/commands/scoreboard/scoreboard.js';
 import { ForbiddenError, UsageError } from '../../../src/errors.js';
-import type { Tool } from '../../../src/mcp/client.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { fakeClient, fakeMcp, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
 

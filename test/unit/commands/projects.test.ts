@@ -11,7 +11,7 @@ import * as create from '../../../src/commands/projects/create/create.js';
 import { parseFromBriefFlags, runFromBrief } from '../../../src/commands/projects/create/from-brief.js';
 import * as list from '../../../src/commands/projects/list/list.js';
 import { ConfirmationRequiredError, DeclinedError, NotFoundError, UsageError } from '../../../src/errors.js';
-import type { Tool } from '../../../src/mcp/client.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { fakeClient, fakeMcp, parseFlags } from '../../support/commands.js';
 import { fakeCtx, fakeIo } from '../../support/fakes.js';
 import { ScriptedPrompter } from '../../support/prompter.js';
