@@ -14,6 +14,7 @@ import type { AuthGlobals, Credentials } from './auth/credentials.js';
 import type { Settings } from './settings.js';
 import type { Session } from './auth/session.js';
 import type { Browser } from './io/browser.js';
+import type { Output, OutputShape } from './io/formats.js';
 import type { Prompter } from './io/prompter.js';
 import type { Progress, ProgressOptions } from './io/progress.js';
 import type { McpConnection } from './mcp/client.js';
@@ -70,6 +71,14 @@ export interface Context {
   deadline: Deadline;
   version: string;
   globals(): GlobalOptions;
+  /**
+   * Builds the run's one output, once, after the global flags are checked (program.ts, before the
+   * action): the streams, the format and its record, time and width, and the shape `--fields`/`--jq`
+   * chose (src/commands/shared/scripting.ts). A second call is a mistake and throws.
+   */
+  prepareOutput(shape?: OutputShape): Promise<Output>;
+  /** The run's one output (src/io/formats.ts `Output`), which every printer is handed. */
+  output(): Output;
   /** The person's `rsi config` settings; empty until `loadSettings` ran (before every action). */
   settings(): Settings;
   loadSettings(): Promise<void>;
@@ -127,6 +136,7 @@ export function createContext(deps: ContextDeps): Context {
   let session: Promise<Session> | undefined;
   let client: Promise<ApiClient> | undefined;
   let prompter: Promise<Prompter> | undefined;
+  let output: Output | undefined;
   let settings: Settings = {};
   const closers: Array<() => Promise<void>> = [];
   /** A yes/no question for a person at the terminal (default no), or undefined when nobody can answer. */
@@ -144,6 +154,17 @@ export function createContext(deps: ContextDeps): Context {
     globals: () => {
       globals ??= resolveGlobals(deps.flags(), env, io, settings);
       return globals;
+    },
+    prepareOutput: async (shape = {}) => {
+      if (output) throw new Error('the output of a run is built once');
+      const { format, time, wide, header } = ctx.globals();
+      const { makeOutput } = await import('./io/formats.js');
+      output = makeOutput(io, { format, time, wide, header, now: () => clock.now() }, shape);
+      return output;
+    },
+    output: () => {
+      if (!output) throw new Error('ctx.output() before the output was built (ctx.prepareOutput, before the action)');
+      return output;
     },
     settings: () => settings,
     loadSettings: async () => {

@@ -186,13 +186,19 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
       ctx.io.stderr.write(`note: using ${raw.trim().replace(/\/api\/v1\/*$/, '')} as the base URL (the API is at <base>/api/v1)\n`);
     }
   });
-  // --fields and --jq are checked (and jq compiled) once the command is known, before any request.
+  // The run's one output, built once the command is known and before any request: --fields and
+  // --jq are checked (and jq compiled) against the command's declaration first.
   program.hook('preAction', async (_program, action) => {
     const globals = ctx.globals();
-    if (globals.fields === undefined && globals.jq === undefined) return;
-    const { prepareOutput } = await import('./commands/shared/scripting.js');
     const path = commandPath(action);
-    await prepareOutput(ctx, declarations.get(path) ?? { path, description: '' }, { args: action.processedArgs, opts: action.opts() });
+    const shape =
+      globals.fields === undefined && globals.jq === undefined
+        ? {}
+        : await (await import('./commands/shared/scripting.js')).outputShape(ctx, declarations.get(path) ?? { path, description: '' }, {
+            args: action.processedArgs,
+            opts: action.opts(),
+          });
+    await ctx.prepareOutput(shape);
   });
   applyToAll(program, (cmd) => {
     const declaration = declarations.get(commandPath(cmd));

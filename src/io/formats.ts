@@ -28,31 +28,84 @@ import { streamTable } from './table.js';
 import type { Batch } from './write.js';
 import { csvReader, ndjsonReader, type RowReader, tsvReader } from './read-back.js';
 
-export interface OutputTarget {
+/**
+ * What `--fields` and `--jq` ask of a run's output, checked against the command's declaration and
+ * compiled before any request (src/commands/shared/scripting.ts).
+ */
+export interface OutputShape {
+  /** `--fields`: the members/columns to keep, in this order. */
+  fields?: readonly string[] | undefined;
+  /**
+   * Where a JSON document's rows are: the member holding the list (`data`, `projects`) or
+   * undefined when the document is the row (a card, a status) or an array of rows.
+   */
+  rows?: string | undefined;
+  /** `--fields` in JSON: a row with the chosen members at their paths (src/commands/shared/fields.ts). */
+  project?: ((row: unknown) => unknown) | undefined;
+  /** `--jq`: a compiled expression (src/io/jq.ts); applied to each document printed, as JSON text. */
+  jq?: JqProgram | undefined;
+}
+
+/**
+ * A run's one output (`ctx.output()`, built once after the global flags are checked): where it
+ * goes, in which format (its name and record), how tables show times and width, and what
+ * `--fields`/`--jq` ask. Every printer that shapes data takes it as its first argument, so what
+ * a command's output is made of is in the call.
+ */
+export interface Output extends OutputShape {
   io: Io;
   format: OutputFormat;
-  /** "Now" for relative times in tables (the context's clock); the system clock when absent. */
-  now?: (() => number) | undefined;
+  /** The format's record (`FORMATS[format]`): what the printers ask, never the name. */
+  record: FormatRecord;
+  /** "Now" for relative times in tables (the context's clock). */
+  now: () => number;
   /** --time absolute: tables show times as UTC timestamps, not "5 min ago". */
-  time?: 'relative' | 'absolute' | undefined;
+  time: 'relative' | 'absolute';
   /** --wide: tables keep full ids and every column, whatever the terminal's width. */
-  wide?: boolean | undefined;
+  wide: boolean;
   /** --header: tsv starts with a header row, as csv always does. */
   header?: boolean | undefined;
   /**
    * Where the headers tables leave out are collected until every section is printed
-   * (printSections), so the `left out:` note never lands between two blocks; absent: each table
-   * writes its own note after itself.
+   * (printSections, on a copy of the run's output), so the `left out:` note never lands between
+   * two blocks; absent: each table writes its own note after itself.
    */
   leftOut?: string[] | undefined;
   /** The output continues a file that already holds its header row (`--resume`): csv and tsv print none. */
   headerWritten?: boolean | undefined;
 }
 
+/** The output of a run: its streams, its format and table settings, and the shape `--fields`/`--jq` chose. */
+export function makeOutput(
+  io: Io,
+  settings: {
+    format: OutputFormat;
+    time?: 'relative' | 'absolute' | undefined;
+    wide?: boolean | undefined;
+    header?: boolean | undefined;
+    now?: (() => number) | undefined;
+  },
+  shape: OutputShape = {},
+): Output {
+  return {
+    io,
+    format: settings.format,
+    record: formatOf(settings.format),
+    now: settings.now ?? Date.now,
+    time: settings.time ?? 'relative',
+    wide: settings.wide ?? false,
+    header: settings.header ?? false,
+    fields: shape.fields,
+    rows: shape.rows,
+    project: shape.project,
+    jq: shape.jq,
+  };
+}
+
 /** Rows to write, and how the run shapes them. */
 export interface RowsJob<T> {
   out: Batch;
-  target: OutputTarget;
+  target: Output;
   rows: AsyncIterable<T> | Iterable<T>;
   /** The command's columns, before `--fields` chose among them. */
   columns: readonly Column<T>[];
@@ -160,7 +213,7 @@ function jsonOf<T>(job: RowsJob<T>): (row: T) => unknown {
  * One line per row, cells joined by `separator`; a header first where `header` says (csv always,
  * tsv with --header), even when there are no rows.
  */
-function programRows(field: (value: unknown) => string, separator: string, end: string, header: (target: OutputTarget) => boolean) {
+function programRows(field: (value: unknown) => string, separator: string, end: string, header: (target: Output) => boolean) {
   return async <T>(job: RowsJob<T>): Promise<number> => {
     const { columns, rows, later } = await programColumns(job);
     const { out } = job;

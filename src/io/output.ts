@@ -35,40 +35,15 @@ import { type JqProgram, jsonText, writeJq } from './documents.js';
 import { keepLiterals, stringifyJson } from './json.js';
 import { type Column, columnKey, memberColumns, pickFields, selectColumns, unknownMembers } from './columns.js';
 import { forPeople, printsRecordAsLines, printsWholeReply } from '../formats.js';
-import { formatOf, type OutputTarget, type RowsJob } from './formats.js';
+import type { Output, OutputShape, RowsJob } from './formats.js';
 import { fitText, hangLine, leftOutNote, pairsText } from './lines.js';
 import { sanitizeLine, sanitizeText } from './sanitize.js';
 import { Batch, write } from './write.js';
 import { printRecordLines } from './record.js';
 
-/**
- * What `--fields` and `--jq` ask of a run's output. Set once per Io, after the flags are checked
- * (`shapeOutput`), and read by every printer below, so each command's JSON, rows and sections are
- * shaped the same way without the twenty call sites passing it along.
- */
-export interface OutputShape {
-  /** `--fields`: the members/columns to keep, in this order. */
-  fields?: readonly string[] | undefined;
-  /**
-   * Where a JSON document's rows are: the member holding the list (`data`, `projects`) or
-   * undefined when the document is the row (a card, a status) or an array of rows.
-   */
-  rows?: string | undefined;
-  /** `--fields` in JSON: a row with the chosen members at their paths (src/commands/shared/fields.ts). */
-  project?: ((row: unknown) => unknown) | undefined;
-  /** `--jq`: a compiled expression (src/io/jq.ts); applied to each document printed, as JSON text. */
-  jq?: JqProgram | undefined;
-}
-
-const shapes = new WeakMap<Io, OutputShape>();
-
-export function shapeOutput(io: Io, shape: OutputShape): void {
-  shapes.set(io, shape);
-}
-
 /** `--fields` applied to a whole JSON document: to its rows, wherever the command keeps them. */
-function shapeDocument(value: unknown, shape: OutputShape | undefined): unknown {
-  const fields = shape?.fields;
+function shapeDocument(value: unknown, shape: OutputShape): unknown {
+  const fields = shape.fields;
   if (!fields) return value;
   const pick = shape.project ?? ((r: unknown) => pickFields(r, fields));
   if (Array.isArray(value)) return value.map(pick);
@@ -94,10 +69,10 @@ async function printJq(io: Io, jq: JqProgram, json: string, pretty: boolean): Pr
  * Prints one JSON document (the API's body) and a newline; exact, never sanitised. `text` is the
  * document as the service sent it, when the caller has it: `--jq` reads that, as jq would.
  */
-export async function printJson(io: Io, value: unknown, text?: string): Promise<void> {
-  const shape = shapes.get(io);
-  const shaped = shapeDocument(value, shape);
-  if (shape?.jq) return printJq(io, shape.jq, text !== undefined && shaped === value ? text : stringifyJson(shaped), io.stdoutIsTTY);
+export async function printJson(output: Output, value: unknown, text?: string): Promise<void> {
+  const { io, jq } = output;
+  const shaped = shapeDocument(value, output);
+  if (jq) return printJq(io, jq, text !== undefined && shaped === value ? text : stringifyJson(shaped), io.stdoutIsTTY);
   await write(io.stdout, `${jsonText(shaped, io)}\n`);
 }
 
@@ -105,10 +80,10 @@ export async function printJson(io: Io, value: unknown, text?: string): Promise<
  * Prints one compact JSON document on its own line (ndjson, or a document in a stream of them):
  * `--fields` and `--jq` apply to each.
  */
-export async function printJsonLine(io: Io, value: unknown): Promise<void> {
-  const shape = shapes.get(io);
-  const shaped = shapeDocument(value, shape);
-  if (shape?.jq) return printJq(io, shape.jq, stringifyJson(shaped), false);
+export async function printJsonLine(output: Output, value: unknown): Promise<void> {
+  const { io, jq } = output;
+  const shaped = shapeDocument(value, output);
+  if (jq) return printJq(io, jq, stringifyJson(shaped), false);
   await write(io.stdout, `${stringifyJson(shaped)}\n`);
 }
 
@@ -116,10 +91,9 @@ export async function printJsonLine(io: Io, value: unknown): Promise<void> {
  * Writes one compact JSON document on its own line (for callbacks such as the watch's per-status
  * line); without `--jq` the stream buffers and this returns at once, order kept.
  */
-export function writeJsonLine(io: Io, value: unknown): Promise<void> | undefined {
-  const shape = shapes.get(io);
-  if (shape?.jq) return printJsonLine(io, value);
-  io.stdout.write(`${stringifyJson(shapeDocument(value, shape))}\n`);
+export function writeJsonLine(output: Output, value: unknown): Promise<void> | undefined {
+  if (output.jq) return printJsonLine(output, value);
+  output.io.stdout.write(`${stringifyJson(shapeDocument(value, output))}\n`);
   return undefined;
 }
 
@@ -127,9 +101,9 @@ export function writeJsonLine(io: Io, value: unknown): Promise<void> | undefined
  * Prints a reply that is one document in a format of documents: as the one document (indented on
  * a terminal) where the format prints replies whole, else as one compact line.
  */
-export async function printDocument(target: OutputTarget, value: unknown): Promise<void> {
-  if (printsWholeReply(target.format)) await printJson(target.io, value);
-  else await printJsonLine(target.io, value);
+export async function printDocument(output: Output, value: unknown): Promise<void> {
+  if (printsWholeReply(output.format)) await printJson(output, value);
+  else await printJsonLine(output, value);
 }
 
 /**
@@ -138,28 +112,27 @@ export async function printDocument(target: OutputTarget, value: unknown): Promi
  * Returns the number of rows printed.
  */
 export async function printRows<T>(
-  target: OutputTarget,
+  output: Output,
   rows: AsyncIterable<T> | Iterable<T>,
   allColumns: readonly Column<T>[],
   rowJson: (row: T) => unknown = (row) => row,
 ): Promise<number> {
-  const shape = shapes.get(target.io);
   return writeRows({
-    out: new Batch(target.io.stdout),
-    target,
+    out: new Batch(output.io.stdout),
+    target: output,
     rows,
     columns: allColumns,
     rowJson,
-    fields: shape?.fields,
-    project: shape?.project,
-    jq: shape?.jq,
+    fields: output.fields,
+    project: output.project,
+    jq: output.jq,
     addUnknown: true,
   });
 }
 
 async function writeRows<T>(job: RowsJob<T>): Promise<number> {
   try {
-    return await formatOf(job.target.format).writeRows(job);
+    return await job.target.record.writeRows(job);
   } catch (error) {
     // A walk that fails part way (a page cap, a dropped connection): the rows it gave are printed,
     // then the error, so what stdout holds is every row received, never a cut batch.
@@ -251,10 +224,9 @@ export interface Section<T = never> {
  * part as its own block, parts with a title under it. JSON formats are the command's business (the
  * API's body, exactly).
  */
-export async function printSections(target: OutputTarget, sections: ReadonlyArray<Section<any>>): Promise<void> {
-  const { format, io } = target;
+export async function printSections(target: Output, sections: ReadonlyArray<Section<any>>): Promise<void> {
+  const { format, io, fields } = target;
   // `--fields` picks among the parts' columns here; the rows printed below are not shaped again.
-  const fields = shapes.get(io)?.fields;
   if (forPeople(format)) {
     // A name picks the table's column; a dotted path reads into the part's data columns or its row.
     const pick = (s: Section<any>): readonly Column<any>[] => {
@@ -329,11 +301,19 @@ export async function printSections(target: OutputTarget, sections: ReadonlyArra
 
 /** printRows for columns already chosen (the parts of `printSections`): `--fields` is not applied again. */
 async function printRowsOf<T>(
-  target: OutputTarget,
+  target: Output,
   rows: readonly T[],
   columns: readonly Column<T>[],
   rowJson: (row: T) => unknown = (row) => row,
 ): Promise<number> {
-  const jq = shapes.get(target.io)?.jq;
-  return writeRows({ out: new Batch(target.io.stdout), target, rows, columns, rowJson, fields: undefined, jq, addUnknown: false });
+  return writeRows({
+    out: new Batch(target.io.stdout),
+    target,
+    rows,
+    columns,
+    rowJson,
+    fields: undefined,
+    jq: target.jq,
+    addUnknown: false,
+  });
 }

@@ -8,15 +8,15 @@ import { tableView } from './columns.js';
 import { forPeople, printsDocuments as documentsFormat, printsWholeReply } from '../formats.js';
 import { note } from './lines.js';
 import type { Column } from './columns.js';
-import type { OutputTarget } from './formats.js';
+import type { Output } from './formats.js';
 import { printDocument, printJson, printJsonLine, printPairsText, printRows, printText } from './output.js';
 
 /**
  * `--format json` prints `document` (the reply exactly as the service sent it, shaped by
  * `--fields`/`--jq`); every other format is `view`'s (rows, sections, a checklist).
  */
-export async function printReply(target: OutputTarget, document: unknown, view: () => Promise<unknown>): Promise<void> {
-  if (printsWholeReply(target.format)) await printJson(target.io, document);
+export async function printReply(target: Output, document: unknown, view: () => Promise<unknown>): Promise<void> {
+  if (printsWholeReply(target.format)) await printJson(target, document);
   else await view();
 }
 
@@ -35,9 +35,9 @@ export interface Listing<T> {
 }
 
 /** Prints a list in the format asked (see `Listing`); the number of rows printed, or undefined when the document went out whole. */
-export async function printListing<T>(target: OutputTarget, listing: Listing<T>): Promise<number | undefined> {
+export async function printListing<T>(target: Output, listing: Listing<T>): Promise<number | undefined> {
   if (listing.document !== undefined && printsWholeReply(target.format)) {
-    await printJson(target.io, listing.document);
+    await printJson(target, listing.document);
     return undefined;
   }
   const count = await printRows(target, listing.rows, listing.columns, listing.rowJson);
@@ -54,7 +54,7 @@ export async function printListing<T>(target: OutputTarget, listing: Listing<T>)
  * table on a terminal, and not with --wide; returns the headers left out, for one note.
  */
 export async function narrowTable<T>(
-  target: OutputTarget,
+  target: Output,
   rows: readonly T[],
   columns: Column<T>[],
   order: readonly string[],
@@ -77,7 +77,7 @@ export async function narrowTable<T>(
  * Both JSON formats print `document` (indented json on a terminal, one ndjson line elsewhere): a
  * reply that is one object (a card, a status, a run's result); the others are `view`'s.
  */
-export async function printDocumentOr(target: OutputTarget, document: unknown, view: () => Promise<unknown>): Promise<void> {
+export async function printDocumentOr(target: Output, document: unknown, view: () => Promise<unknown>): Promise<void> {
   if (documentsFormat(target.format)) await printDocument(target, document);
   else await view();
 }
@@ -87,12 +87,12 @@ export async function printDocumentOr(target: OutputTarget, document: unknown, v
  * (a reply whose list sits beside other parts); the other formats are `view`'s.
  */
 export async function printReplyOrLines(
-  target: OutputTarget,
+  target: Output,
   document: unknown,
   rows: Iterable<unknown>,
   view: () => Promise<unknown>,
 ): Promise<void> {
-  if (printsWholeReply(target.format)) await printJson(target.io, document);
+  if (printsWholeReply(target.format)) await printJson(target, document);
   else if (documentsFormat(target.format)) await printRows(target, rows, []);
   else await view();
 }
@@ -101,18 +101,18 @@ export async function printReplyOrLines(
  * A person reads `people`'s view (blocks under headings, several kinds of row); a program reading
  * csv or tsv gets `programs`' (one kind of row per output, so a loader keeps every row).
  */
-export async function forPeopleOr(target: OutputTarget, people: () => Promise<unknown>, programs: () => Promise<unknown>): Promise<void> {
+export async function forPeopleOr(target: Output, people: () => Promise<unknown>, programs: () => Promise<unknown>): Promise<void> {
   if (forPeople(target.format)) await people();
   else await programs();
 }
 
 /** `text` where a person reads a table (a footer's aside, such as the mode all rows share); '' elsewhere. */
-export function inTable(target: Pick<OutputTarget, 'format'>, text: string): string {
+export function inTable(target: Pick<Output, 'format'>, text: string): string {
   return forPeople(target.format) ? text : '';
 }
 
 /** Whether the format is one of the JSON documents (json, ndjson): the reply goes out whole, no prose. */
-export function printsDocuments(target: Pick<OutputTarget, 'format'>): boolean {
+export function printsDocuments(target: Pick<Output, 'format'>): boolean {
   return documentsFormat(target.format);
 }
 
@@ -122,7 +122,7 @@ export function printsDocuments(target: Pick<OutputTarget, 'format'>): boolean {
  * a function, for a footer that costs a request: it runs only when the line is shown.
  */
 export async function tableNote(
-  target: OutputTarget,
+  target: Output,
   text: string | (() => string | undefined | Promise<string | undefined>),
   how: 'raw' | 'note' = 'raw',
 ): Promise<void> {
@@ -137,7 +137,7 @@ export async function tableNote(
  * A line for a person beside data that is not a table (a card's section totals): on stderr under
  * tsv, csv and JSON; a table says it in its own titles.
  */
-export function besideData(target: OutputTarget, line: string): void {
+export function besideData(target: Output, line: string): void {
   if (!forPeople(target.format)) target.io.stderr.write(`${line}\n`);
 }
 
@@ -145,12 +145,12 @@ export function besideData(target: OutputTarget, line: string): void {
  * A line for a person on stderr, except under `--format json`, whose document says it (`✓ Created
  * project …`; ndjson, one item a line, has no document that would).
  */
-export function noteUnlessJson(target: OutputTarget, line: string): void {
+export function noteUnlessJson(target: Output, line: string): void {
   if (!printsWholeReply(target.format)) target.io.stderr.write(`${line}\n`);
 }
 
 /** A line for a person on stderr, except under the JSON formats, whose document says it (`✓ Created …`). */
-export function noteUnlessDocuments(target: OutputTarget, line: string): void {
+export function noteUnlessDocuments(target: Output, line: string): void {
   if (!printsDocuments(target)) note(target.io, line);
 }
 
@@ -168,9 +168,9 @@ export interface Made<T> {
 }
 
 /** Prints what a command made (a project) in the format asked (see `Made`). */
-export async function printMade<T>(target: OutputTarget, made: Made<T>): Promise<void> {
-  if (printsWholeReply(target.format)) await printJson(target.io, made.json);
-  else if (documentsFormat(target.format) && made.ndjson !== undefined) await printJsonLine(target.io, made.ndjson);
+export async function printMade<T>(target: Output, made: Made<T>): Promise<void> {
+  if (printsWholeReply(target.format)) await printJson(target, made.json);
+  else if (documentsFormat(target.format) && made.ndjson !== undefined) await printJsonLine(target, made.ndjson);
   else if (forPeople(target.format)) await printPairsText(target.io, made.pairs);
   else await printRows(target, [made.row], made.columns);
 }
@@ -179,12 +179,12 @@ export async function printMade<T>(target: OutputTarget, made: Made<T>): Promise
  * A summary above data (a status's project, scoring and next step): on stdout above a table, where
  * a person reads both; on stderr beside tsv and csv, so the data stays parseable.
  */
-export async function printSummary(target: OutputTarget, text: string, more: boolean): Promise<void> {
+export async function printSummary(target: Output, text: string, more: boolean): Promise<void> {
   if (forPeople(target.format)) await printText(target.io, `${text}\n${more ? '\n' : ''}`);
   else target.io.stderr.write(`${text}\n`);
 }
 
 /** A blank line between blocks of a table; other formats have no blocks to part. */
-export async function tableGap(target: OutputTarget): Promise<void> {
+export async function tableGap(target: Output): Promise<void> {
   if (forPeople(target.format)) await printText(target.io, '\n');
 }

@@ -15,6 +15,7 @@ import type { Browser } from '../../src/io/browser.js';
 import type { Prompter } from '../../src/io/prompter.js';
 import type { McpConnection } from '../../src/mcp/client.js';
 import { Network } from '../../src/http/network.js';
+import { makeOutput, type Output, type OutputShape } from '../../src/io/formats.js';
 
 export type FakeIo = Io & { out: () => string; err: () => string; stdinStream: PassThrough };
 
@@ -96,6 +97,8 @@ export interface FakeCtxOptions {
   browser?: Browser;
   /** What `ctx.mcp()` opens (a fakeMcp session); omitted, opening one fails the test. */
   mcp?: () => Promise<McpConnection>;
+  /** What `--fields`/`--jq` made of the run's output (`ctx.output()`); omitted, none. */
+  shape?: OutputShape;
 }
 
 export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Context {
@@ -123,6 +126,13 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
   // The real bound (src/context/deadline.ts), set as the program's hook sets it when a test gives --timeout.
   const deadline = createDeadline(o.signal ?? new AbortController().signal, clock);
   if (globals.commandTimeoutMs !== undefined) deadline.limit(globals.commandTimeoutMs);
+  let output: Output | undefined;
+  const build = (shape: OutputShape = o.shape ?? {}): Output =>
+    makeOutput(
+      io,
+      { format: globals.format, time: globals.time, wide: globals.wide, header: globals.header, now: () => clock.now() },
+      shape,
+    );
   return {
     io,
     env: o.env ?? {},
@@ -131,6 +141,8 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     deadline,
     version: 'test',
     globals: () => globals,
+    prepareOutput: async (shape) => (output = build(shape)),
+    output: () => (output ??= build()),
     settings: () => ({}),
     loadSettings: () => Promise.resolve(),
     network: async () => (network ??= new Network({ env: o.env ?? {}, timeoutMs: 30_000 })),

@@ -1,6 +1,7 @@
 // Colour by the conventions people set: NO_COLOR only when non-empty, FORCE_COLOR and CLICOLOR_FORCE
 // colour a pipe, CLICOLOR=0 turns it off; JSON at a terminal coloured as gh does, never in a pipe.
 import { describe, expect, it } from 'vitest';
+import { makeOutput } from '../../src/io/formats.js';
 import { colourJson, colourWanted, paint } from '../../src/io/colors.js';
 import { printJson } from '../../src/io/output.js';
 import { fakeIo } from '../support/fakes.js';
@@ -37,7 +38,7 @@ describe('JSON at a terminal', () => {
 
   it("is indented and coloured as gh's (keys bold blue, strings green, booleans yellow, null cyan)", async () => {
     const io = fakeIo({ tty: true, color: true });
-    await printJson(io, doc);
+    await printJson(makeOutput(io, { format: 'json' }), doc);
     const c = paint(true);
     expect(io.out()).toContain(`${c.bold.blue('"name"')}${c.bold(':')} ${c.green('"EGFR \\"x\\""')}`);
     expect(io.out()).toContain(c.yellow('true'));
@@ -48,10 +49,10 @@ describe('JSON at a terminal', () => {
 
   it('is plain with colour off, and compact and plain in a pipe even when colour is forced', async () => {
     const off = fakeIo({ tty: true, color: false });
-    await printJson(off, doc);
+    await printJson(makeOutput(off, { format: 'json' }), doc);
     expect(off.out()).toBe(`${plain}\n`);
     const pipe = { ...fakeIo({ tty: false }), color: true };
-    await printJson(pipe, doc);
+    await printJson(makeOutput(pipe, { format: 'json' }), doc);
     expect(pipe.out()).toBe(`${JSON.stringify(doc)}\n`);
   });
 

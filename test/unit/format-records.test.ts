@@ -15,6 +15,7 @@ import {
   printsDocuments,
   printsWholeReply,
 } from '../../src/formats.js';
+import { makeOutput, type Output } from '../../src/io/formats.js';
 import { allFormats, FORMATS, type FormatRecord, formatOf } from '../../src/io/formats.js';
 import type { Column } from '../../src/io/columns.js';
 import { printRows, printSections, type Section } from '../../src/io/output.js';
@@ -79,9 +80,9 @@ function expectRows(format: OutputFormat, text: string): void {
   }
 }
 
-async function printed(format: OutputFormat, print: (target: { io: ReturnType<typeof fakeIo>; format: OutputFormat }) => Promise<unknown>) {
+async function printed(format: OutputFormat, print: (target: Output) => Promise<unknown>) {
   const io = fakeIo({ tty: forPeople(format), columns: 100 });
-  await print({ io, format });
+  await print(makeOutput(io, { format }));
   await new Promise((r) => setImmediate(r));
   return io.out();
 }
@@ -112,7 +113,7 @@ describe.each(OUTPUT_FORMATS.map((f) => [f]))('every printer writes the data in 
 
   it('printReply, printDocumentOr, printReplyOrLines and printMade', async () => {
     const document = { data: ROWS };
-    const view = (t: { io: ReturnType<typeof fakeIo>; format: OutputFormat }) => () => printRows(t, ROWS, COLUMNS);
+    const view = (t: Output) => () => printRows(t, ROWS, COLUMNS);
     expectRows(format, await printed(format, (t) => printReply(t, document, view(t))));
     expectRows(format, await printed(format, (t) => printDocumentOr(t, document, view(t))));
     expectRows(format, await printed(format, (t) => printReplyOrLines(t, document, ROWS, view(t))));
@@ -163,7 +164,7 @@ describe('csv and tsv give a loader the same columns whatever the data', () => {
       yield { name: 'Beta', count: 2, late: 1 };
       yield { name: 'Gamma', count: 3, late: 2 };
     }
-    await printRows({ io, format: 'csv' }, stream() as AsyncIterable<Row>, COLUMNS);
+    await printRows(makeOutput(io, { format: 'csv' }), stream() as AsyncIterable<Row>, COLUMNS);
     expect(io.out()).toBe('name,count\r\nAlpha,1\r\nBeta,2\r\nGamma,3\r\n');
     expect(io.err().match(/warning: later rows carry members/g)).toHaveLength(1);
     expect(io.err()).toContain('(late)');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { makeOutput } from '../../src/io/formats.js';
 import { main } from '../../src/main.js';
 import { printRows } from '../../src/io/output.js';
 import { ApiClient } from '../../src/client/client.js';
@@ -101,7 +102,7 @@ describe('schema-valid replies render in every format', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(keywordHit, { maxLength: 15 }), fc.boolean(), async (rows, tty) => {
         const io = fakeIo({ stdoutTTY: tty, stdin: '' });
-        const n = await printRows({ io, format }, rows, [
+        const n = await printRows(makeOutput(io, { format }), rows, [
           { header: 'NAME', value: (r) => r.name, flexible: true },
           { header: 'TYPE', value: (r) => r.type },
           { header: 'SYNONYMS', value: (r) => r.synonyms },

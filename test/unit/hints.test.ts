@@ -1,6 +1,7 @@
 // Hints that work when followed: a hint's `rsi …` carries the --profile and --base-url the run was
 // given; an interrupted or timed-out watch names the project and the exact command to resume.
 import { describe, expect, it } from 'vitest';
+import { makeOutput } from '../../src/io/formats.js';
 import { carryGlobals, withGlobals } from '../../src/commands/shared/hints.js';
 import { watchWithOutput } from '../../src/commands/shared/watch.js';
 import type { ProjectStatus } from '../../src/client/schemas.js';
@@ -53,7 +54,7 @@ describe('a watch that ends early', () => {
     const error = await watchWithOutput(
       async () => status('wait'),
       { intervalMs: 1000, timeoutMs: 3000 },
-      { io, clock: fakeClock(), signal: new AbortController().signal, progress: createProgress(io) },
+      { out: makeOutput(io, { format: 'tsv' }), clock: fakeClock(), signal: new AbortController().signal, progress: createProgress(io) },
       { ndjson: false, projectName: 'My first project' },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WatchTimeoutError);
@@ -72,7 +73,7 @@ describe('a watch that ends early', () => {
         return status('wait');
       },
       { intervalMs: 1000, timeoutMs: 0 },
-      { io, clock: fakeClock(), signal: abort.signal, progress: createProgress(io) },
+      { out: makeOutput(io, { format: 'tsv' }), clock: fakeClock(), signal: abort.signal, progress: createProgress(io) },
       { ndjson: true, projectName: "Bob's plan" },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InterruptedError);

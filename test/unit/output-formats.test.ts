@@ -1,5 +1,6 @@
 // Output formats: csv quoting, tsv, streamed json arrays, ndjson, fitted tables without colour.
 import { describe, expect, it } from 'vitest';
+import { makeOutput } from '../../src/io/formats.js';
 import type { OutputFormat } from '../../src/formats.js';
 import { Writable } from 'node:stream';
 import { printJson, printRows } from '../../src/io/output.js';
@@ -27,7 +28,7 @@ const columns: Column<Row>[] = [
 
 async function render(format: OutputFormat, data: Iterable<Row> | AsyncIterable<Row> = rows, tty = false, width = 80) {
   const io = fakeIo({ tty, columns: width });
-  const n = await printRows({ io, format }, data, columns);
+  const n = await printRows(makeOutput(io, { format }), data, columns);
   await new Promise((r) => setImmediate(r));
   return { n, text: io.out() };
 }
@@ -100,9 +101,9 @@ describe('printJson', () => {
   it('prints the value exactly: compact when piped, 2-space on a TTY', async () => {
     const body = { data: [], meta: { page: 1, pageSize: 10 } };
     const piped = fakeIo({ columns: 80 });
-    await printJson(piped, body);
+    await printJson(makeOutput(piped, { format: 'json' }), body);
     const tty = fakeIo({ tty: true, columns: 80 });
-    await printJson(tty, body);
+    await printJson(makeOutput(tty, { format: 'json' }), body);
     await new Promise((r) => setImmediate(r));
     expect(piped.out()).toBe(`${JSON.stringify(body)}\n`);
     expect(tty.out()).toBe(`${JSON.stringify(body, null, 2)}\n`);

@@ -2,6 +2,7 @@
 // cells never start a formula, JSON stays exact, and writes are batched.
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { makeOutput } from '../../src/io/formats.js';
 import type { OutputFormat } from '../../src/formats.js';
 import { main } from '../../src/main.js';
 import { printChecklist, printPairsText, printRows, printSections } from '../../src/io/output.js';
@@ -79,7 +80,7 @@ describe('CSV is spreadsheet-safe', () => {
   it('a whole csv table has no formula cell and no raw control', async () => {
     const io = fakeIo();
     const rows = [{ name: '=1+1', note: HOSTILE, n: -4 }];
-    await printRows({ io, format: 'csv' }, rows, [
+    await printRows(makeOutput(io, { format: 'csv' }), rows, [
       { header: 'NAME', value: (r) => r.name },
       { header: 'NOTE', value: (r) => r.note },
       { header: 'N', value: (r) => r.n },
@@ -109,7 +110,7 @@ describe('every human format sanitises; JSON stays exact', () => {
   ];
   async function render(format: OutputFormat, columnsWide = 400) {
     const io = fakeIo({ tty: format === 'table', columns: columnsWide });
-    await printRows({ io, format }, rows, columns);
+    await printRows(makeOutput(io, { format }), rows, columns);
     await tick();
     return io.out();
   }
@@ -153,7 +154,7 @@ describe('every human format sanitises; JSON stays exact', () => {
       { name: 'EGFR', id: 'b' },
       { name: '🧬'.repeat(30), id: 'c' },
     ];
-    await printRows({ io, format: 'table' }, wide, [
+    await printRows(makeOutput(io, { format: 'table' }), wide, [
       { header: 'NAME', value: (r) => r.name, flexible: true },
       { header: 'ID', value: (r) => r.id },
     ]);
@@ -201,7 +202,7 @@ describe('printSections: one document for a multi-part reply', () => {
 
   it('csv: one header, a section column, shared columns merged, CRLF', async () => {
     const io = fakeIo();
-    await printSections({ io, format: 'csv' }, sections);
+    await printSections(makeOutput(io, { format: 'csv' }), sections);
     await tick();
     expect(io.out()).toBe(
       'section,id,keyword_id,kind,signal_keyword_id,reason\r\n' + 'run,r1,k1,target,,\r\n' + `skipped,,k3,,s3,"'=already, analysed"\r\n`,
@@ -210,14 +211,14 @@ describe('printSections: one document for a multi-part reply', () => {
 
   it('tsv: the same columns, no header', async () => {
     const io = fakeIo();
-    await printSections({ io, format: 'tsv' }, sections);
+    await printSections(makeOutput(io, { format: 'tsv' }), sections);
     await tick();
     expect(io.out()).toBe('run\tr1\tk1\ttarget\t\t\nskipped\t\tk3\t\ts3\t=already, analysed\n');
   });
 
   it('table: each part as its own block, titled parts under their title', async () => {
     const io = fakeIo({ tty: true });
-    await printSections({ io, format: 'table' }, sections);
+    await printSections(makeOutput(io, { format: 'table' }), sections);
     await tick();
     expect(io.out()).toMatch(
       /^RUN ID\s+KEYWORD ID\s+KIND\nr1\s+k1\s+target\n\nskipped\nKEYWORD ID\s+SIGNAL KEYWORD ID\s+REASON\nk3\s+s3\s+=already, analysed\n$/,
@@ -241,7 +242,7 @@ describe('writes are batched while streaming', () => {
       async function* rows() {
         for (let i = 0; i < 5400; i++) yield { id: `id-${i}`, name: `name ${i}`, count: i };
       }
-      const n = await printRows({ io, format }, rows(), [
+      const n = await printRows(makeOutput(io, { format }), rows(), [
         { header: 'NAME', value: (r) => r.name },
         { header: 'COUNT', value: (r) => r.count, numeric: true },
         { header: 'ID', value: (r) => r.id, keep: true },

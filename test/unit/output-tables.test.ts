@@ -3,6 +3,7 @@
 // no line of any table is ever wider than the terminal.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { makeOutput } from '../../src/io/formats.js';
 import type { OutputFormat } from '../../src/formats.js';
 import { printChecklist, printPairsText, printRows, printText } from '../../src/io/output.js';
 import type { Column } from '../../src/io/columns.js';
@@ -32,7 +33,7 @@ const columns: Column<Row>[] = [
 
 async function render<T>(format: OutputFormat, data: T[], cols: Column<T>[], width = 80) {
   const io = fakeIo({ tty: true, columns: width });
-  await printRows({ io, format, now: () => NOW }, data, cols);
+  await printRows(makeOutput(io, { format, now: () => NOW }), data, cols);
   await new Promise((r) => setImmediate(r));
   return { out: io.out(), err: io.err() };
 }
@@ -175,7 +176,7 @@ describe('relative times', () => {
 
   it('uses the clock it is given, in tables only', async () => {
     const io = fakeIo({ tty: true, columns: 100 });
-    await printRows({ io, format: 'table', now: () => NOW + 3600_000 }, rows, columns);
+    await printRows(makeOutput(io, { format: 'table', now: () => NOW + 3600_000 }), rows, columns);
     await new Promise((r) => setImmediate(r));
     expect(io.out()).toContain('1 h ago');
   });

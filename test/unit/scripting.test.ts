@@ -1,13 +1,14 @@
 // --jq's engine on jq's own manual examples, the output module's shaping for --fields and --jq,
 // and the batch walk's order and window (issue 22).
 import { describe, expect, it } from 'vitest';
+import { makeOutput } from '../../src/io/formats.js';
 import { PageWindow } from '../../src/client/window.js';
 import { inInputOrder } from '../../src/commands/shared/batch.js';
 import { type BatchLine, batchItems, readLines } from '../../src/commands/shared/batch-lines.js';
 import { Readable } from 'node:stream';
 import { type CliError, NotFoundError, UsageError } from '../../src/errors.js';
 import { compileJq, type JqOptions, jqMessage } from '../../src/io/jq.js';
-import { printJson, printRows, printSections, shapeOutput, writeJsonLine } from '../../src/io/output.js';
+import { printJson, printRows, printSections, writeJsonLine } from '../../src/io/output.js';
 import { fakeIo } from '../support/fakes.js';
 
 /** The engine as `--jq` gets it, with this process's environment (for $ENV). */
@@ -236,30 +237,26 @@ describe('output shaping', () => {
       ['json', '[{"id":"x1","name":"a"},{"id":"x2","name":"b"}]\n'],
     ] as const) {
       const io = fakeIo(false);
-      shapeOutput(io, { fields: ['id', 'name'] });
-      await printRows({ io, format }, rows, columns as never);
+      await printRows(makeOutput(io, { format }, { fields: ['id', 'name'] }), rows, columns as never);
       expect(io.out(), format).toBe(want);
     }
   });
 
   it('--fields in a table keeps the chosen columns only', async () => {
     const io = fakeIo(false);
-    shapeOutput(io, { fields: ['count', 'name'] });
-    await printRows({ io, format: 'table' }, rows, columns as never);
+    await printRows(makeOutput(io, { format: 'table' }, { fields: ['count', 'name'] }), rows, columns as never);
     expect(io.out().split('\n')[0]).toMatch(/^COUNT\s+NAME$/);
   });
 
   it('--fields on a whole document applies to its rows member', async () => {
     const io = fakeIo(false);
-    shapeOutput(io, { fields: ['name'], rows: 'data' });
-    await printJson(io, { data: rows, meta: { total: 2 } });
+    await printJson(makeOutput(io, { format: 'json' }, { fields: ['name'], rows: 'data' }), { data: rows, meta: { total: 2 } });
     expect(JSON.parse(io.out())).toEqual({ data: [{ name: 'a' }, { name: 'b' }], meta: { total: 2 } });
   });
 
   it('--fields on a multi-part document: only the columns chosen, `section` too only when chosen (issue 30)', async () => {
     const io = fakeIo(false);
-    shapeOutput(io, { fields: ['name', 'stage'] });
-    await printSections({ io, format: 'csv' }, [
+    await printSections(makeOutput(io, { format: 'csv' }, { fields: ['name', 'stage'] }), [
       {
         name: 'keyword',
         rows: [{ name: 'K', id: 'k' }],
@@ -282,8 +279,7 @@ describe('output shaping', () => {
 
   it('--fields section,name: the part of each row when asked for; dotted paths into a column or the row', async () => {
     const io = fakeIo(false);
-    shapeOutput(io, { fields: ['section', 'name', 'score.value', 'extra.deep.x'] });
-    await printSections({ io, format: 'csv' }, [
+    await printSections(makeOutput(io, { format: 'csv' }, { fields: ['section', 'name', 'score.value', 'extra.deep.x'] }), [
       {
         name: 'keyword',
         rows: [{ name: 'K', score: { value: 1, label: 'low' }, extra: { deep: { x: 'X' } } }],
@@ -298,21 +294,18 @@ describe('output shaping', () => {
 
   it('--jq sees a streamed collection as one array, and each NDJSON document on its own', async () => {
     const io = fakeIo(false);
-    shapeOutput(io, { jq: await compile('map(.name) | join("+")') });
-    await printRows({ io, format: 'json' }, rows, columns as never);
+    await printRows(makeOutput(io, { format: 'json' }, { jq: await compile('map(.name) | join("+")') }), rows, columns as never);
     expect(io.out()).toBe('a+b\n');
 
     const lines = fakeIo(false);
-    shapeOutput(lines, { jq: await compile('.count, .id') });
-    await writeJsonLine(lines, rows[0]);
-    await writeJsonLine(lines, rows[1]);
+    await writeJsonLine(makeOutput(lines, { format: 'ndjson' }, { jq: await compile('.count, .id') }), rows[0]);
+    await writeJsonLine(makeOutput(lines, { format: 'ndjson' }, { jq: await compile('.count, .id') }), rows[1]);
     expect(lines.out()).toBe('1\nx1\n2\nx2\n');
   });
 
   it('--jq prints values indented on a terminal, compact when piped; strings raw', async () => {
     const tty = fakeIo(true);
-    shapeOutput(tty, { jq: await compile('., .name') });
-    await printJson(tty, { name: 'a' });
+    await printJson(makeOutput(tty, { format: 'json' }, { jq: await compile('., .name') }), { name: 'a' });
     expect(tty.out()).toBe('{\n  "name": "a"\n}\na\n');
   });
 });

@@ -1,3 +1,4 @@
+import { makeOutput } from '../../src/io/formats.js';
 import type { ProjectStatus } from '../../src/client/schemas.js';
 import { describe, expect, it } from 'vitest';
 import { parseTiming, watchStatus, watchWithOutput } from '../../src/commands/shared/watch.js';
@@ -112,7 +113,7 @@ describe('watchWithOutput', () => {
     await watchWithOutput(
       poll,
       { intervalMs: 10, timeoutMs: 0 },
-      { io, clock: fakeClock(), signal: never, progress: createProgress(io) },
+      { out: makeOutput(io, { format: 'tsv' }), clock: fakeClock(), signal: never, progress: createProgress(io) },
       { ndjson: true, projectName: 'P' },
     );
     const lines = io.out().trimEnd().split('\n');
@@ -132,7 +133,7 @@ describe('watchWithOutput', () => {
     await watchWithOutput(
       poll,
       { intervalMs: 10, timeoutMs: 0 },
-      { io, clock: fakeClock(), signal: never, progress: createProgress(io) },
+      { out: makeOutput(io, { format: 'tsv' }), clock: fakeClock(), signal: never, progress: createProgress(io) },
       { ndjson: false, projectName: 'P' },
     );
     expect(io.out()).toBe('');
@@ -150,7 +151,7 @@ describe('watchWithOutput', () => {
     await watchWithOutput(
       poll,
       { intervalMs: 10, timeoutMs: 0 },
-      { io, clock: fakeClock(), signal: never, progress: createProgress(io, { frameMs: 0 }) },
+      { out: makeOutput(io, { format: 'tsv' }), clock: fakeClock(), signal: never, progress: createProgress(io, { frameMs: 0 }) },
       { ndjson: false, projectName: 'P' },
     );
     expect(io.err()).toContain('\r\x1b[2K⠋ scoring running · 0/1 analyses done');
@@ -183,7 +184,7 @@ describe('helpers', () => {
     const error = (await watchWithOutput(
       scripted([stalled]).poll,
       { intervalMs: 1000, timeoutMs: 5000 },
-      { io, clock: fakeClock(), signal: never, progress: createProgress(io) },
+      { out: makeOutput(io, { format: 'tsv' }), clock: fakeClock(), signal: never, progress: createProgress(io) },
       { ndjson: false, projectName: 'P', setupUrl: url },
     ).catch((e: unknown) => e)) as WatchTimeoutError;
     expect(error).toBeInstanceOf(WatchTimeoutError);

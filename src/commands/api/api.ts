@@ -207,7 +207,7 @@ export async function run(opts: ApiOptions, ctx: Context): Promise<void> {
 
   if (!opts.silent) {
     // The reply's own text when it is the document (not a merge of pages): --jq reads it as jq would.
-    if (res.isJson) await printJson(ctx.io, document, document === res.json ? res.text : undefined);
+    if (res.isJson) await printJson(ctx.output(), document, document === res.json ? res.text : undefined);
     else if (res.text && res.status >= 200 && res.status < 300) await printServiceText(ctx.io, res.text);
   }
   if (res.status < 200 || res.status >= 300) throw withMethodHint(client.errorFor(res, `${opts.method} ${opts.path}`), res, opts);

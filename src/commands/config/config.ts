@@ -9,7 +9,6 @@ import { parseSetting, SETTING_KEYS, settingKey, type SettingKey, type Settings 
 import { UsageError } from '../../errors.js';
 import * as output from '../../io/output.js';
 import { printReply } from '../../io/replies.js';
-import { target } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
 import { placeholder, suggest } from '../../io/text.js';
 
@@ -102,7 +101,7 @@ export async function run(opts: ConfigOptions, ctx: Context): Promise<void> {
       : settings[key];
   if (opts.action === 'list') {
     const settings = await store.settings();
-    return printReply(target(ctx), settings, () => {
+    return printReply(ctx.output(), settings, () => {
       const lines = SETTING_KEYS.map((k) => {
         const value = settingValue(settings, k);
         if (k === 'project') return `project=${value ?? ''}  # ${value === undefined ? 'not set' : 'set'} for profile ${profile}\n`;

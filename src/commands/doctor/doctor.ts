@@ -6,7 +6,6 @@ import { CliError, ConfigError, ServiceUnavailableError } from '../../errors.js'
 import { printChecklist } from '../../io/output.js';
 import { printReply } from '../../io/replies.js';
 import { MIN_NODE, NODE_ENGINES, nodeSupported, PACKAGE_NAME } from '../../release.js';
-import { target } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
 
 export interface Check {
@@ -39,7 +38,7 @@ const MAX_SKEW_MS = 60_000;
 
 export async function run(_opts: DoctorOptions, ctx: Context): Promise<void> {
   const checks = await runChecks(ctx);
-  await printReply(target(ctx), checks, () =>
+  await printReply(ctx.output(), checks, () =>
     printChecklist(
       ctx.io,
       checks.map((c) => ({ state: c.skipped ? 'skipped' : c.ok ? 'ok' : 'failed', text: `${c.name}: ${c.detail}`, hint: c.hint })),

@@ -4,7 +4,6 @@ import type { OpportunityPayload } from '../../client/schemas.js';
 import { printRows, printSections } from '../../io/output.js';
 import { leftOutNote } from '../../io/lines.js';
 import { forPeopleOr, inTable, printReplyOrLines } from '../../io/replies.js';
-import { target } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor, field } from '../declaration.js';
 import { OPPORTUNITY_ANALYSIS_COLUMNS, OPPORTUNITY_COLUMNS } from './views.js';
 
@@ -74,7 +73,7 @@ export async function run(opts: OpportunitiesOptions, ctx: Context): Promise<voi
   const client = await ctx.client();
   const project = await resolveProject(client, opts.project, ctx.signal);
   const payload = await client.getOpportunities(project.id, ctx.signal);
-  const out = target(ctx);
+  const out = ctx.output();
   const items = analysisItems(payload);
   // ndjson: one scored keyword (or, with --analyses, one analysis) per line, as for every list.
   await printReplyOrLines(out, payload, opts.analyses ? items : payload.keywords, () => printBoard(ctx, payload, opts.analyses === true));
@@ -91,7 +90,7 @@ function analysisItems(payload: OpportunityPayload): Item[] {
  * reader) gets one table with every row, never rows of the other kind's empty cells.
  */
 async function printBoard(ctx: Context, payload: OpportunityPayload, analyses: boolean): Promise<void> {
-  const out = target(ctx);
+  const out = ctx.output();
   const keywords = payload.keywords as Item[];
   const pa = payload.project_analyses;
   const items = analysisItems(payload);

@@ -7,7 +7,7 @@ import { tableView } from '../../io/columns.js';
 import { note } from '../../io/lines.js';
 import { narrowTable, printReply, tableNote } from '../../io/replies.js';
 import { type ScoreRow, scoreboardColumns } from './views.js';
-import { intFlag, target } from '../shared/flags.js';
+import { intFlag } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor, field } from '../declaration.js';
 
 export interface ScoreboardOptions {
@@ -51,13 +51,13 @@ export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> 
   const project = await resolveProjectLazily(() => ctx.client(), opts.project, ctx.signal);
   const { raw, board } = await withMcp(ctx, (mcp) => readScoreboard(mcp, { projectId: project.id, limit: opts.limit }));
   const reply = { content: raw };
-  const out = target(ctx);
+  const out = ctx.output();
   await printReply(out, reply.content, () => printBoard(ctx, board, project.name));
 }
 
 /** The scoreboard in tsv, csv or a table, and (under a table) how many of how many it shows. */
 async function printBoard(ctx: Context, board: ScoreboardReply, projectName: string): Promise<void> {
-  const out = target(ctx);
+  const out = ctx.output();
   const { formatNumber } = await import('../../io/pictures.js');
   const columns = scoreboardColumns(formatNumber);
   // On a terminal, as in `rsi opportunities`: a bar of the score beside it (scores run 0–100),

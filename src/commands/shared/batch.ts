@@ -32,7 +32,7 @@ import {
 import { type InFlight, PageWindow } from '../../client/window.js';
 import { pageWindow, type RequestOptions } from '../../client/paging.js';
 import { resolveKeyword, type ResolvedKeyword } from '../../ops/resolve.js';
-import type { OutputTarget } from '../../io/formats.js';
+import type { Output } from '../../io/formats.js';
 import { type BatchLine, batchItems } from './batch-lines.js';
 import type { ResumeOptions } from './batch-resume.js';
 
@@ -146,7 +146,7 @@ export interface BatchRun<R> {
    */
   alreadyPrinted(input: string): number;
   /** The run's output target: with `--resume`, continuing a file that already holds its header. */
-  output(target: OutputTarget): OutputTarget;
+  output(target: Output): Output;
   /** Call after printing, with the rows printed: the summary line; throws exit 11 when some items failed. */
   finish(rows: number): void;
 }

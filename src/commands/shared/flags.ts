@@ -4,7 +4,6 @@
  */
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import type { OutputTarget } from '../../io/formats.js';
 
 /**
  * An integer flag within [min, max], written as digits (a sign allowed, spaces around ignored);
@@ -43,11 +42,6 @@ export function nonEmpty(flag: string, raw: unknown): string | undefined {
 export function conflicting(flags: Record<string, unknown>): void {
   const given = Object.entries(flags).filter(([, v]) => v !== undefined && v !== false);
   if (given.length > 1) throw new UsageError(`${given.map(([k]) => k).join(' and ')} cannot be used together`);
-}
-
-export function target(ctx: Context): OutputTarget {
-  const { format, time, wide, header } = ctx.globals();
-  return { io: ctx.io, format, now: () => ctx.clock.now(), time, wide, header };
 }
 
 /** Reads a file or stdin ("-") as text, with clear errors for the cases users hit. */

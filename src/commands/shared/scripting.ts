@@ -1,26 +1,26 @@
 /**
  * `--fields` and `--jq`, checked and prepared once for the command about to run, before any
  * request: an unknown field or a jq expression that does not compile is exit 2 with nothing sent.
- * The output module then shapes every document and row the command prints (io/output.ts).
+ * The shape goes into the run's one output (`ctx.prepareOutput`), which every printer is handed.
  */
 import type { Context } from '../../context.js';
 import type { CommandDeclaration } from '../declaration.js';
 import { chooseFields, projectMembers } from './fields.js';
-import { shapeOutput } from '../../io/output.js';
+import type { OutputShape } from '../../io/formats.js';
 import { sanitizeText } from '../../io/sanitize.js';
 
 /**
  * Checks `--fields` against the command's declared fields (for this format, and one input or many)
- * and compiles `--jq` (loading the jq engine only then), and hands both to the output module for
- * this run: the chosen names for the columns, the projection for JSON.
+ * and compiles `--jq` (loading the jq engine only then): the shape of this run's output, the chosen
+ * names for the columns, the projection for JSON.
  */
-export async function prepareOutput(
+export async function outputShape(
   ctx: Context,
   declaration: CommandDeclaration,
   line: { args: readonly unknown[]; opts: Readonly<Record<string, unknown>> },
-): Promise<void> {
+): Promise<OutputShape> {
   const { fields, jq, format } = ctx.globals();
-  if (fields === undefined && jq === undefined) return;
+  if (fields === undefined && jq === undefined) return {};
   const chosen = fields === undefined ? undefined : chooseFields(declaration, fields, { format, ...line });
   const [program] = await Promise.all([
     jq === undefined
@@ -38,10 +38,10 @@ export async function prepareOutput(
     // only; nothing is read or sent before the expression is known to compile).
     jq === undefined ? undefined : Promise.all([import('../../auth/session.js'), import('../../client/client.js')]).catch(() => undefined),
   ]);
-  shapeOutput(ctx.io, {
+  return {
     fields: chosen?.columns,
     rows: declaration.fields?.rows,
     project: chosen && ((row) => projectMembers(row, chosen.paths)),
     jq: program,
-  });
+  };
 }

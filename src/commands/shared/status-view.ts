@@ -7,7 +7,7 @@ import { formatSeconds, suggest } from '../../io/text.js';
 import type { ProjectStatus } from '../../client/schemas.js';
 import type { Clock, Io } from '../../io/io.js';
 import { sanitizeLine } from '../../io/sanitize.js';
-import type { OutputFormat } from '../../formats.js';
+import type { Output } from '../../io/formats.js';
 import { printSections } from '../../io/output.js';
 import { printSummary } from '../../io/replies.js';
 import { countAnalyses, describeStatus } from '../../ops/status-reading.js';
@@ -57,13 +57,7 @@ export function nextStep(status: ProjectStatus, projectRef: string): string {
  * `analysis` row per analysis with its task id and runs, ids included) while the summary also goes
  * to stderr, so a pipe gets data and the person still sees the state.
  */
-export async function printStatus(
-  io: Io,
-  format: OutputFormat,
-  status: ProjectStatus,
-  projectName: string,
-  now: () => number = Date.now,
-): Promise<void> {
+export async function printStatus(target: Output, status: ProjectStatus, projectName: string): Promise<void> {
   type Analysis = AnalysisRow;
   const summary = [
     // Service text on its own line each: a line break in a name or summary cannot add lines that
@@ -75,7 +69,6 @@ export async function printStatus(
     `Next:     ${nextStep(status, projectName)}`,
   ].join('\n');
   const analyses = status.analyses as readonly Analysis[];
-  const target = { io, format, now };
   // Above a table the summary is read with it; beside tsv/csv it goes to stderr, so a pipe gets data
   // and the person still sees the state.
   await printSummary(target, summary, analyses.length > 0);

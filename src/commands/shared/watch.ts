@@ -6,7 +6,8 @@
  */
 import type { ProjectStatus } from '../../client/schemas.js';
 import { formatSeconds } from '../../io/text.js';
-import type { Clock, Io } from '../../io/io.js';
+import type { Clock } from '../../io/io.js';
+import type { Output } from '../../io/formats.js';
 import type { Progress } from '../../io/progress.js';
 import { CliError, ExitCode, InterruptedError, type ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
 import { isWaiting, type WatchEvents, type WatchTiming, watchScoring } from '../../ops/watch.js';
@@ -79,10 +80,10 @@ export interface WatchOutputOptions {
 export async function watchWithOutput<S extends ProjectStatus>(
   poll: (signal: AbortSignal) => Promise<S>,
   timing: WatchTiming,
-  deps: { io: Io; clock: Clock; signal: AbortSignal; progress: Progress },
+  deps: { out: Output; clock: Clock; signal: AbortSignal; progress: Progress },
   output: WatchOutputOptions,
 ): Promise<S> {
-  const { io, progress } = deps;
+  const { out, progress } = deps;
   // The command that picks the watch up again: the project by name, the same output.
   const resume = shellCommand(['rsi', 'status', output.projectName, '--watch', ...(output.ndjson ? ['--json'] : [])]);
   try {
@@ -95,7 +96,7 @@ export async function watchWithOutput<S extends ProjectStatus>(
         onStatus(status, changed) {
           if (!changed) return;
           // With --jq the line is written by the engine's thread: wait for it (and its errors).
-          if (output.ndjson) return writeJsonLine(io, status);
+          if (output.ndjson) return writeJsonLine(out, status);
           // The picture and the elapsed time stay in view; the server's summary comes last.
           else progress.update(`${describeStatus(status)}${output.picture?.(status) ?? ''}`, summaryOf(status));
         },

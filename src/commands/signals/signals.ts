@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { ANALYSIS_MODES } from '../../client/enums.js';
 import { printListing } from '../../io/replies.js';
 import { signalColumns } from './views.js';
-import { enumFlag, intFlag, nonEmpty, target } from '../shared/flags.js';
+import { enumFlag, intFlag, nonEmpty } from '../shared/flags.js';
 import { type CommandDeclaration, commandFor, field } from '../declaration.js';
 
 export interface SignalsOptions {
@@ -67,7 +67,7 @@ export async function run(opts: SignalsOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const project = await resolveProject(client, opts.project, ctx.signal);
   const list = await client.listSignals(project.id, { type: opts.type, analysis_mode: opts.analysisMode, limit: opts.limit }, ctx.signal);
-  const out = target(ctx);
+  const out = ctx.output();
   // On a terminal the watchlist keyword's id is shown only when the rows do not all share it.
   const oneKeyword = new Set(list.signals.map((s) => s.keyword_id)).size <= 1;
   const columns = signalColumns(oneKeyword);

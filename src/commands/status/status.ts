@@ -87,8 +87,8 @@ export function parseStatusFlags(project: string, flags: { watch?: boolean; inte
 export async function run(options: StatusOptions, ctx: Context): Promise<void> {
   const [client, { resolveProject }] = await Promise.all([ctx.client(), import('../../ops/resolve.js')]);
   const { io } = ctx;
-  const { format } = ctx.globals();
-  const machine = printsDocuments({ format });
+  const out = ctx.output();
+  const machine = printsDocuments(out);
   ctx.deadline.step(`the project ${options.project} to be looked up`);
   const project = await resolveProject(client, options.project, ctx.signal);
   let first: Status | undefined;
@@ -101,7 +101,7 @@ export async function run(options: StatusOptions, ctx: Context): Promise<void> {
   if (options.watch === undefined) {
     ctx.deadline.step(`the status of ${project.name}`);
     const status = await poll(ctx.signal);
-    await printDocumentOr({ io, format }, status, () => printStatus(io, format, status, project.name, () => ctx.clock.now()));
+    await printDocumentOr(out, status, () => printStatus(out, status, project.name));
     return;
   }
 
@@ -110,10 +110,10 @@ export async function run(options: StatusOptions, ctx: Context): Promise<void> {
     poll,
     // The bound counts from the command's start, the project's lookup included.
     { ...options.watch, startedAt: ctx.deadline.startedAt },
-    { io, clock: ctx.clock, signal: ctx.signal, progress },
+    { out, clock: ctx.clock, signal: ctx.signal, progress },
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );
-  if (!machine) await printStatus(io, format, final, project.name, () => ctx.clock.now());
+  if (!machine) await printStatus(out, final, project.name);
   // Exit 10 only for analyses that failed while this watch ran; older failures are history.
 
   assertNoFailedAnalyses(final, project.name, failedSince(first ?? final), (line) => note(io, `note: ${line}`));

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import type { ApiClient } from '../../../client/client.js';
 import { forPeople, type OutputFormat } from '../../../formats.js';
+import type { Output } from '../../../io/formats.js';
 import { canPrompt } from '../../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../../client/schemas.js';
 import { ConfirmationRequiredError, DeclinedError, UsageError } from '../../../errors.js';
@@ -212,8 +213,9 @@ export async function run(options: AnalysesRunOptions, ctx: Context): Promise<vo
 
 async function runWithin(options: AnalysesRunOptions, ctx: Context, body: RunAnalysesBody): Promise<void> {
   const { io } = ctx;
-  const { format } = ctx.globals();
-  const machine = printsDocuments({ format });
+  const out = ctx.output();
+  const { format } = out;
+  const machine = printsDocuments(out);
   // stdin that carried the selections cannot also carry the answer to a question.
   const stdinFree = options.selectionsFrom !== '-';
   // --timeout bounds all of it from the command's start: ctx.signal ends with the bound, naming the step.
@@ -251,7 +253,7 @@ async function runWithin(options: AnalysesRunOptions, ctx: Context, body: RunAna
       }
       await showConfirmation(io, question, project.name);
       if (!stdinFree || !canPrompt(io)) {
-        if (machine) await printReply(io, question);
+        if (machine) await printReply(out, question);
         throw new ConfirmationRequiredError(`the service asks to confirm before running analyses for "${project.name}"; nothing was run`, {
           hint: stdinFree
             ? 'run again with --yes to confirm (no terminal to ask on)'
@@ -264,18 +266,17 @@ async function runWithin(options: AnalysesRunOptions, ctx: Context, body: RunAna
     },
   });
   if (outcome.outcome === 'declined') {
-    if (machine) await printReply(io, outcome.result);
+    if (machine) await printReply(out, outcome.result);
     throw new DeclinedError('declined: nothing was run');
   }
   const { result } = outcome;
 
   // Past --timeout a write read back as done is still printed, without the names a request would cost.
   const names = ctx.signal.aborted ? new Map<string, string>() : await signalNames(client, project.id, format, result, ctx.signal);
-  await printResult(io, format, result, project.name, names);
+  await printResult(out, result, project.name, names);
   if (options.wait === undefined) {
     // The runs go on at the service: say how to follow them (a command to paste, built from words).
-    if ((result.runs?.length ?? 0) > 0)
-      await tableNote({ io, format }, `Next: follow it with ${suggest(['rsi', 'status', project.name, '--watch'])}`);
+    if ((result.runs?.length ?? 0) > 0) await tableNote(out, `Next: follow it with ${suggest(['rsi', 'status', project.name, '--watch'])}`);
     return;
   }
 
@@ -284,12 +285,12 @@ async function runWithin(options: AnalysesRunOptions, ctx: Context, body: RunAna
     (signal) => client.getProjectStatus(project.id, signal),
     // The bound counts from the command's start: the lookups and the run included.
     { ...options.wait, startedAt: deadline.startedAt },
-    { io, clock: ctx.clock, signal: ctx.signal, progress },
+    { out, clock: ctx.clock, signal: ctx.signal, progress },
     { ndjson: machine, projectName: project.name, picture: await analysesPicture(ctx), setupUrl: client.setupUrl(project.id) },
   );
   if (!machine) {
-    await tableGap({ io, format });
-    await printStatus(io, format, final, project.name, () => ctx.clock.now());
+    await tableGap(out);
+    await printStatus(out, final, project.name);
   }
   // Exit 10 only for the analyses this command started; others' failures are reported.
 
@@ -348,8 +349,8 @@ function str(value: unknown): string {
 }
 
 /** The needs_confirmation reply on stdout for scripts (--json / ndjson): the API's body, exact. */
-async function printReply(io: Context['io'], result: AnalysesReply): Promise<void> {
-  await printJsonLine(io, result);
+async function printReply(out: Output, result: AnalysesReply): Promise<void> {
+  await printJsonLine(out, result);
 }
 
 /**
@@ -369,16 +370,16 @@ async function signalNames(
 }
 
 async function printResult(
-  io: Context['io'],
-  format: OutputFormat,
+  out: Output,
   result: AnalysesReply,
   projectName: string,
   names: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
+  const { io } = out;
   const readBack = confirmedByReadingBack(result) ? ` (${READ_BACK_NOTE})` : '';
-  if (printsDocuments({ format })) {
+  if (printsDocuments(out)) {
     if (readBack) note(io, `note: started ${result.runs?.length ?? 0} analyses for "${projectName}"${readBack}`);
-    return printDocument({ io, format }, result);
+    return printDocument(out, result);
   }
   type Run = NonNullable<AnalysesReply['runs']>[number];
   type Skip = NonNullable<AnalysesReply['skipped']>[number];
@@ -387,8 +388,8 @@ async function printResult(
   if (runs.length > 0)
     io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"${readBack}\n`);
   else io.stderr.write(`No analysis was started for "${projectName}".\n`);
-  if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${inTable({ format }, ' (below)')}\n`);
-  await printSections({ io, format }, [
+  if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${inTable(out, ' (below)')}\n`);
+  await printSections(out, [
     {
       name: 'run',
       rows: runs,
@@ -417,6 +418,6 @@ async function printResult(
   const analysed = skipped.filter((s) => /already analysed/i.test(s.reason ?? '')).length;
   if (analysed > 0) {
     const them = analysed === 1 ? 'it' : 'them';
-    await tableNote({ io, format }, `hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again`);
+    await tableNote(out, `hint: ${analysed} skipped as already analysed: add --include-analysed to analyse ${them} again`);
   }
 }

@@ -238,10 +238,9 @@ async function checkMcp(ctx: Context): Promise<Pick<McpAuthStatus, 'signedIn' | 
 async function printStatus(ctx: Context, status: AuthStatus, mcp: McpAuthStatus, profiles: AuthStatus[], offline: boolean): Promise<void> {
   const { defaultProject } = await import('../../shared/pick.js');
   const project = defaultProject(ctx);
-  const { format, time, wide } = ctx.globals();
   // The profile in use stays at the top level (scripts read .scopes); `profiles` lists them all;
   // `mcp` is the same profile's sign-in for the MCP server; `project` its default project.
-  await printReply({ io: ctx.io, format, time, wide }, { ...status, project: project?.name ?? null, mcp, profiles }, () =>
+  await printReply(ctx.output(), { ...status, project: project?.name ?? null, mcp, profiles }, () =>
     printStatusPairs(ctx, status, mcp, profiles, offline, project),
   );
 }

@@ -6,7 +6,6 @@ import { UsageError } from '../../../errors.js';
 import type { KeywordCard, KeywordScore } from '../../../client/schemas.js';
 import { printRows, printSections } from '../../../io/output.js';
 import { besideData, printDocumentOr, tableNote } from '../../../io/replies.js';
-import { target } from '../../shared/flags.js';
 import { type CommandDeclaration, type Field, columnOnly, commandFor, field, jsonOnly, only } from '../../declaration.js';
 import { suggest } from '../../../io/text.js';
 import { ledBy } from '../../../io/columns.js';
@@ -129,13 +128,13 @@ export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const card = await client.getKeyword(id, { include: opts.include }, ctx.signal);
-  const out = target(ctx);
+  const out = ctx.output();
   await printDocumentOr(out, card, () => printCard(opts, ctx, card));
 }
 
 /** One card in tsv, csv or a table: the card's row, then its sections (`--include`). */
 async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Promise<void> {
-  const out = target(ctx);
+  const out = ctx.output();
   type Card = typeof card;
   const scores = card.scores as Record<string, Score>;
   const { pictureStyle, scoreCells } = await import('../../../io/pictures.js');
@@ -230,7 +229,7 @@ async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
     resume: opts.resume,
     rows: 'one',
   });
-  const out = batch.output(target(ctx));
+  const out = batch.output(ctx.output());
   type Row = Awaited<ReturnType<typeof batch.outcomes.next>>['value'] & object;
   const card = (r: Row) => (r.ok ? r.value : undefined);
   const score = (r: Row, n: (typeof SCORES)[number]) => (card(r)?.scores as Record<string, Score> | undefined)?.[n];

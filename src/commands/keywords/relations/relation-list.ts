@@ -11,7 +11,7 @@ import { closestNames } from '../../../io/text.js';
 import type { ApiClient } from '../../../client/client.js';
 import type { RelationItem } from '../../../client/schemas.js';
 import type { RequestOptions } from '../../../client/paging.js';
-import type { OutputTarget } from '../../../io/formats.js';
+import type { Output } from '../../../io/formats.js';
 import { printListing } from '../../../io/replies.js';
 import { RELATION_MULTI_COLUMNS, type MultiLink } from './views.js';
 
@@ -114,7 +114,7 @@ export async function* multiLinks(
  * fetched together; `--format json` prints `{"data": [tagged links], "meta": [each page's meta]}`.
  */
 export async function printMulti(
-  out: OutputTarget,
+  out: Output,
   ctx: Context,
   client: ApiClient,
   id: string,

@@ -9,7 +9,7 @@ import { printListing } from '../../../io/replies.js';
 import { ledBy } from '../../../io/columns.js';
 import { type LinkRow as Link, RELATION_COLUMNS, relationBatchColumns } from './views.js';
 import { multiLinks, pairLinks, printMulti, type RelationQuery, relationQueries } from './relation-list.js';
-import { intFlag, target } from '../../shared/flags.js';
+import { intFlag } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor, field, only } from '../../declaration.js';
 import { batchFlags, resumeFlag } from '../../shared/batch-flags.js';
 
@@ -108,7 +108,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   const cap = maxPages(ctx.env);
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
-  const out = target(ctx);
+  const out = ctx.output();
   const columns = [...RELATION_COLUMNS];
   // With --all, `fetched N of M` on stderr while rows go to a file (walk-progress.ts).
   const progress = opts.all ? await (await import('../../shared/walk-progress.js')).walkProgress(ctx) : undefined;
@@ -181,7 +181,7 @@ async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
       else for (const link of o.value.slice(batch.alreadyPrinted(o.input))) yield { input: o.input, link };
     }
   }
-  const printed = await printRows<Link>(batch.output(target(ctx)), rows(), relationBatchColumns(multi), (r) =>
+  const printed = await printRows<Link>(batch.output(ctx.output()), rows(), relationBatchColumns(multi), (r) =>
     r.link === undefined ? { input: r.input, error: r.error, error_code: r.error_code } : ledBy('input', r.input, r.link),
   );
   batch.finish(printed);

@@ -5,7 +5,7 @@ import { maxPages, pageWindow } from '../../../client/paging.js';
 import { note } from '../../../io/lines.js';
 import { printListing } from '../../../io/replies.js';
 import { SEARCH_COLUMNS } from './views.js';
-import { intFlag, target } from '../../shared/flags.js';
+import { intFlag } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor, field } from '../../declaration.js';
 
 export interface SearchOptions {
@@ -68,7 +68,7 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   const window = opts.all ? pageWindow(ctx.env, ctx.clock) : 1;
   const cap = maxPages(ctx.env);
   const client = await ctx.client();
-  const out = target(ctx);
+  const out = ctx.output();
   const columns = SEARCH_COLUMNS;
   const types = opts.types;
   const wanted = (hit: { type: string }) => types === undefined || types.includes(hit.type.toLowerCase());

@@ -4,7 +4,7 @@ import { UsageError } from '../../../errors.js';
 import { collect } from '../../shared/flags.js';
 import { printJson, printServiceText } from '../../../io/output.js';
 import { printReply } from '../../../io/replies.js';
-import { parseJsonInput, readInput, target } from '../../shared/flags.js';
+import { parseJsonInput, readInput } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export interface CallOptions {
@@ -68,12 +68,12 @@ export async function run(opts: CallOptions, ctx: Context): Promise<void> {
   });
   if (result.isError) {
     // The failed result is a document too, for a script that asked for JSON; people get the error.
-    await printReply(target(ctx), result, async () => undefined);
+    await printReply(ctx.output(), result, async () => undefined);
     throw toolFailure(opts.tool, result);
   }
-  if (result.structuredContent !== undefined) await printJson(ctx.io, result.structuredContent);
+  if (result.structuredContent !== undefined) await printJson(ctx.output(), result.structuredContent);
   else {
-    await printReply(target(ctx), result, async () => {
+    await printReply(ctx.output(), result, async () => {
       const text = toolText(result);
       if (text) await printServiceText(ctx.io, text);
     });

@@ -3,7 +3,6 @@ import type { Context } from '../../../context.js';
 import { printRows } from '../../../io/output.js';
 import { tableNote } from '../../../io/replies.js';
 import { toolColumns } from './views.js';
-import { target } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor, field } from '../../declaration.js';
 
 /** `rsi mcp tools` takes no flags of its own. */
@@ -24,7 +23,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 export async function run(_opts: ToolsOptions, ctx: Context): Promise<void> {
   const { withMcp } = await import('../connect.js');
   const tools = await withMcp(ctx, (mcp) => mcp.listTools());
-  const out = target(ctx);
+  const out = ctx.output();
   const args = (t: (typeof tools)[number]): string => {
     const required = new Set(t.inputSchema.required ?? []);
     return Object.entries(t.inputSchema.properties ?? {})

@@ -6,7 +6,7 @@ import { NotFoundError, UsageError } from '../../../errors.js';
 import { GOALS } from '../../../client/enums.js';
 import { isUuid } from '../../../client/ids.js';
 import { noteUnlessJson, printMade, tableNote } from '../../../io/replies.js';
-import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput, target } from '../../shared/flags.js';
+import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export interface CreateOptions {
@@ -150,7 +150,7 @@ export async function run(opts: CreateOptions, ctx: Context): Promise<void> {
     },
   );
   const created = outcome.project;
-  const out = target(ctx);
+  const out = ctx.output();
   const namesakes = outcome.outcome === 'created' ? (outcome.namesakes ?? []) : [];
   // What happened is said in every format when it is not the plain case: a script's log shows it.
   if (outcome.outcome === 'existed') err.write(`✓ Project ${created.name} already exists (--if-absent): nothing was created\n`);

@@ -12,7 +12,7 @@ import { ConfirmationRequiredError, DeclinedError, UsageError } from '../../../e
 import { printJson } from '../../../io/output.js';
 import { formatTable } from '../../../io/table.js';
 import { noteUnlessDocuments, printMade, printsDocuments, tableNote } from '../../../io/replies.js';
-import { nonEmpty, readInput, target } from '../../shared/flags.js';
+import { nonEmpty, readInput } from '../../shared/flags.js';
 
 export interface FromBriefOptions {
   /** A path, or "-" for stdin. */
@@ -47,7 +47,7 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promis
   const brief = await readInput('--from-brief', opts.from, ctx, 1024 * 1024);
   if (!brief.trim()) throw new UsageError(`--from-brief: ${source} is empty`);
   const { io } = ctx;
-  const out = target(ctx);
+  const out = ctx.output();
   const machine = printsDocuments(out);
   // stdin that carried the brief cannot also carry the answer to a question.
   const stdinFree = opts.from !== '-';
@@ -71,7 +71,7 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promis
         io.stderr.write('\n');
         if (opts.yes) return true;
         if (!stdinFree || !canPrompt(io)) {
-          if (machine) await printJson(io, dry.raw);
+          if (machine) await printJson(out, dry.raw);
           throw new ConfirmationRequiredError(`creating the project "${name}" needs a confirmation; nothing was created`, {
             hint: stdinFree
               ? 'run again with --yes to create it (no terminal to ask on)'
@@ -83,13 +83,13 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promis
       },
     });
     if (outcome.outcome === 'no_match') {
-      if (machine) await printJson(io, outcome.dry.raw);
+      if (machine) await printJson(out, outcome.dry.raw);
       throw new UsageError(`no scope item (target, disease, modality, …) was found in the brief; nothing was created`, {
         hint: 'name the targets, diseases or modalities the project is about, or create it with `rsi projects create --name … --watchlist-file …`',
       });
     }
     if (outcome.outcome === 'declined') {
-      if (machine) await printJson(io, outcome.dry.raw);
+      if (machine) await printJson(out, outcome.dry.raw);
       throw new DeclinedError('declined: nothing was created');
     }
     return { raw: outcome.raw, project: outcome.project };

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { printListing } from '../../../io/replies.js';
 import { PROJECT_COLUMNS } from './views.js';
-import { intFlag, target } from '../../shared/flags.js';
+import { intFlag } from '../../shared/flags.js';
 import { type CommandDeclaration, commandFor, field } from '../../declaration.js';
 
 export interface ListOptions {
@@ -27,7 +27,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const body = await client.listProjects(ctx.signal);
-  const out = target(ctx);
+  const out = ctx.output();
   // --limit cuts the list in every format, the JSON document's `projects` too (as gh's --limit does).
   const projects = opts.limit === undefined ? body.projects : body.projects.slice(0, opts.limit);
   await printListing(out, {
