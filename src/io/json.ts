@@ -158,6 +158,15 @@ export function keepLiterals(from: object, to: object): void {
   }
 }
 
+/** The literal sent for `from[key]`, kept for the same number at `to[toKey]` (a member put under another key). */
+export function keepLiteralAs(from: object, key: string, to: object, toKey: string): void {
+  const source = byPosition.get(from)?.get(key);
+  if (source === undefined) return;
+  const existing = byPosition.get(to);
+  if (existing) existing.set(toKey, source);
+  else byPosition.set(to, new Map([[toKey, source]]));
+}
+
 /**
  * Carries the literals of a parsed reply to a rebuilt copy of it (a schema's output: same members,
  * new objects), member by member, so the copy prints as the reply did. Iterative, any depth;

@@ -102,13 +102,16 @@ function declaredRefusal(field: Field, format: OutputFormat, batch: boolean, arg
   return undefined;
 }
 
-/** Whether a JSON value holds something at `path`, walking arrays on the way. */
-function has(value: unknown, path: readonly string[]): boolean {
-  if (path.length === 0) return value !== undefined;
-  if (Array.isArray(value)) return value.some((v) => has(v, path));
+/**
+ * Whether `--json NAME` reads back as the key NAME: in the row, or in the rows of a part on the
+ * field's declared path (`analyses` of a status), which stays where it is.
+ */
+function readsBack(value: unknown, path: readonly string[], name: string): boolean {
+  if (Array.isArray(value)) return value.some((v) => readsBack(v, path, name));
   if (value === null || typeof value !== 'object') return false;
+  if (Object.hasOwn(value, name)) return true;
   const [head = '', ...rest] = path;
-  return Object.hasOwn(value, head) && has((value as Record<string, unknown>)[head], rest);
+  return rest.length > 0 && Object.hasOwn(value, head) && readsBack((value as Record<string, unknown>)[head], rest, name);
 }
 
 /** The rows a JSON document carries: the document itself, and the members of its rows list. */
@@ -136,8 +139,8 @@ function checkPresent(declaration: CommandDeclaration, field: Field, format: Out
     const paths = 'paths' in field.json ? field.json.paths : [];
     const rows = docs.flatMap((d) => rowsOf(d, declaration));
     expect(
-      rows.some((r) => paths.some((p) => has(r, p.split('.')))),
-      `no ${paths.join(' or ')} in ${out.slice(0, 300)}`,
+      rows.some((r) => paths.some((p) => readsBack(r, p.split('.'), field.name))),
+      `no key ${field.name} (from ${paths.join(' or ')}) in ${out.slice(0, 300)}`,
     ).toBe(true);
     return;
   }
@@ -235,14 +238,21 @@ describe('every listed field in every format (the registry walked)', () => {
     expect(problems).toEqual([]);
   });
 
-  it('--json a,b is --fields in JSON: the members at their paths, dotted paths kept', async () => {
-    const r = await rsi(['keywords', 'get', 'EGFR', '--json', 'name,momentum.score,papers']);
+  it('--json a,b is --fields in JSON: each name typed reads back as a key, a dotted rest nested below it', async () => {
+    const r = await rsi(['keywords', 'get', 'EGFR', '--json', 'name,momentum.score,papers,scores_as_of']);
     expect(r.code).toBe(0);
     const card = JSON.parse(r.out);
-    expect(Object.keys(card)).toEqual(['name', 'scores', 'activity']);
-    expect(Object.keys(card.scores)).toEqual(['momentum']);
-    expect(Object.keys(card.scores.momentum)).toEqual(['score']);
-    expect(typeof card.activity.papers).toBe('number');
+    expect(Object.keys(card)).toEqual(['name', 'momentum', 'papers', 'scores_as_of']);
+    expect(Object.keys(card.momentum)).toEqual(['score']);
+    expect(typeof card.papers).toBe('number');
+    expect(typeof card.scores_as_of).toBe('string');
+    // --jq reads the name back as typed (issue 55: `.scores_as_of` was null).
+    const jq = await rsi(['keywords', 'get', 'EGFR', '--fields', 'scores_as_of', '--jq', '.scores_as_of']);
+    expect(jq.code, jq.err).toBe(0);
+    expect(jq.out).toBe(`${card.scores_as_of}\n`);
+    // A JSON-only member and the path below it keep their nesting.
+    const deep = await rsi(['keywords', 'get', 'EGFR', '--json', 'scores.composite.score']);
+    expect(Object.keys(JSON.parse(deep.out).scores.composite)).toEqual(['score']);
     // A dotted path into a JSON-only member is a column of its own in csv.
     const csv = await rsi(['keywords', 'get', 'EGFR', '--format', 'csv', '--fields', 'name,scores.composite.score']);
     expect(csv.code, csv.err).toBe(0);

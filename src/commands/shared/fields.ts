@@ -1,15 +1,16 @@
 /**
  * `--fields` / `--json a,b` against a command's declared fields (src/commands/declaration.ts):
  * checked before any request, then turned into what the output module needs: the column names for
- * csv, tsv and the table, and a projection of JSON rows that keeps each chosen member at its path
- * (`--json momentum` on a card: `{"scores":{"momentum":{…}}}`; docs/scripting.md, "Choosing
- * fields"). A field a format has no member or column for is refused there, exit 2, with why and
- * what to use instead: never an empty `{}` with exit 0.
+ * csv, tsv and the table, and a projection of JSON rows that puts each chosen member under the
+ * name that was typed, so the name reads back as a key (`--json momentum` on a card:
+ * `{"momentum":{…}}`, `.momentum` in jq; docs/scripting.md, "Choosing fields"). A field a format
+ * has no member or column for is refused there, exit 2, with why and what to use instead: never an
+ * empty `{}` with exit 0.
  */
 import type { CommandDeclaration, Field } from '../declaration.js';
 import { UsageError } from '../../errors.js';
 import { forPeople, type OutputFormat } from '../../formats.js';
-import { keepLiterals } from '../../io/json.js';
+import { keepLiteralAs, keepLiterals } from '../../io/json.js';
 import { printsDocuments } from '../../io/replies.js';
 import { editDistance } from '../../io/text.js';
 import { unknownFields } from './unknown-fields.js';
@@ -24,8 +25,19 @@ export interface FieldLine {
 export interface ChosenFields {
   /** The names, for the columns of csv, tsv and the table (a dotted name reads into its column). */
   columns: readonly string[];
-  /** The JSON paths, in the order chosen, that the projection keeps. */
+  /** What the JSON projection keeps, in the order chosen. */
+  json: readonly JsonPick[];
+}
+
+/**
+ * One chosen field in JSON: its member's paths in a row, and the key it is put under there (the
+ * field's name), with the dotted rest that was typed below it (`momentum.score`: key `momentum`,
+ * path `scores.momentum`, rest `score`).
+ */
+export interface JsonPick {
+  key: string;
   paths: readonly string[];
+  rest: readonly string[];
 }
 
 /**
@@ -59,16 +71,16 @@ export function chooseFields(declaration: CommandDeclaration, given: readonly st
   if (unknown.length > 0) throw unknownFields('--fields', unknown, declaration);
   const batch = declaration.fields?.batch?.(line.args) ?? false;
   const json = printsDocuments(line);
-  const paths: string[] = [];
+  const picks: JsonPick[] = [];
   for (const name of names) {
     const [head = '', ...rest] = name.split('.');
     // A member no field declares is kept where the row has it, in every format.
     const field: Field = listed(head) ?? { name: head, json: { paths: [head] }, column: true };
     const refusal = refused(field, batch, json, line, path, rest.length > 0);
     if (refusal) throw new UsageError(`--fields ${name}: ${refusal}`);
-    if (json && 'paths' in field.json) paths.push(...field.json.paths.map((p) => [p, ...rest].join('.')));
+    if (json && 'paths' in field.json) picks.push({ key: field.name, paths: field.json.paths, rest });
   }
-  return { columns: names, paths };
+  return { columns: names, json: picks };
 }
 
 function refused(field: Field, batch: boolean, json: boolean, line: FieldLine, path: string, dotted: boolean): string | undefined {
@@ -84,15 +96,67 @@ function refused(field: Field, batch: boolean, json: boolean, line: FieldLine, p
 }
 
 /**
- * A JSON row (or document) with only the members at `paths`, each where it was: the objects on the
- * way are copied with just those members, an array on the way keeps every element (each
- * projected), and the number literals the server sent are kept. A member a row lacks is left out.
+ * A JSON row (or document) with only the chosen members, each under its field's name: the name a
+ * person typed is the key they read back (`--json scores_as_of` → `{"scores_as_of":…}`, `--jq
+ * .scores_as_of`). The rows a member sits in stay where they are: the path up to its last array is
+ * the part holding the rows (`analyses` of a status, `runs` of an analyses run), kept as it is, and
+ * the member goes under the name in each of those rows (`{"analyses":[{"keyword_name":…}]}`). A
+ * dotted rest below a field keeps its nesting (`--json momentum.score` → `{"momentum":{"score":…}}`).
+ * The number literals the server sent are kept; a member a row lacks is left out.
  */
-export function projectMembers(value: unknown, paths: readonly string[]): unknown {
+export function projectFields(value: unknown, picks: readonly JsonPick[]): unknown {
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const p of paths) copyPath(value, out, p.split('.'));
+  for (const pick of picks) for (const p of pick.paths) place(value, out, p.split('.'), pick);
   return out;
+}
+
+/** Puts the member at `path` of `from` into `to` under the pick's key, keeping the parts (arrays) on the way. */
+function place(from: Record<string, unknown>, to: Record<string, unknown>, path: readonly string[], pick: JsonPick): void {
+  const [segment, ...rest] = path;
+  if (segment === undefined || !Object.hasOwn(from, segment)) return;
+  const v = from[segment];
+  if (rest.length > 0 && Array.isArray(v)) {
+    // A part: each of its rows gets the member under the key.
+    const previous = Array.isArray(to[segment]) ? (to[segment] as unknown[]) : undefined;
+    to[segment] = v.map((item, i) => {
+      if (!isRecord(item)) return item;
+      const into = isRecord(previous?.[i]) ? (previous[i] as Record<string, unknown>) : {};
+      place(item, into, rest, pick);
+      return into;
+    });
+    return;
+  }
+  if (rest.length > 0 && isRecord(v) && partAhead(v, rest)) {
+    if (!isRecord(to[segment])) to[segment] = {};
+    place(v, to[segment] as Record<string, unknown>, rest, pick);
+    return;
+  }
+  if (rest.length > 0) {
+    if (!isRecord(v)) return;
+    place(v, to, rest, pick);
+    return;
+  }
+  if (pick.rest.length === 0) {
+    to[pick.key] = v;
+    keepLiteralAs(from, segment, to, pick.key);
+    return;
+  }
+  // A dotted rest: below the key, nested as the member has it.
+  const holder: Record<string, unknown> = { [pick.key]: v };
+  keepLiteralAs(from, segment, holder, pick.key);
+  copyPath(holder, to, [pick.key, ...pick.rest]);
+}
+
+/** Whether an array lies on `path` before its last member: the member sits in the rows of a part below. */
+function partAhead(value: Record<string, unknown>, path: readonly string[]): boolean {
+  let at: unknown = value;
+  for (const segment of path.slice(0, -1)) {
+    if (!isRecord(at)) return false;
+    at = at[segment];
+    if (Array.isArray(at)) return true;
+  }
+  return false;
 }
 
 function copyPath(from: Record<string, unknown>, to: Record<string, unknown>, path: readonly string[]): void {

@@ -5,7 +5,7 @@
  */
 import type { Context } from '../../context.js';
 import type { CommandDeclaration } from '../declaration.js';
-import { chooseFields, projectMembers } from './fields.js';
+import { chooseFields, projectFields } from './fields.js';
 import type { OutputShape } from '../../io/formats.js';
 import { sanitizeText } from '../../io/sanitize.js';
 
@@ -41,7 +41,7 @@ export async function outputShape(
   return {
     fields: chosen?.columns,
     rows: declaration.fields?.rows,
-    project: chosen && ((row) => projectMembers(row, chosen.paths)),
+    project: chosen && ((row) => projectFields(row, chosen.json)),
     jq: program,
   };
 }
