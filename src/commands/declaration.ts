@@ -12,12 +12,20 @@
  */
 import { Command } from 'commander';
 import type { Context } from '../context.js';
+import type { Column } from '../io/columns.js';
 
 /** Where a field exists: both modes, or only for one input (`keywords get EGFR`) or for many (`-`). */
 export type FieldMode = 'single' | 'batch';
 
-export interface Field {
-  /** What `--fields` takes, and the csv/tsv key of its column. */
+/**
+ * A field's column in csv, tsv and the table: its header (default: the name in upper case), its
+ * value (default: the member at the field's first JSON path) and the facts only the table reads
+ * (`id`, `time`, `wideOnly`, `tableValue`, `flexible` …). Its csv key is always the field's name.
+ */
+export type ColumnFacts<T = any> = Partial<Omit<Column<T>, 'key'>>;
+
+export interface Field<T = any> {
+  /** What `--fields` takes, the csv/tsv key of its column, and the key `--json` puts it under. */
   name: string;
   /**
    * The member's paths in a JSON row (a row of the list, or the document when the document is the
@@ -26,8 +34,8 @@ export interface Field {
    * fields"). `refused` instead: why JSON has no such member, and what to use instead.
    */
   json: { paths: readonly string[] } | { refused: string };
-  /** Whether csv, tsv and the table have a column of this name; if not, why, and what instead. */
-  column: true | { refused: string };
+  /** Its column in csv, tsv and the table (see `ColumnFacts`); or why these have none, and what instead. */
+  column: ColumnFacts<T> | { refused: string };
   /** A column csv and tsv have but the table has not: why, and what instead. */
   table?: { refused: string } | undefined;
   /** Only with one input, or only with many (`-`); absent: both. */
@@ -91,9 +99,15 @@ export function isGroup(entry: RegistryEntry): entry is GroupModule {
   return 'subcommands' in entry;
 }
 
-/** A field that is a member in JSON and a column everywhere: `field('name')`, `field('papers', 'activity.papers')`. */
-export function field(name: string, ...paths: string[]): Field {
-  return { name, json: { paths: paths.length > 0 ? paths : [name] }, column: true };
+/**
+ * A field that is a member in JSON and a column everywhere: `field('name')`, `field('papers',
+ * 'activity.papers')` (its JSON path, when not its name), `field('id', { header: 'ID', id: true })`
+ * (its column's facts).
+ */
+export function field<T = any>(name: string, ...given: Array<string | ColumnFacts<T>>): Field<T> {
+  const paths = given.filter((g): g is string => typeof g === 'string');
+  const facts = given.find((g): g is ColumnFacts<T> => typeof g !== 'string') ?? {};
+  return { name, json: { paths: paths.length > 0 ? paths : [name] }, column: facts };
 }
 
 /** A field only JSON has (a member whose parts are the columns): why csv, tsv and the table have none. */
@@ -102,8 +116,41 @@ export function jsonOnly(name: string, path: string, refused: string): Field {
 }
 
 /** A field only csv, tsv and the table have (`section`): why JSON has none. */
-export function columnOnly(name: string, refused: string): Field {
-  return { name, json: { refused }, column: true };
+export function columnOnly<T = any>(name: string, refused: string, facts: ColumnFacts<T> = {}): Field<T> {
+  return { name, json: { refused }, column: facts };
+}
+
+/** Whether csv, tsv and the table have the field's column. */
+export function hasColumn(f: Field): f is Field & { column: ColumnFacts } {
+  return !('refused' in f.column);
+}
+
+/**
+ * The columns of csv, tsv and the table, from the fields that own them, in their order: each
+ * keyed by its field's name, headed and valued as the field says (by default the name in upper
+ * case, and the member at its JSON path).
+ */
+export function columnsOf<T>(fields: readonly Field<T>[]): Column<T>[] {
+  return fields.filter(hasColumn).map((f) => {
+    const path = 'paths' in f.json ? f.json.paths[0]!.split('.') : [f.name];
+    const member = 'paths' in f.json && (f.json.paths.length > 1 || f.json.paths[0] !== f.name) ? f.json.paths : undefined;
+    return {
+      header: f.name.toUpperCase(),
+      value: (row: T) => memberAt(row, path),
+      ...(member ? { member } : {}),
+      ...f.column,
+      key: f.name,
+    } as Column<T>;
+  });
+}
+
+function memberAt(row: unknown, path: readonly string[]): unknown {
+  let v = row;
+  for (const segment of path) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, segment)) return undefined;
+    v = (v as Record<string, unknown>)[segment];
+  }
+  return v;
 }
 
 /** The field, only with one input or only with many (`-`). */

@@ -97,7 +97,7 @@ function declaredRefusal(field: Field, format: OutputFormat, batch: boolean, arg
   if (missing) return missing;
   const json = format === 'json' || format === 'ndjson';
   if (json && 'refused' in field.json) return field.json.refused;
-  if (!json && field.column !== true) return field.column.refused;
+  if (!json && 'refused' in field.column) return field.column.refused;
   if (format === 'table' && field.table) return field.table.refused;
   return undefined;
 }
@@ -231,7 +231,8 @@ describe('every listed field in every format (the registry walked)', () => {
           // A column no field declares is a member the spec does not list (csv keeps it); a declared
           // field must give its column.
           const field = declared.find((f) => f.name === column.split('.')[0]);
-          if (field !== undefined && field.column !== true) problems.push(`${declaration.path}${mode.batch ? ' -' : ''}: column ${column}`);
+          if (field !== undefined && 'refused' in field.column)
+            problems.push(`${declaration.path}${mode.batch ? ' -' : ''}: column ${column}`);
         }
       }
     }

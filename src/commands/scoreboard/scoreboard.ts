@@ -6,25 +6,43 @@ import { printRows } from '../../io/output.js';
 import { tableView } from '../../io/columns.js';
 import { note } from '../../io/lines.js';
 import { narrowTable, printReply, tableNote } from '../../io/replies.js';
-import { type ScoreRow, scoreboardColumns } from './views.js';
 import { intFlag } from '../shared/flags.js';
-import { type CommandDeclaration, commandFor, field } from '../declaration.js';
+import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../declaration.js';
 
 export interface ScoreboardOptions {
   project: string;
   limit: number | undefined;
 }
 
+type ScoreRow = ScoreboardReply['scoreboard'][number];
+
+const SCORES = ['score', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const;
+
+/** A score's column: tsv and csv as the JSON has it (`66`, `54.4`: numbers are never changed in any format). */
+function scoreField(name: (typeof SCORES)[number]): Field<ScoreRow> {
+  return field(name, {
+    value: (r) => {
+      const n = r[name];
+      return typeof n === 'number' ? n : '';
+    },
+    numeric: true,
+  });
+}
+
+/** Each field with its column: the JSON member, the csv key and the table's column are one declaration. */
+const FIELDS: readonly Field<ScoreRow>[] = [
+  field('rank', { numeric: true }),
+  field('name', { flexible: true }),
+  field('type'),
+  ...SCORES.map(scoreField),
+  field('keyword_id', { header: 'KEYWORD ID', id: true }),
+];
+
 export const command: CommandDeclaration = {
   path: 'scoreboard',
   description: "a project's opportunities ranked by score (an MCP-only feature: sign in with rsi login --resource mcp)",
   examples: ['rsi scoreboard "Oncology watchlist"', 'rsi scoreboard 0b7c…-uuid --limit 5 --format csv'],
-  fields: {
-    rows: 'scoreboard',
-    list: ['rank', 'name', 'type', 'score', 'momentum', 'maturity', 'competition', 'risk', 'translation', 'keyword_id'].map((n) =>
-      field(n),
-    ),
-  },
+  fields: { rows: 'scoreboard', list: FIELDS },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
@@ -59,7 +77,12 @@ export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> 
 async function printBoard(ctx: Context, board: ScoreboardReply, projectName: string): Promise<void> {
   const out = ctx.output();
   const { formatNumber } = await import('../../io/pictures.js');
-  const columns = scoreboardColumns(formatNumber);
+  // In a table, scores as every other table shows them (`54.4`, `7`).
+  const columns = columnsOf(FIELDS).map((c) => {
+    const score = SCORES.find((s) => s === c.key);
+    if (score === undefined) return c;
+    return { ...c, tableValue: (r: ScoreRow) => (typeof r[score] === 'number' ? formatNumber(r[score]) : '') };
+  });
   // On a terminal, as in `rsi opportunities`: a bar of the score beside it (scores run 0–100),
   // only where the table still fits.
   const { pictureStyle, bar, columnBarWidth, tableWidth } = await import('../../io/pictures.js');

@@ -75,7 +75,7 @@ export function chooseFields(declaration: CommandDeclaration, given: readonly st
   for (const name of names) {
     const [head = '', ...rest] = name.split('.');
     // A member no field declares is kept where the row has it, in every format.
-    const field: Field = listed(head) ?? { name: head, json: { paths: [head] }, column: true };
+    const field: Field = listed(head) ?? { name: head, json: { paths: [head] }, column: {} };
     const refusal = refused(field, batch, json, line, path, rest.length > 0);
     if (refusal) throw new UsageError(`--fields ${name}: ${refusal}`);
     if (json && 'paths' in field.json) picks.push({ key: field.name, paths: field.json.paths, rest });
@@ -90,7 +90,7 @@ function refused(field: Field, batch: boolean, json: boolean, line: FieldLine, p
   if (missing) return missing;
   if (json && 'refused' in field.json) return field.json.refused;
   // A dotted path into a JSON-only member (`scores.composite.score`) is a column of its own.
-  if (!json && field.column !== true && !dotted) return field.column.refused;
+  if (!json && 'refused' in field.column && !dotted) return field.column.refused;
   if (forPeople(line.format) && field.table) return field.table.refused;
   return undefined;
 }

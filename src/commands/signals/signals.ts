@@ -2,15 +2,36 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ANALYSIS_MODES } from '../../client/enums.js';
 import { printListing } from '../../io/replies.js';
-import { signalColumns } from './views.js';
+import type { Signal } from '../../client/schemas.js';
 import { enumFlag, intFlag, nonEmpty } from '../shared/flags.js';
-import { type CommandDeclaration, commandFor, field } from '../declaration.js';
+import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../declaration.js';
 
 export interface SignalsOptions {
   project: string;
   type: string | undefined;
   analysisMode: string | undefined;
   limit: number | undefined;
+}
+
+/**
+ * Each field with its column: the JSON member, the csv key and the table's column are one
+ * declaration. A table without --wide leaves the feed position out, and the watchlist keyword's id
+ * when every row shares it (`signalColumns`); tsv and csv keep every member.
+ */
+const FIELDS: readonly Field<Signal>[] = [
+  field('rank', { numeric: true }),
+  field('name', { flexible: true }),
+  field('type'),
+  field('analysed'),
+  field('keyword_id', { id: true }),
+  field('signal_keyword_id', { id: true }),
+  // Last, so the earlier columns keep their places for `cut -f`.
+  field('position', { numeric: true, wideOnly: true }),
+];
+
+/** The columns, with the keyword's id only with --wide when every row shares it. */
+function signalColumns(oneKeyword: boolean) {
+  return columnsOf(FIELDS).map((c) => (c.key === 'keyword_id' ? { ...c, wideOnly: oneKeyword } : c));
 }
 
 export const command: CommandDeclaration = {
@@ -22,7 +43,7 @@ export const command: CommandDeclaration = {
   ],
   fields: {
     rows: 'signals',
-    list: ['rank', 'name', 'type', 'analysed', 'keyword_id', 'signal_keyword_id', 'position'].map((n) => field(n)),
+    list: FIELDS,
   },
 };
 

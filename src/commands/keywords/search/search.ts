@@ -4,9 +4,9 @@ import { UsageError } from '../../../errors.js';
 import { maxPages, pageWindow } from '../../../client/paging.js';
 import { note } from '../../../io/lines.js';
 import { printListing } from '../../../io/replies.js';
-import { SEARCH_COLUMNS } from './views.js';
+import type { KeywordHit } from '../../../client/schemas.js';
 import { intFlag } from '../../shared/flags.js';
-import { type CommandDeclaration, commandFor, field } from '../../declaration.js';
+import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../../declaration.js';
 
 export interface SearchOptions {
   query: string;
@@ -17,6 +17,14 @@ export interface SearchOptions {
   types?: readonly string[] | undefined;
 }
 
+/** Each field with its column: the JSON member, the csv key and the table's column are one declaration. */
+const FIELDS: readonly Field<KeywordHit>[] = [
+  field('name'),
+  field('type'),
+  field('synonyms', { flexible: true }),
+  field('id', { id: true }),
+];
+
 export const command: CommandDeclaration = {
   path: 'keywords search',
   description: 'search keywords by name or synonym',
@@ -25,7 +33,7 @@ export const command: CommandDeclaration = {
     'rsi keywords search kinase --all --format csv > kinases.csv',
     'rsi keywords search lung --type disease --all',
   ],
-  fields: { rows: 'data', list: [field('name'), field('type'), field('synonyms'), field('id')] },
+  fields: { rows: 'data', list: FIELDS },
   paged: 'GET /keywords/search',
 };
 
@@ -69,7 +77,7 @@ export async function run(opts: SearchOptions, ctx: Context): Promise<void> {
   const cap = maxPages(ctx.env);
   const client = await ctx.client();
   const out = ctx.output();
-  const columns = SEARCH_COLUMNS;
+  const columns = columnsOf(FIELDS);
   const types = opts.types;
   const wanted = (hit: { type: string }) => types === undefined || types.includes(hit.type.toLowerCase());
   const empty = `No keywords${types ? ` of type ${types.join(' or ')}` : ''} match "${opts.query}"`;

@@ -1,20 +1,31 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { printListing } from '../../../io/replies.js';
-import { PROJECT_COLUMNS } from './views.js';
+import type { ProjectList } from '../../../client/schemas.js';
 import { intFlag } from '../../shared/flags.js';
-import { type CommandDeclaration, commandFor, field } from '../../declaration.js';
+import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../../declaration.js';
 
 export interface ListOptions {
   /** `--limit N`: the first N projects (gh's habit; the service sends the whole list at once). */
   limit?: number | undefined;
 }
 
+type Project = ProjectList['projects'][number];
+
+/** Each field with its column: the JSON member, the csv key and the table's column are one declaration. */
+const FIELDS: readonly Field<Project>[] = [
+  field('name'),
+  field('role'),
+  field('created_at', { header: 'CREATED', time: true }),
+  field('id', { id: true }),
+  field('brief', { flexible: true }),
+];
+
 export const command: CommandDeclaration = {
   path: 'projects list',
   description: 'list the projects you belong to, with your role',
   examples: ['rsi projects list', 'rsi projects ls --limit 2', "rsi projects list --json | jq -r '.projects[].name'"],
-  fields: { rows: 'projects', list: ['name', 'role', 'created_at', 'id', 'brief'].map((n) => field(n)) },
+  fields: { rows: 'projects', list: FIELDS },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
@@ -33,7 +44,7 @@ export async function run(opts: ListOptions, ctx: Context): Promise<void> {
   await printListing(out, {
     document: opts.limit === undefined ? body : { ...body, projects },
     rows: projects,
-    columns: PROJECT_COLUMNS,
+    columns: columnsOf(FIELDS),
     empty: 'No projects yet: create one with `rsi projects create --name NAME`',
   });
 }
