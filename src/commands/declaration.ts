@@ -38,6 +38,12 @@ export interface Field<T = any> {
   column: ColumnFacts<T> | { refused: string };
   /** A column csv and tsv have but the table has not: why, and what instead. */
   table?: { refused: string } | undefined;
+  /**
+   * The reply's part(s) whose rows hold this member (`analyses` of a status, `runs` and `skipped`
+   * of an analyses run): its JSON paths start with the part, and its column reads the rest from
+   * each of the part's rows. Absent: the row is the document (a card, a status) or a list's row.
+   */
+  part?: string | readonly string[] | undefined;
   /** Only with one input, or only with many (`-`); absent: both. */
   mode?: FieldMode | undefined;
   /** Why this command line has no such member (a section left out of `--include`); undefined when it has. */
@@ -128,17 +134,36 @@ export function hasColumn(f: Field): f is Field & { column: ColumnFacts } {
 /**
  * The columns of csv, tsv and the table, from the fields that own them, in their order: each
  * keyed by its field's name, headed and valued as the field says (by default the name in upper
- * case, and the member at its JSON path).
+ * case, and the member at its JSON path); a column with no member and no value (`section`, which
+ * the printer of a multi-part reply writes) is none of them. `part`: the columns of that part's rows (their paths
+ * read from each row of the part); without, the fields of no part. `only`: these fields, in this
+ * order (a table's own choice and order of the same columns).
  */
-export function columnsOf<T>(fields: readonly Field<T>[]): Column<T>[] {
-  return fields.filter(hasColumn).map((f) => {
-    const path = 'paths' in f.json ? f.json.paths[0]!.split('.') : [f.name];
-    const member = 'paths' in f.json && (f.json.paths.length > 1 || f.json.paths[0] !== f.name) ? f.json.paths : undefined;
+export function columnsOf<T>(fields: readonly Field<T>[], options: { part?: string; only?: readonly string[] } = {}): Column<T>[] {
+  const { part, only } = options;
+  const inPart = (f: Field<T>): boolean => {
+    const parts = f.part === undefined ? [] : typeof f.part === 'string' ? [f.part] : f.part;
+    return part === undefined ? parts.length === 0 : parts.includes(part);
+  };
+  // A column with neither a member nor a value of its own (`section`) is the printer's to write.
+  const own = fields.filter((f) => hasColumn(f) && inPart(f) && ('paths' in f.json || f.column.value !== undefined));
+  const chosen = only
+    ? only.map((name) => {
+        const f = own.find((g) => g.name === name);
+        if (!f) throw new Error(`no column ${name}${part ? ` in the part ${part}` : ''}`);
+        return f;
+      })
+    : own;
+  return chosen.map((f) => {
+    const declared = 'paths' in f.json ? f.json.paths : [f.name];
+    const paths = part === undefined ? declared : declared.filter((p) => p.startsWith(`${part}.`)).map((p) => p.slice(part.length + 1));
+    const path = (paths[0] ?? f.name).split('.');
+    const member = paths.length > 1 || (paths[0] !== undefined && paths[0] !== f.name) ? paths : undefined;
     return {
       header: f.name.toUpperCase(),
       value: (row: T) => memberAt(row, path),
       ...(member ? { member } : {}),
-      ...f.column,
+      ...(f.column as ColumnFacts<T>),
       key: f.name,
     } as Column<T>;
   });

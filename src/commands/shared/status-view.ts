@@ -11,7 +11,8 @@ import type { Output } from '../../io/formats.js';
 import { printSections } from '../../io/output.js';
 import { printSummary } from '../../io/replies.js';
 import { countAnalyses, describeStatus } from '../../ops/status-reading.js';
-import { ANALYSIS_COLUMNS, ANALYSIS_TABLE_COLUMNS, type AnalysisRow, STATUS_COLUMNS } from '../status/views.js';
+import { columnsOf } from '../declaration.js';
+import { ANALYSIS_TABLE_ORDER, type AnalysisRow, STATUS_FIELDS } from '../status/fields.js';
 
 /**
  * The live line and the timeout message: our one-line reading of the state, then the server's
@@ -78,15 +79,15 @@ export async function printStatus(target: Output, status: ProjectStatus, project
       // In a table, the summary above says it.
       tableless: true,
       rows: [status],
-      columns: STATUS_COLUMNS,
+      columns: columnsOf<ProjectStatus>(STATUS_FIELDS),
       // Its `analyses` are the part below.
       elsewhere: ['analyses'],
     },
     {
       name: 'analysis',
       rows: analyses,
-      columns: ANALYSIS_COLUMNS,
-      tableColumns: ANALYSIS_TABLE_COLUMNS,
+      columns: columnsOf<AnalysisRow>(STATUS_FIELDS, { part: 'analyses' }),
+      tableColumns: columnsOf<AnalysisRow>(STATUS_FIELDS, { part: 'analyses', only: ANALYSIS_TABLE_ORDER }),
     },
   ]);
 }

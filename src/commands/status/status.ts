@@ -9,7 +9,8 @@ import { failedSince } from '../../ops/status-reading.js';
 import { assertNoFailedAnalyses } from '../shared/exit-policy.js';
 import { note } from '../../io/lines.js';
 import { printDocumentOr, printsDocuments } from '../../io/replies.js';
-import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../declaration.js';
+import { type CommandDeclaration, commandFor } from '../declaration.js';
+import { STATUS_FIELDS } from './fields.js';
 
 export interface StatusOptions {
   project: string;
@@ -23,25 +24,7 @@ export const command: CommandDeclaration = {
   path: 'status',
   description: "show a project's discovery and scoring status; --watch follows it until you can act",
   examples: ['rsi status "My first project"', 'rsi status "My first project" --watch --timeout 10m', 'rsi status P --json | jq -r .next'],
-  fields: {
-    list: [
-      ...['signals_ready', 'scoring', 'next', 'summary'].map((n) => field(n)),
-      jsonOnly(
-        'analyses',
-        'analyses',
-        'in csv, tsv and the table each analysis is a row of its own: choose its columns (keyword_name, status, …)',
-      ),
-      // Each analysis's members, kept inside the list in JSON: {"analyses":[{"keyword_name":…}]}.
-      ...['keyword_id', 'keyword_name', 'task_id', 'status', 'updated_at', 'runs'].map((n) => field(n, `analyses.${n}`)),
-      {
-        ...columnOnly(
-          'section',
-          'section names the part a row belongs to in csv and tsv; JSON keeps the analyses as their own member (--json analyses)',
-        ),
-        table: { refused: 'section names the part a row belongs to in csv and tsv; a table shows the status above its analyses' },
-      },
-    ],
-  },
+  fields: { list: STATUS_FIELDS },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {

@@ -17,13 +17,12 @@ import { printDocument, printJsonLine, printSections } from '../../../io/output.
 import { formatTable } from '../../../io/table.js';
 import { note } from '../../../io/lines.js';
 import { inTable, printsDocuments, tableGap, tableNote } from '../../../io/replies.js';
-import { RUN_COLUMNS, SKIP_COLUMNS } from './views.js';
 import { dedupe, parseSelect, parseSelectionsJson } from './selections.js';
 import { suggest } from '../../../io/text.js';
 import { readInput } from '../../shared/flags.js';
 import * as ops from '../../../ops/analyses.js';
 import { confirmedByReadingBack, READ_BACK_NOTE } from '../../../ops/writes.js';
-import { type CommandDeclaration, commandFor, columnOnly, field, jsonOnly } from '../../declaration.js';
+import { type CommandDeclaration, columnsOf, commandFor, columnOnly, field, jsonOnly } from '../../declaration.js';
 
 // The use case's parts, where the command's tests have always found them.
 
@@ -60,6 +59,9 @@ interface RawFlags {
   interval?: string;
 }
 
+type RunRow = NonNullable<AnalysesResult['runs']>[number];
+type SkipRow = NonNullable<AnalysesResult['skipped']>[number];
+
 export const command: CommandDeclaration = {
   path: 'analyses run',
   description: 'start scoring analyses for chosen signals, or for the top N of a type',
@@ -70,12 +72,16 @@ export const command: CommandDeclaration = {
   ],
   fields: {
     list: [
-      // What was started (`runs`) and what was skipped (`skipped`): JSON keeps each member in its list.
-      field('id', 'runs.id'),
-      field('keyword_id', 'runs.keyword_id', 'skipped.keyword_id'),
-      field('kind', 'runs.kind'),
-      field('signal_keyword_id', 'skipped.signal_keyword_id'),
-      field('reason', 'skipped.reason'),
+      // What was started (`runs`) and what was skipped (`skipped`): JSON keeps each member in its
+      // list, csv and tsv each part's rows with these columns.
+      { ...field<RunRow>('id', 'runs.id', { header: 'RUN ID', id: true }), part: 'runs' },
+      {
+        ...field<RunRow | SkipRow>('keyword_id', 'runs.keyword_id', 'skipped.keyword_id', { header: 'KEYWORD ID', id: true }),
+        part: ['runs', 'skipped'],
+      },
+      { ...field<RunRow>('kind', 'runs.kind'), part: 'runs' },
+      { ...field<SkipRow>('signal_keyword_id', 'skipped.signal_keyword_id', { header: 'SIGNAL KEYWORD ID', id: true }), part: 'skipped' },
+      { ...field<SkipRow>('reason', 'skipped.reason', { flexible: true }), part: 'skipped' },
       jsonOnly('runs', 'runs', 'in csv, tsv and the table each run is a row of its own: choose its columns (id, keyword_id, kind)'),
       jsonOnly(
         'skipped',
@@ -389,29 +395,26 @@ async function printResult(
     io.stderr.write(`✓ Started ${runs.length} ${runs.length === 1 ? 'analysis' : 'analyses'} for "${projectName}"${readBack}\n`);
   else io.stderr.write(`No analysis was started for "${projectName}".\n`);
   if (skipped.length > 0) io.stderr.write(`Skipped ${skipped.length}${inTable(out, ' (below)')}\n`);
+  const fields = command.fields?.list ?? [];
   await printSections(out, [
     {
       name: 'run',
       rows: runs,
-      columns: RUN_COLUMNS,
+      columns: columnsOf<Run>(fields, { part: 'runs' }),
       // On a terminal what the run is first, then its (shortened) ids.
       tableColumns: [
         ...(names.size ? [{ header: 'NAME', value: (r: Run) => names.get(r.keyword_id ?? '') ?? '', flexible: true }] : []),
-        { header: 'KIND', value: (r: Run) => r.kind },
-        { header: 'KEYWORD ID', value: (r: Run) => r.keyword_id, id: true },
-        { header: 'RUN ID', value: (r: Run) => r.id, id: true },
+        ...columnsOf<Run>(fields, { part: 'runs', only: ['kind', 'keyword_id', 'id'] }),
       ],
     },
     {
       name: 'skipped',
       ...(skipped.length > 0 ? { title: 'skipped' } : {}),
       rows: skipped,
-      columns: SKIP_COLUMNS,
+      columns: columnsOf<Skip>(fields, { part: 'skipped' }),
       tableColumns: [
         ...(names.size ? [{ header: 'NAME', value: (s: Skip) => names.get(s.signal_keyword_id ?? '') ?? '', flexible: true }] : []),
-        { header: 'REASON', value: (s: Skip) => s.reason, flexible: true },
-        { header: 'KEYWORD ID', value: (s: Skip) => s.keyword_id, id: true },
-        { header: 'SIGNAL KEYWORD ID', value: (s: Skip) => s.signal_keyword_id, id: true },
+        ...columnsOf<Skip>(fields, { part: 'skipped', only: ['reason', 'keyword_id', 'signal_keyword_id'] }),
       ],
     },
   ]);

@@ -13,7 +13,10 @@ import type { RelationItem } from '../../../client/schemas.js';
 import type { RequestOptions } from '../../../client/paging.js';
 import type { Output } from '../../../io/formats.js';
 import { printListing } from '../../../io/replies.js';
-import { RELATION_MULTI_COLUMNS, type MultiLink } from './views.js';
+import type { Column } from '../../../io/columns.js';
+
+/** A link of `--relation all` or a list: led by the relation (and activity, null but for sponsors) it came from. */
+export type MultiLink = RelationItem & { relation: string; activity: string | null };
 
 /** One request's worth of a relations run: the relation, and for sponsors the activity. */
 export interface RelationQuery {
@@ -120,8 +123,8 @@ export async function printMulti(
   id: string,
   queries: readonly RelationQuery[],
   how: MultiFetch,
+  columns: readonly Column<MultiLink>[],
 ): Promise<void> {
-  const columns = RELATION_MULTI_COLUMNS;
   if (how.all) {
     await printListing(out, { rows: multiLinks(client, id, queries, how, ctx.signal), columns, empty: 'No links' });
     return;

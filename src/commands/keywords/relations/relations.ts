@@ -7,10 +7,11 @@ import { printRows } from '../../../io/output.js';
 import { note } from '../../../io/lines.js';
 import { printListing } from '../../../io/replies.js';
 import { ledBy } from '../../../io/columns.js';
-import { type LinkRow as Link, RELATION_COLUMNS, relationBatchColumns } from './views.js';
-import { multiLinks, pairLinks, printMulti, type RelationQuery, relationQueries } from './relation-list.js';
+import { type MultiLink, multiLinks, pairLinks, printMulti, type RelationQuery, relationQueries } from './relation-list.js';
 import { intFlag } from '../../shared/flags.js';
-import { type CommandDeclaration, commandFor, field, only } from '../../declaration.js';
+import type { RelationItem } from '../../../client/schemas.js';
+import type { Column } from '../../../io/columns.js';
+import { type CommandDeclaration, columnsOf, commandFor, type Field, field, only } from '../../declaration.js';
 import { batchFlags, resumeFlag } from '../../shared/batch-flags.js';
 
 export interface RelationsOptions {
@@ -37,25 +38,25 @@ export const command: CommandDeclaration = {
     list: [
       // With more than one relation (`--relation all`, a list): which relation and activity a row came from.
       {
-        ...field('relation'),
+        ...field<MultiLink>('relation'),
         requires: ({ opts }) =>
           several(opts) ? undefined : 'relation is in the output only when more than one relation is asked (--relation all, or a list)',
       },
       {
-        ...field('activity'),
+        ...field<MultiLink>('activity'),
         requires: ({ opts }) =>
           several(opts)
             ? undefined
             : 'activity is in the output only when more than one relation or activity is asked (--relation all, or a list)',
       },
-      field('name'),
-      field('count'),
-      field('stage'),
-      field('id'),
+      field<RelationItem>('name', { flexible: true }),
+      field<RelationItem>('count', { numeric: true }),
+      field<RelationItem>('stage'),
+      field<RelationItem>('id', { id: true }),
       // `rsi keywords relations -`: each row led by its input; a failed input is one error row.
-      only('batch', field('input')),
-      only('batch', field('error')),
-      only('batch', field('error_code')),
+      only('batch', field<Link>('input')),
+      only('batch', field<Link>('error', { flexible: true })),
+      only('batch', field<Link>('error_code')),
     ],
     batch: (args) => String(args[0]).trim() === '-',
   },
@@ -63,6 +64,25 @@ export const command: CommandDeclaration = {
 };
 
 /** Whether a command line asks for more than one (relation, activity) pair, so rows carry which. */
+/** A row of `rsi keywords relations -`: one link of an input keyword (tagged when several relations were asked), or the input's error. */
+type Link = { input: string; link?: Record<string, unknown>; error?: string; error_code?: string };
+
+const LINK = ['name', 'count', 'stage', 'id'];
+
+/** The columns of one relation's links; with several, led by the relation and activity each came from. */
+function linkColumns<T extends RelationItem>(multi: boolean): Column<T>[] {
+  return columnsOf<T>(command.fields?.list ?? [], { only: multi ? ['relation', 'activity', ...LINK] : LINK });
+}
+
+/** `rsi keywords relations -`'s columns: the input, the link's columns read from its link, the error. */
+function batchColumns(multi: boolean): Column<Link>[] {
+  const fields = (command.fields?.list ?? []) as readonly Field<Link>[];
+  const ofLink = linkColumns<MultiLink>(multi).map(
+    ({ tableValue: _, ...c }): Column<Link> => ({ ...c, value: (r) => (r.link ? c.value(r.link as MultiLink) : undefined) }),
+  );
+  return [...columnsOf(fields, { only: ['input'] }), ...ofLink, ...columnsOf(fields, { only: ['error', 'error_code'] })];
+}
+
 function several(opts: Readonly<Record<string, unknown>>): boolean {
   try {
     return relationQueries(opts.relation, opts.activity).length > 1;
@@ -109,7 +129,7 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
   const { id } = await resolveKeyword(client, opts.keyword, ctx.signal);
   const out = ctx.output();
-  const columns = [...RELATION_COLUMNS];
+  const columns = linkColumns<RelationItem>(false);
   // With --all, `fetched N of M` on stderr while rows go to a file (walk-progress.ts).
   const progress = opts.all ? await (await import('../../shared/walk-progress.js')).walkProgress(ctx) : undefined;
   const walk = (q: RelationQuery) => ({
@@ -124,7 +144,15 @@ export async function run(opts: RelationsOptions, ctx: Context): Promise<void> {
   const q = opts.relations[0]!;
   try {
     if (opts.relations.length > 1)
-      return await printMulti(out, ctx, client, id, opts.relations, { all: opts.all, limit: opts.limit, offset: opts.offset, walk });
+      return await printMulti(
+        out,
+        ctx,
+        client,
+        id,
+        opts.relations,
+        { all: opts.all, limit: opts.limit, offset: opts.offset, walk },
+        linkColumns<MultiLink>(true),
+      );
     if (opts.all)
       return void (await printListing(out, { rows: client.iterateRelations(id, walk(q), ctx.signal), columns, empty: 'No links' }));
   } finally {
@@ -181,7 +209,7 @@ async function runBatch(opts: RelationsOptions, ctx: Context): Promise<void> {
       else for (const link of o.value.slice(batch.alreadyPrinted(o.input))) yield { input: o.input, link };
     }
   }
-  const printed = await printRows<Link>(batch.output(ctx.output()), rows(), relationBatchColumns(multi), (r) =>
+  const printed = await printRows<Link>(batch.output(ctx.output()), rows(), batchColumns(multi), (r) =>
     r.link === undefined ? { input: r.input, error: r.error, error_code: r.error_code } : ledBy('input', r.input, r.link),
   );
   batch.finish(printed);
