@@ -6,10 +6,12 @@ import { UsageError } from '../../../errors.js';
 import type { KeywordCard, KeywordScore } from '../../../client/schemas.js';
 import { printRows, printSections } from '../../../io/output.js';
 import { besideData, printDocumentOr, tableNote } from '../../../io/replies.js';
-import { type CommandDeclaration, type Field, columnOnly, commandFor, field, jsonOnly, only } from '../../declaration.js';
+import { type CommandDeclaration, type Field, columnOnly, columnsOf, commandFor, field, jsonOnly, only } from '../../declaration.js';
+import type { Column } from '../../../io/columns.js';
 import { suggest } from '../../../io/text.js';
 import { ledBy } from '../../../io/columns.js';
 import { batchFlags, resumeFlag } from '../../shared/batch-flags.js';
+import type { Outcome } from '../../shared/batch.js';
 
 export interface GetOptions {
   keyword: string;
@@ -17,6 +19,23 @@ export interface GetOptions {
   /** `--resume FILE`, with `-` only. */
   resume?: string | undefined;
 }
+
+type Score = KeywordScore | undefined;
+type Item = Record<string, unknown>;
+/** A row of `rsi keywords get -`: an input and its card, or its error. */
+type Row = Outcome<KeywordCard>;
+
+const ACTIVITY = ['papers', 'patents', 'trials', 'assets'] as const;
+const SCORES = ['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const;
+const ITEM_KEYS = ['id', 'name', 'count', 'stage'];
+/** A KeywordScore's members by the spec: csv and tsv give each score these dotted columns, always. */
+const SCORE_MEMBERS = ['score', 'raw', 'label', 'description'];
+/** The card's columns in csv and tsv, in this order. */
+const CARD = ['id', 'name', 'type', 'synonyms', 'description', ...ACTIVITY, 'scores_as_of', ...SCORES];
+/** The card on a terminal: what people read first, the id last. */
+const TABLE_CARD = ['name', 'type', 'synonyms', ...ACTIVITY, ...SCORES, 'scores_as_of', 'description', 'id'];
+/** A row of many cards (`-`): led by its input, the id last, then the input's error. */
+const BATCH_CARD = ['name', 'type', 'synonyms', 'description', ...ACTIVITY, 'scores_as_of', ...SCORES, 'id'];
 
 export const command: CommandDeclaration = {
   path: 'keywords get',
@@ -28,12 +47,23 @@ export const command: CommandDeclaration = {
   ],
   fields: {
     list: [
-      ...['id', 'name', 'type', 'synonyms', 'description'].map((n) => field(n)),
+      field<KeywordCard>('id', { id: true }),
+      field<KeywordCard>('name'),
+      field<KeywordCard>('type'),
+      field<KeywordCard>('synonyms', { flexible: true }),
+      field<KeywordCard>('description', { flexible: true }),
       jsonOnly('activity', 'activity', 'in csv, tsv and the table its parts are the columns papers, patents, trials and assets'),
       jsonOnly('scores', 'scores', 'in csv, tsv and the table its parts are the columns scores_as_of and composite … translation'),
-      ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => field(n, `activity.${n}`)),
-      field('scores_as_of', 'scores.as_of'),
-      ...['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'].map((n) => field(n, `scores.${n}`)),
+      ...ACTIVITY.map((n) => field<KeywordCard>(n, `activity.${n}`, { numeric: true })),
+      field<KeywordCard>('scores_as_of', 'scores.as_of', { header: 'SCORES AS OF' }),
+      // A table shows the score; tsv/csv the whole KeywordScore, as dotted columns.
+      ...SCORES.map((n) =>
+        field<KeywordCard>(n, `scores.${n}`, {
+          tableValue: (c) => (c.scores as Record<string, Score>)[n]?.score,
+          numeric: true,
+          members: SCORE_MEMBERS,
+        }),
+      ),
       ...['indications', 'sponsors', 'pipeline_targets'].map((n) => sectionField(n)),
       ...['count', 'stage'].map((n) =>
         only('single', {
@@ -44,9 +74,9 @@ export const command: CommandDeclaration = {
           requires: (line) => (sections(line).length > 0 ? undefined : `${n} is a column of the sections, which come with --include`),
         }),
       ),
-      only('batch', field('input')),
-      only('batch', field('error')),
-      only('batch', field('error_code')),
+      only('batch', field<Row>('input')),
+      only('batch', field<Row>('error', { value: (r) => (r.ok ? undefined : r.error.message), flexible: true })),
+      only('batch', field<Row>('error_code', { value: (r) => (r.ok ? undefined : r.error.code) })),
       only('single', {
         ...columnOnly(
           'section',
@@ -114,14 +144,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
   });
 }
 
-type Score = KeywordScore | undefined;
-type Item = Record<string, unknown>;
-
-const SCORES = ['composite', 'momentum', 'maturity', 'competition', 'risk', 'translation'] as const;
-const ITEM_KEYS = ['id', 'name', 'count', 'stage'];
-/** A KeywordScore's members by the spec: csv and tsv give each score these dotted columns, always. */
-const SCORE_MEMBERS = ['score', 'raw', 'label', 'description'];
-
 export async function run(opts: GetOptions, ctx: Context): Promise<void> {
   if (opts.keyword.trim() === '-') return runBatch(opts, ctx);
   const { resolveKeyword } = await import('../../../ops/resolve.js');
@@ -152,30 +174,13 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
     s?.score !== undefined ? (bars?.[i] ?? `${s.score}${s.label ? ` (${s.label})` : ''}`) : (s?.label ?? '—');
   // One multi-part document (docs/scripting.md, "Formats"): the card's row, then one row per
   // section item; each KeywordScore as dotted columns (composite.score, composite.raw, …).
-  const cardColumns = [
-    { header: 'id', value: (c: Card) => c.id },
-    { header: 'name', value: (c: Card) => c.name },
-    { header: 'type', value: (c: Card) => c.type },
-    { header: 'synonyms', value: (c: Card) => c.synonyms },
-    { header: 'description', value: (c: Card) => c.description },
-    ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({
-      header: n,
-      member: `activity.${n}`,
-      value: (c: Card) => c.activity[n],
-    })),
-    { header: 'scores_as_of', member: 'scores.as_of', value: (c: Card) => c.scores.as_of },
-    ...SCORES.map((n) => ({ header: n, member: `scores.${n}`, value: () => scores[n], members: SCORE_MEMBERS })),
-  ];
-  const tableCard = [
-    { header: 'name', value: (c: Card) => c.name },
-    { header: 'type', value: (c: Card) => c.type },
-    { header: 'synonyms', value: (c: Card) => c.synonyms },
-    ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({ header: n, value: (c: Card) => c.activity[n] })),
-    ...SCORES.map((n, i) => ({ header: n, value: () => scoreText(scores[n], i) })),
-    { header: 'scores as of', value: (c: Card) => c.scores.as_of },
-    { header: 'description', value: (c: Card) => c.description },
-    { header: 'id', value: (c: Card) => c.id },
-  ];
+  const fields = command.fields?.list ?? [];
+  const cardColumns = columnsOf<Card>(fields, { only: CARD });
+  // As `key  value` lines: the names in lower case, each score its bar and figure.
+  const tableCard = columnsOf<Card>(fields, { only: TABLE_CARD }).map((c) => {
+    const i = SCORES.findIndex((n) => n === c.key);
+    return { ...c, header: c.header.toLowerCase(), ...(i >= 0 ? { value: () => scoreText(scores[SCORES[i]!], i) } : {}) };
+  });
   const sections = [];
   const totals: string[] = [];
   const more: string[] = [];
@@ -230,39 +235,28 @@ async function runBatch(opts: GetOptions, ctx: Context): Promise<void> {
     rows: 'one',
   });
   const out = batch.output(ctx.output());
-  type Row = Awaited<ReturnType<typeof batch.outcomes.next>>['value'] & object;
+  const fields = command.fields?.list ?? [];
   const card = (r: Row) => (r.ok ? r.value : undefined);
-  const score = (r: Row, n: (typeof SCORES)[number]) => (card(r)?.scores as Record<string, Score> | undefined)?.[n];
+  // The card's columns, each read from the row's card.
+  const ofCard = columnsOf<KeywordCard>(fields, { only: BATCH_CARD }).map(
+    (c): Column<Row> => ({
+      ...c,
+      value: (r) => {
+        const k = card(r);
+        return k && c.value(k);
+      },
+      tableValue:
+        c.tableValue &&
+        ((r) => {
+          const k = card(r);
+          return k && c.tableValue!(k);
+        }),
+    }),
+  );
   const rows = await printRows<Row>(
     out,
     batch.outcomes,
-    [
-      { header: 'INPUT', value: (r) => r.input },
-      { header: 'NAME', value: (r) => card(r)?.name },
-      { header: 'TYPE', value: (r) => card(r)?.type },
-      { header: 'SYNONYMS', value: (r) => card(r)?.synonyms, flexible: true },
-      { header: 'DESCRIPTION', value: (r) => card(r)?.description, flexible: true },
-      ...(['papers', 'patents', 'trials', 'assets'] as const).map((n) => ({
-        header: n.toUpperCase(),
-        member: `activity.${n}`,
-        value: (r: Row) => card(r)?.activity[n],
-        numeric: true,
-      })),
-      { header: 'SCORES AS OF', member: 'scores.as_of', value: (r) => card(r)?.scores.as_of },
-      ...SCORES.map((n) => ({
-        header: n.toUpperCase(),
-        key: n,
-        member: `scores.${n}`,
-        // A table shows the score; tsv/csv the whole KeywordScore, as the single card does.
-        value: (r: Row) => score(r, n),
-        tableValue: (r: Row) => score(r, n)?.score,
-        numeric: true,
-        members: SCORE_MEMBERS,
-      })),
-      { header: 'ID', value: (r) => card(r)?.id, id: true },
-      { header: 'ERROR', value: (r) => (r.ok ? undefined : r.error.message), flexible: true },
-      { header: 'ERROR_CODE', value: (r) => (r.ok ? undefined : r.error.code) },
-    ],
+    [...columnsOf<Row>(fields, { only: ['input'] }), ...ofCard, ...columnsOf<Row>(fields, { only: ['error', 'error_code'] })],
     // Every row says which input line it answers, a card as `{"input": …, …the card}`.
     (r) => (r.ok ? ledBy('input', r.input, r.value) : errorRow(r)),
   );
