@@ -14,6 +14,7 @@ import * as z from 'zod/mini';
 import { en } from 'zod/locales';
 import { ANALYSIS_MODES, OPERANDS, TOP_TYPES } from './enums.js';
 import { UUID_RE } from './ids.js';
+import { LIMITS } from './limits.js';
 
 // zod/mini, not zod: its schemas carry no methods, so building one and parsing with it compile a
 // fraction of the code (one GET: ~5 ms of CPU less on Node 24, docs/performance.md round 3). mini
@@ -205,7 +206,7 @@ export const RunAnalysesBody = lazy(() =>
     top: z.optional(
       z.object({
         type: z.enum(TOP_TYPES),
-        limit: z.int().check(z.gte(1), z.lte(100)),
+        limit: z.int().check(z.gte(LIMITS.topLimit.min), z.lte(LIMITS.topLimit.max)),
         analysis_mode: z.optional(z.enum(ANALYSIS_MODES)),
         confirmed: z.optional(z.boolean()),
         include_analysed: z.optional(z.boolean()),

@@ -1,8 +1,8 @@
 /**
  * What a command is, declared once beside its code (wrangler's `createCommand`, gh's
  * `AddJSONFlags(cmd, &opts.Exporter, fields)`): its path, description, examples, the fields
- * `--fields` / `--json a,b` take (each with its JSON path and whether it has a column), the paged
- * endpoint its `--all` walks, and the `build`/`run` pair. `src/commands/registry.ts` lists every
+ * `--fields` / `--json a,b` take (each with its JSON path and its column, or why it has none), and
+ * the `build`/`run` pair. `src/commands/registry.ts` lists every
  * command module; `src/program.ts` builds the commander tree from the ones a line needs, and help,
  * `--fields`, the JSON projection, the csv/tsv/table columns, man pages, completions and `rsi help
  * reference` follow.
@@ -66,8 +66,6 @@ export interface CommandDeclaration {
   examples?: readonly string[] | undefined;
   /** The fields `--fields` and `--json a,b` take; absent: the output has no fixed columns, and `--fields` is refused. */
   fields?: FieldList | undefined;
-  /** The paged endpoint `--all` walks (`GET /keywords/search`, src/client/walks.ts). */
-  paged?: string | undefined;
   hidden?: boolean | undefined;
   /**
    * The command takes no arguments, and one given by mistake may be a secret (`rsi login

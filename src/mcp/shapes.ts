@@ -1,5 +1,6 @@
 /** The zod pieces the tools of `rsi mcp serve` share (src/mcp/tools/). */
 import * as z from 'zod';
+import type { Limit } from '../client/limits.js';
 
 // The one UUID pattern (src/client/ids.ts), under the name the tools use.
 export const project = z.string().min(1).describe('project UUID or exact project name');
@@ -26,3 +27,9 @@ export const Confirmation = z
  */
 export const output = <T extends z.core.$ZodLooseShape>(schema: { shape: T }) =>
   z.looseObject({ ...schema.shape, rsi_truncated: Truncated.optional() });
+
+/** An integer request parameter held to the API's limit (src/client/limits.ts), as the CLI's flag is. */
+export const limited = (limit: Limit) => {
+  const int = z.number().int().min(limit.min);
+  return limit.max === undefined ? int : int.max(limit.max);
+};

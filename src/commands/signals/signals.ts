@@ -5,6 +5,7 @@ import { printListing } from '../../io/replies.js';
 import type { Signal } from '../../client/schemas.js';
 import { enumFlag, intFlag, nonEmpty } from '../shared/flags.js';
 import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../declaration.js';
+import { LIMITS, rangeText } from '../../client/limits.js';
 
 export interface SignalsOptions {
   project: string;
@@ -52,7 +53,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--type <t>', 'only signals of this type, e.g. target, disease, modality, mechanism')
     .option('--analysis-mode <m>', `ranking: ${ANALYSIS_MODES.join(', ')}`)
-    .option('--limit <n>', 'at most this many, 1 to 500 (default 100)')
+    .option('--limit <n>', `at most this many, ${rangeText(LIMITS.signalsLimit)}`)
     .option('--web', "open the project's page in the browser instead")
     .action(async (given: string | undefined, flags: Record<string, unknown>) => {
       const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
@@ -63,7 +64,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           project,
           type: nonEmpty('--type', flags.type),
           analysisMode: enumFlag('--analysis-mode', flags.analysisMode, ANALYSIS_MODES),
-          limit: intFlag('--limit', flags.limit, 1, 500),
+          limit: intFlag('--limit', flags.limit, LIMITS.signalsLimit.min, LIMITS.signalsLimit.max),
         },
         ctx,
       );

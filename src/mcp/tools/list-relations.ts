@@ -2,9 +2,10 @@ import * as z from 'zod';
 import * as S from '../../client/schemas.js';
 import { ACTIVITIES, RELATIONS } from '../../client/enums.js';
 import { UsageError } from '../../errors.js';
-import { keyword, output } from '../shapes.js';
+import { keyword, limited, output } from '../shapes.js';
 import { defineTool, READ } from './tool.js';
 import { resolveKeyword } from '../../ops/resolve.js';
+import { LIMITS, rangeText } from '../../client/limits.js';
 
 export const listRelations = defineTool({
   name: 'list_relations',
@@ -14,8 +15,8 @@ export const listRelations = defineTool({
     keyword,
     relation: z.enum(RELATIONS),
     activity: z.enum(ACTIVITIES).optional().describe('required when relation is sponsors'),
-    limit: z.number().int().min(1).max(100).optional().describe('1-100 (default 20)'),
-    offset: z.number().int().min(0).optional(),
+    limit: limited(LIMITS.relationsLimit).optional().describe(rangeText(LIMITS.relationsLimit, '-')),
+    offset: limited(LIMITS.relationsOffset).optional(),
   },
   outputSchema: output(S.RelationPage()),
   annotations: READ,

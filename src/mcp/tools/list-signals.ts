@@ -2,9 +2,10 @@ import * as z from 'zod';
 import * as S from '../../client/schemas.js';
 import { ANALYSIS_MODES } from '../../client/enums.js';
 import { Reply } from '../ask.js';
-import { output, project } from '../shapes.js';
+import { limited, output, project } from '../shapes.js';
 import { defineTool, READ } from './tool.js';
 import { resolveProject } from '../../ops/resolve.js';
+import { LIMITS, rangeText } from '../../client/limits.js';
 
 export const listSignals = defineTool({
   name: 'list_signals',
@@ -15,7 +16,7 @@ export const listSignals = defineTool({
     // The spec leaves signal types open ("allowed values: not shown"): passed through.
     type: z.string().min(1).optional().describe('a signal type, e.g. target, disease, modality, mechanism'),
     analysis_mode: z.enum(ANALYSIS_MODES).optional(),
-    limit: z.number().int().min(1).max(500).optional().describe('1-500 (default 100)'),
+    limit: limited(LIMITS.signalsLimit).optional().describe(rangeText(LIMITS.signalsLimit, '-')),
   },
   outputSchema: output(S.SignalList()),
   annotations: READ,

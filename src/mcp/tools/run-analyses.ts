@@ -6,10 +6,11 @@ import { ConflictError, UsageError } from '../../errors.js';
 import { analysesFingerprint, analysesQuestion, type Extra, offerPage, said, willSend } from '../ask.js';
 import { canonical } from '../confirm.js';
 import { Failure } from '../failure.js';
-import { Confirmation, output, project } from '../shapes.js';
+import { Confirmation, limited, output, project } from '../shapes.js';
 import { defineTool, holds, type Kit, WRITE } from './tool.js';
 import { analysesWrite, confirmedBody, listProjectSignals } from '../../ops/analyses.js';
 import { type ResolvedProject, resolveProject } from '../../ops/resolve.js';
+import { LIMITS } from '../../client/limits.js';
 
 export const runAnalyses = defineTool({
   name: 'run_analyses',
@@ -26,7 +27,7 @@ export const runAnalyses = defineTool({
     top: z
       .strictObject({
         type: z.enum(TOP_TYPES),
-        limit: z.number().int().min(1).max(100),
+        limit: limited(LIMITS.topLimit),
         analysis_mode: z.enum(ANALYSIS_MODES).optional(),
         readiness: z.string().optional(),
         therapeutic_area: z.string().optional(),

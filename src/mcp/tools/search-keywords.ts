@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import * as S from '../../client/schemas.js';
-import { output } from '../shapes.js';
+import { limited, output } from '../shapes.js';
 import { defineTool, READ } from './tool.js';
+import { LIMITS, rangeText } from '../../client/limits.js';
 
 export const searchKeywords = defineTool({
   name: 'search_keywords',
@@ -9,8 +10,10 @@ export const searchKeywords = defineTool({
   description: 'Search scientific or commercial entities (targets, diseases, modalities, assets, sponsors) by name or synonym.',
   inputSchema: {
     query: z.string().describe('search text; an empty one returns nothing'),
-    page: z.number().int().min(1).optional().describe('page, from 1'),
-    limit: z.number().int().min(1).max(20).optional().describe('hits per page, 1-20 (default 10)'),
+    page: limited(LIMITS.searchPage).optional().describe('page, from 1'),
+    limit: limited(LIMITS.searchLimit)
+      .optional()
+      .describe(`hits per page, ${rangeText(LIMITS.searchLimit, '-')}`),
   },
   outputSchema: output(S.KeywordSearchPage()),
   annotations: READ,

@@ -23,6 +23,7 @@ import { readInput } from '../../shared/flags.js';
 import * as ops from '../../../ops/analyses.js';
 import { confirmedByReadingBack, READ_BACK_NOTE } from '../../../ops/writes.js';
 import { type CommandDeclaration, columnsOf, commandFor, columnOnly, field, jsonOnly } from '../../declaration.js';
+import { LIMITS, rangeText } from '../../../client/limits.js';
 
 // The use case's parts, where the command's tests have always found them.
 
@@ -104,7 +105,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
     .option('--select <signal>', 'a signal to analyse, repeatable: KEYWORD_ID:SIGNAL_KEYWORD_ID, or its name', collect)
     .option('--selections <path|->', 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items')
-    .option('--top <N>', 'analyse the top N signals (1-100); needs --type')
+    .option('--top <N>', `analyse the top N signals (${rangeText(LIMITS.topLimit, '-')}); needs --type`)
     .option('--type <type>', `signal type for --top: ${TOP_TYPES.join(', ')}`)
     .option('--analysis-mode <mode>', `with --top: ${ANALYSIS_MODES.join(', ')}`)
     .option('--readiness <value>', 'with --top: readiness filter')
@@ -167,8 +168,9 @@ export async function parseRunFlags(
   if (hasTop) {
     if (flags.top === undefined) throw new UsageError('--type needs --top N');
     if (flags.type === undefined) throw new UsageError(`--top needs --type (${TOP_TYPES.join(', ')})`);
-    const limit = coercedIntSchema(1, 100).safeParse(flags.top.trim() === '' ? Number.NaN : flags.top);
-    if (!limit.success) throw new UsageError(`--top must be a whole number from 1 to 100 (got "${flags.top}")`);
+    const { min, max } = LIMITS.topLimit;
+    const limit = coercedIntSchema(min, max).safeParse(flags.top.trim() === '' ? Number.NaN : flags.top);
+    if (!limit.success) throw new UsageError(`--top must be a whole number from ${min} to ${max} (got "${flags.top}")`);
     if (!enumSchema(TOP_TYPES).safeParse(flags.type).success) {
       throw new UsageError(`--type must be one of ${TOP_TYPES.join(', ')} (got "${flags.type}")`);
     }

@@ -13,6 +13,7 @@ import type { RelationItem } from '../../../client/schemas.js';
 import type { Column } from '../../../io/columns.js';
 import { type CommandDeclaration, columnsOf, commandFor, type Field, field, only } from '../../declaration.js';
 import { batchFlags, resumeFlag } from '../../shared/batch-flags.js';
+import { LIMITS, rangeText } from '../../../client/limits.js';
 
 export interface RelationsOptions {
   keyword: string;
@@ -60,7 +61,6 @@ export const command: CommandDeclaration = {
     ],
     batch: (args) => String(args[0]).trim() === '-',
   },
-  paged: 'GET /keywords/{id}/relations',
 };
 
 /** Whether a command line asks for more than one (relation, activity) pair, so rows carry which. */
@@ -100,7 +100,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
         '--activity <a>',
         `for sponsors: ${ACTIVITIES.join(', ')}, a list, or all (required with sponsors alone; every activity by default with several relations)`,
       )
-      .option('--limit <n>', 'links per page, 1 to 100 (default 20)')
+      .option('--limit <n>', `links per page, ${rangeText(LIMITS.relationsLimit)}`)
       .option('--offset <n>', 'skip this many links (default 0)')
       .option('--all', 'every link, streamed (fetches pages concurrently, prints in order)'),
   ).action(async (keyword: string, flags: Record<string, unknown>) => {
@@ -110,8 +110,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       {
         keyword,
         relations,
-        limit: intFlag('--limit', flags.limit, 1, 100),
-        offset: intFlag('--offset', flags.offset, 0),
+        limit: intFlag('--limit', flags.limit, LIMITS.relationsLimit.min, LIMITS.relationsLimit.max),
+        offset: intFlag('--offset', flags.offset, LIMITS.relationsOffset.min),
         all: flags.all === true,
         resume: resumeFlag(keyword, flags.resume),
       },

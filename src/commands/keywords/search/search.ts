@@ -7,6 +7,7 @@ import { printListing } from '../../../io/replies.js';
 import type { KeywordHit } from '../../../client/schemas.js';
 import { intFlag } from '../../shared/flags.js';
 import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../../declaration.js';
+import { LIMITS, rangeText } from '../../../client/limits.js';
 
 export interface SearchOptions {
   query: string;
@@ -34,14 +35,13 @@ export const command: CommandDeclaration = {
     'rsi keywords search lung --type disease --all',
   ],
   fields: { rows: 'data', list: FIELDS },
-  paged: 'GET /keywords/search',
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
   return commandFor(command)
     .argument('<query>', 'text to search for')
     .option('--page <n>', 'page number, from 1 (default 1)')
-    .option('--limit <n>', 'results per page, 1 to 20 (default 10)')
+    .option('--limit <n>', `results per page, ${rangeText(LIMITS.searchLimit)}`)
     .option('--all', 'every page, streamed')
     .option('--type <types>', 'only hits of these types, e.g. target,disease (rsi filters each page)')
     .action(async (query: string, flags: Record<string, unknown>) => {
@@ -50,8 +50,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       await runF(
         {
           query,
-          page: intFlag('--page', flags.page, 1),
-          limit: intFlag('--limit', flags.limit, 1, 20),
+          page: intFlag('--page', flags.page, LIMITS.searchPage.min),
+          limit: intFlag('--limit', flags.limit, LIMITS.searchLimit.min, LIMITS.searchLimit.max),
           all: flags.all === true,
           types: typesOf(flags.type),
         },
