@@ -3,16 +3,19 @@ import type { Context } from '../../context.js';
 import { ANALYSIS_MODES } from '../../client/enums.js';
 import { printListing } from '../../io/replies.js';
 import type { Signal } from '../../client/schemas.js';
-import { enumFlag, intFlag, nonEmpty } from '../shared/flags.js';
+import { int, on, oneOf, type OptionSpecs, type OptionsOf, parseOptions, text, withOptions } from '../shared/options.js';
 import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../declaration.js';
 import { LIMITS, rangeText } from '../../client/limits.js';
 
-export interface SignalsOptions {
-  project: string;
-  type: string | undefined;
-  analysisMode: string | undefined;
-  limit: number | undefined;
-}
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  type: { flags: '--type <t>', description: 'only signals of this type, e.g. target, disease, modality, mechanism', parse: text() },
+  analysisMode: { flags: '--analysis-mode <m>', description: `ranking: ${ANALYSIS_MODES.join(', ')}`, parse: oneOf(ANALYSIS_MODES) },
+  limit: { flags: '--limit <n>', description: `at most this many, ${rangeText(LIMITS.signalsLimit)}`, parse: int(LIMITS.signalsLimit) },
+  web: { flags: '--web', description: "open the project's page in the browser instead", parse: on() },
+} satisfies OptionSpecs;
+
+export type SignalsOptions = { project: string } & Omit<OptionsOf<typeof OPTIONS>, 'web'>;
 
 /**
  * Each field with its column: the JSON member, the csv key and the table's column are one
@@ -49,26 +52,16 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
-    .option('--type <t>', 'only signals of this type, e.g. target, disease, modality, mechanism')
-    .option('--analysis-mode <m>', `ranking: ${ANALYSIS_MODES.join(', ')}`)
-    .option('--limit <n>', `at most this many, ${rangeText(LIMITS.signalsLimit)}`)
-    .option('--web', "open the project's page in the browser instead")
-    .action(async (given: string | undefined, flags: Record<string, unknown>) => {
-      const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
-      if (flags.web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
-
-      await runF(
-        {
-          project,
-          type: nonEmpty('--type', flags.type),
-          analysisMode: enumFlag('--analysis-mode', flags.analysisMode, ANALYSIS_MODES),
-          limit: intFlag('--limit', flags.limit, LIMITS.signalsLimit.min, LIMITS.signalsLimit.max),
-        },
-        ctx,
-      );
-    });
+  const cmd = commandFor(command).argument(
+    '[project]',
+    'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
+  );
+  return withOptions(cmd, OPTIONS).action(async (given: string | undefined, flags: Record<string, unknown>) => {
+    const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
+    if (flags.web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
+    const { web: _, ...options } = parseOptions(OPTIONS, flags);
+    await runF({ project, ...options }, ctx);
+  });
 }
 
 /**

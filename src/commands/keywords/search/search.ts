@@ -5,18 +5,26 @@ import { maxPages, pageWindow } from '../../../client/paging.js';
 import { note } from '../../../io/lines.js';
 import { printListing } from '../../../io/replies.js';
 import type { KeywordHit } from '../../../client/schemas.js';
-import { intFlag } from '../../shared/flags.js';
+import { int, on, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../../shared/options.js';
 import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../../declaration.js';
 import { LIMITS, rangeText } from '../../../client/limits.js';
 
-export interface SearchOptions {
-  query: string;
-  page: number | undefined;
-  limit: number | undefined;
-  all: boolean;
-  /** `--type a,b`: only hits of these types (filtered here: the service's search has no such filter). */
-  types?: readonly string[] | undefined;
-}
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  page: { flags: '--page <n>', description: 'page number, from 1 (default 1)', parse: int(LIMITS.searchPage) },
+  limit: { flags: '--limit <n>', description: `results per page, ${rangeText(LIMITS.searchLimit)}`, parse: int(LIMITS.searchLimit) },
+  all: { flags: '--all', description: 'every page, streamed', parse: on() },
+  type: {
+    flags: '--type <types>',
+    description: 'only hits of these types, e.g. target,disease (rsi filters each page)',
+    parse: { parse: (_flag: string, raw: unknown) => typesOf(raw) },
+  },
+} satisfies OptionSpecs;
+
+export type SearchOptions = { query: string } & Omit<OptionsOf<typeof OPTIONS>, 'type'> & {
+    /** `--type a,b`: only hits of these types (filtered here: the service's search has no such filter). */
+    types?: readonly string[] | undefined;
+  };
 
 /** Each field with its column: the JSON member, the csv key and the table's column are one declaration. */
 const FIELDS: readonly Field<KeywordHit>[] = [
@@ -38,26 +46,14 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .argument('<query>', 'text to search for')
-    .option('--page <n>', 'page number, from 1 (default 1)')
-    .option('--limit <n>', `results per page, ${rangeText(LIMITS.searchLimit)}`)
-    .option('--all', 'every page, streamed')
-    .option('--type <types>', 'only hits of these types, e.g. target,disease (rsi filters each page)')
-    .action(async (query: string, flags: Record<string, unknown>) => {
+  return withOptions(commandFor(command).argument('<query>', 'text to search for'), OPTIONS).action(
+    async (query: string, flags: Record<string, unknown>) => {
       if (!query.trim()) throw new UsageError('the search query must not be empty');
       if (flags.all && flags.page !== undefined) throw new UsageError('--all and --page cannot be used together');
-      await runF(
-        {
-          query,
-          page: intFlag('--page', flags.page, LIMITS.searchPage.min),
-          limit: intFlag('--limit', flags.limit, LIMITS.searchLimit.min, LIMITS.searchLimit.max),
-          all: flags.all === true,
-          types: typesOf(flags.type),
-        },
-        ctx,
-      );
-    });
+      const { type, ...options } = parseOptions(OPTIONS, flags);
+      await runF({ query, ...options, types: type }, ctx);
+    },
+  );
 }
 
 /** `--type Target, disease` → ['target', 'disease']; none given: undefined. */
