@@ -89,7 +89,7 @@ async function printBoard(ctx: Context, board: ScoreboardReply, projectName: str
   // On a terminal the names stay whole: where the table is too wide, the id goes first, then the
   // lesser scores from the right, before a name would be cut (SCORE always stays).
   // Columns chosen with --fields are shown whatever the width: nothing is left out of them.
-  const chosen = ctx.globals().fields !== undefined;
+  const chosen = out.fields !== undefined;
   const leftOut = chosen
     ? []
     : await narrowTable(out, board.scoreboard, columns, ['KEYWORD ID', 'TRANSLATION', 'RISK', 'COMPETITION', 'MATURITY', 'MOMENTUM']);

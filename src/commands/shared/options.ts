@@ -43,6 +43,11 @@ export function text(): Parser<string | undefined> {
   return { parse: (flag, raw) => nonEmpty(flag, raw) };
 }
 
+/** The value as given (a part of a value another step reads, such as `--relation` with `--activity`). */
+export function given(): Parser<string | undefined> {
+  return { parse: (_flag, raw) => (typeof raw === 'string' ? raw : undefined) };
+}
+
 /** A switch: true when given. */
 export function on(): Parser<boolean> {
   return { parse: (_flag, raw) => raw === true };

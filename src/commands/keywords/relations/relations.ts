@@ -8,23 +8,38 @@ import { note } from '../../../io/lines.js';
 import { printListing } from '../../../io/replies.js';
 import { ledBy } from '../../../io/columns.js';
 import { type MultiLink, multiLinks, pairLinks, printMulti, type RelationQuery, relationQueries } from './relation-list.js';
-import { intFlag } from '../../shared/flags.js';
+import { given, int, on, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../../shared/options.js';
 import type { RelationItem } from '../../../client/schemas.js';
 import type { Column } from '../../../io/columns.js';
 import { type CommandDeclaration, columnsOf, commandFor, type Field, field, only } from '../../declaration.js';
 import { batchFlags, resumeFlag } from '../../shared/batch-flags.js';
 import { LIMITS, rangeText } from '../../../client/limits.js';
 
-export interface RelationsOptions {
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  relation: {
+    flags: '--relation <r>',
+    description: `one of ${RELATIONS.join(', ')}, a comma-separated list, or all (required)`,
+    parse: given(),
+  },
+  activity: {
+    flags: '--activity <a>',
+    description: `for sponsors: ${ACTIVITIES.join(', ')}, a list, or all (required with sponsors alone; every activity by default with several relations)`,
+    parse: given(),
+  },
+  limit: { flags: '--limit <n>', description: `links per page, ${rangeText(LIMITS.relationsLimit)}`, parse: int(LIMITS.relationsLimit) },
+  offset: { flags: '--offset <n>', description: 'skip this many links (default 0)', parse: int(LIMITS.relationsOffset) },
+  all: { flags: '--all', description: 'every link, streamed (fetches pages concurrently, prints in order)', parse: on() },
+} satisfies OptionSpecs;
+
+export type RelationsOptions = {
   keyword: string;
   /** The (relation, activity) pairs asked for: one, or several (`--relation all`, lists), each row then tagged with its pair. */
   relations: RelationQuery[];
-  limit: number | undefined;
-  offset: number | undefined;
-  all: boolean;
-  /** `--resume FILE`, with `-` only. */
-  resume?: string | undefined;
-}
+} & Omit<OptionsOf<typeof OPTIONS>, 'relation' | 'activity'> & {
+    /** `--resume FILE`, with `-` only. */
+    resume?: string | undefined;
+  };
 
 export const command: CommandDeclaration = {
   path: 'keywords relations',
@@ -92,31 +107,15 @@ function several(opts: Readonly<Record<string, unknown>>): boolean {
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return batchFlags(
-    commandFor(command)
-      .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
-      .option('--relation <r>', `one of ${RELATIONS.join(', ')}, a comma-separated list, or all (required)`)
-      .option(
-        '--activity <a>',
-        `for sponsors: ${ACTIVITIES.join(', ')}, a list, or all (required with sponsors alone; every activity by default with several relations)`,
-      )
-      .option('--limit <n>', `links per page, ${rangeText(LIMITS.relationsLimit)}`)
-      .option('--offset <n>', 'skip this many links (default 0)')
-      .option('--all', 'every link, streamed (fetches pages concurrently, prints in order)'),
-  ).action(async (keyword: string, flags: Record<string, unknown>) => {
+  const cmd = commandFor(command).argument(
+    '<keyword>',
+    'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)',
+  );
+  return batchFlags(withOptions(cmd, OPTIONS)).action(async (keyword: string, flags: Record<string, unknown>) => {
     const relations = relationQueries(flags.relation, flags.activity);
     if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be used together');
-    await runF(
-      {
-        keyword,
-        relations,
-        limit: intFlag('--limit', flags.limit, LIMITS.relationsLimit.min, LIMITS.relationsLimit.max),
-        offset: intFlag('--offset', flags.offset, LIMITS.relationsOffset.min),
-        all: flags.all === true,
-        resume: resumeFlag(keyword, flags.resume),
-      },
-      ctx,
-    );
+    const { relation: _r, activity: _a, ...options } = parseOptions(OPTIONS, flags);
+    await runF({ keyword, relations, ...options, resume: resumeFlag(keyword, flags.resume) }, ctx);
   });
 }
 
