@@ -66,6 +66,20 @@ export interface CommandDeclaration {
   examples?: readonly string[] | undefined;
   /** The fields `--fields` and `--json a,b` take; absent: the output has no fixed columns, and `--fields` is refused. */
   fields?: FieldList | undefined;
+  /**
+   * A command line whose output has every field (the words after the path; `{project}` and
+   * `{keyword}` stand for a project and a keyword that exist), and for a command that reads many
+   * inputs from stdin, the line that does: what the field × format property test runs
+   * (test/unit/fields-every-format.test.ts), so a new command needs no line of its own there.
+   */
+  sample?:
+    | {
+        line: readonly string[];
+        /** More lines with one input, where some fields need a flag (`opportunities --analyses`). */
+        more?: ReadonlyArray<readonly string[]> | undefined;
+        batch?: readonly string[] | undefined;
+      }
+    | undefined;
   hidden?: boolean | undefined;
   /**
    * The command takes no arguments, and one given by mistake may be a secret (`rsi login

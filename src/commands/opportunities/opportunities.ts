@@ -39,6 +39,8 @@ export const command: CommandDeclaration = {
       })),
     ],
   },
+  // csv and tsv print one kind of row: the scored keywords, or the analyses with --analyses.
+  sample: { line: ['{project}'], more: [['{project}', '--analyses']] },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {

@@ -43,6 +43,7 @@ export const command: CommandDeclaration = {
   description: "a project's opportunities ranked by score (an MCP-only feature: sign in with rsi login --resource mcp)",
   examples: ['rsi scoreboard "Oncology watchlist"', 'rsi scoreboard 0b7c…-uuid --limit 5 --format csv'],
   fields: { rows: 'scoreboard', list: FIELDS },
+  sample: { line: ['{project}'] },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {

@@ -49,6 +49,7 @@ export const command: CommandDeclaration = {
     rows: 'signals',
     list: FIELDS,
   },
+  sample: { line: ['{project}'] },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {

@@ -25,6 +25,7 @@ export const command: CommandDeclaration = {
   description: "show a project's discovery and scoring status; --watch follows it until you can act",
   examples: ['rsi status "My first project"', 'rsi status "My first project" --watch --timeout 10m', 'rsi status P --json | jq -r .next'],
   fields: { list: STATUS_FIELDS },
+  sample: { line: ['{project}'] },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {

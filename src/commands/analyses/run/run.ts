@@ -98,6 +98,7 @@ export const command: CommandDeclaration = {
       },
     ],
   },
+  sample: { line: ['{project}', '--selections', '-', '--yes'] },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {

@@ -87,6 +87,8 @@ export const command: CommandDeclaration = {
     ],
     batch: (args) => String(args[0]).trim() === '-',
   },
+  // The sections' columns (count, stage) come with --include.
+  sample: { line: ['{keyword}', '--include', 'indications,sponsors,pipeline_targets'], batch: ['-'] },
 };
 
 /** The sections a line asked for (`--include indications,sponsors`). */

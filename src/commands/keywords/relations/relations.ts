@@ -76,6 +76,8 @@ export const command: CommandDeclaration = {
     ],
     batch: (args) => String(args[0]).trim() === '-',
   },
+  // assets: the relation whose links carry a stage; sponsors: links with an activity.
+  sample: { line: ['{keyword}', '--relation', 'assets,sponsors'], batch: ['-', '--relation', 'assets,sponsors'] },
 };
 
 /** Whether a command line asks for more than one (relation, activity) pair, so rows carry which. */

@@ -43,6 +43,7 @@ export const command: CommandDeclaration = {
     'rsi keywords search lung --type disease --all',
   ],
   fields: { rows: 'data', list: FIELDS },
+  sample: { line: ['egfr'] },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {

@@ -31,6 +31,7 @@ export const command: CommandDeclaration = {
   description: "list the tools of the service's MCP server (sign in first: rsi login --resource mcp)",
   examples: ['rsi mcp tools', "rsi mcp tools --json | jq '.[].name'"],
   fields: { list: FIELDS },
+  sample: { line: [] },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {

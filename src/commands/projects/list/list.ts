@@ -26,6 +26,7 @@ export const command: CommandDeclaration = {
   description: 'list the projects you belong to, with your role',
   examples: ['rsi projects list', 'rsi projects ls --limit 2', "rsi projects list --json | jq -r '.projects[].name'"],
   fields: { rows: 'projects', list: FIELDS },
+  sample: { line: [] },
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
