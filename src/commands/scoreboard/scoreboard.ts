@@ -6,13 +6,22 @@ import { printRows } from '../../io/output.js';
 import { tableView } from '../../io/columns.js';
 import { note } from '../../io/lines.js';
 import { narrowTable, printReply, tableNote } from '../../io/replies.js';
-import { intFlag } from '../shared/flags.js';
+import { int, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../shared/options.js';
 import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../declaration.js';
 
-export interface ScoreboardOptions {
-  project: string;
-  limit: number | undefined;
-}
+/**
+ * The options, as data (src/commands/shared/options.ts). The scoreboard is the MCP server's (the
+ * service's tool sets its own most and default), so its range is the CLI's, not one of the API's.
+ */
+const OPTIONS = {
+  limit: {
+    flags: '--limit <n>',
+    description: 'how many ranks to show, 1-100 (default: the server decides, 20 on the sandbox)',
+    parse: int(1, 100),
+  },
+} satisfies OptionSpecs;
+
+export type ScoreboardOptions = { project: string } & OptionsOf<typeof OPTIONS>;
 
 type ScoreRow = ScoreboardReply['scoreboard'][number];
 
@@ -47,17 +56,15 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .argument(
-      '[project]',
-      'project UUID or exact name (a name is resolved through the API: `rsi login`); left out: the default project (rsi config set project), else picked at a terminal',
-    )
-    .option('--limit <n>', 'how many ranks to show, 1-100 (default: the server decides, 20 on the sandbox)')
-    .action(async (given: string | undefined, flags: { limit?: string }) => {
-      const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
-      if (!project.trim()) throw new UsageError('<project> must not be empty');
-      await runF({ project: project.trim(), limit: await intFlag('--limit', flags.limit, 1, 100) }, ctx);
-    });
+  const cmd = commandFor(command).argument(
+    '[project]',
+    'project UUID or exact name (a name is resolved through the API: `rsi login`); left out: the default project (rsi config set project), else picked at a terminal',
+  );
+  return withOptions(cmd, OPTIONS).action(async (given: string | undefined, flags: Record<string, unknown>) => {
+    const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
+    if (!project.trim()) throw new UsageError('<project> must not be empty');
+    await runF({ project: project.trim(), ...parseOptions(OPTIONS, flags) }, ctx);
+  });
 }
 
 export async function run(opts: ScoreboardOptions, ctx: Context): Promise<void> {
