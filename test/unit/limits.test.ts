@@ -76,7 +76,13 @@ describe('the API request limits, one home for both front-ends', () => {
 
   it('each MCP tool holds the same parameter to the same range', async () => {
     const remote = fakeRemote([], () => ({ content: [] }));
-    s = await serve({ allowWrite: true, remote: remote.deps, signIns: { now: { baseUrl: ORIGIN, api: {}, mcp: {} } } });
+    // Writes are listed only to a client that can confirm them (run_analyses takes top.limit).
+    s = await serve({
+      allowWrite: true,
+      remote: remote.deps,
+      signIns: { now: { baseUrl: ORIGIN, api: {}, mcp: {} } },
+      confirmInChat: true,
+    });
     const tools = (await s.client.listTools()).tools;
     for (const c of CASES) {
       const tool = tools.find((t) => t.name === c.tool)!;
