@@ -130,13 +130,6 @@ export async function* inInputOrder<I extends { item: string }, R>(
   }
 }
 
-/**
- * What a command gives a batch besides its work: `--resume FILE` (a previous run's output this run
- * continues), and the rows one answer may span: `one` (a card per input) or `many` (an input's
- * links, one row each).
- */
-export type BatchOptions = ResumeOptions;
-
 export interface BatchRun<R> {
   outcomes: AsyncGenerator<Outcome<R>>;
   client: ApiClient;
@@ -162,7 +155,12 @@ const NAME_CACHE = 4096;
 export async function startBatch<R>(
   ctx: Context,
   work: (client: ApiClient, keyword: ResolvedKeyword, request: RequestOptions) => Promise<R>,
-  options: BatchOptions,
+  /**
+   * What a command gives a batch besides its work (batch-resume.ts): `--resume FILE` (a previous
+   * run's output this run continues), and the rows one answer may span: `one` (a card per input)
+   * or `many` (an input's links, one row each).
+   */
+  options: ResumeOptions,
 ): Promise<BatchRun<R>> {
   if (ctx.io.stdinIsTTY)
     throw new UsageError('the keyword - reads from stdin, but stdin is a terminal', { hint: 'pipe the data in, or give a keyword' });
