@@ -18,7 +18,7 @@ import { PACKAGE_NAME, VERSION } from './release.js';
 // loading this bundle. A dynamic import per module cost a file (and a loader round) each.
 
 /** The environment variables that hold a secret: never repeated in anything rsi writes to stderr. */
-const SECRET_VARIABLES = ['RSI_TOKEN', 'RSI_MCP_TOKEN', 'RSI_CLIENT_SECRET'] as const;
+export const SECRET_VARIABLES = ['RSI_TOKEN', 'RSI_MCP_TOKEN', 'RSI_CLIENT_SECRET'] as const;
 
 export interface MainOptions {
   argv?: readonly string[];

@@ -230,13 +230,13 @@ describe.concurrent('bad environment', () => {
     expectOneLineError(r, name);
   });
 
-  it('RSI_TOKEN garbage: the server says 401, rsi exits 3 with the login hint', async ({ expect }) => {
+  it('RSI_TOKEN garbage: the server says 401, rsi exits 3 saying to renew that variable', async ({ expect }) => {
     const r = await runCli(['projects', 'list'], {
       env: { RSI_TOKEN: 'garbage', RSI_BASE_URL: sandbox.url, RSI_CONFIG_DIR: corruptless() },
     });
     expect(r.code).toBe(3);
     expectOneLineError(r, 'garbage token');
-    expect(r.stderr).toContain('rsi login');
+    expect(r.stderr).toContain('hint: renew RSI_TOKEN');
   });
 
   it('unknown names: exit 2 listing candidates; unknown ids: exit 4 or 5 from the server', async ({ expect }) => {

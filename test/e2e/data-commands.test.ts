@@ -241,10 +241,11 @@ describe.concurrent('projects, signals, opportunities', () => {
     expect(r.stderr).toContain('Oncology watchlist');
   });
 
-  it('a bad token exits 3 with a login hint', async ({ expect }) => {
+  it('a bad RSI_TOKEN exits 3 with the hint to renew that variable, not to sign in', async ({ expect }) => {
     const r = await rsi(['projects', 'list'], { RSI_TOKEN: 'not-a-valid-token' });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/hint: .*rsi login/);
+    expect(r.stderr).toMatch(/hint: renew RSI_TOKEN/);
+    expect(r.stderr).not.toContain('rsi login');
   });
 });
 

@@ -119,7 +119,7 @@ describe('resource binding seen from the CLI', () => {
   it('an API token at the MCP server is refused: exit 3', async () => {
     const r = await runCli(['mcp', 'tools'], withToken(apiToken));
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('refused the sign-in (401)');
+    expect(r.stderr).toContain('refused the access token in RSI_MCP_TOKEN');
   });
 
   it('an MCP token at the API is refused: exit 3', async () => {

@@ -242,8 +242,11 @@ describe.concurrent('logout, tokens and status', () => {
 
 describe('refresh', () => {
   let short: SandboxProcess;
+  // Tokens live 10 minutes, and the clock jumps past that: a refreshed token must outlive the
+  // slowest of the 16 processes on a busy machine (with 8 s, a process that started 9 s after the
+  // refresh found the new token expired too and refreshed again: two refreshes under load).
   beforeAll(async () => {
-    short = await startSandbox(['--auto-approve', '--token-ttl', '8']);
+    short = await startSandbox(['--auto-approve', '--token-ttl', '600']);
   });
   afterAll(async () => {
     await short?.stop();
@@ -253,8 +256,8 @@ describe('refresh', () => {
     const dir = freshDir();
     expect((await login(dir, short.url)).code).toBe(0);
     const first = Object.values(credentials(dir))[0]!;
-    // The 8-second lifetime passes on both sides (a clock jump, not a sleep).
-    await expireTokens(short, dir, 9);
+    // The 10-minute lifetime passes on both sides (a clock jump, not a sleep).
+    await expireTokens(short, dir, 601);
     const before = await sandboxStats(short.url);
     const runs = await Promise.all(Array.from({ length: 16 }, () => runCli(['projects', 'list', '--json'], { env: fileEnv(dir) })));
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
@@ -281,8 +284,8 @@ describe('refresh', () => {
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: stored.refreshToken!, client_id: clientId }),
     });
     expect(rotated.status).toBe(200);
-    // The 8-second lifetime passes on both sides (a clock jump, not a sleep).
-    await expireTokens(short, dir, 9);
+    // The 10-minute lifetime passes on both sides (a clock jump, not a sleep).
+    await expireTokens(short, dir, 601);
     const r = await runCli(['projects', 'list'], { env: fileEnv(dir) });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('rsi login');

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ALSO_READ, ENVIRONMENT } from '../../src/commands/help/environment.js';
+import { SECRET_VARIABLES } from '../../src/main.js';
 import { PROXY_VARIABLES } from '../../src/http/proxy.js';
 import { NO_SYSTEM_CA } from '../../src/http/system-ca.js';
 import { CI_VARIABLES } from '../../src/io/ci.js';
@@ -35,6 +36,8 @@ const INDIRECT: Record<string, readonly string[]> = {
   'src/update/registry.ts': NPM_SETTINGS.map((name) => `npm_config_${name}`),
   // Hands the whole environment to a --jq program's `$ENV` and `env`, as jq does; reads no name itself.
   'src/io/jq.ts': [],
+  // Every secret a variable holds is learnt at start, so no message can echo it (io/secrets.ts).
+  'src/main.ts': [...SECRET_VARIABLES],
 };
 /** Reads by a computed name: `env[name]`, `env[CONSTANT]`, or a walk over every variable. */
 const DYNAMIC = /\benv\[(?!['"])([^\]]+)\]|Object\.(?:entries|keys)\(\s*(?:process\.)?env\s*\)/g;
