@@ -8,8 +8,8 @@
  *   (src/http/proxy.ts: as curl reads them; loopback always direct). A direct request goes out on
  *   Node's own `http`/`https` client (already in Node's snapshot: nothing to load,
  *   docs/performance.md round 3), and so does one through an http(s) proxy, with rsi's own CONNECT
- *   (src/http/tunnel.ts: one connection per attempt, under the attempt's signal); socks5 goes on
- *   undici's ProxyAgent, loaded only then;
+ *   (src/http/tunnel.ts: one connection per attempt, under the attempt's signal), and so does one
+ *   through a socks5 proxy (the same tunnel, opened with rsi's own SOCKS5 handshake);
  * - a whole-request deadline: `timeoutMs` bounds one attempt from connect (the proxy's CONNECT and
  *   TLS included) to the last body byte (idle timeouts alone would let a server dripping a byte a
  *   second run forever);
@@ -19,7 +19,6 @@
  * - errors that say what failed: timeout, refused, TLS (naming the CA fix), the proxy;
  * - the redacting `--debug` trace, and no redaction work at all without `--debug`.
  */
-import type { Dispatcher } from 'undici';
 import {
   CliError,
   InterruptedError,
@@ -32,8 +31,7 @@ import {
 import { formatSeconds } from '../io/text.js';
 import { capStream, readBody } from './decode.js';
 import { type NodeHttp, neverSent, requestDirect } from './direct.js';
-import { makeProxyAgent, requestProxied } from './proxied.js';
-import { absoluteForm, makeTunnelAgent, TUNNEL_SIGNAL, TunnelError } from './tunnel.js';
+import { absoluteForm, isSocks, makePlainTunnelAgent, makeTunnelAgent, TUNNEL_SIGNAL, TunnelError } from './tunnel.js';
 import {
   httpOnlyNote,
   isLoopback,
@@ -65,14 +63,12 @@ export class Network {
   readonly tracer: Tracer | undefined;
   /** Every token this run holds (src/io/secrets.ts): the OAuth steps and token providers add theirs. */
   readonly secrets: Secrets;
-  /** undici's ProxyAgents, keyed by proxy URL, made on first use. */
-  private readonly dispatchers = new Map<string, Promise<Dispatcher>>();
   /** Node's keep-alive agents for direct requests, by scheme, made on first use. */
   private readonly agents = new Map<string, import('node:http').Agent>();
-  /** Keep-alive agents whose connections are CONNECT tunnels, by proxy URL (src/http/tunnel.ts). */
+  /** Keep-alive agents whose connections are tunnels, by proxy URL and target scheme (src/http/tunnel.ts). */
   private readonly tunnels = new Map<string, Promise<import('node:http').Agent>>();
   /** Agents replaced when the system store was added, still carrying requests; closed at the end. */
-  private readonly retired: (import('node:http').Agent | Promise<Dispatcher> | Promise<import('node:http').Agent>)[] = [];
+  private readonly retired: (import('node:http').Agent | Promise<import('node:http').Agent>)[] = [];
   /** The operating system's trust store: not read until a certificate needs it. */
   private store: SystemStore;
   /** Counts the changes of roots, so a request that started before one can try again after it. */
@@ -129,16 +125,6 @@ export class Network {
       if (error instanceof UsageError) return { proxy: undefined, why: 'invalid', error };
       throw error;
     }
-  }
-
-  /** undici's ProxyAgent for `proxy`, made on first use. */
-  private dispatcher(proxy: string): Promise<Dispatcher> {
-    let found = this.dispatchers.get(proxy);
-    if (!found) {
-      found = makeProxyAgent(proxy, this.timeoutMs, () => this.tlsOptions());
-      this.dispatchers.set(proxy, found);
-    }
-    return found;
   }
 
   async send(req: WireRequest): Promise<WireResponse> {
@@ -228,8 +214,7 @@ export class Network {
       const https = this.agents.get('https:');
       if (https) this.retired.push(https);
       this.agents.delete('https:');
-      this.retired.push(...this.dispatchers.values(), ...this.tunnels.values());
-      this.dispatchers.clear();
+      this.retired.push(...this.tunnels.values());
       this.tunnels.clear();
     }
     return this.store.state === 'added' && epoch !== this.trustEpoch;
@@ -246,23 +231,25 @@ export class Network {
   }
 
   /**
-   * A request through the proxy `proxyFor` named: an http(s) proxy on Node's client with rsi's own
-   * CONNECT (src/http/tunnel.ts), one connection per attempt under the attempt's signal; socks5 on
-   * undici (src/http/proxied.ts).
+   * A request through the proxy `proxyFor` named, on Node's client with rsi's own tunnel
+   * (src/http/tunnel.ts: an HTTP CONNECT or a SOCKS5 one), one connection per attempt under the
+   * attempt's signal; an http:// target through an http(s) proxy goes in absolute form instead.
    */
   private async proxied(req: WireRequest, proxy: string, signal: AbortSignal): Promise<WireHead> {
     const proxyUrl = new URL(proxy);
-    if (proxyUrl.protocol !== 'http:' && proxyUrl.protocol !== 'https:') {
-      return requestProxied(req, this.dispatcher(proxy), signal, this.timeoutMs);
-    }
-    if (req.url.protocol === 'http:') {
+    const socks = isSocks(proxyUrl);
+    if (req.url.protocol === 'http:' && !socks) {
       const { url, headers } = absoluteForm(req, proxyUrl);
       return requestDirect(req, signal, (https, client) => this.agent(https, client), false, { url, path: req.url.href, headers });
     }
-    let tunnels = this.tunnels.get(proxy);
+    const key = `${req.url.protocol} ${proxy}`;
+    let tunnels = this.tunnels.get(key);
     if (!tunnels) {
-      tunnels = makeTunnelAgent(proxyUrl, AGENT_OPTIONS, () => this.tlsOptions());
-      this.tunnels.set(proxy, tunnels);
+      tunnels =
+        req.url.protocol === 'http:'
+          ? makePlainTunnelAgent(proxyUrl, AGENT_OPTIONS)
+          : makeTunnelAgent(proxyUrl, AGENT_OPTIONS, () => this.tlsOptions());
+      this.tunnels.set(key, tunnels);
     }
     const agent = await tunnels;
     return requestDirect(req, signal, () => agent, false, { url: req.url, options: { [TUNNEL_SIGNAL]: signal }, freshAgent: agent });
@@ -305,9 +292,9 @@ export class Network {
     this.closed = true;
     const retired = this.retired.filter((one): one is import('node:http').Agent => !(one instanceof Promise));
     for (const agent of [...this.agents.values(), ...retired]) agent.destroy();
-    const later = [...this.dispatchers.values(), ...this.tunnels.values(), ...this.retired.filter((one) => one instanceof Promise)];
-    // Both kinds have destroy(); undici's returns a promise, waited for a second at most: closing
-    // must never keep a process that was told to stop.
+    const later = [...this.tunnels.values(), ...this.retired.filter((one) => one instanceof Promise)];
+    // Agents still being made are destroyed once made, waited for a second at most: closing must
+    // never keep a process that was told to stop.
     const destroyed = Promise.all(later.map((d) => d.then((one) => one.destroy()).catch(() => undefined)));
     await Promise.race([destroyed, new Promise((done) => setTimeout(done, 1000).unref())]);
   }
@@ -331,7 +318,7 @@ export class Network {
     );
   }
 
-  /** Maps whatever undici or the deadline threw to a CliError that says what failed. */
+  /** Maps whatever Node's client, the tunnel or the deadline threw to a CliError that says what failed. */
   classify(error: unknown, req: WireRequest, deadlineFired: boolean): Error {
     if (req.signal?.aborted) return req.signal.reason instanceof Error ? req.signal.reason : new InterruptedError();
     if (error instanceof CliError) return error;
@@ -339,8 +326,7 @@ export class Network {
     const code = errorCode(error);
     // Not idempotent, and it may have reached the service: its outcome is unknown.
     const unknownOutcome = outcomeUnknown(req.method, { sent: !neverSent(error) });
-    const timedOut =
-      deadlineFired || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+    const timedOut = deadlineFired;
     if (timedOut) {
       const proxied = this.proxyFor(req.url);
       const through = proxied ? ` (through the proxy ${proxied}, ${this.proxySource(req.url)})` : '';
@@ -376,7 +362,12 @@ export class Network {
     if (proxy) {
       const source = this.proxySource(req.url);
       if (error instanceof TunnelError && error.code !== 'RSI_PROXY_REFUSED') {
-        const hint = `check ${source}, or list the service's host in NO_PROXY if it should be reached directly`;
+        const hint =
+          error.code === 'RSI_PROXY_AUTH'
+            ? `put the proxy's user name and password in ${source} (socks5h://user:password@host:port, percent-encoded)`
+            : error.code === 'RSI_PROXY_RESOLVE'
+              ? `set ${source}=socks5h://… to let the proxy resolve names, or list the service's host in NO_PROXY`
+              : `check ${source}, or list the service's host in NO_PROXY if it should be reached directly`;
         const failure = new ServiceUnavailableError(
           `the proxy ${proxy} (${source}) ${this.scrubProxy(error.message)}; ${where} was not sent`,
           undefined,
@@ -385,8 +376,9 @@ export class Network {
             cause: error,
           },
         );
-        // Garbage comes again if asked again; a closed connection may be a moment's trouble.
-        return error.code === 'RSI_PROXY_GARBAGE' ? markPermanent(failure) : failure;
+        // Garbage, a refused sign-in or a SOCKS5 refusal comes again if asked again (curl makes
+        // one try); a closed connection may be a moment's trouble.
+        return error.code === 'RSI_PROXY_CLOSED' ? failure : markPermanent(failure);
       }
       const tunnel = /Proxy response \((\d+)\)/.exec(message);
       if (tunnel?.[1] === '407' || /\(407\)/.test(message)) return this.proxyAuthError(req);

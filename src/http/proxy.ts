@@ -91,8 +91,8 @@ function normaliseProxyUrl(value: string, name: string): string {
       hint: `set it like ${name}=http://proxy.example:3128`,
     });
   }
-  if (!['http:', 'https:', 'socks:', 'socks5:'].includes(url.protocol)) {
-    throw new UsageError(`${name} uses an unsupported scheme (${url.protocol}); use http://, https:// or socks5://`);
+  if (!['http:', 'https:', 'socks:', 'socks5:', 'socks5h:'].includes(url.protocol)) {
+    throw new UsageError(`${name} uses an unsupported scheme (${url.protocol}); use http://, https://, socks5:// or socks5h://`);
   }
   return url.href;
 }

@@ -301,7 +301,7 @@ describe('which variable carries which request (as curl and Go read them)', () =
       expect(proxy.hits.map((h) => h.method)).toEqual(['CONNECT']);
       const used = await cli(['projects', 'list', '--json'], { ALL_PROXY: 'socks4://gw.test:1080' });
       expect(used.code).toBe(2);
-      expect(used.stderr).toBe('rsi: ALL_PROXY uses an unsupported scheme (socks4:); use http://, https:// or socks5://\n');
+      expect(used.stderr).toBe('rsi: ALL_PROXY uses an unsupported scheme (socks4:); use http://, https://, socks5:// or socks5h://\n');
       expect(used.stdout).toBe('');
     },
     SLOW,

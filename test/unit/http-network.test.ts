@@ -9,7 +9,8 @@ import { ResponseTooLargeError, ServiceUnavailableError, UsageError } from '../.
 import { RetryingHttp } from '../../src/http/retrying-http.js';
 import { Network } from '../../src/http/network.js';
 import { OAUTH_MAX_BYTES } from '../../src/http/wire.js';
-import { loadUndici } from '../../src/http/proxied.js';
+import { startSocks } from '../support/socks.js';
+import { createServer as createRawServer } from 'node:net';
 import { tlsFailure } from '../../src/http/tls-errors.js';
 import { httpOnlyNote, proxyFor, proxySettings, redactProxyUrl } from '../../src/http/proxy.js';
 import { redactBody } from '../../src/http/redact.js';
@@ -372,7 +373,7 @@ describe('proxy settings', () => {
     const s = proxySettings({ ALL_PROXY: 'socks4://gw.test:1080', HTTPS_PROXY: 'http://s.test:3128' });
     expect(proxyFor(new URL('https://svc.test/'), s)).toBe('http://s.test:3128/');
     expect(() => proxyFor(new URL('http://svc.test/'), s)).toThrow(
-      'ALL_PROXY uses an unsupported scheme (socks4:); use http://, https:// or socks5://',
+      'ALL_PROXY uses an unsupported scheme (socks4:); use http://, https://, socks5:// or socks5h://',
     );
     // Where it would apply but the host goes direct anyway, it does not matter.
     expect(proxyFor(new URL('http://127.0.0.1:5/'), s)).toBeUndefined();
@@ -481,21 +482,87 @@ describe('proxy settings', () => {
   });
 });
 
-describe('a socks5:// proxy', () => {
-  // undici prints an ExperimentalWarning for it: two lines on stderr that are not rsi's.
-  it('sends through it without Node printing an ExperimentalWarning', async () => {
-    const warnings: unknown[] = [];
-    const onWarning = (w: Error) => warnings.push(w.message);
-    process.on('warning', onWarning);
-    const network = new Network({ env: { HTTPS_PROXY: 'socks5://127.0.0.1:1' }, timeoutMs: 120_000 });
+describe('a socks5:// proxy (a SOCKS5 server rsi did not write)', () => {
+  const get = async (env: Record<string, string>, url: string) => {
+    const network = new Network({ env, timeoutMs: 120_000 });
     try {
-      const error = await network.fetch('https://rsi.example.org/.well-known/oauth-authorization-server').catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ServiceUnavailableError);
-      await new Promise((r) => setImmediate(r));
-      expect(warnings).toEqual([]);
+      const res = await network.fetch(url);
+      return { status: res.status, body: await res.text() };
+    } catch (error) {
+      return { error: error as ServiceUnavailableError };
     } finally {
-      process.off('warning', onWarning);
       await network.close();
+    }
+  };
+  const named = () => base.replace('127.0.0.1', 'svc.test');
+
+  it('socks5h:// carries http:// with no authentication, the proxy resolving the name; socks5:// resolves it here, as curl does', async () => {
+    handler = (_req, res) => res.end('pong');
+    const socks = await startSocks({ hosts: { 'svc.test': '127.0.0.1' } });
+    try {
+      expect(await get({ ALL_PROXY: socks.url }, `${named()}/ping`)).toEqual({ status: 200, body: 'pong' });
+      expect(socks.hits).toEqual([{ host: 'svc.test', port: Number(new URL(base).port), user: undefined }]);
+      // socks5:// resolves svc.test on this machine, which cannot: one line naming socks5h://.
+      const local = await get({ ALL_PROXY: socks.url.replace('socks5h:', 'socks5:') }, `${named()}/ping`);
+      expect(local.error?.message).toBe(
+        `the proxy socks5://127.0.0.1:${socks.port} (ALL_PROXY) needs svc.test resolved on this machine, which cannot (ENOTFOUND); use socks5h:// to let the proxy resolve it; GET ${named()}/ping was not sent`,
+      );
+      expect(local.error?.exitCode).toBe(8);
+      expect(socks.hits).toHaveLength(1);
+    } finally {
+      await socks.stop();
+    }
+  });
+
+  it('sends the user name and password of the proxy URL; a wrong one is one line, exit 8, no password printed', async () => {
+    handler = (_req, res) => res.end('pong');
+    const socks = await startSocks({ auth: { username: 'dave', password: 's0cks-s3cret' }, hosts: { 'svc.test': '127.0.0.1' } });
+    const withPassword = (p: string) => socks.url.replace('//', `//dave:${p}@`);
+    try {
+      expect(await get({ ALL_PROXY: withPassword('s0cks-s3cret') }, `${named()}/ping`)).toEqual({ status: 200, body: 'pong' });
+      expect(socks.hits.map((h) => h.user)).toEqual(['dave']);
+      const wrong = await get({ ALL_PROXY: withPassword('wr0ng-pw') }, `${named()}/ping`);
+      expect(wrong.error?.message).toBe(
+        `the proxy socks5h://[redacted]@127.0.0.1:${socks.port} (ALL_PROXY) rejected the user name and password in the proxy URL; GET ${named()}/ping was not sent`,
+      );
+      expect(wrong.error?.exitCode).toBe(8);
+      expect(`${wrong.error?.message} ${wrong.error?.hint}`).not.toContain('wr0ng-pw');
+      const none = await get({ ALL_PROXY: socks.url }, `${named()}/ping`);
+      expect(none.error?.message).toContain('wants a user name and password, and the proxy URL has none');
+    } finally {
+      await socks.stop();
+    }
+  });
+
+  it('a target the proxy cannot reach, a proxy nobody listens on, and one that closes mid-handshake: one line each, exit 8', async () => {
+    const socks = await startSocks({ hosts: { 'down.test': '127.0.0.1' } });
+    // A port that was listening and is not any more: the proxy's connection is refused.
+    const closed = createRawServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const deadPort = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    // A "proxy" that reads the greeting and hangs up.
+    const rude = createRawServer((s) => s.once('data', () => s.destroy()));
+    await new Promise<void>((r) => rude.listen(0, '127.0.0.1', () => r()));
+    const rudePort = (rude.address() as { port: number }).port;
+    try {
+      const down = await get({ ALL_PROXY: socks.url }, `http://down.test:${deadPort}/x`);
+      expect(down.error?.message).toBe(
+        `the proxy socks5h://127.0.0.1:${socks.port} (ALL_PROXY) would not connect to down.test:${deadPort} (SOCKS5 reply 5: connection refused); GET http://down.test:${deadPort}/x was not sent`,
+      );
+      const nobody = await get({ ALL_PROXY: `socks5h://127.0.0.1:${deadPort}` }, 'https://svc.test/x');
+      expect(nobody.error?.message).toMatch(
+        new RegExp(
+          `^cannot reach the proxy socks5h://127\\.0\\.0\\.1:${deadPort} \\(ALL_PROXY\\): .*refused.*; GET https://svc\\.test/x was not sent$`,
+        ),
+      );
+      const hungUp = await get({ ALL_PROXY: `socks5h://127.0.0.1:${rudePort}` }, 'https://svc.test/x');
+      expect(hungUp.error?.message).toBe(
+        `the proxy socks5h://127.0.0.1:${rudePort} (ALL_PROXY) closed the connection during the SOCKS5 handshake; GET https://svc.test/x was not sent`,
+      );
+      for (const r of [down, nobody, hungUp]) expect(r.error?.exitCode).toBe(8);
+    } finally {
+      await Promise.all([socks.stop(), new Promise((r) => rude.close(r))]);
     }
   });
 });
@@ -671,27 +738,5 @@ describe('TLS failures name the fix', () => {
       tlsFailure('EPROTO', 'svc', unread, 'write EPROTO 80:error:0A00010B:SSL routines:ssl3_get_record:sslv3 alert bad record mac:x.c:1:')!
         .reason,
     ).toBe('the TLS handshake with svc failed (sslv3 alert bad record mac)');
-  });
-});
-
-describe("the undici parts the network path imports (not undici's index)", () => {
-  it('still exist with the shapes rsi relies on, and carry a request', async () => {
-    // If an undici upgrade moves lib/dispatcher/proxy-agent.js, dispatcher.js or lib/api/api-request.js,
-    // api-connect.js, this fails here, naming them.
-    const { ProxyAgent, request } = await loadUndici();
-    expect(typeof ProxyAgent).toBe('function');
-    expect(typeof request).toBe('function');
-    // The tunnel's CONNECT: undici's index attaches it to every dispatcher; loadUndici must too.
-    expect(typeof (new ProxyAgent('http://127.0.0.1:1') as unknown as { connect?: unknown }).connect).toBe('function');
-    handler = (_req, res) => res.end('pong');
-    const { Agent } = await import('undici');
-    const agent = new Agent();
-    try {
-      const res = await request.call(agent, { origin: base, path: '/ping', method: 'GET' });
-      expect(res.statusCode).toBe(200);
-      expect(await res.body.text()).toBe('pong');
-    } finally {
-      await agent.close();
-    }
   });
 });
