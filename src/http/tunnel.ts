@@ -223,14 +223,25 @@ async function socksAddress(proxy: URL, target: { host: string; port: number }):
   return Buffer.concat([Buffer.from([3, name.length]), name, port]);
 }
 
+/** The 16 bytes of an IPv6 address (net.isIPv6 already said it is one), an IPv4 tail included. */
 function ipv6Bytes(address: string): Buffer {
-  const [head = '', tail = ''] = address.split('::');
-  const parts = (s: string) => (s ? s.split(':') : []);
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const hex = v4
+    ? address.slice(0, v4.index) +
+      [
+        [v4[1], v4[2]],
+        [v4[3], v4[4]],
+      ]
+        .map(([a, b]) => ((Number(a) << 8) | Number(b)).toString(16))
+        .join(':')
+    : address;
+  const [head = '', tail = ''] = hex.split('::');
+  const parts = (part: string) => (part ? part.split(':') : []);
   const h = parts(head);
   const t = parts(tail);
-  const groups = address.includes('::') ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
+  const groups = hex.includes('::') ? [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t] : h;
   const out = Buffer.alloc(16);
-  groups.forEach((g, i) => out.writeUInt16BE(Number.parseInt(g, 16), i * 2));
+  for (const [i, group] of groups.entries()) out.writeUInt16BE(Number.parseInt(group, 16), i * 2);
   return out;
 }
 
