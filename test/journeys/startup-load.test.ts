@@ -3,7 +3,7 @@
  * a probe preloaded into a real `rsi` process that records the expensive thing when it happens;
  * never a timing.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -98,8 +98,8 @@ describe('start-up cost of one request', () => {
     expect(modules.filter((m) => /\bcrypto\b/.test(m))).toEqual([]);
   });
 
-  it("a direct request runs on Node's own HTTP client: no undici code is loaded (a SOCKS proxy loads it)", async () => {
-    // The bundle keeps esbuild's `// node_modules/undici/…` marker above each module it carries.
+  it("requests run on Node's own HTTP client: the bundle carries no undici, and a proxied request loads only the tunnel", async () => {
+    // The bundle keeps esbuild's `// node_modules/<package>/…` marker above each module it carries.
     const probe = loadProbe(`url.includes('/dist/') && source.includes('// node_modules/undici/')`);
     const env = probe.env;
     const r = await e2e.rsi(['keywords', 'search', 'egfr', '--json'], { env });
@@ -107,14 +107,19 @@ describe('start-up cost of one request', () => {
     expect(r.stdout).toContain('EGFR');
     expect(probe.seen()).toBe('');
 
-    // The probe does see undici when a SOCKS proxy carries the request (one nobody listens on: the
-    // request fails, after loading the proxy path). An HTTP proxy's CONNECT tunnel is rsi's own, on
-    // Node's client (src/http/tunnel.ts), so it loads none.
+    // A SOCKS proxy (one nobody listens on: the request fails after loading the proxy path) goes
+    // through rsi's own SOCKS5 handshake (src/http/tunnel.ts), as an HTTP proxy's CONNECT does:
+    // still no undici, which rsi no longer bundles at all.
     const proxied = await e2e.rsi(['doctor', '--json'], {
-      env: { ...env, RSI_BASE_URL: 'https://rsi.invalid', ALL_PROXY: 'socks5://127.0.0.1:1' },
+      env: { ...env, RSI_BASE_URL: 'https://rsi.invalid', ALL_PROXY: 'socks5h://127.0.0.1:1' },
     });
     expect(proxied.code).not.toBe(0);
-    expect(probe.seen()).toMatch(/dist\/chunks\//);
+    expect(probe.seen()).toBe('');
+    expect(
+      readdirSync(new URL('../../dist/chunks/', import.meta.url)).filter((f) =>
+        readFileSync(new URL(`../../dist/chunks/${f}`, import.meta.url), 'utf8').includes('// node_modules/undici/'),
+      ),
+    ).toEqual([]);
   });
 
   it('a request loads only its own command’s module; the root’s help lists every command and loads none', async () => {

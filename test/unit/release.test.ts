@@ -101,7 +101,7 @@ describe('the oldest Node', () => {
   });
 
   it('is at least what every bundled dependency declares (@inquirer: ^22.13.0 on the 22 line)', () => {
-    for (const dep of ['@inquirer/core', 'commander', 'string-width', 'chalk', 'undici', 'zod', 'oauth4webapi']) {
+    for (const dep of ['@inquirer/core', 'commander', 'string-width', 'chalk', 'zod', 'oauth4webapi']) {
       const range = (JSON.parse(read(`node_modules/${dep}/package.json`)) as { engines?: { node?: string } }).engines?.node;
       if (!range) continue;
       // The dependency must accept rsi's minimum (ranges of `^x.y.z`, `>=x.y.z` joined by `||`).
