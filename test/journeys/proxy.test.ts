@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { startProxy, tracedRequests, type TestProxy } from '../support/proxy.js';
+import { startSocks } from '../support/socks.js';
 import { type InProcessSandbox, startSandbox } from '../support/inproc.js';
 import { createTestCa } from '../support/tls.js';
 import { FAKE_BROWSER } from '../support/browser.js';
@@ -233,6 +234,50 @@ describe('behind a CONNECT proxy (HTTPS_PROXY with credentials)', () => {
       drip.closeAllConnections();
       await new Promise((resolve) => drip.close(resolve));
       await dripProxy.stop();
+    }
+  });
+});
+
+describe('behind a SOCKS5 proxy rsi did not write (ALL_PROXY=socks5h://user:password@…)', () => {
+  it('signs in and calls the API over TLS through it, its password nowhere; a wrong password is one line, exit 8, one try', async () => {
+    const password = 's0cks-pa55word';
+    const socks = await startSocks({ auth: { username: 'erin', password }, hosts: { 'rsi.test': '127.0.0.1' } });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'rsi-socks-'));
+      const e = env(dir, { ALL_PROXY: socks.url.replace('//', `//erin:${password}@`) });
+      const outputs: string[] = [];
+      for (const args of [
+        ['login', '--base-url', sandbox.url],
+        ['projects', 'list', '--json'],
+      ]) {
+        const r = await runCli(['--debug', ...args], { env: e });
+        outputs.push(r.stdout, r.stderr);
+        expect(r.code, r.stderr).toBe(0);
+        const traced = tracedRequests(r.stderr);
+        expect(traced.length).toBeGreaterThan(0);
+        expect(traced.filter(([, proxied]) => !proxied)).toEqual([]);
+        expect(r.stderr).toContain(`* through proxy socks5h://[redacted]@127.0.0.1:${socks.port}`);
+      }
+      // The proxy resolved rsi.test (socks5h://) and every tunnel carried the proxy's user.
+      expect(socks.hits.length).toBeGreaterThan(0);
+      expect(socks.hits.every((h) => h.host === 'rsi.test' && h.port === Number(new URL(sandbox.url).port) && h.user === 'erin')).toBe(
+        true,
+      );
+      for (const text of outputs) expect(text).not.toContain(password);
+
+      socks.hits.length = 0;
+      const wrong = await runCli(['projects', 'list', '--json'], { env: { ...e, ALL_PROXY: socks.url.replace('//', '//erin:not-it@') } });
+      expect(wrong.code).toBe(8);
+      expect(wrong.stderr).toMatch(
+        /^rsi: the proxy socks5h:\/\/\[redacted\]@127\.0\.0\.1:\d+ \(ALL_PROXY\) rejected the user name and password in the proxy URL; GET https:\/\/rsi\.test:\d+\/api\/v1\/projects\S* was not sent$/m,
+      );
+      expect(wrong.stderr.match(/^rsi: /gm)).toHaveLength(1);
+      expect(wrong.stderr + wrong.stdout).not.toContain('not-it');
+      expect(wrong.stdout).toBe('');
+      // Rejected credentials are not asked again: the proxy saw no CONNECT.
+      expect(socks.hits).toHaveLength(0);
+    } finally {
+      await socks.stop();
     }
   });
 });

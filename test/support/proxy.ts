@@ -119,14 +119,16 @@ export async function startProxy(options: ProxyOptions = {}): Promise<TestProxy>
 
 /**
  * Every request of a `--debug` trace (`> METHOD url`), each with whether the next line says it went
- * through the proxy: `[['POST https://rsi.test:1/oauth/token', true], …]`.
+ * through the proxy (an http:// or socks5h:// one with credentials, on 127.0.0.1):
+ * `[['POST https://rsi.test:1/oauth/token', true], …]`.
  */
 export function tracedRequests(stderr: string): [string, boolean][] {
   const lines = stderr.split('\n');
   const out: [string, boolean][] = [];
   lines.forEach((line, i) => {
     const m = /^> ([A-Z]+ https?:\/\/\S+)/.exec(line);
-    if (m) out.push([m[1]!.replace(/\?.*$/, ''), (lines[i + 1] ?? '').startsWith('* through proxy http://[redacted]@127.0.0.1:')]);
+    if (m)
+      out.push([m[1]!.replace(/\?.*$/, ''), /^\* through proxy (http|socks5h):\/\/\[redacted\]@127\.0\.0\.1:/.test(lines[i + 1] ?? '')]);
   });
   return out;
 }
