@@ -422,7 +422,7 @@ export class Network {
     return `set HTTPS_PROXY (or ALL_PROXY) if https:// needs the proxy: ${note}`;
   }
 
-  /** undici's messages do not carry the proxy URL today; this keeps it so if one ever does. */
+  /** Node's messages do not carry the proxy URL today; this keeps it so if one ever does. */
   private scrubProxy(message: string): string {
     let out = message;
     for (const proxy of [this.proxy.http, this.proxy.https]) {

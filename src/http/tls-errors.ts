@@ -1,5 +1,5 @@
 /**
- * What a failed request's error means: the error code under undici's or Node's error, the reason a
+ * What a failed request's error means: the error code under Node's error, the reason a
  * person reads, the TLS verdicts with their fix named, and the failures retrying cannot fix.
  * Used by `Network` (src/http/network.ts).
  */
@@ -29,7 +29,6 @@ export function networkReason(code: string | undefined, message: string): string
     case 'EAI_AGAIN':
       return 'host not found';
     case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
       return 'the connection was closed unexpectedly';
     default:
       return message;

@@ -1,5 +1,5 @@
 /**
- * The HTTP port shared by the API client and auth. `src/http/` implements it on undici; the client
+ * The HTTP port shared by the API client and auth. `src/http/` implements it on Node's own client; the client
  * only sees these types, and auth plugs in through `AuthProvider`.
  */
 

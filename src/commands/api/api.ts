@@ -124,7 +124,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
           }
           const value = h.slice(colon + 1).trim();
           // HTTP forbids control characters in a value (tab aside): refused here as usage, not
-          // later by undici as a network failure (exit 8).
+          // later by Node's client as a network failure (exit 8).
           if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value))
             throw new UsageError(`--header ${name}: the value has a control character (got ${JSON.stringify(value)})`);
           // A header carries bytes, one a character (Latin-1): "€" cannot travel in one.
