@@ -42,6 +42,8 @@ export interface Field<T = any> {
    * The reply's part(s) whose rows hold this member (`analyses` of a status, `runs` and `skipped`
    * of an analyses run): its JSON paths start with the part, and its column reads the rest from
    * each of the part's rows. Absent: the row is the document (a card, a status) or a list's row.
+   * A list whose csv and tsv print one kind of row at a time (`opportunities`, or with --analyses
+   * its analyses) names both kinds as parts, the list's own rows' fields keeping their paths.
    */
   part?: string | readonly string[] | undefined;
   /** Only with one input, or only with many (`-`); absent: both. */

@@ -129,16 +129,24 @@ describe('opportunities', () => {
     getOpportunities: async () => payload,
   } as unknown as Partial<ApiClient>;
 
-  it('csv: nested objects as dotted columns, arrays JSON-encoded, the analysis items as their own section, counts on stderr', async () => {
+  it('csv: one kind of row (the scored keywords; the analyses with --analyses), nested objects as dotted columns, arrays JSON-encoded, counts on stderr', async () => {
     const io = fakeIo();
     await opportunities({ project: PROJECT.id }, fakeCtx(io, { format: 'csv', client }));
     await tick();
     const objects = asObjects(csv(io.out()));
-    expect(objects.map((o) => o.section)).toEqual(['keyword', 'analysis']);
+    expect(objects).toHaveLength(1);
+    expect(objects[0]).not.toHaveProperty('section');
     expect(JSON.parse(objects[0]!['detail.evidence']!)).toEqual([1, 2]);
     expect(objects[0]).toMatchObject({ name: 'KRAS', score: '0.9', keyword_id: 'k1' });
-    expect(objects[1]).toMatchObject({ id: 'a1', status: 'done', 'meta.x': '1' });
     expect(io.err()).toContain('analyses: 1 total (1 done)');
+
+    const analyses = fakeIo();
+    await opportunities({ project: PROJECT.id, analyses: true }, fakeCtx(analyses, { format: 'csv', client }));
+    await tick();
+    const rows = asObjects(csv(analyses.out()));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: 'a1', status: 'done', 'meta.x': '1' });
+    expect(csv(analyses.out())[0]!.slice(0, 6)).toEqual(['id', 'keyword_id', 'keyword_name', 'kind', 'status', 'updated_at']);
   });
 
   it('ndjson: one dataset per line', async () => {

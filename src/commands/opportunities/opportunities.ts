@@ -4,8 +4,7 @@ import type { OpportunityPayload } from '../../client/schemas.js';
 import { printRows, printSections } from '../../io/output.js';
 import { leftOutNote } from '../../io/lines.js';
 import { forPeopleOr, inTable, printReplyOrLines } from '../../io/replies.js';
-import { type CommandDeclaration, commandFor, field } from '../declaration.js';
-import { OPPORTUNITY_ANALYSIS_COLUMNS, OPPORTUNITY_COLUMNS } from './views.js';
+import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../declaration.js';
 
 export type OpportunitiesOptions = { project: string; analyses?: boolean };
 
@@ -15,6 +14,41 @@ const ONLY_KEYWORDS = (name: string) => (line: { opts: Readonly<Record<string, u
 const ONLY_ANALYSES = (name: string) => (line: { opts: Readonly<Record<string, unknown>> }) =>
   line.opts.analyses === true ? undefined : `${name} is a column of the project's analyses: add --analyses`;
 
+type Item = Record<string, unknown>;
+
+/**
+ * A member of a scored keyword (a row of `keywords`; csv and tsv's `keyword` part), its column
+ * headed by the member's name. The spec leaves the scored datasets' and the analysis items'
+ * members free-form: these are the members rsi knows they carry, and csv and tsv always have their
+ * columns, in this order, whatever the data; members beyond them follow in first-seen order.
+ */
+const keyword = (name: string): Field<Item> => ({ ...field<Item>(name, { header: name }), part: 'keyword', requires: ONLY_KEYWORDS(name) });
+
+/** A member of one of the project's analyses (`project_analyses.items`; the `analysis` part), which --fields leaves whole in JSON. */
+const analysis = (name: string): Field<Item> => ({
+  name,
+  json: {
+    refused: `${name} is a member of each analysis, in project_analyses.items: pick it with --jq '.project_analyses.items[] | {${name}}'`,
+  },
+  column: { header: name, value: (row) => row[name] },
+  part: 'analysis',
+  requires: ONLY_ANALYSES(name),
+});
+
+/** The scored keywords' members (the scores in the card's order), then the analyses' (keyword_id is both's). */
+const FIELDS: readonly Field<Item>[] = [
+  ...['name', 'type', 'score', 'momentum', 'maturity', 'competition', 'risk', 'translation', 'analysis_mode'].map(keyword),
+  { ...field<Item>('keyword_id', { header: 'keyword_id' }), part: ['keyword', 'analysis'] },
+  keyword('scored_at'),
+  ...['id', 'keyword_name', 'kind', 'status', 'updated_at'].map(analysis),
+];
+
+/** A scored keyword's columns in csv and tsv. */
+const KEYWORD_COLUMNS = columnsOf(FIELDS, { part: 'keyword' });
+
+/** An analysis's columns in csv and tsv: its own id first, as in every list. */
+const ANALYSIS_COLUMNS = columnsOf(FIELDS, { part: 'analysis' }).sort((a, b) => Number(b.key === 'id') - Number(a.key === 'id'));
+
 export const command: CommandDeclaration = {
   path: 'opportunities',
   description: "show a project's scored opportunities and analysis counts",
@@ -23,22 +57,10 @@ export const command: CommandDeclaration = {
     'rsi opportunities P --format csv > opportunities.csv',
     'rsi opportunities P --analyses --format csv > analyses.csv',
   ],
-  // The columns of views.ts. In JSON the rows are the scored keywords (`keywords`, one a line in
-  // ndjson); an analysis's members live in `project_analyses.items`, which --fields leaves whole.
-  // csv and tsv print one kind of row: the scored keywords, or with --analyses the analyses.
-  fields: {
-    rows: 'keywords',
-    list: [
-      ...OPPORTUNITY_COLUMNS.map((c) => (c.key === 'keyword_id' ? field(c.key) : { ...field(c.key!), requires: ONLY_KEYWORDS(c.key!) })),
-      ...OPPORTUNITY_ANALYSIS_COLUMNS.filter((c) => c.key !== 'keyword_id').map((c) => ({
-        ...field(c.key!),
-        json: {
-          refused: `${c.key} is a member of each analysis, in project_analyses.items: pick it with --jq '.project_analyses.items[] | {${c.key}}'`,
-        },
-        requires: ONLY_ANALYSES(c.key!),
-      })),
-    ],
-  },
+  // In JSON the rows are the scored keywords (`keywords`, one a line in ndjson); an analysis's
+  // members live in `project_analyses.items`, which --fields leaves whole. csv and tsv print one
+  // kind of row: the scored keywords, or with --analyses the analyses.
+  fields: { rows: 'keywords', list: FIELDS },
   // csv and tsv print one kind of row: the scored keywords, or the analyses with --analyses.
   sample: { line: ['{project}'], more: [['{project}', '--analyses']] },
 };
@@ -56,9 +78,7 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     });
 }
 
-const PREFERRED = OPPORTUNITY_COLUMNS.map((c) => c.header);
-
-type Item = Record<string, unknown>;
+const PREFERRED = KEYWORD_COLUMNS.map((c) => c.key!);
 
 /** Every member the rows carry, the preferred ones first, the rest sorted: nothing is dropped. */
 function memberKeys(rows: readonly Item[], preferred: readonly string[] = []): string[] {
@@ -136,12 +156,12 @@ async function printBoard(ctx: Context, payload: OpportunityPayload, analyses: b
     const barWidth = columnBarWidth(style, width());
     if (barWidth > 0) tableColumns.splice(scoreAt + 1, 0, { header: '', value: (r) => bar(score(r), 100, barWidth, style), keep: true });
   }
-  const keywordPart = { name: 'keyword', rows, columns: OPPORTUNITY_COLUMNS, tableColumns };
+  const keywordPart = { name: 'keyword', rows, columns: KEYWORD_COLUMNS, tableColumns };
   const analysisPart = {
     name: 'analysis',
     ...(items.length > 0 && !analyses ? { title: 'analyses' } : {}),
     rows: items,
-    columns: OPPORTUNITY_ANALYSIS_COLUMNS,
+    columns: ANALYSIS_COLUMNS,
     // On a terminal, as for the keywords: names and states; ids and timestamps are in tsv/csv/--json.
     tableColumns: memberKeys(items)
       .filter((key) => !/(^|_)id$|_at$/.test(key))
