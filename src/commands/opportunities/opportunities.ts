@@ -4,9 +4,20 @@ import type { OpportunityPayload } from '../../client/schemas.js';
 import { printRows, printSections } from '../../io/output.js';
 import { leftOutNote } from '../../io/lines.js';
 import { forPeopleOr, inTable, printReplyOrLines } from '../../io/replies.js';
+import { on, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../shared/options.js';
 import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../declaration.js';
 
-export type OpportunitiesOptions = { project: string; analyses?: boolean };
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  analyses: {
+    flags: '--analyses',
+    description: "the project's analyses, one a row, instead of the scored keywords (table, csv, tsv, ndjson)",
+    parse: on(),
+  },
+  web: { flags: '--web', description: "open the project's page in the browser instead", parse: on() },
+} satisfies OptionSpecs;
+
+export type OpportunitiesOptions = { project: string } & Partial<Omit<OptionsOf<typeof OPTIONS>, 'web'>>;
 
 /** Why a column of one kind of row is not in the other's output (csv and tsv print one kind). */
 const ONLY_KEYWORDS = (name: string) => (line: { opts: Readonly<Record<string, unknown>> }) =>
@@ -66,16 +77,15 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
-    .option('--analyses', "the project's analyses, one a row, instead of the scored keywords (table, csv, tsv, ndjson)")
-    .option('--web', "open the project's page in the browser instead")
-    .action(async (given: string | undefined, flags: { web?: boolean; analyses?: boolean }) => {
-      const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
-      return flags.web
-        ? (await import('../shared/web.js')).openProjectPage(ctx, project)
-        : runF({ project, analyses: flags.analyses === true }, ctx);
-    });
+  const cmd = commandFor(command).argument(
+    '[project]',
+    'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
+  );
+  return withOptions(cmd, OPTIONS).action(async (given: string | undefined, flags: Record<string, unknown>) => {
+    const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
+    const { web, ...options } = parseOptions(OPTIONS, flags);
+    return web ? (await import('../shared/web.js')).openProjectPage(ctx, project) : runF({ project, ...options }, ctx);
+  });
 }
 
 const PREFERRED = KEYWORD_COLUMNS.map((c) => c.key!);

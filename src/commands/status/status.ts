@@ -9,6 +9,7 @@ import { failedSince } from '../../ops/status-reading.js';
 import { assertNoFailedAnalyses } from '../shared/exit-policy.js';
 import { note } from '../../io/lines.js';
 import { printDocumentOr, printsDocuments } from '../../io/replies.js';
+import { given, on, type OptionSpecs, parseOptions, withOptions } from '../shared/options.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
 import { STATUS_FIELDS } from './fields.js';
 
@@ -28,16 +29,20 @@ export const command: CommandDeclaration = {
   sample: { line: ['{project}'] },
 };
 
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts); --interval is read with --watch (parseTiming). */
+const OPTIONS = {
+  watch: { flags: '--watch', description: 'poll while the service says wait: until scoring is done or you must act', parse: on() },
+  web: { flags: '--web', description: "open the project's page in the browser instead", parse: on() },
+  interval: { flags: '--interval <seconds>', description: 'seconds between polls with --watch (default 2, min 0.1)', parse: given() },
+} satisfies OptionSpecs;
+
 export function build(ctx: Context, runF: typeof run = run): Command {
+  const cmd = commandFor(command).argument(
+    '[project]',
+    'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
+  );
   return (
-    commandFor(command)
-      .argument(
-        '[project]',
-        'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
-      )
-      .option('--watch', 'poll while the service says wait: until scoring is done or you must act')
-      .option('--web', "open the project's page in the browser instead")
-      .option('--interval <seconds>', 'seconds between polls with --watch (default 2, min 0.1)')
+    withOptions(cmd, OPTIONS)
       // gh's `run watch --exit-status`: --watch already exits 10 when an analysis fails while it
       // watches, so the habit works as typed; not listed, one flag fewer to read.
       .addOption(new Option('--exit-status', 'with --watch: exit 10 when an analysis fails (always so)').hideHelp())
@@ -50,19 +55,24 @@ analysis failed while --watch watched (failures from before the watch, and any f
 status, are reported and exit 0).
 With --json, --watch prints one ProjectStatus JSON document per line, the last line the final state.`,
       )
-      .action(async (given: string | undefined, flags: { watch?: boolean; interval?: string; web?: boolean }) => {
-        const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
-        if (flags.web) {
-          if (flags.watch) throw new UsageError('--web cannot be used with --watch');
+      .action(async (typed: string | undefined, flags: Record<string, unknown>) => {
+        const project = await (await import('../shared/pick.js')).projectOrPick(ctx, typed);
+        const { web, ...options } = parseOptions(OPTIONS, flags);
+        if (web) {
+          if (options.watch) throw new UsageError('--web cannot be used with --watch');
           return (await import('../shared/web.js')).openProjectPage(ctx, project);
         }
         // A watch is bounded by --timeout, or by an hour from the command's start.
-        await runF(parseStatusFlags(project, flags, flags.watch ? ctx.deadline.limit(DEFAULT_TIMEOUT_MS) : 0), ctx);
+        await runF(parseStatusFlags(project, options, options.watch ? ctx.deadline.limit(DEFAULT_TIMEOUT_MS) : 0), ctx);
       })
   );
 }
 
-export function parseStatusFlags(project: string, flags: { watch?: boolean; interval?: string }, timeoutMs: number): StatusOptions {
+export function parseStatusFlags(
+  project: string,
+  flags: { watch?: boolean; interval?: string | undefined },
+  timeoutMs: number,
+): StatusOptions {
   if (!flags.watch && flags.interval !== undefined) throw new UsageError('--interval only applies with --watch');
   if (project.trim() === '') throw new UsageError('<project> must not be empty');
   return { project, watch: flags.watch ? parseTiming(flags, timeoutMs) : undefined };

@@ -2,13 +2,16 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { printListing } from '../../../io/replies.js';
 import type { ProjectList } from '../../../client/schemas.js';
-import { intFlag } from '../../shared/flags.js';
+import { int, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../../shared/options.js';
 import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../../declaration.js';
 
-export interface ListOptions {
-  /** `--limit N`: the first N projects (gh's habit; the service sends the whole list at once). */
-  limit?: number | undefined;
-}
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  // The first N projects (gh's habit; the service sends the whole list at once).
+  limit: { flags: '--limit <n>', description: 'only the first N projects, in the service order (every format, --json too)', parse: int(1) },
+} satisfies OptionSpecs;
+
+export type ListOptions = Partial<OptionsOf<typeof OPTIONS>>;
 
 type Project = ProjectList['projects'][number];
 
@@ -30,10 +33,9 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .alias('ls')
-    .option('--limit <n>', 'only the first N projects, in the service order (every format, --json too)')
-    .action(async (flags: { limit?: string }) => runF({ limit: intFlag('--limit', flags.limit, 1) }, ctx));
+  return withOptions(commandFor(command).alias('ls'), OPTIONS).action(async (flags: Record<string, unknown>) =>
+    runF(parseOptions(OPTIONS, flags), ctx),
+  );
 }
 
 export async function run(opts: ListOptions, ctx: Context): Promise<void> {
