@@ -7,12 +7,15 @@
  */
 import type { Command } from 'commander';
 import type { Limit } from '../../client/limits.js';
-import { enumFlag, intFlag, nonEmpty } from './flags.js';
+import { UsageError } from '../../errors.js';
+import { collect, enumFlag, intFlag, nonEmpty } from './flags.js';
 
 /** What a flag's value must be, checked at the boundary. */
 export interface Parser<T> {
   /** The value of what commander gave (`raw`), named `flag` in the error when it is not one. */
   parse(flag: string, raw: unknown): T;
+  /** The flag may be repeated: commander gives every occurrence, in order (`--include a --include b`). */
+  repeated?: true;
 }
 
 /** An option: its flags as commander takes them (`--limit <n>`), its help, and its parser. */
@@ -48,6 +51,32 @@ export function given(): Parser<string | undefined> {
   return { parse: (_flag, raw) => (typeof raw === 'string' ? raw : undefined) };
 }
 
+/**
+ * Names, comma-separated or repeated (`--include indications,sponsors`), each in lower case with
+ * `_` for `-`, once each, in the order given; [] when not given. `what` says what they are in the
+ * error (`section names such as indications,sponsors`).
+ */
+export function names(what: string): Parser<string[]> {
+  return {
+    repeated: true,
+    parse: (flag, raw) => {
+      if (!Array.isArray(raw)) return [];
+      const typed = raw.join(',');
+      const list = [
+        ...new Set(
+          typed
+            .split(',')
+            .map((s) => s.trim().toLowerCase().replace(/-/g, '_'))
+            .filter(Boolean),
+        ),
+      ];
+      if (list.length === 0 || list.some((s) => !/^[a-z][a-z0-9_]*$/.test(s)))
+        throw new UsageError(`${flag} takes comma-separated ${what} (got "${typed}")`);
+      return list;
+    },
+  };
+}
+
 /** A switch: true when given. */
 export function on(): Parser<boolean> {
   return { parse: (_flag, raw) => raw === true };
@@ -55,7 +84,10 @@ export function on(): Parser<boolean> {
 
 /** Adds each option to the commander command, in the declaration's order (help shows that order). */
 export function withOptions(cmd: Command, specs: OptionSpecs): Command {
-  for (const spec of Object.values(specs)) cmd.option(spec.flags, spec.description);
+  for (const spec of Object.values(specs)) {
+    if (spec.parse.repeated) cmd.option(spec.flags, spec.description, collect);
+    else cmd.option(spec.flags, spec.description);
+  }
   return cmd;
 }
 

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { RELATIONS } from '../../../client/enums.js';
 import { hintLine } from '../../shared/hints.js';
 import type { Context } from '../../../context.js';
-import { UsageError } from '../../../errors.js';
 import type { KeywordCard, KeywordScore } from '../../../client/schemas.js';
 import { printRows, printSections } from '../../../io/output.js';
 import { besideData, printDocumentOr, tableNote } from '../../../io/replies.js';
@@ -11,14 +10,22 @@ import type { Column } from '../../../io/columns.js';
 import { suggest } from '../../../io/text.js';
 import { ledBy } from '../../../io/columns.js';
 import { batchFlags, resumeFlag } from '../../shared/batch-flags.js';
+import { names, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../../shared/options.js';
 import type { Outcome } from '../../shared/batch.js';
 
-export interface GetOptions {
-  keyword: string;
-  include: string[];
-  /** `--resume FILE`, with `-` only. */
-  resume?: string | undefined;
-}
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts); --resume is the batch's (batchFlags). */
+const OPTIONS = {
+  include: {
+    flags: '--include <sections>',
+    description: 'sections to add, comma-separated or repeated, e.g. indications,sponsors',
+    parse: names('section names such as indications,sponsors'),
+  },
+} satisfies OptionSpecs;
+
+export type GetOptions = { keyword: string } & OptionsOf<typeof OPTIONS> & {
+    /** `--resume FILE`, with `-` only. */
+    resume?: string | undefined;
+  };
 
 type Score = KeywordScore | undefined;
 type Item = Record<string, unknown>;
@@ -115,33 +122,12 @@ function sectionField(name: string): Field {
 }
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return batchFlags(
-    commandFor(command)
-      .argument('<keyword>', 'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)')
-      .option(
-        '--include <sections>',
-        'sections to add, comma-separated or repeated, e.g. indications,sponsors',
-        (v: string, prev: string[] = []) => [...prev, v],
-      ),
-  ).action(async (keyword: string, flags: Record<string, unknown>) => {
-    let include: string[] = [];
-    if (flags.include !== undefined) {
-      include = [
-        ...new Set(
-          (flags.include as string[])
-            .join(',')
-            .split(',')
-            .map((s) => s.trim().toLowerCase().replace(/-/g, '_'))
-            .filter(Boolean),
-        ),
-      ];
-      const bad = include.find((s) => !/^[a-z][a-z0-9_]*$/.test(s));
-      if (include.length === 0 || bad !== undefined) {
-        throw new UsageError(
-          `--include takes comma-separated section names such as indications,sponsors (got "${(flags.include as string[]).join(',')}")`,
-        );
-      }
-    }
+  const cmd = commandFor(command).argument(
+    '<keyword>',
+    'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)',
+  );
+  return batchFlags(withOptions(cmd, OPTIONS)).action(async (keyword: string, flags: Record<string, unknown>) => {
+    const { include } = parseOptions(OPTIONS, flags);
     await runF({ keyword, include, resume: resumeFlag(keyword, flags.resume) }, ctx);
   });
 }
