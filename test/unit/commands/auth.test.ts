@@ -138,7 +138,7 @@ describe('auth status: flags', () => {
 });
 describe('auth token: flags', () => {
   it('takes --refresh only', async () => {
-    expect(await parseFlags(token.build, [])).toEqual({});
+    expect(await parseFlags(token.build, [])).toEqual({ refresh: false });
     expect(await parseFlags(token.build, ['--refresh'])).toEqual({ refresh: true });
     await expect(parseFlags(token.build, ['x'])).rejects.toThrow(/too many arguments/);
   });

@@ -6,12 +6,16 @@ import { printPairsText, printText } from '../../../io/output.js';
 import { hangLine } from '../../../io/lines.js';
 import { printReply } from '../../../io/replies.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
+import { on, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../../shared/options.js';
 import { suggest } from '../../../io/text.js';
 
-export interface AuthStatusOptions {
-  /** Only what is stored: no request to the service. */
-  offline: boolean;
-}
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  // Only what is stored: no request to the service.
+  offline: { flags: '--offline', description: 'only what is stored: do not check the sign-ins with the service', parse: on() },
+} satisfies OptionSpecs;
+
+export type AuthStatusOptions = OptionsOf<typeof OPTIONS>;
 
 export const command: CommandDeclaration = {
   path: 'auth status',
@@ -20,8 +24,7 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .option('--offline', 'only what is stored: do not check the sign-ins with the service')
+  return withOptions(commandFor(command), OPTIONS)
     .addHelpText(
       'after',
       `
@@ -29,7 +32,7 @@ Each sign-in is checked with one request to the service (an expired token is ref
 a refused refresh or a token the service rejects (RSI_TOKEN and RSI_MCP_TOKEN too) shows as not
 signed in. Exit 3 when the profile in use cannot work; --offline never exits 3 for that.`,
     )
-    .action(async (flags: { offline?: boolean }) => runF({ offline: flags.offline === true }, ctx));
+    .action(async (flags: Record<string, unknown>) => runF(parseOptions(OPTIONS, flags), ctx));
 }
 
 export interface AuthStatus {

@@ -2,11 +2,20 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { printServiceText } from '../../../io/output.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
+import { on, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../../shared/options.js';
 
-export interface TokenOptions {
-  /** --refresh: print the refresh token (with its client) for `rsi login --with-token`, and give it up here. */
-  refresh?: boolean;
-}
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  // Print the refresh token (with its client) for `rsi login --with-token`, and give it up here.
+  refresh: {
+    flags: '--refresh',
+    description:
+      'hand this sign-in over: print its refresh token for `rsi login --with-token` (CI), a line that works once, and remove it here',
+    parse: on(),
+  },
+} satisfies OptionSpecs;
+
+export type TokenOptions = Partial<OptionsOf<typeof OPTIONS>>;
 
 export const command: CommandDeclaration = {
   path: 'auth token',
@@ -19,13 +28,10 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .addHelpText('after', '\nThe token is a secret: do not paste it into logs or tickets.')
-    .option(
-      '--refresh',
-      'hand this sign-in over: print its refresh token for `rsi login --with-token` (CI), a line that works once, and remove it here',
-    )
-    .action(async (flags: { refresh?: boolean }) => runF(flags.refresh ? { refresh: true } : {}, ctx));
+  return withOptions(
+    commandFor(command).addHelpText('after', '\nThe token is a secret: do not paste it into logs or tickets.'),
+    OPTIONS,
+  ).action(async (flags: Record<string, unknown>) => runF(parseOptions(OPTIONS, flags), ctx));
 }
 
 export async function run(opts: TokenOptions, ctx: Context): Promise<void> {
