@@ -3,19 +3,35 @@ import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
 import { printVerbatim } from '../../../io/output.js';
 import { shellCommand } from '../../../io/text.js';
-import { enumFlag } from '../../shared/flags.js';
+import { on, oneOf, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../../shared/options.js';
 import { carryCommand, carryGlobals, inForceBeyondShell } from '../../shared/hints.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export const CONFIG_CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode'] as const;
 export type ConfigClient = (typeof CONFIG_CLIENTS)[number];
 
-export interface ServeOptions {
-  allowWrite: boolean;
-  /** With --allow-write: a client without elicitation may confirm writes through the assistant. */
-  confirmInChat: boolean;
-  printConfig: ConfigClient | undefined;
-}
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  allowWrite: {
+    flags: '--allow-write',
+    description: 'also offer the write tools your sign-in has scopes for; a person confirms every write before anything is sent',
+    parse: on(),
+  },
+  // With --allow-write: a client without elicitation may confirm writes through the assistant.
+  confirmInChat: {
+    flags: '--confirm-in-chat',
+    description:
+      'with --allow-write: in a client that cannot ask you itself (no elicitation), let the assistant ask you in the chat and confirm by repeating the call; without it such a client cannot write',
+    parse: on(),
+  },
+  printConfig: {
+    flags: '--print-config <client>',
+    description: `print a configuration snippet for ${CONFIG_CLIENTS.join(', ')} and exit`,
+    parse: oneOf(CONFIG_CLIENTS),
+  },
+} satisfies OptionSpecs;
+
+export type ServeOptions = OptionsOf<typeof OPTIONS>;
 
 export const command: CommandDeclaration = {
   path: 'mcp serve',
@@ -26,30 +42,14 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .option(
-      '--allow-write',
-      'also offer the write tools your sign-in has scopes for; a person confirms every write before anything is sent',
-    )
-    .option(
-      '--confirm-in-chat',
-      'with --allow-write: in a client that cannot ask you itself (no elicitation), let the assistant ask you in the chat and confirm by repeating the call; without it such a client cannot write',
-    )
-    .option('--print-config <client>', `print a configuration snippet for ${CONFIG_CLIENTS.join(', ')} and exit`)
+  return withOptions(commandFor(command), OPTIONS)
     .addHelpText(
       'after',
       '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.\n\nWrites: a person confirms each one, shown exactly what will be sent, before anything is. A client with\nelicitation asks you itself (a form, or a page rsi serves on 127.0.0.1); one without it is not offered the write\ntools (a call is refused with the rsi command to run yourself), unless you started the server with --confirm-in-chat.',
     )
-    .action(async (flags: { allowWrite?: boolean; confirmInChat?: boolean; printConfig?: string }) => {
+    .action(async (flags: Record<string, unknown>) => {
       if (flags.confirmInChat && !flags.allowWrite) throw new UsageError('--confirm-in-chat only applies with --allow-write');
-      await runF(
-        {
-          allowWrite: flags.allowWrite === true,
-          confirmInChat: flags.confirmInChat === true,
-          printConfig: enumFlag('--print-config', flags.printConfig, CONFIG_CLIENTS),
-        },
-        ctx,
-      );
+      await runF(parseOptions(OPTIONS, flags), ctx);
     });
 }
 
