@@ -4,7 +4,7 @@
  * keep-alive agents and hands one in per request.
  */
 import { maySendAgain } from './resend.js';
-import { STALE_SOCKET, errorCode } from './tls-errors.js';
+import { STALE_SOCKET, errorCode, isCertificateVerdict } from './tls-errors.js';
 import { TunnelError } from './tunnel.js';
 import type { WireHead, WireRequest } from './wire.js';
 
@@ -46,7 +46,11 @@ export const notSent = new WeakSet<object>();
 export function neverSent(error: unknown): boolean {
   if (typeof error === 'object' && error !== null && notSent.has(error)) return true;
   const code = errorCode(error);
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || error instanceof TunnelError;
+  // A certificate the handshake refused: Node writes the request only after the handshake, and a
+  // loopback handshake can be past its TCP connect (counted as sent above) when it fails.
+  return (
+    code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || isCertificateVerdict(code) || error instanceof TunnelError
+  );
 }
 
 /** The keep-alive agent for a scheme, made by `Network` on first use. */
@@ -66,6 +70,12 @@ export interface Route {
   freshAgent?: import('node:http').Agent;
 }
 
+/** An agent for one connection, with `shared`'s options (its TLS roots among them) and no keep-alive. */
+function oneShot(shared: import('node:http').Agent, client: NodeHttp): import('node:http').Agent {
+  const { options } = shared as unknown as { options: import('node:http').AgentOptions };
+  return new client.Agent({ ...options, keepAlive: false });
+}
+
 /**
  * One request on Node's client, with the agent `agentFor` gives for its scheme. `fresh` sends it
  * on a new connection of its own instead (see the second go below).
@@ -80,8 +90,10 @@ export async function requestDirect(
   const url = route?.url ?? req.url;
   const https = url.protocol === 'https:';
   const client = await nodeClient(url);
-  // `agent: false` is one new connection for this request alone (see the second go below).
-  const agent = fresh ? (route?.freshAgent ?? false) : agentFor(https, client);
+  // A fresh go is one new connection for this request alone (see the second go below), on an agent
+  // that keeps nothing but has the shared one's TLS options: the roots it verifies against
+  // (Node's, and the system's once read), or a fresh POST fails where a GET succeeds.
+  const agent = fresh ? (route?.freshAgent ?? oneShot(agentFor(https, client), client)) : agentFor(https, client);
   return new Promise<WireHead>((resolve, reject) => {
     const headers: Record<string, string | number> = { ...(route?.headers ?? req.headers) };
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);

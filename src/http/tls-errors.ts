@@ -116,6 +116,23 @@ export function tlsFailure(
   return undefined;
 }
 
+/**
+ * Whether an error is OpenSSL's verdict on the server's certificate: it comes from the handshake,
+ * before Node's client writes a byte of the request (src/http/direct.ts, `neverSent`), so a POST
+ * refused this way may go again once the system's trust store is read.
+ */
+export function isCertificateVerdict(code: string | undefined): boolean {
+  if (!code) return false;
+  return (
+    UNKNOWN_CA.has(code) ||
+    REJECTED_CERT.has(code) ||
+    code === 'ERR_TLS_CERT_ALTNAME_INVALID' ||
+    code === 'HOSTNAME_MISMATCH' ||
+    code === 'CERT_HAS_EXPIRED' ||
+    code === 'CERT_NOT_YET_VALID'
+  );
+}
+
 /** The ways to trust a CA that are open, given where the system store stands. */
 function caFix(store: SystemStore): string {
   const file = 'NODE_EXTRA_CA_CERTS=/path/ca.pem';

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDeadline, parseDuration } from '../../src/context/deadline.js';
 import { CommandTimeoutError, UsageError } from '../../src/errors.js';
+import { neverSent } from '../../src/http/direct.js';
 import { isIdempotent, maySendAgain } from '../../src/http/resend.js';
 
 describe('the send rule: the method and what is known of the attempt decide', () => {
@@ -23,6 +24,20 @@ describe('the send rule: the method and what is known of the attempt decide', ()
     ['GET', { status: 500 }, false],
   ] as const)('%s after %j: %s', (method, attempt, expected) => {
     expect(maySendAgain(method, attempt)).toBe(expected);
+  });
+
+  it("a certificate the handshake refused was never sent (so a POST goes again once the system's trust store is read)", () => {
+    const failure = (code: string) => Object.assign(new Error(code), { code });
+    for (const code of [
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'SELF_SIGNED_CERT_IN_CHAIN',
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+      'CERT_HAS_EXPIRED',
+    ]) {
+      expect(neverSent(failure(code)), code).toBe(true);
+    }
+    // A connection that broke after it was open may have carried the request.
+    expect(neverSent(failure('ECONNRESET'))).toBe(false);
   });
 
   it('reads the method in any case', () => {
