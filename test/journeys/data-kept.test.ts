@@ -118,25 +118,28 @@ describe('every format keeps what the row carries (issue 41, item 5)', () => {
 });
 
 describe('output a loader can trust (issue 46, item 6)', () => {
-  const HEADER =
-    'section,name,type,score,momentum,maturity,competition,risk,translation,analysis_mode,keyword_id,scored_at,id,keyword_name,kind,status,updated_at';
+  // One kind of row per csv (issue 58): the scored keywords, or with --analyses the analyses.
+  const HEADER = 'name,type,score,momentum,maturity,competition,risk,translation,analysis_mode,keyword_id,scored_at';
 
-  it('an empty opportunities csv is its header; with data, the same 17 columns', async () => {
+  it('an empty opportunities csv is its header; with data, the same 11 columns; --analyses the other kind', async () => {
     const empty = await rsi(['opportunities', EMPTY_PROJECT, '--format', 'csv']);
     expect(empty.code, empty.stderr).toBe(0);
     expect(empty.stdout).toBe(`${HEADER}\r\n`);
     const full = await rsi(['opportunities', FULL_PROJECT, '--format', 'csv']);
     expect(full.code, full.stderr).toBe(0);
-    const lines = full.stdout.split('\r\n');
-    expect(lines[0]).toBe(HEADER);
-    expect(lines[1]).toBe('keyword,Alpha,target,80,,,,,,,k1,2026-11-01T00:00:00Z,,,,,');
-    expect(lines[2]).toBe('analysis,,,,,,,,,,k1,,a1,Alpha,full,done,');
+    expect(full.stdout).toBe(`${HEADER}\r\nAlpha,target,80,,,,,,,k1,2026-11-01T00:00:00Z\r\n`);
+    const analyses = await rsi(['opportunities', FULL_PROJECT, '--format', 'csv', '--analyses']);
+    expect(analyses.code, analyses.stderr).toBe(0);
+    const lines = analyses.stdout.split('\r\n');
+    expect(lines[0]).toMatch(/^id,keyword_id,keyword_name,kind,status,updated_at/);
+    expect(lines[1]).toMatch(/^a1,k1,Alpha,full,done,/);
+    expect(lines).toHaveLength(3);
   });
 
   it('opportunities takes --fields, in csv and in JSON', async () => {
     const csv = await rsi(['opportunities', FULL_PROJECT, '--format', 'csv', '--fields', 'name,score']);
     expect(csv.code, csv.stderr).toBe(0);
-    expect(csv.stdout).toBe('name,score\r\nAlpha,80\r\n,\r\n');
+    expect(csv.stdout).toBe('name,score\r\nAlpha,80\r\n');
     const json = await rsi(['opportunities', FULL_PROJECT, '--json', 'name,score']);
     expect(json.code, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as { keywords: unknown[] }).keywords).toEqual([{ name: 'Alpha', score: 80 }]);

@@ -75,6 +75,7 @@ const MARKERS = [
   'rsi help schema opportunities',
   'RSI_ERROR_FORMAT=json rsi status',
   '--resume done.ndjson',
+  '--if-absent --json --timeout 2m',
 ];
 
 describe('docs/scripting.md recipes', () => {
@@ -156,6 +157,17 @@ describe('docs/scripting.md recipes', () => {
     const r = await run(block('RSI_ERROR_FORMAT=json rsi status'), { PROJECT: 'No such project zzz' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toMatch(/^[a-z][a-z_-]*$/);
+  });
+
+  it('a create safe to re-run: the second run prints the same project, and there is one of that name', async () => {
+    const code = `${block('--if-absent --json --timeout 2m')}\necho "$id"`;
+    const first = await run(code);
+    expect(first.code, first.stderr).toBe(0);
+    const second = await run(code);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout.trim()).toMatch(/\S/);
+    expect(second.stdout.trim()).toBe(first.stdout.trim());
+    expect(second.stderr).toContain('already exists (--if-absent): nothing was created');
   });
 
   it('every keyword matching a search', async () => {

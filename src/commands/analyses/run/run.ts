@@ -118,14 +118,12 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     .addHelpText(
       'after',
       `
---selections takes {keyword_id, signal_keyword_id} items: an array (other members ignored), a
-SignalList or a RunAnalyses body, so \`rsi signals P --json\` can feed it.
-When the service asks for confirmation: a terminal asks (default no), --yes confirms; a no, or no
-terminal: exit 7, nothing run. With --json --wait: NDJSON, the AnalysesResult then ProjectStatus lines.
---timeout (a global option) bounds the whole command, the request and --wait included (with
---wait its default is 1h). The request is sent once: when its reply is lost, rsi reads the
-project's status back and says whether the analyses started (exit 0, "confirmed by reading
-back"), did not (the failure's exit code), or cannot tell (exit 8, with the command that checks).
+--selections takes {keyword_id, signal_keyword_id} items: an array, a SignalList or a RunAnalyses
+body, so \`rsi signals P --json\` can feed it. When the service asks for confirmation: a terminal
+asks (default no), --yes confirms; a no, or no terminal: exit 7, nothing run. With --json and
+--wait, NDJSON: the AnalysesResult then ProjectStatus lines. --timeout bounds the whole command
+(1h by default with --wait). Sent once: a lost reply is read back and told (started, exit 0; not
+started, its exit code; unknown, exit 8 with the command that checks).
 Exit codes: 6 setup missing, 7 nothing run, 8 unavailable (after a 504 nothing was
 recorded: run again), 9 --timeout, 10 an analysis this command started failed.`,
     )
