@@ -108,7 +108,7 @@ describe('npm run audit:bundled', () => {
         zod: [
           {
             id: 1,
-            url: 'https://github.com/advisories/GHSA-test',
+            url: 'https://advisories.test/GHSA-test',
             title: 'Request smuggling',
             severity: 'high',
             vulnerable_versions: `<=${zod.version}`,
@@ -120,7 +120,7 @@ describe('npm run audit:bundled', () => {
     const r = await run();
     expect(r.code).toBe(1);
     expect(r.out).toContain(
-      `zod@${zod.version}: high: Request smuggling (https://github.com/advisories/GHSA-test; vulnerable <=${zod.version})`,
+      `zod@${zod.version}: high: Request smuggling (https://advisories.test/GHSA-test; vulnerable <=${zod.version})`,
     );
     expect(r.out).not.toContain('Fixed long ago');
     expect(r.out).toMatch(/: 1 advisories$/m);
