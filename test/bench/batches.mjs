@@ -5,11 +5,9 @@
 // reports at exit. BENCH_BATCH_SIZES (default "10000 100000 1000000") sets the memory rows: a
 // million inputs take minutes on a loaded machine.
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, openSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -41,49 +39,6 @@ dc.subscribe('http.client.response.finish', () => { last = performance.now(); })
 process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_MEASURE, JSON.stringify({ rss: process.resourceUsage().maxRSS, walk: last - first, requests: n })));
 `,
 );
-
-function startSandbox(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--auto-approve', '--quiet', ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    createInterface({ input: child.stdout }).once('line', (url) => resolve({ url: url.trim(), child }));
-    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
-}
-
-async function token(base) {
-  const redirect = 'http://127.0.0.1:9/callback';
-  const reg = await (
-    await fetch(`${base}/oauth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'rsi-bench', redirect_uris: [redirect], token_endpoint_auth_method: 'none' }),
-    })
-  ).json();
-  const verifier = randomBytes(32).toString('base64url');
-  const url = new URL(`${base}/oauth/authorize`);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: reg.client_id,
-    redirect_uri: redirect,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-    resource: `${base}/api/v1`,
-    scope: 'service:read',
-    state: 'bench',
-  });
-  const code = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')).searchParams.get('code');
-  const body = new URLSearchParams({
-    grant_type: 'authorization_code',
-    code,
-    client_id: reg.client_id,
-    redirect_uri: redirect,
-    code_verifier: verifier,
-    resource: `${base}/api/v1`,
-  });
-  return (await (await fetch(`${base}/oauth/token`, { method: 'POST', body })).json()).access_token;
-}
 
 async function api(base, tok, path) {
   const res = await fetch(`${base}/api/v1${path}`, { headers: { authorization: `Bearer ${tok}` } });
@@ -119,9 +74,14 @@ function run(args, env, input) {
 const ms = (x) => `${Math.round(x)} ms`;
 const mib = (kib) => `${(kib / 1024).toFixed(0)} MiB`;
 
-export async function benchBatches() {
-  const fast = await startSandbox([]);
-  const slow = await startSandbox(['--latency', String(LATENCY_MS)]);
+/**
+ * `startSandbox` and `obtainTokens` are run.mjs's (one home for the bench's sandbox and sign-in);
+ * the sandboxes here approve sign-ins themselves and print only their address.
+ */
+export async function benchBatches({ startSandbox, obtainTokens }) {
+  const token = async (base) => (await obtainTokens(base)).access_token;
+  const fast = await startSandbox(['--auto-approve', '--quiet']);
+  const slow = await startSandbox(['--auto-approve', '--quiet', '--latency', String(LATENCY_MS)]);
   const out = [];
   try {
     const env = (sb, tok) => ({ RSI_TOKEN: tok, RSI_BASE_URL: sb.url, RSI_CONFIG_DIR: join(work, 'cfg') });

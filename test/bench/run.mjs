@@ -294,7 +294,8 @@ async function main() {
   if (ONLY === undefined || ONLY === 'floor' || ONLY === 'exe') buildHostExe();
   if (ONLY === 'exe') return benchExe();
   // Issue 57 and issue 56 item 3 (test/bench/batches.mjs): docs/performance.md, "Batches and walks at the latency limit".
-  if (ONLY === 'batches') return void process.stdout.write(await (await import('./batches.mjs')).benchBatches());
+  if (ONLY === 'batches')
+    return void process.stdout.write(await (await import('./batches.mjs')).benchBatches({ startSandbox, obtainTokens }));
   if (ONLY === 'floor') {
     if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('run `npm run build` first');
     process.stdout.write(`${(await benchFloor()).join('\n')}\n`);
@@ -1242,7 +1243,7 @@ function keptSections() {
 try {
   await main();
   // The batch and walk figures at the latency limit, printed for docs/performance.md's section of them.
-  if (ONLY === undefined) process.stdout.write(await (await import('./batches.mjs')).benchBatches());
+  if (ONLY === undefined) process.stdout.write(await (await import('./batches.mjs')).benchBatches({ startSandbox, obtainTokens }));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
