@@ -232,25 +232,42 @@ export async function createProject(
   const known = before ? new Set(before.map((p) => p.id)) : undefined;
   const project = await sendOnce(
     (s, onSent) => client.createProject(body, s, onSent),
-    {
-      request: 'POST /projects',
-      what: `the creation of the project "${name}"`,
-      check: ['rsi', 'projects', 'list', '--jq', `.projects[] | select(.name == ${JSON.stringify(name)})`],
-      told: (p) => `the project "${p.name}" was created (id ${p.id})`,
-      find: async (s) => {
-        const now = (await client.listProjects(s)).projects.filter(sameName(name));
-        if (known === undefined) {
-          // Without the first look, a project of that name cannot be told from one made before.
-          if (now.length === 0) return undefined;
-          throw new ServiceUnavailableError(`${now.length} project(s) named "${name}" exist, and rsi could not list them before`);
-        }
-        const made = now.filter((p) => !known.has(p.id));
-        return made.length > 0 ? asCreated(client, made[made.length - 1]!) : undefined;
-      },
-    },
+    { request: 'POST /projects', ...projectReadBack(client, name, known) },
     ports,
   );
   return { outcome: 'created', project, namesakes: before?.map((p) => p.id) };
+}
+
+/**
+ * The read-back of a write that creates a project named `name` (`POST /projects`, the MCP brief
+ * tool's confirmed call): a project of that name (case-insensitive) that was not among `known`,
+ * the ids of that name listed before the write. Without that list (`known` undefined), a project of
+ * that name cannot be told from one made before, so finding any is "cannot tell".
+ */
+export function projectReadBack(
+  client: Pick<ApiClient, 'listProjects' | 'setupUrl'>,
+  name: string,
+  known: ReadonlySet<string> | undefined,
+): Omit<ReadBack<CreatedProject>, 'request'> {
+  return {
+    what: `the creation of the project "${name}"`,
+    check: ['rsi', 'projects', 'list', '--jq', `.projects[] | select(.name == ${JSON.stringify(name)})`],
+    told: (p) => `the project "${p.name}" was created (id ${p.id})`,
+    find: async (s) => {
+      const now = (await client.listProjects(s)).projects.filter(sameName(name));
+      if (known === undefined) {
+        if (now.length === 0) return undefined;
+        throw new ServiceUnavailableError(`${now.length} project(s) named "${name}" exist, and rsi could not list them before`);
+      }
+      const made = now.filter((p) => !known.has(p.id));
+      return made.length > 0 ? asCreated(client, made[made.length - 1]!) : undefined;
+    },
+  };
+}
+
+/** The ids of the projects named `name` now (case-insensitive, as names resolve). */
+export async function projectsNamed(client: Pick<ApiClient, 'listProjects'>, name: string, signal?: AbortSignal): Promise<Set<string>> {
+  return new Set((await client.listProjects(signal)).projects.filter(sameName(name)).map((p) => p.id));
 }
 
 // ---------------------------------------------------------------------------------------------

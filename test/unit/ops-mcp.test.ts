@@ -1,8 +1,9 @@
 // The MCP-only use cases (src/ops/mcp-tools.ts, scoreboard.ts, from-brief.ts) against a fake
 // session: finding the service's tool by name, its failures, and the brief's dry run → ask → create.
 import { describe, expect, it } from 'vitest';
-import { ForbiddenError, UnexpectedReplyError } from '../../src/errors.js';
-import { createFromBrief, sendBrief } from '../../src/ops/from-brief.js';
+import { ForbiddenError, ServiceUnavailableError, UnexpectedReplyError, WriteOutcomeError } from '../../src/errors.js';
+import { type BriefReadBack, createFromBrief, sendBrief } from '../../src/ops/from-brief.js';
+import { confirmedByReadingBack } from '../../src/ops/writes.js';
 import { type McpTools, requireTool, ToolError, type ToolInfo, type ToolResult } from '../../src/ops/mcp-tools.js';
 import { readScoreboard } from '../../src/ops/scoreboard.js';
 
@@ -109,6 +110,60 @@ describe('ops/from-brief: createFromBrief', () => {
     await expect(createFromBrief(lazy.mcp, { brief: 'b' }, { confirm: async () => true })).rejects.toThrow(
       /did not report a created project/,
     );
+  });
+
+  describe('the confirmed call is sent once; a lost reply is read back from the project list', () => {
+    const OLD = '22222222-2222-4222-8222-222222222222';
+    /** The service: its projects, a brief tool whose confirmed call records and then loses its reply. */
+    function lossy(options: { records: boolean; listAfter?: 'fails' }) {
+      const projects = [{ id: OLD, name: 'KRAS', role: 'owner' as const }];
+      let creates = 0;
+      let lost = false;
+      const { mcp, calls } = session([briefTool], (_n, args) => {
+        if (!args.confirm) return { structuredContent: { name: 'KRAS', matched, created: false } };
+        creates += 1;
+        if (options.records) projects.push({ id: P, name: 'KRAS', role: 'owner' as const });
+        lost = true;
+        throw new ServiceUnavailableError('cannot reach the service (POST https://svc.test/mcp): the connection was closed unexpectedly');
+      });
+      const readBack: BriefReadBack = {
+        projects: async () => ({
+          listProjects: async () => {
+            if (lost && options.listAfter === 'fails') throw new ServiceUnavailableError('cannot reach the service (GET /projects)');
+            return { projects: [...projects] };
+          },
+          setupUrl: (id: string) => `https://svc.test/projects/${id}/overview?setup=1`,
+        }),
+      };
+      return { mcp, calls, readBack, creates: () => creates };
+    }
+
+    it('recorded: the new project (not the older one of the same name), found by reading back', async () => {
+      const svc = lossy({ records: true });
+      const outcome = await createFromBrief(svc.mcp, { brief: 'KRAS in lung' }, { confirm: async () => true, readBack: svc.readBack });
+      expect(svc.creates()).toBe(1);
+      expect(outcome).toMatchObject({ outcome: 'created', project: { id: P, name: 'KRAS', setup_url: expect.stringContaining(P) } });
+      if (outcome.outcome !== 'created') throw new Error('not created');
+      expect(confirmedByReadingBack(outcome.done)).toBe(true);
+      expect(outcome.raw).toMatchObject({ created: true, matched, project: { id: P } });
+    });
+
+    it('not recorded: not done, said so, with the failure’s exit code', async () => {
+      const svc = lossy({ records: false });
+      const err = await createFromBrief(svc.mcp, { brief: 'b' }, { confirm: async () => true, readBack: svc.readBack }).catch((e) => e);
+      expect(svc.creates()).toBe(1);
+      expect(err).toBeInstanceOf(WriteOutcomeError);
+      expect(err).toMatchObject({ outcome: 'not_done', exitCode: 8 });
+      expect(err.message).toMatch(/reading the service back shows the creation of the project "KRAS" did not happen/);
+    });
+
+    it('the read-back fails too: unknown (exit 8), with the command that checks', async () => {
+      const svc = lossy({ records: true, listAfter: 'fails' });
+      const err = await createFromBrief(svc.mcp, { brief: 'b' }, { confirm: async () => true, readBack: svc.readBack }).catch((e) => e);
+      expect(svc.creates()).toBe(1);
+      expect(err).toMatchObject({ outcome: 'unknown', exitCode: 8, code: 'outcome_unknown' });
+      expect(err.hint).toBe(`check with \`rsi projects list --jq '.projects[] | select(.name == "KRAS")'\` before running it again`);
+    });
   });
 
   it('sendBrief passes on what the service said, created or not (the MCP gate judges it)', async () => {

@@ -41,7 +41,8 @@ export const createProjectFromBrief = defineTool({
     // as the service gave it: a service whose schema does not list them is still called, and judges.
     const tool = (await requireTool(mcp, BRIEF_TOOLS, 'project-from-brief', x.signal)).name;
     // The use case's pair (src/ops/from-brief.ts) under this front-end's way of asking (the gate).
-    const pair = briefWrite(mcp, tool, input);
+    // A lost reply to the confirmed call is read back from the project list (src/ops/writes.ts).
+    const pair = briefWrite(mcp, tool, input, { projects: () => kit.api(), signal: x.signal });
     const sent = { ...input, confirm: true };
     // The dry run (`confirm: false`) creates nothing: it is the plan, read again after the yes; the
     // use case's confirmed call (src/ops/from-brief.ts) is the write.

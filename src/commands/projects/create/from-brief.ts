@@ -42,7 +42,12 @@ export async function parseFromBriefFlags(flags: Record<string, unknown>): Promi
 }
 
 export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promise<void> {
-  const [{ withMcp }, { createFromBrief }] = await Promise.all([import('../../mcp/connect.js'), import('../../../ops/from-brief.js')]);
+  const [{ withMcp }, { createFromBrief }, { confirmedByReadingBack, READ_BACK_NOTE }, { shielded }] = await Promise.all([
+    import('../../mcp/connect.js'),
+    import('../../../ops/from-brief.js'),
+    import('../../../ops/writes.js'),
+    import('../../../io/shield.js'),
+  ]);
   const source = opts.from === '-' ? 'stdin' : opts.from;
   const brief = await readInput('--from-brief', opts.from, ctx, 1024 * 1024);
   if (!brief.trim()) throw new UsageError(`--from-brief: ${source} is empty`);
@@ -55,6 +60,14 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promis
   const created = await withMcp(ctx, async (mcp) => {
     const input = { brief, name: opts.name };
     const outcome = await createFromBrief(mcp, input, {
+      signal: ctx.signal,
+      // A lost reply to the confirmed call is read back from the project list (src/ops/writes.ts).
+      readBack: {
+        projects: () => ctx.client(),
+        signal: ctx.signal,
+        step: (what) => ctx.deadline.step(what),
+        shield: (fn) => shielded(fn, 'reading the service back to see whether the project was created'),
+      },
       // The matched scope on stderr, then a yes from the person (or --yes) before anything is created.
       confirm: async (dry) => {
         const name = dry.reply.name ?? opts.name ?? '(unnamed)';
@@ -92,12 +105,13 @@ export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promis
       if (machine) await printJson(out, outcome.dry.raw);
       throw new DeclinedError('declined: nothing was created');
     }
-    return { raw: outcome.raw, project: outcome.project };
+    return { raw: outcome.raw, project: outcome.project, done: outcome.done };
   });
   if (!created) return;
 
   const { project } = created;
-  noteUnlessDocuments(out, `✓ Created project ${project.name}`);
+  if (confirmedByReadingBack(created.done)) io.stderr.write(`✓ Created project ${project.name} (${READ_BACK_NOTE})\n`);
+  else noteUnlessDocuments(out, `✓ Created project ${project.name}`);
   // The same shape as `rsi projects create`.
   await printMade(out, {
     json: created.raw,
