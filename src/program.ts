@@ -19,7 +19,7 @@ import { type CommandSummary, commandSummaries } from './commands/summaries.js';
 import { oneJq } from './commands/shared/flags.js';
 import { pageOutput } from './commands/shared/pager.js';
 import { usageText } from './commands/shared/usage-json.js';
-import { commandHabit, optionHabit, quoteHint } from './commands/shared/habits.js';
+import { commandHabit, nameFlagHint, optionHabit, quoteHint } from './commands/shared/habits.js';
 import { unknownFields } from './commands/shared/unknown-fields.js';
 
 /** A registry entry as a commander command: a group with its subcommands in order, or the command's own build. */
@@ -290,7 +290,9 @@ export function explainUsage(cmd: Command, message: string, declaration?: Comman
     const error = unknownFields('--json', [field], declaration, true);
     return `rsi: ${error.message}\nhint: ${error.hint}\n`;
   }
-  const quote = excess ? quoteHint(typed.argv, cmd.args, Number(excess[1])) : undefined;
+  const quote = excess
+    ? (quoteHint(typed.argv, cmd.args, Number(excess[1])) ?? nameFlagHint(typed.argv, cmd.args, Number(excess[1]), typed.takes.options))
+    : undefined;
   return `rsi: ${suggestSibling(cmd, message)}\n${quote ? `hint: ${quote}\n` : ''}`;
 }
 

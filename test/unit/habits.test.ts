@@ -184,6 +184,23 @@ describe('an unquoted name', () => {
   });
 });
 
+describe("a name given as the argument of a command that takes it as --name (gh's repo create NAME)", () => {
+  it('gets a hint with the line rewritten to --name, quoted or not, and the fix parses', async () => {
+    for (const [typed, fix] of [
+      [['projects', 'create', 'Lung 2026', '--brief', 'b'], 'rsi projects create --name "Lung 2026" --brief b'],
+      [['--profile', 'x', 'projects', 'create', 'Lung', '2026'], 'rsi --profile x projects create --name "Lung 2026"'],
+      [['projects', 'create', 'projects'], 'rsi projects create --name projects'],
+    ] as const) {
+      const { err, code } = await rsi(...typed);
+      expect(code).toBe('commander.excessArguments');
+      expect(err.split('\n')[1]).toBe(`hint: the name goes with --name: ${fix}`);
+      expect(await parses(fix)).toBeUndefined();
+    }
+    // A command without --name gets no such hint.
+    expect((await rsi('projects', 'list', 'foo')).err).not.toContain('--name');
+  });
+});
+
 /** A table cell: a pipe would end it. */
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 

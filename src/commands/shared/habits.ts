@@ -108,6 +108,23 @@ function startOf(argv: readonly string[], seq: readonly string[]): number {
 }
 
 /**
+ * gh's `repo create NAME`: a name given as the argument of a command that takes none but `--name`
+ * (`rsi projects create "Lung 2026"`, or unquoted, `rsi projects create Lung 2026`): the person's
+ * line with the words moved to `--name`, as one name. Undefined when the command takes arguments or
+ * has no `--name`, or a word looks like a flag.
+ */
+export function nameFlagHint(argv: readonly string[], operands: readonly string[], expected: number, options: readonly string[]): string | undefined {
+  if (expected !== 0 || operands.length === 0 || !options.includes('--name')) return undefined;
+  if (operands.some((w) => w.startsWith('-') || w === '')) return undefined;
+  // The last place the words stand: they follow the command's own words (`rsi projects create projects`).
+  let start = -1;
+  for (let i = argv.length - operands.length; i >= 0 && start < 0; i--) if (operands.every((w, j) => argv[i + j] === w)) start = i;
+  if (start < 0) return undefined;
+  const words = [...argv.slice(0, start), '--name', operands.join(' '), ...argv.slice(start + operands.length)];
+  return `the name goes with --name: ${shellCommand(['rsi', ...words])}`;
+}
+
+/**
  * `rsi status My first project`: the words past the command's last argument look like the rest
  * of an unquoted name. Returns the command line with them quoted as one word, else undefined.
  */
