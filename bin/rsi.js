@@ -105,7 +105,7 @@ function nodeSupported(args) {
 
 /** The first word that is neither an option nor a global option's value (`--profile x doctor`). */
 function commandWord(args) {
-  const valued = ['--profile', '--base-url', '--format', '--http-timeout', '--jq', '--fields', '--time'];
+  const valued = ['--profile', '--base-url', '--format', '--http-timeout', '--timeout', '--jq', '--fields', '--time'];
   for (let i = 0; i < args.length; i++) {
     if (valued.includes(args[i])) i++;
     else if (!args[i].startsWith('-')) return args[i];
