@@ -243,7 +243,11 @@ describe('an older Node than engines', () => {
     }
     // doctor still runs, and says the same among its checks.
     // …after any global option that takes a value (each is skipped with its value to find the word).
-    for (const globals of [['--profile', 'x'], ['--timeout', '5s'], ['--http-timeout', '5', '--format', 'json']]) {
+    for (const globals of [
+      ['--profile', 'x'],
+      ['--timeout', '5s'],
+      ['--http-timeout', '5', '--format', 'json'],
+    ]) {
       const doctor = await run([...globals, 'doctor', '--json']);
       expect(doctor.stderr, globals.join(' ')).not.toMatch(/is running, but rsi needs/);
       expect(JSON.parse(doctor.stdout)).toContainEqual(expect.objectContaining({ name: 'Node.js', ok: false }));

@@ -113,7 +113,12 @@ function startOf(argv: readonly string[], seq: readonly string[]): number {
  * line with the words moved to `--name`, as one name. Undefined when the command takes arguments or
  * has no `--name`, or a word looks like a flag.
  */
-export function nameFlagHint(argv: readonly string[], operands: readonly string[], expected: number, options: readonly string[]): string | undefined {
+export function nameFlagHint(
+  argv: readonly string[],
+  operands: readonly string[],
+  expected: number,
+  options: readonly string[],
+): string | undefined {
   if (expected !== 0 || operands.length === 0 || !options.includes('--name')) return undefined;
   if (operands.some((w) => w.startsWith('-') || w === '')) return undefined;
   // The last place the words stand: they follow the command's own words (`rsi projects create projects`).
