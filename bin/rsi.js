@@ -13,6 +13,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(`${__dirname}/../package.json`, 'utf8')).version}\n`);
 } else if (!nodeSupported(argv)) {
   process.exitCode = 1;
+} else if (argv.length <= 1 && require('../dist/root-help.cjs').answerRootHelp(argv)) {
+  // `rsi`, `rsi --help`, `rsi -h`, `rsi help`: the root's screen from one small file, before the
+  // compile cache and the bundle (src/commands/help/root-screen.ts; docs/performance.md).
 } else {
   // Node ≥ 22.1 can keep V8's compiled code on disk, which cuts start-up (docs/performance.md). It
   // must be on before the bundle loads, hence the dynamic import below. Node 20 has no such

@@ -14,7 +14,8 @@ import { helpWidth } from './io/io.js';
 import { suggest } from './io/text.js';
 import * as layout from './commands/help/layout.js';
 import { type CommandDeclaration, isGroup, type RegistryEntry } from './commands/declaration.js';
-import { INDEX, ROOT, declarationsOf, loadRegistry } from './commands/registry.js';
+import { INDEX, declarationsOf, loadRegistry } from './commands/registry.js';
+import { HELP_OPTION, ROOT, renderRootHelp, VERSION_OPTION } from './commands/help/root-help.js';
 import { type CommandSummary, commandSummaries } from './commands/summaries.js';
 import { oneJq } from './commands/shared/flags.js';
 import { pageOutput } from './commands/shared/pager.js';
@@ -128,7 +129,8 @@ function rootCommand(ctx: Context): Command {
   return (
     new Command('rsi')
       .description(ROOT.description)
-      .version(ctx.version, '-V, --version', 'print the version')
+      .version(ctx.version, VERSION_OPTION.flags, VERSION_OPTION.description)
+      .helpOption(HELP_OPTION.flags, HELP_OPTION.description)
       .option('--profile <name>', 'named set of base URL and credentials (env: RSI_PROFILE)')
       .option('--base-url <url>', 'service base address (env: RSI_BASE_URL)')
       .option('--json', 'machine output: the API JSON on stdout, nothing else')
@@ -202,7 +204,8 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
   });
   applyToAll(program, (cmd) => {
     const declaration = declarations.get(commandPath(cmd));
-    const examples = declaration?.examples;
+    // The root's examples are on its screen (./commands/help/root-help.ts), which bin/rsi.js also prints.
+    const examples = cmd.parent ? declaration?.examples : undefined;
     if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
     const fields = declaration?.fields?.list;
     // Every command that prints rows: tsv gets a header row with --header (csv always has one). On
@@ -226,6 +229,12 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
         },
         subcommandTerm: layout.subcommandTerm,
         formatHelp(c, helper) {
+          // The root's screen has one home, which bin/rsi.js renders too before anything loads.
+          if (!c.parent)
+            return renderRootHelp(
+              helper.visibleCommands(c).map((sub) => ({ name: sub.name(), description: sub.description() })),
+              helper.helpWidth ?? 80,
+            );
           return layout.withGlobalsPointer(Help.prototype.formatHelp.call(helper, c, helper), helper.helpWidth ?? 80);
         },
         formatItem(term, termWidth, description, helper) {

@@ -3,6 +3,7 @@ import type { BuildOptions } from 'esbuild';
 
 export const options: BuildOptions & { metafile: true };
 export const workerOptions: BuildOptions & { metafile: true };
+export const rootHelpOptions: BuildOptions;
 export const NOTICES: string;
 export const SBOM: string;
 export function notifierDefine(env?: Record<string, string | undefined>): Record<string, string>;

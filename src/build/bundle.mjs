@@ -57,6 +57,21 @@ export const workerOptions = {
 };
 
 /**
+ * The root's help screen (src/commands/help/root-screen.ts) as one small CommonJS file, which
+ * bin/rsi.js requires for `rsi`, `rsi --help`, `rsi -h` and `rsi help` before anything else loads.
+ */
+export const rootHelpOptions = {
+  entryPoints: [join(ROOT, 'src/commands/help/root-screen.ts')],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  outfile: join(ROOT, 'dist/root-help.cjs'),
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+/**
  * The packagers' switch: `RSI_BUILD_NO_UPDATE_NOTIFIER=1 npm run build` (or `build:exe`) makes a
  * build that never shows the update notice nor asks the registry (src/update/notice.ts), for a
  * distribution whose own package manager updates rsi. Unset, empty or `0`: the notice is built in.
@@ -94,6 +109,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     },
   });
   const worker = await build(workerOptions);
+  // The root's help screen alone, with the same command list: bin/rsi.js prints it before loading
+  // main.js (src/commands/help/root-screen.ts), as it answers --version.
+  await build({ ...rootHelpOptions, define: { RSI_COMMAND_SUMMARIES: JSON.stringify(summaries) } });
   requireBuiltins(join(ROOT, 'dist'));
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
   copyFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'), join(ROOT, 'dist/jq.wasm'));

@@ -25,6 +25,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { notifierDefine, workerOptions } from './bundle.mjs';
+import { commandSummaries } from './summaries.mjs';
 import { bundledPackages, jqWasmNotices, nodeNotice, packageNotice, renderNotices, renderSbom, sbomSubject } from './notices.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -196,7 +197,11 @@ async function bundle(target, keyringSha256) {
     ...scriptOptions,
     entryPoints: [join(ROOT, 'src/exe/boot.ts')],
     outfile: join(dir, 'boot.cjs'),
-    define: { RSI_VERSION: JSON.stringify(rsiVersion()) },
+    // The root's help screen is answered by the boot script (src/commands/help/root-screen.ts), from the commands' summaries.
+    define: {
+      RSI_VERSION: JSON.stringify(rsiVersion()),
+      RSI_COMMAND_SUMMARIES: JSON.stringify(JSON.stringify(await commandSummaries(ROOT))),
+    },
   });
   await build({ ...scriptOptions, entryPoints: [join(ROOT, 'src/exe/train.ts')], outfile: join(dir, 'train.cjs') });
   // The `--jq` engine's thread (src/io/jq-worker.ts): the same CommonJS file npm run build makes,

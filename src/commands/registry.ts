@@ -9,18 +9,7 @@
  */
 import type { CommandDeclaration, RegistryEntry } from './declaration.js';
 import { isGroup } from './declaration.js';
-
-/** rsi itself: what `rsi --help` shows under Examples. */
-export const ROOT: CommandDeclaration = {
-  path: '',
-  description: 'Command-line client for the Research Intelligence Service',
-  examples: [
-    'rsi login --base-url https://research.example.com',
-    'rsi projects list',
-    'rsi status "My first project" --watch',
-    'rsi help analyses run',
-  ],
-};
+import { ROOT } from './help/root-help.js';
 
 /** A top-level command: its word (its declaration's path) and how to load its module. */
 export interface IndexEntry {

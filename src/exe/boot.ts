@@ -7,8 +7,9 @@
  *
  * `--version` is answered here, as bin/rsi.js answers it, before the bundle is even read: the
  * version is the build's (RSI_VERSION, package.json's, set by esbuild's define), and no module is
- * loaded for it.
+ * loaded for it; so is the root's help screen (src/commands/help/root-screen.ts).
  */
+import { answerRootHelp } from '../commands/help/root-screen.js';
 import { BODY, CACHE, compileBody } from './load.js';
 import { run } from './run.js';
 
@@ -16,7 +17,9 @@ declare const RSI_VERSION: string;
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${RSI_VERSION}\n`);
-else {
+else if (argv.length <= 1 && answerRootHelp(argv)) {
+  // `rsi`, `rsi --help`, `rsi -h`, `rsi help`: the root's screen, without the bundle (as bin/rsi.js).
+} else {
   const sea = process.getBuiltinModule('node:sea');
   // A cross-built binary has no trained cache: made by the host's Node, it only fits the host's.
   const cache = sea.getAssetKeys().includes(CACHE) ? new Uint8Array(sea.getRawAsset(CACHE) as ArrayBuffer) : undefined;

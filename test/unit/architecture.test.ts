@@ -10,8 +10,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   main: ['context', 'program', 'io', 'errors', 'update', 'release'],
   // The update notice and its background registry check (issue 33), its state in storage (issue 41).
   update: ['http', 'io', 'storage', 'release'],
-  // The single executable's boot script, its training run and its keychain loader (docs/install.md).
-  exe: ['main'],
+  // The single executable's boot script, its training run and its keychain loader (docs/install.md);
+  // the boot script answers the root's help screen as bin/rsi.js does (src/commands/help/root-screen.ts).
+  exe: ['main', 'commands'],
   // The program also fits help to the terminal (src/io/help-text.ts, the width of src/io/io.ts)
   // and offers `--format`'s choices (src/formats.ts).
   program: ['context', 'commands', 'io', 'formats'],

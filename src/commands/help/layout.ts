@@ -7,9 +7,7 @@
 import { type Command, Help, type Option } from 'commander';
 import { wrapProse } from '../../io/help-text.js';
 import { ALSO_READ, ENVIRONMENT } from './environment.js';
-
-/** The line every screen has in place of the global options. */
-export const GLOBALS_POINTER = 'Global options (--json, --jq, --fields, --profile, …): rsi help environment';
+import { GLOBALS_POINTER } from './root-help.js';
 
 /** The options commander lists for `cmd`: the root keeps only -V and -h (the rest: help environment). */
 export function visibleOptions(cmd: Command, helper: Help): Option[] {
