@@ -128,7 +128,9 @@ function listedOnly(summary: CommandSummary): Command {
  * The option of every command that prints rows, as data: tsv gets a header row with --header (csv
  * always has one); read with the globals (the first preAction hook).
  */
-const ROWS_OPTIONS = { header: { flags: '--header', description: 'tsv: start with a header row, as csv does', parse: on() } } satisfies OptionSpecs;
+const ROWS_OPTIONS = {
+  header: { flags: '--header', description: 'tsv: start with a header row, as csv does', parse: on() },
+} satisfies OptionSpecs;
 
 /** rsi itself with its global options, before any command is added. */
 function rootCommand(ctx: Context): Command {

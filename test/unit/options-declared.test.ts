@@ -42,7 +42,7 @@ function parameters(source: string): string[] {
  * the options, then the command. The options parameter may appear only as `parseOptions(SPECS, it)`;
  * a destructured one, any other use, or reading options through the command (`.opts()`) is a fault.
  */
-export function actionProblems(path: string, cmd: Command, source: string): string[] {
+function actionProblems(path: string, cmd: Command, source: string): string[] {
   const params = parameters(source);
   const at = cmd.registeredArguments.length;
   const problems: string[] = [];
@@ -69,7 +69,7 @@ describe('every command takes its options as data', () => {
     for (const [path, cmd] of commands) if (cmd.commands.length === 0) expect(handlers.has(cmd), path).toBe(true);
   });
 
-  it("each option of each command comes from its declaration (withOptions), --help aside", () => {
+  it('each option of each command comes from its declaration (withOptions), --help aside', () => {
     const undeclared = commands.flatMap(([path, cmd]) =>
       cmd.options.filter((o) => o.long !== '--help' && !isDeclared(o)).map((o) => `${path} ${o.flags}`),
     );

@@ -44,8 +44,10 @@ export interface OptionSpec<T = unknown> {
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
-/** The typed options a set of specs gives: `{ limit: number | undefined; all: boolean }`. */
-export type OptionsOf<S extends OptionSpecs> = { -readonly [K in keyof S]: S[K] extends OptionSpec<infer T> ? T : never };
+/** The typed options a set of specs gives: `{ limit: number | undefined; all: boolean }`; one with a default is never undefined. */
+export type OptionsOf<S extends OptionSpecs> = {
+  -readonly [K in keyof S]: S[K] extends OptionSpec<infer T> ? (S[K] extends { default: unknown } ? Exclude<T, undefined> : T) : never;
+};
 
 /** An integer within an API limit (src/client/limits.ts) or [min, max]; undefined when not given. */
 export function int(limit: Limit | number, max?: number): Parser<number | undefined> {
@@ -235,6 +237,6 @@ export function parseOptions<S extends OptionSpecs>(specs: S, flags: Readonly<Re
     }
   }
   const options: Record<string, unknown> = {};
-  for (const [key, spec] of Object.entries(specs)) options[key] = spec.parse.parse(flagOf(spec), flags[key]);
+  for (const [key, spec] of Object.entries(specs)) options[key] = spec.parse.parse(flagOf(spec), flags[key] ?? spec.default);
   return options as OptionsOf<S>;
 }

@@ -9,7 +9,7 @@ import { formatSeconds } from '../../io/text.js';
 import type { Clock } from '../../io/io.js';
 import type { Output } from '../../io/formats.js';
 import type { Progress } from '../../io/progress.js';
-import { CliError, ExitCode, InterruptedError, type ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
+import { CliError, ExitCode, InterruptedError, type ServiceUnavailableError, WatchTimeoutError } from '../../errors.js';
 import { isWaiting, type WatchEvents, type WatchTiming, watchScoring } from '../../ops/watch.js';
 import { describeStatus } from '../../ops/status-reading.js';
 import { statusLine, summaryOf } from './status-view.js';
@@ -139,4 +139,3 @@ export const INTERVAL_S = { min: 0.1, max: 3600 } as const;
 
 /** The watch's default bound, when the command's `--timeout` was not given. */
 export const DEFAULT_TIMEOUT_MS = DEFAULT_TIMEOUT_S * 1000;
-

@@ -46,7 +46,12 @@ const OPTIONS = {
   },
   // gh's `run watch --exit-status`: --watch already exits 10 when an analysis fails while it
   // watches, so the habit works as typed; not listed, one flag fewer to read.
-  exitStatus: { flags: '--exit-status', description: 'with --watch: exit 10 when an analysis fails (always so)', parse: on(), hidden: true },
+  exitStatus: {
+    flags: '--exit-status',
+    description: 'with --watch: exit 10 when an analysis fails (always so)',
+    parse: on(),
+    hidden: true,
+  },
 } satisfies OptionSpecs;
 
 export function build(ctx: Context, runF: typeof run = run): Command {
@@ -54,26 +59,24 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     '[project]',
     'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
   );
-  return (
-    withOptions(cmd, OPTIONS)
-      .addHelpText(
-        'after',
-        `
+  return withOptions(cmd, OPTIONS)
+    .addHelpText(
+      'after',
+      `
 --timeout (a global option) bounds the whole command; with --watch its default is 1h.
 Exit codes: 0 done or your turn to act; 9 --timeout reached; 10 scoring done but an
 analysis failed while --watch watched (failures from before the watch, and any failure in a plain
 status, are reported and exit 0).
 With --json, --watch prints one ProjectStatus JSON document per line, the last line the final state.`,
-      )
-      .action(async (typed: string | undefined, flags: Record<string, unknown>) => {
-        const project = await (await import('../shared/pick.js')).projectOrPick(ctx, typed);
-        const { web, watch, interval } = parseOptions(OPTIONS, flags);
-        if (web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
-        if (project.trim() === '') throw new UsageError('<project> must not be empty');
-        // A watch is bounded by --timeout, or by an hour from the command's start.
-        await runF({ project, watch: watch ? timing(interval, ctx.deadline.limit(DEFAULT_TIMEOUT_MS)) : undefined }, ctx);
-      })
-  );
+    )
+    .action(async (typed: string | undefined, flags: Record<string, unknown>) => {
+      const project = await (await import('../shared/pick.js')).projectOrPick(ctx, typed);
+      const { web, watch, interval } = parseOptions(OPTIONS, flags);
+      if (web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
+      if (project.trim() === '') throw new UsageError('<project> must not be empty');
+      // A watch is bounded by --timeout, or by an hour from the command's start.
+      await runF({ project, watch: watch ? timing(interval, ctx.deadline.limit(DEFAULT_TIMEOUT_MS)) : undefined }, ctx);
+    });
 }
 
 export async function run(options: StatusOptions, ctx: Context): Promise<void> {

@@ -11,7 +11,18 @@ import type { WatchTiming } from '../../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../../shared/status-view.js';
 import { assertNoFailedAnalyses } from '../../shared/exit-policy.js';
 import { startedByReply } from '../../../ops/status-reading.js';
-import { given, list, number, on, oneOf, type OptionSpecs, type OptionsOf, parseOptions, seconds, withOptions } from '../../shared/options.js';
+import {
+  given,
+  list,
+  number,
+  on,
+  oneOf,
+  type OptionSpecs,
+  type OptionsOf,
+  parseOptions,
+  seconds,
+  withOptions,
+} from '../../shared/options.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../../client/enums.js';
 import { printDocument, printJsonLine, printSections } from '../../../io/output.js';
 import { formatTable } from '../../../io/table.js';
@@ -56,7 +67,11 @@ const OPTIONS = {
     description: 'a signal to analyse, repeatable: KEYWORD_ID:SIGNAL_KEYWORD_ID, or its name',
     parse: list({ item: (_flag, value) => parseSelect(value) }),
   },
-  selections: { flags: '--selections <path|->', description: 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items', parse: given() },
+  selections: {
+    flags: '--selections <path|->',
+    description: 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items',
+    parse: given(),
+  },
   top: {
     flags: '--top <N>',
     description: `analyse the top N signals (${rangeText(LIMITS.topLimit, '-')}); needs --type`,
@@ -77,9 +92,19 @@ const OPTIONS = {
       { needs: 'top', message: '--type needs --top N' },
     ],
   },
-  analysisMode: { flags: '--analysis-mode <mode>', description: `with --top: ${ANALYSIS_MODES.join(', ')}`, parse: oneOf(ANALYSIS_MODES), rules: [{ needs: 'top' }] },
+  analysisMode: {
+    flags: '--analysis-mode <mode>',
+    description: `with --top: ${ANALYSIS_MODES.join(', ')}`,
+    parse: oneOf(ANALYSIS_MODES),
+    rules: [{ needs: 'top' }],
+  },
   readiness: { flags: '--readiness <value>', description: 'with --top: readiness filter', parse: given(), rules: [{ needs: 'top' }] },
-  therapeuticArea: { flags: '--therapeutic-area <value>', description: 'with --top: therapeutic area filter', parse: given(), rules: [{ needs: 'top' }] },
+  therapeuticArea: {
+    flags: '--therapeutic-area <value>',
+    description: 'with --top: therapeutic area filter',
+    parse: given(),
+    rules: [{ needs: 'top' }],
+  },
   includeAnalysed: { flags: '--include-analysed', description: 'also analyse signals that were analysed before', parse: on() },
   yes: { flags: '-y, --yes', description: 'confirm without asking when the service asks', parse: on() },
   wait: { flags: '--wait', description: 'then follow the status (as `rsi status --watch`)', parse: on() },

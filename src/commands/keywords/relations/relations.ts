@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { UsageError } from '../../../errors.js';
 import { ACTIVITIES, RELATIONS } from '../../../client/enums.js';
 import { maxPages, pageWindow } from '../../../client/paging.js';
 import { printRows } from '../../../io/output.js';

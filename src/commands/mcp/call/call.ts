@@ -22,7 +22,11 @@ const OPTIONS = {
     parse: list(),
     default: [],
   },
-  input: { flags: '--input <path|->', description: 'a JSON object of arguments from a file or stdin; --arg values override it', parse: given() },
+  input: {
+    flags: '--input <path|->',
+    description: 'a JSON object of arguments from a file or stdin; --arg values override it',
+    parse: given(),
+  },
 } satisfies OptionSpecs;
 
 export const command: CommandDeclaration = {
