@@ -4,7 +4,7 @@
 // Checked on the built tree: every command of the registry, its real action handler.
 import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isDeclared } from '../../src/commands/shared/options.js';
+import { isDeclared, on, withOptions } from '../../src/commands/shared/options.js';
 import { createContext } from '../../src/context.js';
 import { loadProgram } from '../../src/program.js';
 import { fakeIo } from '../support/fakes.js';
@@ -82,6 +82,14 @@ describe('every command takes its options as data', () => {
       return fn ? actionProblems(path, cmd, fn.toString()) : [];
     });
     expect(problems).toEqual([]);
+  });
+
+  it('tells an option added by hand from a declared one', () => {
+    const cmd = withOptions(new Command('x'), { web: { flags: '--web', description: 'web', parse: on() } }).option('--raw', 'by hand');
+    expect(cmd.options.map((o) => [o.long, isDeclared(o)])).toEqual([
+      ['--web', true],
+      ['--raw', false],
+    ]);
   });
 
   it('catches a record read by hand, passed on, destructured or read through the command', () => {

@@ -132,6 +132,7 @@ describe('options as data: parsers', () => {
       new UsageError('--x must be an integer from 0 to 65535 (got "65536")'),
     );
     for (const bad of ['', ' ', 'abc', 'Infinity']) expect(() => p(number(0, 10), bad)).toThrow(/--x must be a number from 0 to 10/);
+    expect(() => p(number(1), '0')).toThrow(new UsageError('--x must be a number of at least 1 (got "0")'));
   });
 
   it('seconds: a number of seconds, a fraction allowed', () => {

@@ -70,8 +70,10 @@ export function number(
     parse: (flag, raw) => {
       if (raw === undefined) return undefined;
       const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
-      if (!Number.isFinite(value) || value < min || value > top || (integer && !Number.isInteger(value)))
-        throw new UsageError(`${flag} must be ${what} from ${min} to ${top} (got "${String(raw)}")`);
+      if (!Number.isFinite(value) || value < min || value > top || (integer && !Number.isInteger(value))) {
+        const range = top === Number.MAX_VALUE ? `of at least ${min}` : `from ${min} to ${top}`;
+        throw new UsageError(`${flag} must be ${what} ${range} (got "${String(raw)}")`);
+      }
       return value;
     },
   };
