@@ -18,6 +18,7 @@ import { INDEX, declarationsOf, loadRegistry } from './commands/registry.js';
 import { HELP_OPTION, ROOT, renderRootHelp, VERSION_OPTION } from './commands/help/root-help.js';
 import { type CommandSummary, commandSummaries } from './commands/summaries.js';
 import { oneJq } from './commands/shared/flags.js';
+import { on, type OptionSpecs, withOptions } from './commands/shared/options.js';
 import { pageOutput } from './commands/shared/pager.js';
 import { usageText } from './commands/shared/usage-json.js';
 import { commandHabit, nameFlagHint, optionHabit, quoteHint } from './commands/shared/habits.js';
@@ -124,6 +125,14 @@ function listedOnly(summary: CommandSummary): Command {
     });
 }
 
+/**
+ * The option of every command that prints rows, as data: tsv gets a header row with --header (csv
+ * always has one); read with the globals (the first preAction hook).
+ */
+const ROWS_OPTIONS = {
+  header: { flags: '--header', description: 'tsv: start with a header row, as csv does', parse: on() },
+} satisfies OptionSpecs;
+
 /** rsi itself with its global options, before any command is added. */
 function rootCommand(ctx: Context): Command {
   return (
@@ -210,7 +219,7 @@ function addCommands(program: Command, ctx: Context, entries: readonly RegistryE
     const fields = declaration?.fields?.list;
     // Every command that prints rows: tsv gets a header row with --header (csv always has one). On
     // the commands, not the root: a root `--header` would take `rsi api --header 'Name: value'`'s.
-    if (fields) cmd.option('--header', 'tsv: start with a header row, as csv does');
+    if (fields) withOptions(cmd, ROWS_OPTIONS);
     if (fields) cmd.addHelpText('after', `\nFields (--fields, --json a,b): ${fields.map((f) => f.name).join(', ')}`);
     cmd
       .configureOutput({

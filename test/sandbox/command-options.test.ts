@@ -1,39 +1,40 @@
 // `rsi sandbox` flags: --latency (a network-like delay on every answer), --port with a chosen
 // number (the README's known address), --quiet, and the admin secret's sources. Flag parsing is
-// checked through parseOptions; behaviour through real sandboxes (in-process and the process).
+// checked through the command's own parsing (build); behaviour through real sandboxes (in-process and the process).
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseOptions } from '../../src/commands/sandbox/sandbox.js';
+import * as sandbox from '../../src/commands/sandbox/sandbox.js';
 import { UsageError } from '../../src/errors.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../support/cli.js';
+import { parseFlags } from '../support/commands.js';
+import { fakeCtx, fakeIo } from '../support/fakes.js';
 import { obtainTokens } from '../support/oauth.js';
 import { sandboxAdmin, startSandbox as startProcess } from '../support/sandbox.js';
 
-const DEFAULTS = { port: '0', host: '127.0.0.1', timeScale: '1', tokenTtl: '3600', latency: '0', fault: [] };
+/** The options `rsi sandbox ARGV` runs with, in an environment of `env`. */
+const parse = (argv: string[], env: Record<string, string> = {}) => parseFlags(sandbox.build, argv, fakeCtx(fakeIo(false), { env }));
 
-describe('parseOptions', () => {
-  it('defaults: no latency, no secret (the sandbox makes one), not quiet', () => {
-    expect(parseOptions(DEFAULTS)).toMatchObject({ latencyMs: 0, adminSecret: undefined, quiet: false, port: 0 });
+describe('the options', () => {
+  it('defaults: no latency, no secret (the sandbox makes one), not quiet', async () => {
+    expect(await parse([])).toMatchObject({ latencyMs: 0, adminSecret: undefined, quiet: false, port: 0 });
   });
 
-  it('--latency takes whole milliseconds from 0 to 60000', () => {
-    expect(parseOptions({ ...DEFAULTS, latency: '50' }).latencyMs).toBe(50);
-    expect(parseOptions({ ...DEFAULTS, latency: '60000' }).latencyMs).toBe(60000);
-    for (const bad of ['-1', '1.5', 'abc', '', '60001']) {
-      expect(() => parseOptions({ ...DEFAULTS, latency: bad })).toThrow(UsageError);
-    }
+  it('--latency takes whole milliseconds from 0 to 60000', async () => {
+    expect((await parse(['--latency', '50'])).latencyMs).toBe(50);
+    expect((await parse(['--latency', '60000'])).latencyMs).toBe(60000);
+    for (const bad of ['-1', '1.5', 'abc', '', '60001']) await expect(parse(['--latency', bad])).rejects.toThrow(UsageError);
   });
 
-  it('the admin secret: the flag wins over RSI_SANDBOX_ADMIN_SECRET; an empty variable means none', () => {
+  it('the admin secret: the flag wins over RSI_SANDBOX_ADMIN_SECRET; an empty variable means none', async () => {
     const env = { RSI_SANDBOX_ADMIN_SECRET: 'from-the-environment-123' };
-    expect(parseOptions(DEFAULTS, env).adminSecret).toBe('from-the-environment-123');
-    expect(parseOptions({ ...DEFAULTS, adminSecret: 'from-the-flag-0123456789' }, env).adminSecret).toBe('from-the-flag-0123456789');
-    expect(parseOptions(DEFAULTS, { RSI_SANDBOX_ADMIN_SECRET: '' }).adminSecret).toBeUndefined();
+    expect((await parse([], env)).adminSecret).toBe('from-the-environment-123');
+    expect((await parse(['--admin-secret', 'from-the-flag-0123456789'], env)).adminSecret).toBe('from-the-flag-0123456789');
+    expect((await parse([], { RSI_SANDBOX_ADMIN_SECRET: '' })).adminSecret).toBeUndefined();
   });
 
-  it('--port takes a fixed number', () => {
-    expect(parseOptions({ ...DEFAULTS, port: '8765' }).port).toBe(8765);
+  it('--port takes a fixed number', async () => {
+    expect((await parse(['--port', '8765'])).port).toBe(8765);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
-import { build, parseRunFlags, run, type AnalysesRunOptions } from '../../src/commands/analyses/run/run.js';
+import { build, run, type AnalysesRunOptions } from '../../src/commands/analyses/run/run.js';
 import { parseSelectionsJson } from '../../src/commands/analyses/run/selections.js';
 import { ApiClient } from '../../src/client/client.js';
 import type { AnalysesResult as AnalysesReply, RunAnalysesBody } from '../../src/client/schemas.js';
@@ -95,11 +95,11 @@ function options(extra: Partial<AnalysesRunOptions> = {}): AnalysesRunOptions {
 }
 
 describe('analyses run: flags', () => {
-  async function parse(args: string[]) {
+  async function parse(args: string[], project = 'KRAS inhibitors') {
     let captured: AnalysesRunOptions | undefined;
     const cmd = build(fakeCtx(fakeIo(false), 'tsv'), async (o) => void (captured = o));
     cmd.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-    await new Command('x').addCommand(cmd).parseAsync(['run', 'KRAS inhibitors', ...args], { from: 'user' });
+    await new Command('x').addCommand(cmd).parseAsync(['run', project, ...args], { from: 'user' });
     return captured!;
   }
 
@@ -158,8 +158,8 @@ describe('analyses run: flags', () => {
     expect((error as Error).message).toMatch(message);
   });
 
-  it('parseRunFlags rejects an empty project', async () => {
-    await expect(parseRunFlags(' ', { select: ['a:b'] })).rejects.toBeInstanceOf(UsageError);
+  it('rejects an empty project', async () => {
+    await expect(parse(['--select', 'a:b'], ' ')).rejects.toThrow(new UsageError('<project> must not be empty'));
   });
 });
 

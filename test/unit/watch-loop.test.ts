@@ -1,7 +1,8 @@
 import { makeOutput } from '../../src/io/formats.js';
 import type { ProjectStatus } from '../../src/client/schemas.js';
 import { describe, expect, it } from 'vitest';
-import { parseTiming, watchStatus, watchWithOutput } from '../../src/commands/shared/watch.js';
+import { INTERVAL_S, timing, watchStatus, watchWithOutput } from '../../src/commands/shared/watch.js';
+import { seconds } from '../../src/commands/shared/options.js';
 import { elapsedSince, statusLine } from '../../src/commands/shared/status-view.js';
 import { assertNoFailedAnalyses } from '../../src/commands/shared/exit-policy.js';
 import { describeStatus, failedSince, startedByReply } from '../../src/ops/status-reading.js';
@@ -321,11 +322,12 @@ describe('helpers', () => {
   });
 
   it('validates --interval and --timeout', () => {
-    expect(parseTiming({}, 3_600_000)).toEqual({ intervalMs: 2000, timeoutMs: 3_600_000 });
-    expect(parseTiming({ interval: '0.5' }, 0)).toEqual({ intervalMs: 500, timeoutMs: 0 });
-    expect(() => parseTiming({ interval: '0' }, 0)).toThrow(UsageError);
-    expect(() => parseTiming({ interval: 'abc' }, 0)).toThrow(/--interval must be a number of seconds from 0.1/);
-    expect(() => parseTiming({ interval: '' }, 0)).toThrow(UsageError);
+    const interval = seconds(INTERVAL_S.min, INTERVAL_S.max);
+    expect(timing(undefined, 3_600_000)).toEqual({ intervalMs: 2000, timeoutMs: 3_600_000 });
+    expect(timing(interval.parse('--interval', '0.5'), 0)).toEqual({ intervalMs: 500, timeoutMs: 0 });
+    expect(() => interval.parse('--interval', '0')).toThrow(UsageError);
+    expect(() => interval.parse('--interval', 'abc')).toThrow(/--interval must be a number of seconds from 0.1/);
+    expect(() => interval.parse('--interval', '')).toThrow(UsageError);
   });
 
   it('elapsedSince counts whole seconds from its creation', () => {

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { notJsonError } from '../../client/not-json.js';
 import type { HttpMethod, HttpResponse } from '../../http/types.js';
-import { collect } from '../shared/flags.js';
+import { given, list, on, type OptionSpecs, parseOptions, withOptions } from '../shared/options.js';
 import { printJson, printServiceText } from '../../io/output.js';
 import { printsDocuments } from '../../io/replies.js';
 import { parseJsonInput, readInput } from '../shared/flags.js';
@@ -40,6 +40,57 @@ const RELATIONS_PATH = /^(?:\/api\/v1)?\/keywords\/[^/]+\/relations\/?$/;
 /** Headers rsi sets itself: a user's value would break the request or the sign-in. */
 const OWN_HEADERS = new Set(['authorization', 'host', 'content-length', 'transfer-encoding', 'connection']);
 
+/** `-H 'Name: value'`: a header rsi does not set itself, its value one line of Latin-1 characters. */
+function header(_flag: string, h: string): [string, string] {
+  const colon = h.indexOf(':');
+  const name = h.slice(0, colon).trim();
+  if (colon <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    throw new UsageError(`--header must be "Name: value" (got ${JSON.stringify(h)})`);
+  if (OWN_HEADERS.has(name.toLowerCase())) {
+    throw new UsageError(`--header ${name} is set by rsi itself`, {
+      hint:
+        name.toLowerCase() === 'authorization' ? 'rsi signs every request with your sign-in; use RSI_TOKEN for another token' : undefined,
+    });
+  }
+  const value = h.slice(colon + 1).trim();
+  // HTTP forbids control characters in a value (tab aside): refused here as usage, not
+  // later by Node's client as a network failure (exit 8).
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value))
+    throw new UsageError(`--header ${name}: the value has a control character (got ${JSON.stringify(value)})`);
+  // A header carries bytes, one a character (Latin-1): "€" cannot travel in one.
+  const wide = /[^\u0000-\u00ff]/.exec(value);
+  if (wide)
+    throw new UsageError(`--header ${name}: HTTP header values cannot carry "${wide[0]}" (only Latin-1 characters)`, {
+      hint: 'percent-encode it, or send it in the body (--field, --input)',
+    });
+  return [name, value];
+}
+
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  method: { flags: '-X, --method <method>', description: 'the HTTP method (instead of the first argument)', parse: given() },
+  header: {
+    flags: '-H, --header <name: value>',
+    description: 'an extra request header, repeatable (not Authorization: rsi signs the request)',
+    parse: list({ item: header }),
+  },
+  paginate: {
+    flags: '--paginate',
+    description: 'follow the pages of /keywords and /keywords/ID/relations to the end: one document with every item',
+    parse: on(),
+  },
+  include: { flags: '-i, --include', description: 'print the status line and the response headers on stderr', parse: on() },
+  silent: { flags: '--silent', description: 'do not print the reply body (the exit code still tells the status)', parse: on() },
+  field: {
+    flags: '-F, --field <key=value>',
+    description:
+      'a query parameter (GET) or JSON body member (others), repeatable; numbers, true, false and null typed; @file reads a file (- stdin)',
+    parse: list(),
+  },
+  rawField: { flags: '-f, --raw-field <key=value>', description: 'the same, always a string (as gh api -f)', parse: list() },
+  input: { flags: '--input <path>', description: 'JSON request body from a file, or - for stdin', parse: given() },
+} satisfies OptionSpecs;
+
 export const command: CommandDeclaration = {
   path: 'api',
   description: 'make an authenticated request to any API path and print the JSON reply',
@@ -51,113 +102,70 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return (
-    commandFor(command)
-      // commander cannot take an optional argument before a required one: the first is the method
-      // when a second follows, else the path (`rsi api /keywords`, as with gh).
-      .usage('[options] [method] <path>')
-      .argument('<method>', `${METHODS.join(', ')}, or leave it out: GET, or POST when a body is given (--field, --input)`)
-      .argument('[path]', 'path under /api/v1, e.g. /keywords (the /api/v1 prefix is optional)')
-      .option('-X, --method <method>', 'the HTTP method (instead of the first argument)')
-      .option('-H, --header <name: value>', 'an extra request header, repeatable (not Authorization: rsi signs the request)', collect)
-      .option('--paginate', 'follow the pages of /keywords and /keywords/ID/relations to the end: one document with every item')
-      .option('-i, --include', 'print the status line and the response headers on stderr')
-      .option('--silent', 'do not print the reply body (the exit code still tells the status)')
-      .option(
-        '-F, --field <key=value>',
-        'a query parameter (GET) or JSON body member (others), repeatable; numbers, true, false and null typed; @file reads a file (- stdin)',
-        collect,
-      )
-      .option('-f, --raw-field <key=value>', 'the same, always a string (as gh api -f)', collect)
-      .option('--input <path>', 'JSON request body from a file, or - for stdin')
-      .addHelpText('after', `\nThe reply body is printed on stdout whatever the status; a non-2xx status also sets the exit code.`)
-      .action(async (first: string, second: string | undefined, flags: Record<string, unknown>, cmd: Command) => {
-        // The reply is printed as the service sent it: a table format cannot apply (JSON and NDJSON can).
-        const asked = cmd.optsWithGlobals().format as OutputFormat | undefined;
-        if (asked !== undefined && !printsDocuments({ format: asked })) {
-          throw new UsageError(`rsi api prints the service's JSON reply as it is: --format ${asked} does not apply`, {
-            hint: `pick members with --jq; for ${asked} rows, use the command for that data (rsi projects list --format ${asked})`,
-          });
-        }
-        // `rsi api /keywords` (gh's habit) or `rsi api GET /keywords`.
-        let [method, path] = second === undefined ? [flags.method as string | undefined, first] : [first, second];
-        if (second !== undefined && flags.method !== undefined)
-          throw new UsageError('give the method once: as the first argument or with --method');
-        // Like gh: a body (--field, --input) means POST, unless --paginate says it is a GET of pages.
-        const given = [
-          ...((flags.field as string[] | undefined) ?? []).map((f) => ['--field', f] as const),
-          ...((flags.rawField as string[] | undefined) ?? []).map((f) => ['--raw-field', f] as const),
-        ];
-        const hasBody = flags.paginate !== true && (flags.input !== undefined || given.length > 0);
-        const upper = (method ?? (hasBody ? 'POST' : 'GET')).toUpperCase();
-        if (!(METHODS as readonly string[]).includes(upper))
-          throw new UsageError(`method must be one of ${METHODS.join(', ')} (got "${method}")`);
-        if (/^\/\/|:\/\//.test(path) || /^[a-z][a-z0-9+.-]*:/i.test(path))
-          throw new UsageError('path must be a path under the API, not a URL');
-        // gh's `gh api repos/o/r`: a path without its leading slash is the same path.
-        if (!path.startsWith('/')) path = `/${path}`;
-        const fields: Array<[string, unknown]> = [];
-        for (const [flag, f] of given) {
-          const eq = f.indexOf('=');
-          if (eq <= 0) throw new UsageError(`${flag} must be KEY=VALUE (got "${f}")`);
-          const value = f.slice(eq + 1);
-          // -F key=@file (gh's): the file's text, as a string; -f never reads a file.
-          const read = flag === '--field' && value.startsWith('@') ? await readInput('--field', value.slice(1), ctx) : undefined;
-          fields.push([f.slice(0, eq), read ?? (flag === '--field' ? typed(value) : value)]);
-        }
-        const input = flags.input === undefined ? undefined : String(flags.input);
-        if (input !== undefined && upper === 'GET') throw new UsageError(`--input sends a body, which ${upper} does not take`);
-        if (input !== undefined && fields.length) throw new UsageError('--input and --field cannot be used together for a body');
-        const headers: Record<string, string> = {};
-        for (const h of (flags.header as string[] | undefined) ?? []) {
-          const colon = h.indexOf(':');
-          const name = h.slice(0, colon).trim();
-          if (colon <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-            throw new UsageError(`--header must be "Name: value" (got ${JSON.stringify(h)})`);
-          if (OWN_HEADERS.has(name.toLowerCase())) {
-            throw new UsageError(`--header ${name} is set by rsi itself`, {
-              hint:
-                name.toLowerCase() === 'authorization'
-                  ? 'rsi signs every request with your sign-in; use RSI_TOKEN for another token'
-                  : undefined,
-            });
-          }
-          const value = h.slice(colon + 1).trim();
-          // HTTP forbids control characters in a value (tab aside): refused here as usage, not
-          // later by Node's client as a network failure (exit 8).
-          if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value))
-            throw new UsageError(`--header ${name}: the value has a control character (got ${JSON.stringify(value)})`);
-          // A header carries bytes, one a character (Latin-1): "€" cannot travel in one.
-          const wide = /[^\u0000-\u00ff]/.exec(value);
-          if (wide)
-            throw new UsageError(`--header ${name}: HTTP header values cannot carry "${wide[0]}" (only Latin-1 characters)`, {
-              hint: 'percent-encode it, or send it in the body (--field, --input)',
-            });
-          headers[name] = value;
-        }
-        const paginate = flags.paginate === true;
-        if (paginate && (upper !== 'GET' || !(SEARCH_PATH.test(path.split('?')[0]!) || RELATIONS_PATH.test(path.split('?')[0]!)))) {
-          throw new UsageError('--paginate follows GET /keywords and GET /keywords/ID/relations only');
-        }
-        await runF(
-          {
-            method: upper as HttpMethod,
-            path,
-            fields,
-            input,
-            headers,
-            paginate,
-            include: flags.include === true,
-            silent: flags.silent === true,
-            postedFields:
-              method === undefined && hasBody && flags.input === undefined
-                ? given.flatMap(([flag, f]) => [flag === '--raw-field' ? '-f' : '-F', f])
-                : [],
-          },
-          ctx,
-        );
-      })
-  );
+  const cmd = commandFor(command)
+    // commander cannot take an optional argument before a required one: the first is the method
+    // when a second follows, else the path (`rsi api /keywords`, as with gh).
+    .usage('[options] [method] <path>')
+    .argument('<method>', `${METHODS.join(', ')}, or leave it out: GET, or POST when a body is given (--field, --input)`)
+    .argument('[path]', 'path under /api/v1, e.g. /keywords (the /api/v1 prefix is optional)');
+  return withOptions(cmd, OPTIONS)
+    .addHelpText('after', `\nThe reply body is printed on stdout whatever the status; a non-2xx status also sets the exit code.`)
+    .action(async (first: string, second: string | undefined, flags: Record<string, unknown>, self: Command) => {
+      const options = parseOptions(OPTIONS, flags);
+      // The reply is printed as the service sent it: a table format cannot apply (JSON and NDJSON can).
+      const asked = self.optsWithGlobals().format as OutputFormat | undefined;
+      if (asked !== undefined && !printsDocuments({ format: asked })) {
+        throw new UsageError(`rsi api prints the service's JSON reply as it is: --format ${asked} does not apply`, {
+          hint: `pick members with --jq; for ${asked} rows, use the command for that data (rsi projects list --format ${asked})`,
+        });
+      }
+      // `rsi api /keywords` (gh's habit) or `rsi api GET /keywords`.
+      let [method, path] = second === undefined ? [options.method, first] : [first, second];
+      if (second !== undefined && options.method !== undefined)
+        throw new UsageError('give the method once: as the first argument or with --method');
+      // Like gh: a body (--field, --input) means POST, unless --paginate says it is a GET of pages.
+      const given = [...options.field.map((f) => ['--field', f] as const), ...options.rawField.map((f) => ['--raw-field', f] as const)];
+      const hasBody = !options.paginate && (options.input !== undefined || given.length > 0);
+      const upper = (method ?? (hasBody ? 'POST' : 'GET')).toUpperCase();
+      if (!(METHODS as readonly string[]).includes(upper))
+        throw new UsageError(`method must be one of ${METHODS.join(', ')} (got "${method}")`);
+      if (/^\/\/|:\/\//.test(path) || /^[a-z][a-z0-9+.-]*:/i.test(path))
+        throw new UsageError('path must be a path under the API, not a URL');
+      // gh's `gh api repos/o/r`: a path without its leading slash is the same path.
+      if (!path.startsWith('/')) path = `/${path}`;
+      const fields: Array<[string, unknown]> = [];
+      for (const [flag, f] of given) {
+        const eq = f.indexOf('=');
+        if (eq <= 0) throw new UsageError(`${flag} must be KEY=VALUE (got "${f}")`);
+        const value = f.slice(eq + 1);
+        // -F key=@file (gh's): the file's text, as a string; -f never reads a file.
+        const read = flag === '--field' && value.startsWith('@') ? await readInput('--field', value.slice(1), ctx) : undefined;
+        fields.push([f.slice(0, eq), read ?? (flag === '--field' ? typed(value) : value)]);
+      }
+      const { input, paginate } = options;
+      if (input !== undefined && upper === 'GET') throw new UsageError(`--input sends a body, which ${upper} does not take`);
+      if (input !== undefined && fields.length) throw new UsageError('--input and --field cannot be used together for a body');
+      if (paginate && (upper !== 'GET' || !(SEARCH_PATH.test(path.split('?')[0]!) || RELATIONS_PATH.test(path.split('?')[0]!)))) {
+        throw new UsageError('--paginate follows GET /keywords and GET /keywords/ID/relations only');
+      }
+      await runF(
+        {
+          method: upper as HttpMethod,
+          path,
+          fields,
+          input,
+          headers: Object.fromEntries(options.header),
+          paginate,
+          include: options.include,
+          silent: options.silent,
+          postedFields:
+            method === undefined && hasBody && input === undefined
+              ? given.flatMap(([flag, f]) => [flag === '--raw-field' ? '-f' : '-F', f])
+              : [],
+        },
+        ctx,
+      );
+    });
 }
 
 /** Like gh api -F: numbers, booleans and null are typed; everything else is a string. */

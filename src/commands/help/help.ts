@@ -3,6 +3,16 @@ import type { Context } from '../../context.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
 import { UsageError } from '../../errors.js';
 import { environmentHelp } from './layout.js';
+import { on, type OptionSpecs, parseOptions, withOptions } from '../shared/options.js';
+
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  man: {
+    flags: '--man',
+    description: "show the command's manual page with man (what `man rsi-<command>` shows where npm installed the pages)",
+    parse: on(),
+  },
+} satisfies OptionSpecs;
 
 /**
  * `rsi help [command...]`: the help of the command the words name, however deep;
@@ -16,14 +26,16 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context): Command {
-  return commandFor(command)
-    .argument('[command...]', 'the command, as you would type it, or environment, or reference, or schema <command…>')
-    .option('--man', "show the command's manual page with man (what `man rsi-<command>` shows where npm installed the pages)")
+  return withOptions(
+    commandFor(command).argument('[command...]', 'the command, as you would type it, or environment, or reference, or schema <command…>'),
+    OPTIONS,
+  )
     .addHelpText(
       'after',
       "\n`rsi help reference` prints the help of every command, one after another (the same as man pages: `rsi help <command> --man`, or man rsi where npm installed them).\n`rsi help schema <command…>` prints the JSON Schema of the document the command's --json prints (also shipped in the package, dist/schemas/).",
     )
-    .action(async (words: string[], options: { man?: boolean }, self: Command) => {
+    .action(async (words: string[], flags: Record<string, unknown>, self: Command) => {
+      const { man } = parseOptions(OPTIONS, flags);
       // The root: help is a command of the program itself.
       const program = self.parent ?? self;
       // gh's `gh help reference`: no command is called `reference` or `environment`, so neither
@@ -50,7 +62,7 @@ export function build(ctx: Context): Command {
         if (!next) throw new UsageError(`unknown command "${words.join(' ')}"`, { hint: 'run `rsi help` for the list of commands' });
         cmd = next;
       }
-      if (options.man) {
+      if (man) {
         // Rendered from this run's tree, as the build rendered dist/man/ (npm 12 links no man pages).
         const [{ renderManPage }, { showManual }] = await Promise.all([import('./reference.js'), import('../../io/manual.js')]);
         await showManual(renderManPage(cmd, program, ctx.version), ctx.io, ctx.env, ['rsi', 'help', ...words].join(' '));

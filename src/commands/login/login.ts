@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ForbiddenError, KeychainUnavailableError, UsageError } from '../../errors.js';
-import { enumFlag, intFlag } from '../shared/flags.js';
+import { int, list, matching, negatable, on, oneOf, type OptionSpecs, parseOptions, withOptions } from '../shared/options.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
 import { suggest } from '../../io/text.js';
 
@@ -24,11 +24,73 @@ export interface LoginCommandOptions {
   issuer?: string | undefined;
 }
 
-/** Repeatable, and each value may be a comma or space separated list (`--scope a,b`). */
-/** Scopes as OAuth writes them (space-separated) or as a list (`a,b`), repeatable. */
-function scopeList(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(/[\s,]+/).filter(Boolean)];
-}
+/**
+ * Scopes as OAuth writes them (space-separated) or as a list (`a,b`), repeatable; each a scope
+ * token (RFC 6749, 3.3), whichever flag carried it.
+ */
+const scopes = list({
+  split: /[\s,]+/,
+  item: (_flag, s) => {
+    if (s === '') return undefined;
+    if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)) throw new UsageError(`--scope "${s}" is not a valid scope name`);
+    return s;
+  },
+});
+
+/** The options, as data: flags, help, parsers and rules (src/commands/shared/options.ts). */
+const OPTIONS = {
+  scope: {
+    flags: '--scope <scope>',
+    description: 'a scope to request, repeatable (default: service:read projects:write analyses:run)',
+    parse: scopes,
+  },
+  addScope: {
+    flags: '--add-scope <scope>',
+    description: 'add a scope to those this profile already has (repeatable, or a,b); the others are kept',
+    parse: scopes,
+  },
+  browser: {
+    flags: '--no-browser',
+    description: 'do not open a browser: print the URL, and accept the redirected URL pasted on stdin (SSH)',
+    parse: negatable(),
+  },
+  port: {
+    flags: '--port <n>',
+    description: 'loopback port for the redirect (fixed, for ssh -L); default: any free port',
+    parse: int(1, 65535),
+  },
+  insecureStorage: {
+    flags: '--insecure-storage',
+    description: 'store tokens in a 0600 file in the config folder instead of the keychain',
+    parse: on(),
+  },
+  withToken: {
+    flags: '--with-token',
+    description: 'read a refresh token on stdin (the line `rsi auth token --refresh` printed) and sign in with it: CI, cron',
+    parse: on(),
+  },
+  resource: {
+    flags: '--resource <resource>',
+    description: "what the token is for: api (default) or mcp (the service's MCP server; `rsi mcp`, `rsi scoreboard`)",
+    parse: oneOf(['api', 'mcp'] as const),
+  },
+  clientId: {
+    flags: '--client-id <id>',
+    description:
+      'with --resource mcp: a client the authorization server already knows (a Client ID Metadata Document URL, or an id; its secret, if any, in RSI_CLIENT_SECRET)',
+    parse: matching(/^[\x21-\x7e]+$/, () => '--client-id must be visible ASCII without spaces', { trim: true }),
+  },
+  issuer: {
+    flags: '--issuer <url>',
+    description: 'with --client-id: the authorization server it was registered with; its secret is sent to no other',
+    parse: matching(
+      /^https:\/\/[^\s]+$|^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/,
+      (issuer) => `--issuer must be an https:// URL (http:// only on loopback): ${issuer}`,
+      { trim: true },
+    ),
+    rules: [{ needs: 'clientId', message: '--issuer goes with --client-id' }],
+  },
+} satisfies OptionSpecs;
 
 export const command: CommandDeclaration = {
   path: 'login',
@@ -48,55 +110,30 @@ export const command: CommandDeclaration = {
 const DEFAULT_LOGIN_TIMEOUT_S = 300;
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .option('--scope <scope>', 'a scope to request, repeatable (default: service:read projects:write analyses:run)', scopeList)
-    .option('--add-scope <scope>', 'add a scope to those this profile already has (repeatable, or a,b); the others are kept', scopeList)
-    .option('--no-browser', 'do not open a browser: print the URL, and accept the redirected URL pasted on stdin (SSH)')
-    .option('--port <n>', 'loopback port for the redirect (fixed, for ssh -L); default: any free port')
-    .option('--insecure-storage', 'store tokens in a 0600 file in the config folder instead of the keychain')
-    .option('--with-token', 'read a refresh token on stdin (the line `rsi auth token --refresh` printed) and sign in with it: CI, cron')
-    .option('--resource <resource>', "what the token is for: api (default) or mcp (the service's MCP server; `rsi mcp`, `rsi scoreboard`)")
-    .option(
-      '--client-id <id>',
-      'with --resource mcp: a client the authorization server already knows (a Client ID Metadata Document URL, or an id; its secret, if any, in RSI_CLIENT_SECRET)',
-    )
-    .option('--issuer <url>', 'with --client-id: the authorization server it was registered with; its secret is sent to no other')
+  return withOptions(commandFor(command), OPTIONS)
     .addHelpText(
       'after',
       '\nThe base URL comes from --base-url (global option) or RSI_BASE_URL, and is saved in the profile.\n' +
         '--timeout (global option) bounds the sign-in: 1 s to 1 h, default 5 min for the browser; then exit 3.',
     )
     .action(async (flags: Record<string, unknown>) => {
-      const scopes = (flags.scope as string[] | undefined) ?? [];
-      const addScopes = (flags.addScope as string[] | undefined) ?? [];
-      for (const s of [...scopes, ...addScopes])
-        if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)) throw new UsageError(`--scope "${s}" is not a valid scope name`);
-      const port = intFlag('--port', flags.port, 1, 65535);
+      const { scope, addScope, browser, port, insecureStorage, withToken, resource, clientId, issuer } = parseOptions(OPTIONS, flags);
       // The global --timeout bounds the whole sign-in; without it the browser gets five minutes.
       const given = ctx.globals().commandTimeoutMs;
       if (given !== undefined && (given < 1000 || given > 3_600_000)) throw new UsageError('--timeout for login must be from 1 s to 1 h');
       const timeoutSeconds = given === undefined ? DEFAULT_LOGIN_TIMEOUT_S : Math.ceil(given / 1000);
-      const resource = enumFlag('--resource', flags.resource, ['api', 'mcp'] as const);
-      const clientId = typeof flags.clientId === 'string' ? flags.clientId.trim() : undefined;
-      const withToken = flags.withToken === true;
       if (withToken && resource === 'mcp')
         throw new UsageError('--with-token signs in to the API; the MCP sign-in needs `rsi login --resource mcp`');
       if (clientId !== undefined && resource !== 'mcp' && !withToken)
         throw new UsageError('--client-id is for the MCP sign-in (add --resource mcp) or for a bare token with --with-token');
-      if (clientId !== undefined && !/^[\x21-\x7e]+$/.test(clientId))
-        throw new UsageError('--client-id must be visible ASCII without spaces');
-      const issuer = typeof flags.issuer === 'string' ? flags.issuer.trim() : undefined;
-      if (issuer !== undefined && clientId === undefined) throw new UsageError('--issuer goes with --client-id');
-      if (issuer !== undefined && !/^https:\/\/[^\s]+$|^http:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(issuer))
-        throw new UsageError(`--issuer must be an https:// URL (http:// only on loopback): ${issuer}`);
       await runF(
         {
           baseUrl: ctx.globals().baseUrl,
-          scopes,
-          addScopes,
-          noBrowser: flags.browser === false,
+          scopes: scope,
+          addScopes: addScope,
+          noBrowser: !browser,
           port,
-          insecureStorage: flags.insecureStorage === true,
+          insecureStorage,
           timeoutSeconds,
           ...(resource ? { resource } : {}),
           ...(clientId ? { clientId } : {}),

@@ -2,10 +2,10 @@
  * `rsi sandbox`: runs the local fake service until Ctrl-C / SIGTERM. The first stdout line is the
  * base URL, so scripts can read it; everything else goes to stderr.
  */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { collect } from '../shared/flags.js';
+import { given, list, matching, number, on, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../shared/options.js';
 import { printVerbatim } from '../../io/output.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
 
@@ -33,6 +33,8 @@ export interface SandboxCommandOptions {
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
+const TOGETHER = '--tls-cert and --tls-key go together';
+
 export const command: CommandDeclaration = {
   path: 'sandbox',
   // A server runs until it is stopped: RSI_TIMEOUT, exported for scripts, must not end it.
@@ -41,90 +43,123 @@ export const command: CommandDeclaration = {
   examples: ['rsi sandbox --port 8765 --auto-approve --quiet &', 'rsi sandbox --time-scale 60 --fault analyses-504'],
 };
 
-export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .option('--port <n>', 'port to listen on; 0 picks a free one', '0')
-    .option('--host <host>', 'address to listen on (loopback unless you say otherwise)', '127.0.0.1')
-    .option('--time-scale <x>', 'run scans and analyses this many times faster', '1')
-    .option('--token-ttl <seconds>', 'access-token lifetime', '3600')
-    .option('--auto-approve', 'approve sign-in requests without showing the consent page')
-    .addOption(
-      new Option(
-        '--fault <name>',
-        'inject a failure (repeatable): analyses-504, register-429, scan-error, slow, html-502, truncated-json, bad-schema, hang, reset, rate-limit, flaky-503, short-pages, wrong-total, sparse, hostile',
-      )
-        .argParser(collect)
-        .default([]),
-    )
-    .option('--latency <ms>', 'delay every response this many milliseconds, like a network', '0')
-    .option(
-      '--seed <text>',
+/** The options, as data: flags, help, parsers, defaults and rules (src/commands/shared/options.ts). */
+const OPTIONS = {
+  port: {
+    flags: '--port <n>',
+    description: 'port to listen on; 0 picks a free one',
+    parse: number(0, 65535, { integer: true }),
+    default: '0',
+  },
+  host: {
+    flags: '--host <host>',
+    description: 'address to listen on (loopback unless you say otherwise)',
+    parse: matching(/^[\w.:-]+$/, (host) => `--host "${host}" is not a valid address`),
+    default: '127.0.0.1',
+  },
+  timeScale: {
+    flags: '--time-scale <x>',
+    description: 'run scans and analyses this many times faster',
+    parse: number(0.001, 100000),
+    default: '1',
+  },
+  tokenTtl: {
+    flags: '--token-ttl <seconds>',
+    description: 'access-token lifetime',
+    parse: number(1, 86400, { integer: true }),
+    default: '3600',
+  },
+  autoApprove: { flags: '--auto-approve', description: 'approve sign-in requests without showing the consent page', parse: on() },
+  fault: {
+    flags: '--fault <name>',
+    description:
+      'inject a failure (repeatable): analyses-504, register-429, scan-error, slow, html-502, truncated-json, bad-schema, hang, reset, rate-limit, flaky-503, short-pages, wrong-total, sparse, hostile',
+    parse: list(),
+    default: [],
+  },
+  latency: {
+    flags: '--latency <ms>',
+    description: 'delay every response this many milliseconds, like a network',
+    parse: number(0, 60000, { integer: true }),
+    default: '0',
+  },
+  seed: {
+    flags: '--seed <text>',
+    description:
       'derive the ids of created projects and runs from this text: the same commands give the same signals and outcomes (default: random ids)',
-    )
-    .option('--quiet', 'do not log requests on stderr')
-    .option('--admin-secret <secret>', 'secret for the /__sandbox/* routes (default: $RSI_SANDBOX_ADMIN_SECRET, else random)')
-    .option('--tls', 'serve HTTPS with a throwaway CA made at start; its PEM path is the second stdout line')
-    .option('--tls-cert <file>', 'with --tls: your server certificate chain (PEM) instead of the throwaway one')
-    .option('--tls-key <file>', "with --tls: that certificate's private key (PEM)")
-    .option('--public-host <name>', 'host name clients use (one a proxy or /etc/hosts resolves here): in the base URL and certificate')
+    parse: given(),
+  },
+  quiet: { flags: '--quiet', description: 'do not log requests on stderr', parse: on() },
+  adminSecret: {
+    flags: '--admin-secret <secret>',
+    description: 'secret for the /__sandbox/* routes (default: $RSI_SANDBOX_ADMIN_SECRET, else random)',
+    parse: given(),
+  },
+  tls: {
+    flags: '--tls',
+    description: 'serve HTTPS with a throwaway CA made at start; its PEM path is the second stdout line',
+    parse: on(),
+  },
+  tlsCert: {
+    flags: '--tls-cert <file>',
+    description: 'with --tls: your server certificate chain (PEM) instead of the throwaway one',
+    parse: given(),
+    rules: [
+      { needs: 'tlsKey', message: TOGETHER },
+      { needs: 'tls', message: '--tls-cert and --tls-key need --tls' },
+    ],
+  },
+  tlsKey: {
+    flags: '--tls-key <file>',
+    description: "with --tls: that certificate's private key (PEM)",
+    parse: given(),
+    rules: [{ needs: 'tlsCert', message: TOGETHER }],
+  },
+  publicHost: {
+    flags: '--public-host <name>',
+    description: 'host name clients use (one a proxy or /etc/hosts resolves here): in the base URL and certificate',
+    // A DNS name (or an address): it is put in URLs, a certificate and compared with Host.
+    parse: matching(
+      /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i,
+      (name) => `--public-host "${name}" is not a host name`,
+    ),
+  },
+} satisfies OptionSpecs;
+
+export function build(ctx: Context, runF: typeof run = run): Command {
+  return withOptions(commandFor(command), OPTIONS)
     .addHelpText(
       'after',
       '\nThe first line on stdout is the base URL; with --tls the second is the CA certificate (PEM) to\ntrust: NODE_EXTRA_CA_CERTS=<that path>. Stop with Ctrl-C.\nSee docs/sandbox.md for the seed data and what each fault does.',
     )
-    .action(async (raw: Record<string, unknown>) => {
-      await runF(parseOptions(raw, ctx.env), ctx);
+    .action(async (flags: Record<string, unknown>) => {
+      await runF(sandboxOptions(parseOptions(OPTIONS, flags), ctx.env), ctx);
     });
 }
 
-export function parseOptions(raw: Record<string, unknown>, env: Record<string, string | undefined> = {}): SandboxCommandOptions {
-  const num = (flag: string, value: unknown, min: number, max: number, integer: boolean): number => {
-    const n = Number(value);
-    if (
-      typeof value !== 'string' ||
-      value.trim() === '' ||
-      !Number.isFinite(n) ||
-      n < min ||
-      n > max ||
-      (integer && !Number.isInteger(n))
-    ) {
-      throw new UsageError(`--${flag} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max} (got "${String(value)}")`);
-    }
-    return n;
-  };
-  const host = String(raw.host);
-  if (!LOOPBACK.includes(host) && !/^[\w.:-]+$/.test(host)) throw new UsageError(`--host "${host}" is not a valid address`);
-  const timeScale = num('time-scale', raw.timeScale, 0.001, 100000, false);
-  if (timeScale <= 0) throw new UsageError('--time-scale must be greater than 0');
-  const adminSecret = (raw.adminSecret as string | undefined) ?? (env.RSI_SANDBOX_ADMIN_SECRET || undefined);
+/** The typed flags, and the admin secret from RSI_SANDBOX_ADMIN_SECRET when --admin-secret is not given. */
+export function sandboxOptions(flags: OptionsOf<typeof OPTIONS>, env: Record<string, string | undefined> = {}): SandboxCommandOptions {
+  const adminSecret = flags.adminSecret ?? (env.RSI_SANDBOX_ADMIN_SECRET || undefined);
   // It travels in a header: printable ASCII without spaces, and long enough not to be guessed.
   if (adminSecret !== undefined && !/^[\x21-\x7e]{16,200}$/.test(adminSecret)) {
-    const from = raw.adminSecret !== undefined ? '--admin-secret' : 'RSI_SANDBOX_ADMIN_SECRET';
+    const from = flags.adminSecret !== undefined ? '--admin-secret' : 'RSI_SANDBOX_ADMIN_SECRET';
     throw new UsageError(`${from} must be 16 to 200 printable ASCII characters without spaces`);
   }
-  const certFile = raw.tlsCert as string | undefined;
-  const keyFile = raw.tlsKey as string | undefined;
-  if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('--tls-cert and --tls-key go together');
-  if (certFile !== undefined && raw.tls !== true) throw new UsageError('--tls-cert and --tls-key need --tls');
-  const publicHost = raw.publicHost as string | undefined;
-  // A DNS name (or an address): it is put in URLs, a certificate and compared with Host.
-  if (publicHost !== undefined && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(publicHost)) {
-    throw new UsageError(`--public-host "${publicHost}" is not a host name`);
-  }
   return {
-    tls: raw.tls === true,
-    certFile,
-    keyFile,
-    publicHost: publicHost?.toLowerCase(),
-    port: num('port', raw.port, 0, 65535, true),
-    host,
-    timeScale,
-    tokenTtlSeconds: num('token-ttl', raw.tokenTtl, 1, 86400, true),
-    autoApprove: raw.autoApprove === true,
-    faults: (raw.fault as string[] | undefined) ?? [],
-    quiet: raw.quiet === true,
-    latencyMs: num('latency', raw.latency, 0, 60000, true),
+    tls: flags.tls,
+    certFile: flags.tlsCert,
+    keyFile: flags.tlsKey,
+    publicHost: flags.publicHost?.toLowerCase(),
+    port: flags.port,
+    host: flags.host,
+    timeScale: flags.timeScale,
+    tokenTtlSeconds: flags.tokenTtl,
+    autoApprove: flags.autoApprove,
+    faults: flags.fault,
+    quiet: flags.quiet,
+    latencyMs: flags.latency,
     adminSecret,
-    seed: raw.seed === undefined ? undefined : String(raw.seed),
+    seed: flags.seed,
   };
 }
 

@@ -39,11 +39,6 @@ export function nonEmpty(flag: string, raw: unknown): string | undefined {
   return text;
 }
 
-export function conflicting(flags: Record<string, unknown>): void {
-  const given = Object.entries(flags).filter(([, v]) => v !== undefined && v !== false);
-  if (given.length > 1) throw new UsageError(`${given.map(([k]) => k).join(' and ')} cannot be used together`);
-}
-
 /** Reads a file or stdin ("-") as text, with clear errors for the cases users hit. */
 export async function readInput(flag: string, path: string, ctx: Context, maxBytes = 10 * 1024 * 1024): Promise<string> {
   if (path === '-') {

@@ -9,7 +9,7 @@ import { formatSeconds } from '../../io/text.js';
 import type { Clock } from '../../io/io.js';
 import type { Output } from '../../io/formats.js';
 import type { Progress } from '../../io/progress.js';
-import { CliError, ExitCode, InterruptedError, type ServiceUnavailableError, UsageError, WatchTimeoutError } from '../../errors.js';
+import { CliError, ExitCode, InterruptedError, type ServiceUnavailableError, WatchTimeoutError } from '../../errors.js';
 import { isWaiting, type WatchEvents, type WatchTiming, watchScoring } from '../../ops/watch.js';
 import { describeStatus } from '../../ops/status-reading.js';
 import { statusLine, summaryOf } from './status-view.js';
@@ -130,19 +130,12 @@ export async function watchWithOutput<S extends ProjectStatus>(
  * (src/context/deadline.ts), `DEFAULT_TIMEOUT_S` when none was given. The interval's floor of 0.1 s
  * keeps a typo from hammering the service; the ceiling of an hour is only a sanity check.
  */
-export function parseTiming(raw: { interval?: string | undefined }, timeoutMs: number): WatchTiming {
-  const interval = parseSeconds('--interval', raw.interval, DEFAULT_INTERVAL_S, 0.1, 3600);
-  return { intervalMs: Math.round(interval * 1000), timeoutMs };
+export function timing(intervalSeconds: number | undefined, timeoutMs: number): WatchTiming {
+  return { intervalMs: Math.round((intervalSeconds ?? DEFAULT_INTERVAL_S) * 1000), timeoutMs };
 }
+
+/** What `--interval <seconds>` takes (its parser: `seconds(INTERVAL_S.min, INTERVAL_S.max)`). */
+export const INTERVAL_S = { min: 0.1, max: 3600 } as const;
 
 /** The watch's default bound, when the command's `--timeout` was not given. */
 export const DEFAULT_TIMEOUT_MS = DEFAULT_TIMEOUT_S * 1000;
-
-function parseSeconds(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = raw.trim() === '' ? Number.NaN : Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new UsageError(`${flag} must be a number of seconds from ${min} to ${max} (got "${raw}")`);
-  }
-  return value;
-}

@@ -59,9 +59,8 @@ export function build(ctx: Context, runF: typeof run = run): Command {
   );
   return withOptions(cmd, OPTIONS).action(async (given: string | undefined, flags: Record<string, unknown>) => {
     const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
-    if (flags.web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
-    const { web: _, ...options } = parseOptions(OPTIONS, flags);
-    await runF({ project, ...options }, ctx);
+    const { web, ...options } = parseOptions(OPTIONS, flags);
+    return web ? (await import('../shared/web.js')).openProjectPage(ctx, project) : runF({ project, ...options }, ctx);
   });
 }
 

@@ -1,15 +1,15 @@
 import type { ProjectStatus } from '../../client/schemas.js';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { DEFAULT_TIMEOUT_MS, parseTiming, watchWithOutput } from '../shared/watch.js';
+import { DEFAULT_TIMEOUT_MS, INTERVAL_S, timing, watchWithOutput } from '../shared/watch.js';
 import type { WatchTiming } from '../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../shared/status-view.js';
 import { failedSince } from '../../ops/status-reading.js';
 import { assertNoFailedAnalyses } from '../shared/exit-policy.js';
 import { note } from '../../io/lines.js';
 import { printDocumentOr, printsDocuments } from '../../io/replies.js';
-import { given, on, type OptionSpecs, parseOptions, withOptions } from '../shared/options.js';
+import { on, type OptionSpecs, parseOptions, seconds, withOptions } from '../shared/options.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
 import { STATUS_FIELDS } from './fields.js';
 
@@ -29,11 +29,29 @@ export const command: CommandDeclaration = {
   sample: { line: ['{project}'] },
 };
 
-/** The options, as data: flags, help and parsers (src/commands/shared/options.ts); --interval is read with --watch (parseTiming). */
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
 const OPTIONS = {
   watch: { flags: '--watch', description: 'poll while the service says wait: until scoring is done or you must act', parse: on() },
-  web: { flags: '--web', description: "open the project's page in the browser instead", parse: on() },
-  interval: { flags: '--interval <seconds>', description: 'seconds between polls with --watch (default 2, min 0.1)', parse: given() },
+  web: {
+    flags: '--web',
+    description: "open the project's page in the browser instead",
+    parse: on(),
+    rules: [{ conflicts: 'watch' }],
+  },
+  interval: {
+    flags: '--interval <seconds>',
+    description: 'seconds between polls with --watch (default 2, min 0.1)',
+    parse: seconds(INTERVAL_S.min, INTERVAL_S.max),
+    rules: [{ needs: 'watch' }],
+  },
+  // gh's `run watch --exit-status`: --watch already exits 10 when an analysis fails while it
+  // watches, so the habit works as typed; not listed, one flag fewer to read.
+  exitStatus: {
+    flags: '--exit-status',
+    description: 'with --watch: exit 10 when an analysis fails (always so)',
+    parse: on(),
+    hidden: true,
+  },
 } satisfies OptionSpecs;
 
 export function build(ctx: Context, runF: typeof run = run): Command {
@@ -41,41 +59,24 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     '[project]',
     'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
   );
-  return (
-    withOptions(cmd, OPTIONS)
-      // gh's `run watch --exit-status`: --watch already exits 10 when an analysis fails while it
-      // watches, so the habit works as typed; not listed, one flag fewer to read.
-      .addOption(new Option('--exit-status', 'with --watch: exit 10 when an analysis fails (always so)').hideHelp())
-      .addHelpText(
-        'after',
-        `
+  return withOptions(cmd, OPTIONS)
+    .addHelpText(
+      'after',
+      `
 --timeout (a global option) bounds the whole command; with --watch its default is 1h.
 Exit codes: 0 done or your turn to act; 9 --timeout reached; 10 scoring done but an
 analysis failed while --watch watched (failures from before the watch, and any failure in a plain
 status, are reported and exit 0).
 With --json, --watch prints one ProjectStatus JSON document per line, the last line the final state.`,
-      )
-      .action(async (typed: string | undefined, flags: Record<string, unknown>) => {
-        const project = await (await import('../shared/pick.js')).projectOrPick(ctx, typed);
-        const { web, ...options } = parseOptions(OPTIONS, flags);
-        if (web) {
-          if (options.watch) throw new UsageError('--web cannot be used with --watch');
-          return (await import('../shared/web.js')).openProjectPage(ctx, project);
-        }
-        // A watch is bounded by --timeout, or by an hour from the command's start.
-        await runF(parseStatusFlags(project, options, options.watch ? ctx.deadline.limit(DEFAULT_TIMEOUT_MS) : 0), ctx);
-      })
-  );
-}
-
-export function parseStatusFlags(
-  project: string,
-  flags: { watch?: boolean; interval?: string | undefined },
-  timeoutMs: number,
-): StatusOptions {
-  if (!flags.watch && flags.interval !== undefined) throw new UsageError('--interval only applies with --watch');
-  if (project.trim() === '') throw new UsageError('<project> must not be empty');
-  return { project, watch: flags.watch ? parseTiming(flags, timeoutMs) : undefined };
+    )
+    .action(async (typed: string | undefined, flags: Record<string, unknown>) => {
+      const project = await (await import('../shared/pick.js')).projectOrPick(ctx, typed);
+      const { web, watch, interval } = parseOptions(OPTIONS, flags);
+      if (web) return (await import('../shared/web.js')).openProjectPage(ctx, project);
+      if (project.trim() === '') throw new UsageError('<project> must not be empty');
+      // A watch is bounded by --timeout, or by an hour from the command's start.
+      await runF({ project, watch: watch ? timing(interval, ctx.deadline.limit(DEFAULT_TIMEOUT_MS)) : undefined }, ctx);
+    });
 }
 
 export async function run(options: StatusOptions, ctx: Context): Promise<void> {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as create from '../../../src/commands/projects/create/create.js';
-import { parseFromBriefFlags, runFromBrief } from '../../../src/commands/projects/create/from-brief.js';
+import { fromBriefOptions, runFromBrief } from '../../../src/commands/projects/create/from-brief.js';
 import * as list from '../../../src/commands/projects/list/list.js';
 import { ConfirmationRequiredError, DeclinedError, NotFoundError, UsageError } from '../../../src/errors.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -131,25 +131,30 @@ describe('projects create: flags', () => {
     await expect(parseFlags(create.build, ['--name', 'X', '--watchlist-file', '-'], withStdin(text))).rejects.toThrow(message);
   });
 
-  it.each([
-    [{ fromBrief: 'b.md' }, { from: 'b.md', name: undefined, yes: false, openSetup: false }],
-    [
-      { fromBrief: '-', name: ' N ', yes: true, openSetup: true },
-      { from: '-', name: 'N', yes: true, openSetup: true },
-    ],
-  ])('--from-brief %j → options', async (flags, expected) => {
-    expect(await parseFromBriefFlags(flags)).toEqual(expected);
+  it('--from-brief: its file, the name, --yes and --open-setup', () => {
+    expect(fromBriefOptions('b.md', { name: 'N', yes: true, openSetup: false })).toEqual({
+      from: 'b.md',
+      name: 'N',
+      yes: true,
+      openSetup: false,
+    });
   });
 
   it.each([
-    [{ fromBrief: ' ' }, /--from-brief must not be empty/],
-    [{ fromBrief: 'b.md', goal: ['target'] }, /--goal cannot be used with --from-brief/],
-    [{ fromBrief: 'b.md', watchlistFile: 'w.json' }, /--watchlist-file cannot be used with --from-brief/],
-    [{ fromBrief: 'b.md', name: 'x'.repeat(201) }, /--name must be at most 200/],
-  ])('--from-brief %j → UsageError', async (flags, message) => {
-    const error = await parseFromBriefFlags(flags).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toMatch(message);
+    [['--from-brief', ' '], '--from-brief must not be empty'],
+    [
+      ['--from-brief', 'b.md', '--goal', 'target'],
+      '--goal cannot be used with --from-brief (the brief and its matched scope come from the file)',
+    ],
+    [
+      ['--from-brief', 'b.md', '--watchlist-file', 'w.json'],
+      '--watchlist-file cannot be used with --from-brief (the brief and its matched scope come from the file)',
+    ],
+    [['--from-brief', 'b.md', '--if-absent'], '--if-absent cannot be used with --from-brief'],
+    [['--from-brief', 'b.md', '--name', 'x'.repeat(201)], '--name must be at most 200 characters'],
+    [['--name', 'X', '--yes'], '--yes only applies with --from-brief'],
+  ])('%j → UsageError, before anything is read or sent', async (argv, message) => {
+    await expect(parseFlags(create.build, argv)).rejects.toThrow(new UsageError(message));
   });
 });
 

@@ -6,12 +6,23 @@ import type { Output } from '../../../io/formats.js';
 import { canPrompt } from '../../../io/io.js';
 import type { AnalysesResult, RunAnalysesBody, Selection } from '../../../client/schemas.js';
 import { ConfirmationRequiredError, DeclinedError, UsageError } from '../../../errors.js';
-import { DEFAULT_TIMEOUT_MS, parseTiming, watchWithOutput } from '../../shared/watch.js';
+import { DEFAULT_TIMEOUT_MS, INTERVAL_S, timing, watchWithOutput } from '../../shared/watch.js';
 import type { WatchTiming } from '../../../ops/watch.js';
 import { analysesPicture, printStatus, elapsedSince } from '../../shared/status-view.js';
 import { assertNoFailedAnalyses } from '../../shared/exit-policy.js';
 import { startedByReply } from '../../../ops/status-reading.js';
-import { collect } from '../../shared/flags.js';
+import {
+  given,
+  list,
+  number,
+  on,
+  oneOf,
+  type OptionSpecs,
+  type OptionsOf,
+  parseOptions,
+  seconds,
+  withOptions,
+} from '../../shared/options.js';
 import { ANALYSIS_MODES, TOP_TYPES } from '../../../client/enums.js';
 import { printDocument, printJsonLine, printSections } from '../../../io/output.js';
 import { formatTable } from '../../../io/table.js';
@@ -46,19 +57,67 @@ export interface AnalysesRunOptions {
   wait: WatchTiming | undefined;
 }
 
-interface RawFlags {
-  select?: string[];
-  selections?: string;
-  top?: string;
-  type?: string;
-  analysisMode?: string;
-  readiness?: string;
-  therapeuticArea?: string;
-  includeAnalysed?: boolean;
-  yes?: boolean;
-  wait?: boolean;
-  interval?: string;
-}
+/** Signals chosen one way: by name or id (--select, --selections), or the top N of a type. */
+const ONE_WAY = '--top/--type cannot be combined with --select or --selections: choose signals one way';
+
+/** The options, as data: flags, help, parsers and the rules between them (src/commands/shared/options.ts). */
+const OPTIONS = {
+  select: {
+    flags: '--select <signal>',
+    description: 'a signal to analyse, repeatable: KEYWORD_ID:SIGNAL_KEYWORD_ID, or its name',
+    parse: list({ item: (_flag, value) => parseSelect(value) }),
+  },
+  selections: {
+    flags: '--selections <path|->',
+    description: 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items',
+    parse: given(),
+  },
+  top: {
+    flags: '--top <N>',
+    description: `analyse the top N signals (${rangeText(LIMITS.topLimit, '-')}); needs --type`,
+    parse: number(LIMITS.topLimit, undefined, { integer: true, what: 'a whole number' }),
+    rules: [
+      { conflicts: 'select', message: ONE_WAY },
+      { conflicts: 'selections', message: ONE_WAY },
+      { needs: 'type', message: `--top needs --type (${TOP_TYPES.join(', ')})` },
+    ],
+  },
+  type: {
+    flags: '--type <type>',
+    description: `signal type for --top: ${TOP_TYPES.join(', ')}`,
+    parse: oneOf(TOP_TYPES),
+    rules: [
+      { conflicts: 'select', message: ONE_WAY },
+      { conflicts: 'selections', message: ONE_WAY },
+      { needs: 'top', message: '--type needs --top N' },
+    ],
+  },
+  analysisMode: {
+    flags: '--analysis-mode <mode>',
+    description: `with --top: ${ANALYSIS_MODES.join(', ')}`,
+    parse: oneOf(ANALYSIS_MODES),
+    rules: [{ needs: 'top' }],
+  },
+  readiness: { flags: '--readiness <value>', description: 'with --top: readiness filter', parse: given(), rules: [{ needs: 'top' }] },
+  therapeuticArea: {
+    flags: '--therapeutic-area <value>',
+    description: 'with --top: therapeutic area filter',
+    parse: given(),
+    rules: [{ needs: 'top' }],
+  },
+  includeAnalysed: { flags: '--include-analysed', description: 'also analyse signals that were analysed before', parse: on() },
+  yes: { flags: '-y, --yes', description: 'confirm without asking when the service asks', parse: on() },
+  wait: { flags: '--wait', description: 'then follow the status (as `rsi status --watch`)', parse: on() },
+  interval: {
+    flags: '--interval <seconds>',
+    description: 'seconds between polls with --wait (default 2)',
+    parse: seconds(INTERVAL_S.min, INTERVAL_S.max),
+    rules: [{ needs: 'wait' }],
+  },
+} satisfies OptionSpecs;
+
+/** The typed options of a command line (parseOptions over OPTIONS). */
+export type RunFlags = OptionsOf<typeof OPTIONS>;
 
 type RunRow = NonNullable<AnalysesResult['runs']>[number];
 type SkipRow = NonNullable<AnalysesResult['skipped']>[number];
@@ -102,19 +161,11 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .argument('[project]', 'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal')
-    .option('--select <signal>', 'a signal to analyse, repeatable: KEYWORD_ID:SIGNAL_KEYWORD_ID, or its name', collect)
-    .option('--selections <path|->', 'JSON file (or - for stdin) of {keyword_id, signal_keyword_id} items')
-    .option('--top <N>', `analyse the top N signals (${rangeText(LIMITS.topLimit, '-')}); needs --type`)
-    .option('--type <type>', `signal type for --top: ${TOP_TYPES.join(', ')}`)
-    .option('--analysis-mode <mode>', `with --top: ${ANALYSIS_MODES.join(', ')}`)
-    .option('--readiness <value>', 'with --top: readiness filter')
-    .option('--therapeutic-area <value>', 'with --top: therapeutic area filter')
-    .option('--include-analysed', 'also analyse signals that were analysed before')
-    .option('-y, --yes', 'confirm without asking when the service asks')
-    .option('--wait', 'then follow the status (as `rsi status --watch`)')
-    .option('--interval <seconds>', 'seconds between polls with --wait (default 2)')
+  const cmd = commandFor(command).argument(
+    '[project]',
+    'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
+  );
+  return withOptions(cmd, OPTIONS)
     .addHelpText(
       'after',
       `
@@ -127,30 +178,21 @@ started, its exit code; unknown, exit 8 with the command that checks).
 Exit codes: 6 setup missing, 7 nothing run, 8 unavailable (after a 504 nothing was
 recorded: run again), 9 --timeout, 10 an analysis this command started failed.`,
     )
-    .action(async (given: string | undefined, flags: RawFlags) => {
+    .action(async (typed: string | undefined, flags: Record<string, unknown>) => {
       const { canAsk, projectOrPick } = await import('../../shared/pick.js');
-      const project = await projectOrPick(ctx, given);
+      const project = await projectOrPick(ctx, typed);
+      const options = parseOptions(OPTIONS, flags);
       // A wait is bounded by --timeout, or by an hour from the command's start.
-      await runF(await parseRunFlags(project, flags, canAsk(ctx), flags.wait ? ctx.deadline.limit(DEFAULT_TIMEOUT_MS) : 0), ctx);
+      await runF(runOptions(project, options, canAsk(ctx), options.wait ? ctx.deadline.limit(DEFAULT_TIMEOUT_MS) : 0), ctx);
     });
 }
 
-/** Validates the flags into options; every failure is a UsageError naming the flag. */
-export async function parseRunFlags(
-  project: string,
-  flags: RawFlags,
-  canAsk = false,
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-): Promise<AnalysesRunOptions> {
-  const { coercedIntSchema, enumSchema } = await import('../../shared/flag-schemas.js');
+/** The typed flags (each value and each rule between them already checked) into what run takes. */
+function runOptions(project: string, flags: RunFlags, canAsk = false, timeoutMs = DEFAULT_TIMEOUT_MS): AnalysesRunOptions {
   if (project.trim() === '') throw new UsageError('<project> must not be empty');
-  const select = (flags.select ?? []).map(parseSelect);
+  const select = flags.select;
   const hasSelections = select.length > 0 || flags.selections !== undefined;
-  const hasTop = flags.top !== undefined || flags.type !== undefined;
-
-  if (hasSelections && hasTop) {
-    throw new UsageError('--top/--type cannot be combined with --select or --selections: choose signals one way');
-  }
+  const hasTop = flags.top !== undefined;
   // At a terminal, nothing chosen: the signals are offered in a checkbox when the command runs.
   const pick = !hasSelections && !hasTop && canAsk;
   if (!hasSelections && !hasTop && !pick) {
@@ -158,42 +200,23 @@ export async function parseRunFlags(
       'say what to analyse: --select KEYWORD_ID:SIGNAL_KEYWORD_ID (or a signal name), --selections PATH|-, or --top N --type T',
     );
   }
-  const topOnly: Array<[string, unknown]> = [
-    ['--analysis-mode', flags.analysisMode],
-    ['--readiness', flags.readiness],
-    ['--therapeutic-area', flags.therapeuticArea],
-  ];
   let top: TopRequest | undefined;
-  if (hasTop) {
-    if (flags.top === undefined) throw new UsageError('--type needs --top N');
-    if (flags.type === undefined) throw new UsageError(`--top needs --type (${TOP_TYPES.join(', ')})`);
-    const { min, max } = LIMITS.topLimit;
-    const limit = coercedIntSchema(min, max).safeParse(flags.top.trim() === '' ? Number.NaN : flags.top);
-    if (!limit.success) throw new UsageError(`--top must be a whole number from ${min} to ${max} (got "${flags.top}")`);
-    if (!enumSchema(TOP_TYPES).safeParse(flags.type).success) {
-      throw new UsageError(`--type must be one of ${TOP_TYPES.join(', ')} (got "${flags.type}")`);
-    }
-    if (flags.analysisMode !== undefined && !enumSchema(ANALYSIS_MODES).safeParse(flags.analysisMode).success) {
-      throw new UsageError(`--analysis-mode must be one of ${ANALYSIS_MODES.join(', ')} (got "${flags.analysisMode}")`);
-    }
-    top = { type: flags.type as TopRequest['type'], limit: limit.data };
-    if (flags.analysisMode !== undefined) top.analysis_mode = flags.analysisMode as TopRequest['analysis_mode'];
+  // --top needs --type (a rule of OPTIONS): with one, the other is there.
+  if (flags.top !== undefined && flags.type !== undefined) {
+    top = { type: flags.type, limit: flags.top };
+    if (flags.analysisMode !== undefined) top.analysis_mode = flags.analysisMode;
     if (flags.readiness !== undefined) top.readiness = flags.readiness;
     if (flags.therapeuticArea !== undefined) top.therapeutic_area = flags.therapeuticArea;
-  } else {
-    const given = topOnly.find(([, v]) => v !== undefined);
-    if (given) throw new UsageError(`${given[0]} only applies with --top`);
   }
-  if (!flags.wait && flags.interval !== undefined) throw new UsageError('--interval only applies with --wait');
   return {
     project,
     select,
     selectionsFrom: flags.selections,
     top,
-    includeAnalysed: flags.includeAnalysed === true,
-    yes: flags.yes === true,
+    includeAnalysed: flags.includeAnalysed,
+    yes: flags.yes,
     ...(pick ? { pick } : {}),
-    wait: flags.wait ? parseTiming(flags, timeoutMs) : undefined,
+    wait: flags.wait ? timing(flags.interval, timeoutMs) : undefined,
   };
 }
 

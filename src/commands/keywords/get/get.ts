@@ -9,23 +9,22 @@ import { type CommandDeclaration, type Field, columnOnly, columnsOf, commandFor,
 import type { Column } from '../../../io/columns.js';
 import { suggest } from '../../../io/text.js';
 import { ledBy } from '../../../io/columns.js';
-import { batchFlags, resumeFlag } from '../../shared/batch-flags.js';
+import { BATCH_OPTIONS, resumeFlag } from '../../shared/batch-flags.js';
 import { names, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../../shared/options.js';
 import type { Outcome } from '../../shared/batch.js';
 
-/** The options, as data: flags, help and parsers (src/commands/shared/options.ts); --resume is the batch's (batchFlags). */
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts); --resume is the batch's (BATCH_OPTIONS). */
 const OPTIONS = {
   include: {
     flags: '--include <sections>',
     description: 'sections to add, comma-separated or repeated, e.g. indications,sponsors',
     parse: names('section names such as indications,sponsors'),
   },
+  ...BATCH_OPTIONS,
 } satisfies OptionSpecs;
 
-export type GetOptions = { keyword: string } & OptionsOf<typeof OPTIONS> & {
-    /** `--resume FILE`, with `-` only. */
-    resume?: string | undefined;
-  };
+/** `resume`: `--resume FILE`, with `-` only. */
+export type GetOptions = { keyword: string } & Omit<OptionsOf<typeof OPTIONS>, 'resume'> & { resume?: string | undefined };
 
 type Score = KeywordScore | undefined;
 type Item = Record<string, unknown>;
@@ -126,9 +125,9 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     '<keyword>',
     'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)',
   );
-  return batchFlags(withOptions(cmd, OPTIONS)).action(async (keyword: string, flags: Record<string, unknown>) => {
-    const { include } = parseOptions(OPTIONS, flags);
-    await runF({ keyword, include, resume: resumeFlag(keyword, flags.resume) }, ctx);
+  return withOptions(cmd, OPTIONS).action(async (keyword: string, flags: Record<string, unknown>) => {
+    const { include, resume } = parseOptions(OPTIONS, flags);
+    await runF({ keyword, include, resume: resumeFlag(keyword, resume) }, ctx);
   });
 }
 

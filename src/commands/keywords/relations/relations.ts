@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { UsageError } from '../../../errors.js';
 import { ACTIVITIES, RELATIONS } from '../../../client/enums.js';
 import { maxPages, pageWindow } from '../../../client/paging.js';
 import { printRows } from '../../../io/output.js';
@@ -12,7 +11,7 @@ import { given, int, on, type OptionSpecs, type OptionsOf, parseOptions, withOpt
 import type { RelationItem } from '../../../client/schemas.js';
 import type { Column } from '../../../io/columns.js';
 import { type CommandDeclaration, columnsOf, commandFor, type Field, field, only } from '../../declaration.js';
-import { batchFlags, resumeFlag } from '../../shared/batch-flags.js';
+import { BATCH_OPTIONS, resumeFlag } from '../../shared/batch-flags.js';
 import { LIMITS, rangeText } from '../../../client/limits.js';
 
 /** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
@@ -29,14 +28,20 @@ const OPTIONS = {
   },
   limit: { flags: '--limit <n>', description: `links per page, ${rangeText(LIMITS.relationsLimit)}`, parse: int(LIMITS.relationsLimit) },
   offset: { flags: '--offset <n>', description: 'skip this many links (default 0)', parse: int(LIMITS.relationsOffset) },
-  all: { flags: '--all', description: 'every link, streamed (fetches pages concurrently, prints in order)', parse: on() },
+  all: {
+    flags: '--all',
+    description: 'every link, streamed (fetches pages concurrently, prints in order)',
+    parse: on(),
+    rules: [{ conflicts: 'limit', message: '--all and --limit cannot be used together' }],
+  },
+  ...BATCH_OPTIONS,
 } satisfies OptionSpecs;
 
 export type RelationsOptions = {
   keyword: string;
   /** The (relation, activity) pairs asked for: one, or several (`--relation all`, lists), each row then tagged with its pair. */
   relations: RelationQuery[];
-} & Omit<OptionsOf<typeof OPTIONS>, 'relation' | 'activity'> & {
+} & Omit<OptionsOf<typeof OPTIONS>, 'relation' | 'activity' | 'resume'> & {
     /** `--resume FILE`, with `-` only. */
     resume?: string | undefined;
   };
@@ -113,11 +118,9 @@ export function build(ctx: Context, runF: typeof run = run): Command {
     '<keyword>',
     'keyword UUID, or an exact name or synonym; - reads many from stdin (one a line, or NDJSON)',
   );
-  return batchFlags(withOptions(cmd, OPTIONS)).action(async (keyword: string, flags: Record<string, unknown>) => {
-    const relations = relationQueries(flags.relation, flags.activity);
-    if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be used together');
-    const { relation: _r, activity: _a, ...options } = parseOptions(OPTIONS, flags);
-    await runF({ keyword, relations, ...options, resume: resumeFlag(keyword, flags.resume) }, ctx);
+  return withOptions(cmd, OPTIONS).action(async (keyword: string, flags: Record<string, unknown>) => {
+    const { relation, activity, resume, ...options } = parseOptions(OPTIONS, flags);
+    await runF({ keyword, relations: relationQueries(relation, activity), ...options, resume: resumeFlag(keyword, resume) }, ctx);
   });
 }
 

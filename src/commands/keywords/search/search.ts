@@ -13,7 +13,12 @@ import { LIMITS, rangeText } from '../../../client/limits.js';
 const OPTIONS = {
   page: { flags: '--page <n>', description: 'page number, from 1 (default 1)', parse: int(LIMITS.searchPage) },
   limit: { flags: '--limit <n>', description: `results per page, ${rangeText(LIMITS.searchLimit)}`, parse: int(LIMITS.searchLimit) },
-  all: { flags: '--all', description: 'every page, streamed', parse: on() },
+  all: {
+    flags: '--all',
+    description: 'every page, streamed',
+    parse: on(),
+    rules: [{ conflicts: 'page', message: '--all and --page cannot be used together' }],
+  },
   type: {
     flags: '--type <types>',
     description: 'only hits of these types, e.g. target,disease (rsi filters each page)',
@@ -50,7 +55,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
   return withOptions(commandFor(command).argument('<query>', 'text to search for'), OPTIONS).action(
     async (query: string, flags: Record<string, unknown>) => {
       if (!query.trim()) throw new UsageError('the search query must not be empty');
-      if (flags.all && flags.page !== undefined) throw new UsageError('--all and --page cannot be used together');
       const { type, ...options } = parseOptions(OPTIONS, flags);
       await runF({ query, ...options, types: type }, ctx);
     },

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../errors.js';
-import { collect } from '../../shared/flags.js';
+import { given, list, type OptionSpecs, parseOptions, withOptions } from '../../shared/options.js';
 import { printJson, printServiceText } from '../../../io/output.js';
 import { printReply } from '../../../io/replies.js';
 import { parseJsonInput, readInput } from '../../shared/flags.js';
@@ -14,6 +14,21 @@ export interface CallOptions {
   input: string | undefined;
 }
 
+/** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
+const OPTIONS = {
+  arg: {
+    flags: '--arg <key=value>',
+    description: "an argument, repeatable; converted by the tool's input schema (repeat a key for an array)",
+    parse: list(),
+    default: [],
+  },
+  input: {
+    flags: '--input <path|->',
+    description: 'a JSON object of arguments from a file or stdin; --arg values override it',
+    parse: given(),
+  },
+} satisfies OptionSpecs;
+
 export const command: CommandDeclaration = {
   path: 'mcp call',
   description: "call a tool of the service's MCP server; prints its structured result as JSON, or its text",
@@ -24,17 +39,15 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .argument('<tool>', 'tool name (see `rsi mcp tools`)')
-    .option('--arg <key=value>', "an argument, repeatable; converted by the tool's input schema (repeat a key for an array)", collect, [])
-    .option('--input <path|->', 'a JSON object of arguments from a file or stdin; --arg values override it')
+  return withOptions(commandFor(command).argument('<tool>', 'tool name (see `rsi mcp tools`)'), OPTIONS)
     .addHelpText(
       'after',
       "\nArguments are checked against the tool's inputSchema before anything is sent (exit 2 names the bad one).\nA tool error (isError) exits non-zero with its text: 4 for a missing scope, 1 otherwise.",
     )
-    .action(async (tool: string, flags: { arg?: string[]; input?: string }) => {
+    .action(async (tool: string, flags: Record<string, unknown>) => {
       if (!tool.trim()) throw new UsageError('<tool> must not be empty');
-      await runF({ tool: tool.trim(), args: flags.arg ?? [], input: flags.input }, ctx);
+      const { arg, input } = parseOptions(OPTIONS, flags);
+      await runF({ tool: tool.trim(), args: arg, input }, ctx);
     });
 }
 

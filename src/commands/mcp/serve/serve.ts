@@ -23,6 +23,7 @@ const OPTIONS = {
     description:
       'with --allow-write: in a client that cannot ask you itself (no elicitation), let the assistant ask you in the chat and confirm by repeating the call; without it such a client cannot write',
     parse: on(),
+    rules: [{ needs: 'allowWrite' }],
   },
   printConfig: {
     flags: '--print-config <client>',
@@ -48,7 +49,6 @@ export function build(ctx: Context, runF: typeof run = run): Command {
       '\nThe server uses your `rsi login` (or RSI_TOKEN) and never opens a browser: sign in first in a terminal.\nstdout carries only JSON-RPC; messages go to stderr.\n\nWrites: a person confirms each one, shown exactly what will be sent, before anything is. A client with\nelicitation asks you itself (a form, or a page rsi serves on 127.0.0.1); one without it is not offered the write\ntools (a call is refused with the rsi command to run yourself), unless you started the server with --confirm-in-chat.',
     )
     .action(async (flags: Record<string, unknown>) => {
-      if (flags.confirmInChat && !flags.allowWrite) throw new UsageError('--confirm-in-chat only applies with --allow-write');
       await runF(parseOptions(OPTIONS, flags), ctx);
     });
 }

@@ -6,7 +6,19 @@ import { NotFoundError, UsageError } from '../../../errors.js';
 import { GOALS } from '../../../client/enums.js';
 import { isUuid } from '../../../client/ids.js';
 import { noteUnlessJson, printMade, tableNote } from '../../../io/replies.js';
-import { conflicting, enumFlag, nonEmpty, parseJsonInput, readInput } from '../../shared/flags.js';
+import { enumFlag, parseJsonInput, readInput } from '../../shared/flags.js';
+import {
+  given,
+  list,
+  on,
+  oneOf,
+  type OptionRule,
+  type OptionSpecs,
+  type OptionsOf,
+  parseOptions,
+  text,
+  withOptions,
+} from '../../shared/options.js';
 import { type CommandDeclaration, commandFor } from '../../declaration.js';
 
 export interface CreateOptions {
@@ -21,11 +33,65 @@ export interface CreateOptions {
   ifAbsent?: boolean;
 }
 
-/** Repeatable, and each value may be a comma list: `--goal target,modality`. */
-/** `--goal a,b` and `--goal a --goal b` alike, each lowercased (checked against GOALS later). */
-function goalList(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((v) => v.trim().toLowerCase())];
-}
+/** --from-brief takes the brief and its scope from the service: the flags that set them do not apply. */
+const fromTheBrief = (option: string, flag: string): OptionRule => ({
+  conflicts: option,
+  message: `${flag} cannot be used with --from-brief (the brief and its matched scope come from the file)`,
+});
+
+/** The options, as data: flags, help, parsers and rules (src/commands/shared/options.ts). */
+const OPTIONS = {
+  name: { flags: '--name <name>', description: 'project name (required; at a terminal, asked for when left out)', parse: text(200) },
+  brief: {
+    flags: '--brief <text>',
+    description: 'the project brief',
+    parse: given(),
+    rules: [{ conflicts: 'briefFile', message: '--brief and --brief-file cannot be used together' }],
+  },
+  briefFile: { flags: '--brief-file <path>', description: 'read the brief from a file', parse: given() },
+  watchlistFile: {
+    flags: '--watchlist-file <path>',
+    description: 'JSON array of scope items ({entity_id, entity_type, entity_name?, data?}) or keyword names; - for stdin',
+    parse: given(),
+  },
+  operand: { flags: '--operand <op>', description: 'combine watchlist items with "and" or "or"', parse: oneOf(['and', 'or'] as const) },
+  // `--goal a,b` and `--goal a --goal b` alike, each lowercased.
+  goal: {
+    flags: '--goal <goal>',
+    description: `a goal, repeatable: ${GOALS.join(', ')}`,
+    parse: list({ split: /,/, item: (flag, value) => enumFlag(flag, value.trim().toLowerCase(), GOALS) }),
+  },
+  primaryFilterType: { flags: '--primary-filter-type <type>', description: 'primary filter type (default keyword)', parse: text() },
+  openSetup: { flags: '--open-setup', description: 'open the setup page in the browser', parse: on() },
+  ifAbsent: {
+    flags: '--if-absent',
+    description: 'if a project of this name exists (case-insensitive), print it instead of creating another (exit 0)',
+    parse: on(),
+  },
+  fromBrief: {
+    flags: '--from-brief <path|->',
+    description: "create from a brief file (or stdin) with the service's scope matching (MCP: rsi login --resource mcp)",
+    parse: text(),
+    rules: [
+      { conflicts: 'ifAbsent', message: '--if-absent cannot be used with --from-brief' },
+      fromTheBrief('brief', '--brief'),
+      fromTheBrief('briefFile', '--brief-file'),
+      fromTheBrief('watchlistFile', '--watchlist-file'),
+      fromTheBrief('operand', '--operand'),
+      fromTheBrief('goal', '--goal'),
+      fromTheBrief('primaryFilterType', '--primary-filter-type'),
+    ],
+  },
+  yes: {
+    flags: '-y, --yes',
+    description: 'with --from-brief: create without asking after the matched scope is shown',
+    parse: on(),
+    rules: [{ needs: 'fromBrief' }],
+  },
+} satisfies OptionSpecs;
+
+/** The typed options of a command line (parseOptions over OPTIONS). */
+export type CreateFlags = OptionsOf<typeof OPTIONS>;
 
 export const command: CommandDeclaration = {
   path: 'projects create',
@@ -39,53 +105,32 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  return commandFor(command)
-    .option('--name <name>', 'project name (required; at a terminal, asked for when left out)')
-    .option('--brief <text>', 'the project brief')
-    .option('--brief-file <path>', 'read the brief from a file')
-    .option(
-      '--watchlist-file <path>',
-      'JSON array of scope items ({entity_id, entity_type, entity_name?, data?}) or keyword names; - for stdin',
-    )
-    .option('--operand <op>', 'combine watchlist items with "and" or "or"')
-    .option('--goal <goal>', `a goal, repeatable: ${GOALS.join(', ')}`, goalList)
-    .option('--primary-filter-type <type>', 'primary filter type (default keyword)')
-    .option('--open-setup', 'open the setup page in the browser')
-    .option('--if-absent', 'if a project of this name exists (case-insensitive), print it instead of creating another (exit 0)')
-    .option(
-      '--from-brief <path|->',
-      "create from a brief file (or stdin) with the service's scope matching (MCP: rsi login --resource mcp)",
-    )
-    .option('-y, --yes', 'with --from-brief: create without asking after the matched scope is shown')
-    .action(async (flags: Record<string, unknown>) => {
-      if (flags.fromBrief !== undefined) {
-        if (flags.ifAbsent !== undefined) throw new UsageError('--if-absent cannot be used with --from-brief');
-        const fromBrief = await import('./from-brief.js');
-        return fromBrief.runFromBrief(await fromBrief.parseFromBriefFlags(flags), ctx);
-      }
-      if (flags.yes !== undefined) throw new UsageError('--yes only applies with --from-brief');
-      // At a terminal a left-out name is asked for; elsewhere parseCreateFlags says it is required.
-      const { canAsk, nameOrAsk } = await import('../../shared/pick.js');
-      const named = flags.name === undefined && canAsk(ctx) ? { ...flags, name: await nameOrAsk(ctx, undefined) } : flags;
-      return runF(await parseCreateFlags(named, ctx), ctx);
-    });
+  return withOptions(commandFor(command), OPTIONS).action(async (flags: Record<string, unknown>) => {
+    const options = parseOptions(OPTIONS, flags);
+    if (options.fromBrief !== undefined) {
+      const fromBrief = await import('./from-brief.js');
+      return fromBrief.runFromBrief(fromBrief.fromBriefOptions(options.fromBrief, options), ctx);
+    }
+    // At a terminal a left-out name is asked for (and read as --name is); elsewhere it is required.
+    const { canAsk, nameOrAsk } = await import('../../shared/pick.js');
+    const name = options.name ?? (canAsk(ctx) ? OPTIONS.name.parse.parse('--name', await nameOrAsk(ctx, undefined)) : undefined);
+    return runF(await createOptions({ ...options, name }, ctx), ctx);
+  });
 }
 
-export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Context): Promise<CreateOptions> {
+/** The typed flags into what run takes: the brief and the watchlist read (a file or stdin), checked. */
+async function createOptions(flags: CreateFlags, ctx: Context): Promise<CreateOptions> {
   if (flags.name === undefined) throw new UsageError('--name is required');
-  const name = nonEmpty('--name', flags.name)!;
-  if (name.length > 200) throw new UsageError('--name must be at most 200 characters');
-  conflicting({ '--brief': flags.brief, '--brief-file': flags.briefFile });
-  let brief = flags.brief === undefined ? undefined : String(flags.brief);
+  let brief = flags.brief;
   if (flags.briefFile !== undefined) {
-    brief = await readInput('--brief-file', String(flags.briefFile), ctx, 1024 * 1024);
-    if (!brief.trim()) throw new UsageError(`--brief-file: ${String(flags.briefFile)} is empty`);
+    brief = await readInput('--brief-file', flags.briefFile, ctx, 1024 * 1024);
+    if (!brief.trim()) throw new UsageError(`--brief-file: ${flags.briefFile} is empty`);
   }
   if (flags.briefFile === '-' && flags.watchlistFile === '-')
     throw new UsageError('--brief-file and --watchlist-file cannot both read stdin');
   let watchlist: unknown[] | undefined;
   if (flags.watchlistFile !== undefined) {
-    const path = String(flags.watchlistFile);
+    const path = flags.watchlistFile;
     const source = path === '-' ? 'stdin' : path;
     const data = parseJsonInput('--watchlist-file', await readInput('--watchlist-file', path, ctx), source);
     const { watchlistSchema } = await import('../../shared/flag-schemas.js');
@@ -103,18 +148,15 @@ export async function parseCreateFlags(flags: Record<string, unknown>, ctx: Cont
     }
     watchlist = parsed.data;
   }
-  const operand = await enumFlag('--operand', flags.operand, ['and', 'or'] as const);
-  const goals = (flags.goal as string[] | undefined) ?? [];
-  for (const g of goals) await enumFlag('--goal', g, GOALS);
   return {
-    name,
+    name: flags.name,
     brief,
     watchlist,
-    operand: operand === undefined ? undefined : operand === 'and' ? '$and' : '$or',
-    goals: [...new Set(goals)],
-    primaryFilterType: nonEmpty('--primary-filter-type', flags.primaryFilterType),
-    openSetup: flags.openSetup === true,
-    ...(flags.ifAbsent === true ? { ifAbsent: true } : {}),
+    operand: flags.operand === undefined ? undefined : flags.operand === 'and' ? '$and' : '$or',
+    goals: [...new Set(flags.goal)],
+    primaryFilterType: flags.primaryFilterType,
+    openSetup: flags.openSetup,
+    ...(flags.ifAbsent ? { ifAbsent: true } : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import { ConfirmationRequiredError, DeclinedError, UsageError } from '../../../e
 import { printJson } from '../../../io/output.js';
 import { formatTable } from '../../../io/table.js';
 import { noteUnlessDocuments, printMade, printsDocuments, tableNote } from '../../../io/replies.js';
-import { nonEmpty, readInput } from '../../shared/flags.js';
+import { readInput } from '../../shared/flags.js';
 
 export interface FromBriefOptions {
   /** A path, or "-" for stdin. */
@@ -22,23 +22,12 @@ export interface FromBriefOptions {
   openSetup: boolean;
 }
 
-/** --from-brief takes the brief and the scope from the service: the flags that set them do not apply. */
-export async function parseFromBriefFlags(flags: Record<string, unknown>): Promise<FromBriefOptions> {
-  const from = nonEmpty('--from-brief', flags.fromBrief)!;
-  for (const [flag, key] of [
-    ['--brief', 'brief'],
-    ['--brief-file', 'briefFile'],
-    ['--watchlist-file', 'watchlistFile'],
-    ['--operand', 'operand'],
-    ['--goal', 'goal'],
-    ['--primary-filter-type', 'primaryFilterType'],
-  ] as const) {
-    if (flags[key] !== undefined)
-      throw new UsageError(`${flag} cannot be used with --from-brief (the brief and its matched scope come from the file)`);
-  }
-  const name = nonEmpty('--name', flags.name);
-  if (name !== undefined && name.length > 200) throw new UsageError('--name must be at most 200 characters');
-  return { from, name, yes: flags.yes === true, openSetup: flags.openSetup === true };
+/**
+ * The options of `--from-brief <from>` (projects create's typed flags, whose rules have already
+ * refused the flags that set the brief and the scope: they come from the file).
+ */
+export function fromBriefOptions(from: string, flags: Omit<FromBriefOptions, 'from'>): FromBriefOptions {
+  return { from, name: flags.name, yes: flags.yes, openSetup: flags.openSetup };
 }
 
 export async function runFromBrief(opts: FromBriefOptions, ctx: Context): Promise<void> {
