@@ -99,13 +99,12 @@ export const command: CommandDeclaration = {
 
 /** The sections a line asked for (`--include indications,sponsors`). */
 function sections(line: { opts: Readonly<Record<string, unknown>> }): string[] {
-  const given = line.opts.include;
-  return Array.isArray(given)
-    ? given
-        .join(',')
-        .split(',')
-        .map((s) => s.trim().toLowerCase().replace(/-/g, '_'))
-    : [];
+  // The flag's own parser (one home for what --include accepts); a bad value is its error, later.
+  try {
+    return OPTIONS.include.parse.parse('--include', line.opts.include);
+  } catch {
+    return [];
+  }
 }
 
 /** A section of the card: a member in JSON (with --include), rows of their own in csv, tsv and the table. */
