@@ -8,4 +8,4 @@ export const rootHelpOptions: BuildOptions;
 export const NOTICES: string;
 export const SBOM: string;
 export function notifierDefine(env?: Record<string, string | undefined>): Record<string, string>;
-export function scriptText(file: string): string;
+export function scriptText(file: string, first?: string): string;

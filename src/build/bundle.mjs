@@ -60,13 +60,16 @@ export const bootOptions = {
 };
 
 /**
- * A one-file CommonJS bundle made ASCII, and checked to import nothing at run time. ASCII: the
- * loaders read it as latin1, a one-byte string (a copy, no decoding, half the heap of a two-byte
- * string); esbuild escapes what is outside ASCII in strings, template literals and names, and what
+ * A one-file CommonJS bundle as the loaders compile it (src/exe/load.ts, `compileBody`): wrapped
+ * in the function expression they call, `(function (exports, require, module, __filename) {…})`,
+ * so that V8 compiles the very string read from disk (joining the wrapper at run time made a second
+ * copy); ASCII, so the loaders read it as latin1, a one-byte string (a copy, no decoding, half the
+ * heap of a two-byte string); and checked to import nothing at run time (a real import() fails in
+ * a vm.Script). esbuild escapes what is outside ASCII in strings, template literals and names; what
  * is left is in comments and regular expression literals, where a \u escape means the same
- * character. A real import() fails at run time in a vm.Script: everything must be inside it.
+ * character. `first` is a comment line put before the wrapper.
  */
-export function scriptText(file) {
+export function scriptText(file, first = '') {
   const text = readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const code = text
     .split('\n')
@@ -74,7 +77,7 @@ export function scriptText(file) {
     .join('\n');
   const stray = [...code.matchAll(/\bimport\(\s*["'`]([^"'`]+)/g)].map((m) => m[1]);
   if (stray.length) throw new Error(`${file} still imports at run time: ${stray.join(', ')}`);
-  return text;
+  return `${first}(function (exports, require, module, __filename) {${text}\n})`;
 }
 
 /**
@@ -149,9 +152,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   });
   // The first line names the bundle by its content: the loader keys its code cache on it (V8 itself
   // checks only the source's length).
-  const text = scriptText(options.outfile);
-  const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
-  writeFileSync(options.outfile, `// rsi-bundle ${hash}\n${text}`);
+  const hash = createHash('sha256').update(scriptText(options.outfile)).digest('hex').slice(0, 32);
+  writeFileSync(options.outfile, scriptText(options.outfile, `// rsi-bundle ${hash}\n`));
   await build(bootOptions);
   const worker = await build(workerOptions);
   // The root's help screen alone, with the same command list: bin/rsi.js prints it before loading

@@ -207,7 +207,8 @@ async function bundle(target, keyringSha256) {
   // The `--jq` engine's thread (src/io/jq-worker.ts): the same CommonJS file npm run build makes,
   // an asset here, started as an `eval` worker (a SEA has no file to point a Worker at).
   await build({ ...workerOptions, outfile: join(dir, 'jq-worker.cjs') });
-  // ASCII, and nothing imported at run time (bundle.mjs, scriptText: the npm bundle's rules too).
+  // Wrapped as compileBody calls it, ASCII, and nothing imported at run time (bundle.mjs,
+  // scriptText: the npm bundle's rules too).
   try {
     writeFileSync(outfile, scriptText(outfile));
   } catch (error) {

@@ -22,6 +22,9 @@
  */
 import { compileBody } from './load.js';
 
+/** For tools that run the built bundle in their own process (test/outside/mcp-conformance-client.mjs). */
+export { compileBody };
+
 /** The header's first word and format version: a file that does not start so is ignored. */
 const MAGIC = 'rsi-code-cache/1';
 /** At most this many run shapes per file; past it, a new shape no longer rewrites the cache. */

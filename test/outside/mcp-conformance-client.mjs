@@ -24,7 +24,7 @@
 // signals, start-up) is tested elsewhere (test/e2e, test/journeys). The bundle's modules load once
 // and stay: proper-lockfile, at its first lock, listens to the signals (signal-exit, which still
 // ends the process on them) and patches fs.close (graceful-fs), for this process's life.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,12 +82,14 @@ class Tee extends Writable {
 }
 
 let bundle;
-/** dist/rsi.cjs's main() (a CommonJS script: required), loaded once for every run; a clear stop when the bundle was not built. */
+/** dist/rsi.cjs's main(), loaded once for every run; a clear stop when the bundle was not built. */
 async function rsiMain() {
   if (!existsSync(BUNDLE)) {
     throw new Error(`${fileURLToPath(BUNDLE)} is missing: run \`npm run build\` first (this wrapper runs the built rsi)`);
   }
-  bundle ??= createRequire(import.meta.url)(fileURLToPath(BUNDLE));
+  // Compiled as bin/rsi.js compiles it (dist/boot.cjs's compileBody), without a code cache.
+  const file = fileURLToPath(BUNDLE);
+  bundle ??= createRequire(import.meta.url)('../../dist/boot.cjs').compileBody(readFileSync(file, 'latin1'), undefined, file);
   return bundle.main;
 }
 
