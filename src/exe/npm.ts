@@ -20,10 +20,15 @@
  * checksum of the payload is checked before V8 sees it (a release V8 does not verify its own). A
  * cache that cannot be read, written or trusted only costs the saving: never an error, never a line.
  */
-import { compileBody } from './load.js';
+import { type Body, compileBody } from './load.js';
 
-/** For tools that run the built bundle in their own process (test/outside/mcp-conformance-client.mjs). */
-export { compileBody };
+/**
+ * The bundle compiled and evaluated without a code cache, for a tool that runs it in its own
+ * process (test/outside/mcp-conformance-client.mjs): what `boot` compiles, but main() left to the caller.
+ */
+export function load(bundle: string): Body {
+  return compileBody(process.getBuiltinModule('node:fs').readFileSync(bundle, 'latin1'), undefined, bundle);
+}
 
 /** The header's first word and format version: a file that does not start so is ignored. */
 const MAGIC = 'rsi-code-cache/1';

@@ -24,7 +24,7 @@
 // signals, start-up) is tested elsewhere (test/e2e, test/journeys). The bundle's modules load once
 // and stay: proper-lockfile, at its first lock, listens to the signals (signal-exit, which still
 // ends the process on them) and patches fs.close (graceful-fs), for this process's life.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,9 +87,8 @@ async function rsiMain() {
   if (!existsSync(BUNDLE)) {
     throw new Error(`${fileURLToPath(BUNDLE)} is missing: run \`npm run build\` first (this wrapper runs the built rsi)`);
   }
-  // Compiled as bin/rsi.js compiles it (dist/boot.cjs's compileBody), without a code cache.
-  const file = fileURLToPath(BUNDLE);
-  bundle ??= createRequire(import.meta.url)('../../dist/boot.cjs').compileBody(readFileSync(file, 'latin1'), undefined, file);
+  // Compiled as bin/rsi.js compiles it (dist/boot.cjs), without a code cache.
+  bundle ??= createRequire(import.meta.url)('../../dist/boot.cjs').load(fileURLToPath(BUNDLE));
   return bundle.main;
 }
 
