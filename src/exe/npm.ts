@@ -13,7 +13,8 @@
  * and rejects a cache that does not fit (`cachedDataRejected`); rsi then writes a new one. Its
  * first line lists the runs it was made after (the command words and option names, the `--format`
  * value): a run of a shape not yet in it writes it again after running, so it gains what that run
- * compiled (up to MAX_SHAPES, so arguments that look like words cannot make every run write).
+ * compiled (up to MAX_SHAPES, so arguments that look like words cannot make every run write). Only
+ * a run that exits 0 writes, so a mistyped command word leaves no file.
  *
  * Written 0600 through a new temporary file (created exclusively: never through a link) renamed
  * over the old one, so a concurrent run reads the old file or the new, never half of one; a
@@ -61,7 +62,8 @@ export function boot(options: BootOptions): void {
     // A write to stdout that failed (a full disk) may have set the exit code while main() returned:
     // the failure wins over a 0 (which Node's timing decides, 22.13 and 26 differ).
     if (!process.exitCode) process.exitCode = code;
-    if (write) writeCache(cache, [...shapes, shape], () => script.createCachedData());
+    // Only after a run that succeeded: a typo (`rsi kewords`, exit 2) leaves no file of its own.
+    if (write && process.exitCode === 0) writeCache(cache, [...shapes, shape], () => script.createCachedData());
   });
 }
 

@@ -3,7 +3,7 @@
  * after a run, one file per command word in the compile cache's folder. Real bin/rsi.js processes:
  * what is proved is what one process leaves for the next. No timings: a cache the next run used is
  * seen by the file being left as it was, since a cache that is missing, unreadable, damaged or
- * rejected by V8 is always written anew after the run (and a new run shape adds to it).
+ * rejected by V8 is always written anew after a run that succeeds (and a new run shape adds to it).
  * The folder's ownership checks are in test/journeys/signin-moves.test.ts ("the compile cache").
  */
 import {
@@ -88,6 +88,13 @@ describe.skipIf(process.platform === 'win32')('the code cache of the npm path', 
     const help = await runCli(['--help'], { env });
     expect(help.code, help.stderr).toBe(0);
     expect(caches(folder).sort()).toEqual([name, name!.replace(/-completion\.cache$/, '--.cache')].sort());
+  });
+
+  it('a run that fails writes nothing: a mistyped command word leaves no file of its own', async () => {
+    const { env, folder } = cacheHome();
+    const r = await runCli(['kewords', 'search', 'egfr'], { env });
+    expect(r.code).toBe(2);
+    expect(caches(folder)).toEqual([]);
   });
 
   it('a damaged or foreign cache is ignored and replaced, and the run is the same', async () => {
