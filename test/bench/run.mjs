@@ -839,7 +839,7 @@ async function benchFloor() {
       `executable for this machine first): ${RUNS} counted rounds after ${WARMUP} warm-up rounds per column, each round running every pair`,
       'once, the order flipped every round; a cell is the median of the per-round ratios, **wall [CPU]**',
       '(CPU: user + system of the whole process, from the bench preload). `RSI_TOKEN`, `rsi keywords search',
-      "egfr --json` against a local `rsi sandbox`; rsi's compile cache warm (a private folder). The floor",
+      "egfr --json` against a local `rsi sandbox`; rsi's code cache warm (a private folder). The floor",
       'scripts run on the same Node as rsi; the single executable is measured against them run by the',
       'Node it embeds.',
       '',
