@@ -17,29 +17,32 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // `rsi`, `rsi --help`, `rsi -h`, `rsi help`: the root's screen from one small file, before the
   // compile cache and the bundle (src/commands/help/root-screen.ts; docs/performance.md).
 } else {
-  // Node ≥ 22.1 can keep V8's compiled code on disk, which cuts start-up (docs/performance.md). It
-  // must be on before the bundle loads, hence the dynamic import below. Node 20 has no such
-  // function; a cache that cannot be created (read-only home, full disk) only costs the gain, and
-  // the CLI must never fail because of it. NODE_COMPILE_CACHE and NODE_DISABLE_COMPILE_CACHE keep
-  // their Node meaning (Node honours them over the argument), so rsi's folder is then left alone.
+  // rsi's bundle, dist/rsi.cjs, is compiled by dist/boot.cjs (src/exe/npm.ts) with V8's code cache
+  // made after a run, one file per command word in a per-user folder (docs/performance.md). A cache
+  // that cannot be made (read-only home, full disk) only costs the saving; the CLI never fails for
+  // it. NODE_DISABLE_COMPILE_CACHE turns it off, as it does Node's; NODE_COMPILE_CACHE names the
+  // folder to keep it in, as it does for Node's (which Node then keeps there itself).
+  let dir;
   try {
     const env = process.env;
-    const dir = env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE ? undefined : compileCacheDir();
-    if (dir) process.getBuiltinModule('node:module').enableCompileCache?.(dir);
+    if (!env.NODE_DISABLE_COMPILE_CACHE) dir = env.NODE_COMPILE_CACHE ? ownCacheDir(env.NODE_COMPILE_CACHE) : compileCacheDir();
   } catch {
     // No cache: same behaviour, slower start.
   }
-  import('../dist/main.js').then(async ({ main }) => {
-    const code = await main();
-    // A write to stdout that failed (a full disk) may have set the exit code while main() returned:
-    // the failure wins over a 0 (which Node's timing decides, 22.13 and 26 differ).
-    if (!process.exitCode) process.exitCode = code;
-  });
+  require('../dist/boot.cjs').boot({ dir, bundle: `${__dirname}/../dist/rsi.cjs`, argv, words: commandWords(argv) });
+}
+
+/** The folder NODE_COMPILE_CACHE names, made as Node makes it; the user chose it, so it is not checked. */
+function ownCacheDir(dir) {
+  const { resolve } = process.getBuiltinModule('node:path');
+  const path = resolve(dir);
+  process.getBuiltinModule('node:fs').mkdirSync(path, { recursive: true, mode: 0o700 });
+  return path;
 }
 
 /**
- * A per-user folder, not Node's default under the shared /tmp, which another user could own. Code
- * runs from it, so it passes the config folder's check (src/storage/trust.ts, `trustIssue`): each of
+ * A per-user folder for compiled code, not Node's default under the shared /tmp, which another
+ * user could own. Code runs from it, so it passes the config folder's check (src/storage/trust.ts, `trustIssue`): each of
  * `rsi` and `rsi/compile` must be the user's (or root's), writable by nobody else, and not a link
  * another user made; it is made 0700. A folder that fails turns the cache off, with one line.
  */
@@ -58,7 +61,7 @@ function compileCacheDir() {
   for (const path of [rsi, dir]) {
     const problem = folderProblem(fs, path);
     if (problem) {
-      process.stderr.write(`warning: Node's compile cache is off (rsi starts slower): ${path} ${problem}\n`);
+      process.stderr.write(`warning: the compile cache is off (rsi starts slower): ${path} ${problem}\n`);
       return undefined;
     }
   }
@@ -99,19 +102,20 @@ function nodeSupported(args) {
     const cmp = have[0] - need[0] || have[1] - need[1] || have[2] - need[2];
     return cmp >= 0 && (m[1] === '>=' || have[0] === need[0]);
   });
-  if (ok || commandWord(args) === 'doctor') return true;
+  if (ok || commandWords(args)[0] === 'doctor') return true;
   process.stderr.write(
     `rsi: Node.js ${process.versions.node} is running, but rsi needs Node.js ${range} (${process.execPath}); put a newer node first on PATH\n`,
   );
   return false;
 }
 
-/** The first word that is neither an option nor a global option's value (`--profile x doctor`). */
-function commandWord(args) {
+/** The words that are neither options nor a global option's value (`--profile x doctor` → doctor), up to an argument `--`. */
+function commandWords(args) {
   const valued = ['--profile', '--base-url', '--format', '--http-timeout', '--timeout', '--jq', '--fields', '--time'];
-  for (let i = 0; i < args.length; i++) {
+  const words = [];
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
     if (valued.includes(args[i])) i++;
-    else if (!args[i].startsWith('-')) return args[i];
+    else if (!args[i].startsWith('-')) words.push(args[i]);
   }
-  return undefined;
+  return words;
 }

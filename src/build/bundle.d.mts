@@ -2,8 +2,10 @@
 import type { BuildOptions } from 'esbuild';
 
 export const options: BuildOptions & { metafile: true };
+export const bootOptions: BuildOptions;
 export const workerOptions: BuildOptions & { metafile: true };
 export const rootHelpOptions: BuildOptions;
 export const NOTICES: string;
 export const SBOM: string;
 export function notifierDefine(env?: Record<string, string | undefined>): Record<string, string>;
+export function scriptText(file: string, first?: string): string;

@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 /**
- * `npm run build`: src/main.ts → dist/ (ES modules, split so each command loads what it uses), and
- * jq's WebAssembly beside it. docs/architecture.md ("The bundle") and docs/performance.md explain
- * the choices; the ones that are not esbuild's defaults:
+ * `npm run build`: src/main.ts → dist/rsi.cjs (one CommonJS script, which bin/rsi.js compiles
+ * with V8's code cache through dist/boot.cjs, src/exe/npm.ts), and jq's WebAssembly and thread
+ * beside it. docs/architecture.md ("The bundle") and docs/performance.md explain the choices; the
+ * ones that are not esbuild's defaults:
  *
- * - Node's built-ins are `require`d (through the banner's createRequire, itself from
- *   process.getBuiltinModule), never imported: an ES import of a built-in builds its ESM facade,
- *   which reads every export, lazy ones included (`node:process` ~4 ms on Node 24 against 0.08 ms
- *   for require, `node:module` loads the source-map support, `node:http` Node's own undici).
+ * - One file, no splitting: a module reached by a dynamic import is evaluated only when imported
+ *   (esbuild's lazy wrappers), so a run still evaluates only its own command; it is compiled as one
+ *   `vm.Script`, whose code cache, made after a run, holds what the run compiled.
+ * - No dynamic import() at run time (a `vm.Script` has none): every import() becomes a require().
+ * - ASCII only, so the loader reads it as a one-byte string (`scriptText`).
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -21,22 +24,61 @@ import { bundledPackages, jqWasmNotices, renderNotices, renderSbom, sbomSubject 
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** esbuild's options for dist/ (exported for the test that checks the notice file against them). */
+/** esbuild's options for dist/rsi.cjs (exported for the test that checks the notice file against them). */
 export const options = {
   entryPoints: [join(ROOT, 'src/main.ts')],
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node22',
+  // A vm.Script has no dynamic import, not even of Node's built-ins (rsi imports node:zlib … lazily).
+  supported: { 'dynamic-import': false },
+  // Required from the package's node_modules (bin/rsi.js's require): the keychain's addon, and
+  // `open`, which finds its own xdg-open beside itself.
   external: ['@napi-rs/keyring', 'open'],
-  outdir: join(ROOT, 'dist'),
-  chunkNames: 'chunks/[name]-[hash]',
+  outfile: join(ROOT, 'dist/rsi.cjs'),
+  // Whitespace and syntax only: names stay (stack traces, class names); a third off the bytes to read.
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
   legalComments: 'external',
-  banner: { js: "const require = globalThis.process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
+  // The bundle's own URL where the sources read import.meta.url (jq's files beside it, the
+  // installation's folder): __filename is the loader's (src/exe/load.ts).
+  banner: { js: 'var RSI_MODULE_URL = require("node:url").pathToFileURL(__filename).href;' },
   metafile: true,
 };
+
+/** dist/boot.cjs: the npm package's loader (src/exe/npm.ts), which bin/rsi.js requires. */
+export const bootOptions = {
+  entryPoints: [join(ROOT, 'src/exe/npm.ts')],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node22',
+  outfile: join(ROOT, 'dist/boot.cjs'),
+  logLevel: 'warning',
+};
+
+/**
+ * A one-file CommonJS bundle as the loaders compile it (src/exe/load.ts, `compileBody`): wrapped
+ * in the function expression they call, `(function (exports, require, module, __filename) {…})`,
+ * so that V8 compiles the very string read from disk (joining the wrapper at run time made a second
+ * copy); ASCII, so the loaders read it as latin1, a one-byte string (a copy, no decoding, half the
+ * heap of a two-byte string); and checked to import nothing at run time (a real import() fails in
+ * a vm.Script). esbuild escapes what is outside ASCII in strings, template literals and names; what
+ * is left is in comments and regular expression literals, where a \u escape means the same
+ * character. `first` is a comment line put before the wrapper.
+ */
+export function scriptText(file, first = '') {
+  const text = readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const code = text
+    .split('\n')
+    .filter((line) => !/^\s*(\*|\/\/)/.test(line))
+    .join('\n');
+  const stray = [...code.matchAll(/\bimport\(\s*["'`]([^"'`]+)/g)].map((m) => m[1]);
+  if (stray.length) throw new Error(`${file} still imports at run time: ${stray.join(', ')}`);
+  return `${first}(function (exports, require, module, __filename) {${text}\n})`;
+}
 
 /**
  * The `--jq` engine's thread (src/io/jq-worker.ts): one CommonJS file with jq-wasm's glue inside,
@@ -88,9 +130,8 @@ export const NOTICES = 'THIRD-PARTY-NOTICES.txt';
 export const SBOM = 'sbom.cdx.json';
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  // Chunk names carry a content hash: without this, every rebuild would leave the last build's
-  // chunks beside the new ones (and the tests that read dist/chunks would read stale code).
-  rmSync(join(ROOT, 'dist/chunks'), { recursive: true, force: true });
+  // The ES module build this one replaced (a checkout built before): nothing loads it any more.
+  for (const old of ['chunks', 'main.js']) rmSync(join(ROOT, 'dist', old), { recursive: true, force: true });
   // The root help's list of commands, read from the declarations here, so `rsi --help` loads no
   // command module (src/commands/summaries.ts). A string: esbuild inlines it where it is read,
   // where an array would become a module every other module imports.
@@ -105,14 +146,19 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       RSI_COMMAND_SUMMARIES: JSON.stringify(summaries),
       RSI_COMPLETION_SCRIPTS: JSON.stringify(completions),
       RSI_COMPLETION_PRERENDERED: 'true',
+      'import.meta.url': 'RSI_MODULE_URL',
       ...notifierDefine(),
     },
   });
+  // The first line names the bundle by its content: the loader keys its code cache on it (V8 itself
+  // checks only the source's length).
+  const hash = createHash('sha256').update(scriptText(options.outfile)).digest('hex').slice(0, 32);
+  writeFileSync(options.outfile, scriptText(options.outfile, `// rsi-bundle ${hash}\n`));
+  await build(bootOptions);
   const worker = await build(workerOptions);
   // The root's help screen alone, with the same command list: bin/rsi.js prints it before loading
-  // main.js (src/commands/help/root-screen.ts), as it answers --version.
+  // the bundle (src/commands/help/root-screen.ts), as it answers --version.
   await build({ ...rootHelpOptions, define: { RSI_COMMAND_SUMMARIES: JSON.stringify(summaries) } });
-  requireBuiltins(join(ROOT, 'dist'));
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
   copyFileSync(join(ROOT, 'node_modules/jq-wasm/dist/build/jq.wasm'), join(ROOT, 'dist/jq.wasm'));
   // Every package esbuild put in dist/ (the main bundle and the jq worker), with its licence text,
@@ -126,45 +172,4 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await writeManPages(ROOT);
   // dist/schemas/: the JSON Schema of each command's --json document (rsi help schema prints the same).
   await writeSchemas(ROOT);
-}
-
-/**
- * Rewrites every import of a Node built-in in the output to a `require` (the banner's), so no ESM
- * facade is built. Static forms: `import * as a`, `import a`, `import a, { b }`, `import { b, c as
- * d }`; dynamic: `import("node:x")` becomes a promise of the required module (the same members).
- * Fails the build if one is left, so a new form esbuild emits cannot slip through unseen.
- */
-function requireBuiltins(dir) {
-  const STATIC = /(?<![\w$.])import\s*(?:\*\s*as\s+([\w$]+)|([\w$]+)(?:\s*,\s*\{([^}]*)\})?|\{([^}]*)\})\s*from\s*"(node:[^"]+)";/g;
-  const DYNAMIC = /\bimport\("(node:[^"]+)"\)/g;
-  for (const file of readdirSync(dir, { recursive: true })) {
-    if (!String(file).endsWith('.js')) continue;
-    const path = join(dir, String(file));
-    const text = readFileSync(path, 'utf8');
-    const out = text
-      .replace(STATIC, (_all, ns, def, defNamed, named, id) => {
-        const req = `require(${JSON.stringify(id)})`;
-        if (ns) return `const ${ns} = ${req};`;
-        if (def) return defNamed ? `const ${def} = ${req};\nconst ${destructure(defNamed, def)} = ${def};` : `const ${def} = ${req};`;
-        return `const ${destructure(named, req)} = ${req};`;
-      })
-      .replace(DYNAMIC, (_all, id) => `Promise.resolve().then(() => require(${JSON.stringify(id)}))`);
-    const left = [...out.matchAll(/(?<![\w$.])import\s*[^;()]*?from\s*"node:[^"]*"|(?<![\w$.])import\("node:[^"]*"\)/g)].map((m) => m[0]);
-    if (left.length) throw new Error(`${path}: built-in imports left after the rewrite:\n${left.join('\n')}`);
-    if (out !== text) writeFileSync(path, out);
-  }
-}
-
-/** `{ a, b as c, default as d }` → `{ a, b: c }` (a built-in's default is the module itself). */
-function destructure(list, source) {
-  const parts = list
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)
-    .map((p) => {
-      const [name, as] = p.split(/\s+as\s+/);
-      if (name === 'default') throw new Error(`default import of a built-in by name (${p}) from ${source}: write it as a default import`);
-      return as ? `${name}: ${as}` : name;
-    });
-  return `{ ${parts.join(', ')} }`;
 }

@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { notifierDefine, workerOptions } from './bundle.mjs';
+import { notifierDefine, scriptText, workerOptions } from './bundle.mjs';
 import { commandSummaries } from './summaries.mjs';
 import { bundledPackages, jqWasmNotices, nodeNotice, packageNotice, renderNotices, renderSbom, sbomSubject } from './notices.mjs';
 
@@ -207,19 +207,13 @@ async function bundle(target, keyringSha256) {
   // The `--jq` engine's thread (src/io/jq-worker.ts): the same CommonJS file npm run build makes,
   // an asset here, started as an `eval` worker (a SEA has no file to point a Worker at).
   await build({ ...workerOptions, outfile: join(dir, 'jq-worker.cjs') });
-  // ASCII only, so that the boot script reads it as a one-byte string (latin1: a copy, no decoding,
-  // half the heap of a two-byte string). esbuild escapes what is outside ASCII in strings, template
-  // literals and names; what is left is in comments and regular expression literals, where a \u
-  // escape means the same character.
-  const text = readFileSync(outfile, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  writeFileSync(outfile, text);
-  // A real import() fails at run time in a vm.Script: everything must be inside the script.
-  const code = text
-    .split('\n')
-    .filter((line) => !/^\s*(\*|\/\/)/.test(line))
-    .join('\n');
-  const stray = [...code.matchAll(/\bimport\(\s*["'`]([^"'`]+)/g)].map((m) => m[1]);
-  if (stray.length) fail(`the exe bundle still imports at run time: ${stray.join(', ')}`);
+  // Wrapped as compileBody calls it, ASCII, and nothing imported at run time (bundle.mjs,
+  // scriptText: the npm bundle's rules too).
+  try {
+    writeFileSync(outfile, scriptText(outfile));
+  } catch (error) {
+    fail(error.message);
+  }
   return { dir, outfile, metafile: result.metafile };
 }
 

@@ -1,14 +1,13 @@
 /**
- * How the single executable compiles rsi's bundle, one home for the two that must do it alike: the
- * binary's boot script (src/exe/boot.ts) and the build's training run (src/exe/train.ts). The
- * bundle travels as the SEA asset `rsi.cjs` and V8's code cache for it as `rsi.cache`; V8 accepts
- * a cache only for the very source it was made from, so both wrap the text the same way and give
- * it the same file name.
+ * How rsi's one-file bundle is compiled, one home for the three that must do it alike: the single
+ * executable's boot script (src/exe/boot.ts), the build's training run (src/exe/train.ts) and the
+ * npm package's loader (src/exe/npm.ts, run by bin/rsi.js). V8 accepts a code cache only for the
+ * very source it was made from, so all of them wrap the text the same way.
  */
 import type vm from 'node:vm';
 import type { main } from '../main.js';
 
-/** The asset names (src/build/exe.mjs embeds them). */
+/** The single executable's asset names (src/build/exe.mjs embeds them). */
 export const BODY = 'rsi.cjs';
 export const CACHE = 'rsi.cache';
 
@@ -18,15 +17,20 @@ export interface Body {
 }
 
 /**
- * Compiles and evaluates the bundle (a CommonJS script whose exports are src/main.ts's), with V8's
- * code cache when one is given; a cache V8 rejects (another Node build) only costs the saving.
- * `require` is the caller's: inside the binary, the SEA's, which loads Node's built-ins.
+ * Compiles and evaluates the bundle, with V8's code cache when one is given; a cache V8 rejects
+ * (another Node build) only costs the saving (`script.cachedDataRejected` says so). The bundle's
+ * text is already the function expression `(function (exports, require, module, __filename) {…})`
+ * (the build wraps it: `scriptText` in src/build/bundle.mjs), so V8 compiles the very string that
+ * was read, with no second copy made by joining a wrapper to it (1.7 MB of heap). `require` is
+ * the caller's: inside the binary, the SEA's, which loads Node's built-ins; on the npm path,
+ * bin/rsi.js's, which also finds the package's dependencies. `filename` is the script's name in
+ * stack traces and its `__filename` (the npm bundle finds jq's files beside itself from it).
  */
-export function compileBody(source: string, cachedData?: Uint8Array): Body {
+export function compileBody(source: string, cachedData?: Uint8Array, filename: string = BODY): Body {
   // From getBuiltinModule, not an import: the boot script loads node:vm only when it compiles.
   const { Script } = process.getBuiltinModule('node:vm');
-  const script = new Script(`(function (exports, require, module) {${source}\n})`, { filename: BODY, cachedData });
+  const script = new Script(source, { filename, cachedData });
   const module = { exports: {} as { main: typeof main } };
-  script.runInThisContext()(module.exports, require, module);
+  script.runInThisContext()(module.exports, require, module, filename);
   return { script, main: module.exports.main };
 }

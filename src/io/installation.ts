@@ -39,7 +39,7 @@ export function isSingleExecutable(): boolean {
 /** `packageName`: the name this build carries (src/release.ts), which a release's folder must match. */
 export function installation(packageName: string, moduleUrl: string = import.meta.url): Installation {
   if (isSingleExecutable() || !moduleUrl) return { kind: 'executable', path: process.execPath, release: true };
-  // The bundle is dist/main.js or dist/chunks/*.js; the sources (tests) are src/**: the package
+  // The bundle is dist/rsi.cjs; the sources (tests) are src/**: the package
   // folder is the nearest one above with a package.json, which is rsi's.
   let dir = dirname(fileURLToPath(moduleUrl));
   while (!existsSync(join(dir, 'package.json'))) {

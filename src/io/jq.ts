@@ -325,7 +325,7 @@ function compiledWasm(): Promise<object> {
 declare const RSI_SEA: boolean | undefined;
 
 /**
- * `dist/jq.wasm` when running from the bundle (this module is then `dist/chunks/…`); the package's
+ * `dist/jq.wasm` when running from the bundle (this module is then `dist/rsi.cjs`); the package's
  * own `jq.wasm` when running from source (tests). Inside the single executable there is no file
  * beside the script: the build embeds the same bytes as the SEA asset `jq.wasm`.
  */
@@ -336,7 +336,7 @@ async function wasmBytes(): Promise<Uint8Array> {
   }
   const { readFile } = await import('node:fs/promises');
   try {
-    return await readFile(new URL('../jq.wasm', import.meta.url));
+    return await readFile(new URL('jq.wasm', import.meta.url));
   } catch {
     const { createRequire } = await import('node:module');
     return readFile(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'));
@@ -344,7 +344,7 @@ async function wasmBytes(): Promise<Uint8Array> {
 }
 
 /**
- * The worker's script: `dist/jq-worker.cjs` beside the chunks, the SEA asset of the same name in
+ * The worker's script: `dist/jq-worker.cjs` beside the bundle, the SEA asset of the same name in
  * the single executable, and from source (tests) the built file in the checkout's dist/ (`npm run
  * build` first; Node 20 cannot start a worker from TypeScript).
  */
@@ -354,7 +354,7 @@ async function workerSource(): Promise<{ url?: URL; code?: string }> {
     return { code: getAsset('jq-worker.cjs', 'utf8') };
   }
   const { existsSync } = await import('node:fs');
-  const beside = new URL('../jq-worker.cjs', import.meta.url);
+  const beside = new URL('jq-worker.cjs', import.meta.url);
   if (existsSync(beside)) return { url: beside };
   const built = new URL('../../dist/jq-worker.cjs', import.meta.url);
   if (existsSync(built)) return { url: built };

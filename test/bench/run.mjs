@@ -297,16 +297,16 @@ async function main() {
   if (ONLY === 'batches')
     return void process.stdout.write(await (await import('./batches.mjs')).benchBatches({ startSandbox, obtainTokens }));
   if (ONLY === 'floor') {
-    if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('run `npm run build` first');
+    if (!existsSync(join(ROOT, 'dist', 'rsi.cjs'))) throw new Error('run `npm run build` first');
     process.stdout.write(`${(await benchFloor()).join('\n')}\n`);
     return;
   }
   if (ONLY === 'lines') {
-    if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('run `npm run build` first');
+    if (!existsSync(join(ROOT, 'dist', 'rsi.cjs'))) throw new Error('run `npm run build` first');
     process.stdout.write(`${(await benchLines()).join('\n')}\n`);
     return;
   }
-  if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('run `npm run build` first (npm run bench does)');
+  if (!existsSync(join(ROOT, 'dist', 'rsi.cjs'))) throw new Error('run `npm run build` first (npm run bench does)');
   if (spawnSync('sh', ['-c', 'command -v script']).status !== 0) throw new Error('the TTY figure needs `script` (util-linux) for a pty');
   log(`${RUNS} counted rounds after ${WARMUP} warm-up rounds`);
   const node = process.execPath;
@@ -839,7 +839,7 @@ async function benchFloor() {
       `executable for this machine first): ${RUNS} counted rounds after ${WARMUP} warm-up rounds per column, each round running every pair`,
       'once, the order flipped every round; a cell is the median of the per-round ratios, **wall [CPU]**',
       '(CPU: user + system of the whole process, from the bench preload). `RSI_TOKEN`, `rsi keywords search',
-      "egfr --json` against a local `rsi sandbox`; rsi's compile cache warm (a private folder). The floor",
+      "egfr --json` against a local `rsi sandbox`; rsi's code cache warm (a private folder). The floor",
       'scripts run on the same Node as rsi; the single executable is measured against them run by the',
       'Node it embeds.',
       '',
@@ -1089,7 +1089,7 @@ function shallowPackageSize(dir) {
   return total;
 }
 
-/** Bytes of JavaScript a command loads: every ESM module via a load hook, every CJS file via require. */
+/** Bytes of JavaScript a command loads: every ESM module via a load hook, every CJS file via require, the bundle via its read. */
 async function loadedBytes(args, env) {
   const out = join(work, `loaded-${Math.random().toString(36).slice(2)}.txt`);
   const hooks = join(work, 'hooks.mjs');
@@ -1104,7 +1104,12 @@ async function loadedBytes(args, env) {
     `import { register, Module } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nimport { pathToFileURL } from 'node:url';\n` +
       `register(${JSON.stringify(pathToFileUrl(hooks))});\n` +
       `const orig = Module._extensions['.js'];\n` +
-      `Module._extensions['.js'] = function (m, f) { appendFileSync(${JSON.stringify(out)}, pathToFileURL(f).href + '\\n'); return orig(m, f); };\n`,
+      `Module._extensions['.js'] = function (m, f) { appendFileSync(${JSON.stringify(out)}, pathToFileURL(f).href + '\\n'); return orig(m, f); };\n` +
+      `const origCjs = Module._extensions['.cjs'];\n` +
+      `Module._extensions['.cjs'] = function (m, f) { appendFileSync(${JSON.stringify(out)}, pathToFileURL(f).href + '\\n'); return origCjs(m, f); };\n` +
+      // The npm path's loader reads the bundle itself (src/exe/npm.ts), as a vm.Script's source.
+      `import fs from 'node:fs';\nconst read = fs.readFileSync;\n` +
+      `fs.readFileSync = function (f, ...rest) { if (typeof f === 'string' && /\\.c?js$/.test(f)) appendFileSync(${JSON.stringify(out)}, pathToFileURL(f).href + '\\n'); return read.call(this, f, ...rest); };\n`,
   );
   const r = await runOnce(process.execPath, ['--import', pre, BIN, ...args], env);
   if (r.code !== 0) throw new Error(`loaded-bytes run failed: ${r.err}`);

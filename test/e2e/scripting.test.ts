@@ -1,11 +1,10 @@
 // Scripting power end to end (issue 22): --jq, --fields (and gh's `--json a,b`), batches from stdin
 // with exit 11, and `rsi api --paginate`, as real bin/rsi.js processes against a real sandbox.
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as nodeModule from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bundleModulesRun } from '../support/coverage.js';
 import { useSandbox } from '../support/e2e.js';
 import { sandboxStats } from '../support/sandbox.js';
 
@@ -48,42 +47,22 @@ describe('--jq', () => {
     expect(r.stderr).toMatch(/--jq prints JSON/);
   });
 
-  // The probe is an in-thread loader hook (module.registerHooks, Node 22.15+); on the oldest line
-  // engines allows (22.13) it cannot be written, and the module graph is the same bundle there.
-  it.runIf(typeof (nodeModule as { registerHooks?: unknown }).registerHooks === 'function')(
-    'loads the jq engine only when the flag is given',
-    async () => {
-      // The bundle's chunk that starts jq's thread (src/io/jq.ts), found by the worker file it names;
-      // jq-wasm itself is only in that worker (dist/jq-worker.cjs).
-      const dist = new URL('../../dist/chunks/', import.meta.url);
-      const engine = readdirSync(dist).filter((f) => readFileSync(new URL(f, dist), 'utf8').includes('jq-worker.cjs'));
-      expect(readdirSync(dist).filter((f) => readFileSync(new URL(f, dist), 'utf8').includes('jq-wasm: '))).toEqual([]);
-      expect(engine.length).toBeGreaterThan(0);
-      // A module-load probe: every module Node loads is logged by a loader hook.
-      const dir = mkdtempSync(join(tmpdir(), 'rsi-probe-'));
-      const log = join(dir, 'loaded.txt');
-      // In-thread hooks (module.registerHooks, Node 22.15+): the off-thread ones of module.register
-      // are deprecated on Node 26, and there jq's worker thread, which inherits the --import, hung.
-      writeFileSync(
-        join(dir, 'probe.mjs'),
-        `import { appendFileSync } from 'node:fs';\nimport { registerHooks } from 'node:module';\nregisterHooks({ load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); } });\n`,
-      );
-      const probe = { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}` };
-      const loaded = (): string => readFileSync(log, 'utf8');
-
-      // What a process loads: a real bin/rsi.js process, not the in-process run.
-      const plain = await e2e.rsiProcess(['keywords', 'search', 'egfr', '--json', '--fields', 'name'], { env: probe });
-      expect(plain.code, plain.stderr).toBe(0);
-      expect(loaded()).toMatch(/dist\/main\.js/);
-      for (const chunk of engine) expect(loaded()).not.toContain(chunk);
-
-      writeFileSync(log, '');
-      const withJq = await e2e.rsiProcess(['keywords', 'search', 'egfr', '--jq', '.data[0].name'], { env: probe });
-      expect(withJq.code, withJq.stderr).toBe(0);
-      expect(engine.some((chunk) => loaded().includes(chunk))).toBe(true);
-      appendFileSync(log, '');
-    },
-  );
+  it('loads the jq engine only when the flag is given', async () => {
+    // jq-wasm is only in the engine's thread (dist/jq-worker.cjs), never in the bundle; the bundle's
+    // engine module (src/io/jq.ts, which starts the thread) is one esbuild evaluates on first import.
+    const bundle = readFileSync(new URL('../../dist/rsi.cjs', import.meta.url), 'utf8');
+    expect(bundle).not.toContain('jq-wasm: ');
+    expect(bundle).toContain('"src/io/jq.ts"()');
+    // What a real bin/rsi.js process evaluated of the bundle, from V8's coverage (NODE_V8_COVERAGE).
+    const engineRan = async (args: string[]): Promise<boolean> => {
+      const dir = mkdtempSync(join(tmpdir(), 'rsi-coverage-'));
+      const r = await e2e.rsiProcess(args, { env: { NODE_V8_COVERAGE: dir } });
+      expect(r.code, r.stderr).toBe(0);
+      return bundleModulesRun(dir).includes('src/io/jq.ts');
+    };
+    expect(await engineRan(['keywords', 'search', 'egfr', '--json', '--fields', 'name'])).toBe(false);
+    expect(await engineRan(['keywords', 'search', 'egfr', '--jq', '.data[0].name'])).toBe(true);
+  });
 });
 
 describe('--fields', () => {

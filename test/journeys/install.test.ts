@@ -140,8 +140,10 @@ describe('the packed tarball', () => {
       const paths = files.map((f) => f.path);
       expect(paths.filter((p) => !ALLOWED.test(p))).toEqual([]);
       expect(paths).toEqual(
-        expect.arrayContaining(['bin/rsi.js', 'bin/package.json', 'dist/main.js', 'package.json', 'README.md', 'LICENSE']),
+        expect.arrayContaining(['bin/rsi.js', 'bin/package.json', 'dist/boot.cjs', 'dist/rsi.cjs', 'package.json', 'README.md', 'LICENSE']),
       );
+      // bin/rsi.js loads dist/boot.cjs, which compiles dist/rsi.cjs: the ES module build is gone.
+      expect(paths.filter((p) => p === 'dist/main.js' || p.startsWith('dist/chunks/'))).toEqual([]);
       // The licences of what the bundle holds travel with it (test/unit/notices.test.ts checks the text).
       expect(paths).toContain('dist/THIRD-PARTY-NOTICES.txt');
       // And the same list for scanners (test/unit/sbom.test.ts checks it against the notices).
@@ -158,7 +160,7 @@ describe('the packed tarball', () => {
     const [again] = jsonOf(await npm(['pack', '--json', '--dry-run'], copy)) as [typeof packed];
     const paths = again.files.map((f) => f.path);
     expect(paths.filter((p) => p.startsWith('dist/exe'))).toEqual([]);
-    expect(paths).toContain('dist/main.js');
+    expect(paths).toContain('dist/rsi.cjs');
     expect(existsSync(join(copy, 'dist', 'exe', 'rsi-linux-x64'))).toBe(true);
   });
 });

@@ -3,11 +3,12 @@
  * a probe preloaded into a real `rsi` process that records the expensive thing when it happens;
  * never a timing.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bundleModulesRun } from '../support/coverage.js';
 import { useSandbox } from '../support/e2e.js';
 
 const e2e = useSandbox([], { process: true });
@@ -66,6 +67,19 @@ function loadProbe(keep: string): { dir: string; env: { NODE_OPTIONS: string }; 
   return { dir, env: { NODE_OPTIONS: `--import=${pathToFileURL(join(dir, 'probe.mjs')).href}` }, seen: () => readFileSync(log, 'utf8') };
 }
 
+/** A real rsi run, with what it evaluated of the bundle (test/support/coverage.ts). */
+async function evaluated(args: string[], env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'rsi-coverage-'));
+  const r = await e2e.rsi(args, { env: { ...env, NODE_V8_COVERAGE: dir } });
+  return { ...r, modules: bundleModulesRun(dir) };
+}
+
+/** The command words whose module a run evaluated (`src/commands/<word>/<word>.ts`). */
+const commandsLoaded = (modules: string[]): string[] =>
+  modules.flatMap((m) => /^src\/commands\/([^/]+)\/\1\.ts$/.exec(m)?.[1] ?? []).sort();
+
+const BUNDLE = new URL('../../dist/rsi.cjs', import.meta.url);
+
 describe('start-up cost of one request', () => {
   it('a JSON request never loads string-width; a table with wide text does', async () => {
     const probe = widthProbe();
@@ -99,68 +113,46 @@ describe('start-up cost of one request', () => {
   });
 
   it("requests run on Node's own HTTP client: the bundle carries no undici, and a proxied request loads only the tunnel", async () => {
-    // The bundle keeps esbuild's `// node_modules/<package>/…` marker above each module it carries.
-    const probe = loadProbe(`url.includes('/dist/') && source.includes('// node_modules/undici/')`);
-    const env = probe.env;
-    const r = await e2e.rsi(['keywords', 'search', 'egfr', '--json'], { env });
+    // esbuild names each CommonJS package module it carries by its path (`"node_modules/undici/…"(exports, module)`).
+    expect(readFileSync(BUNDLE, 'utf8')).not.toContain('"node_modules/undici/');
+    const r = await evaluated(['keywords', 'search', 'egfr', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('EGFR');
-    expect(probe.seen()).toBe('');
+    expect(r.modules.filter((m) => m.includes('undici'))).toEqual([]);
 
     // A SOCKS proxy (one nobody listens on: the request fails after loading the proxy path) goes
     // through rsi's own SOCKS5 handshake (src/http/tunnel.ts), as an HTTP proxy's CONNECT does:
     // still no undici, which rsi no longer bundles at all.
-    const proxied = await e2e.rsi(['doctor', '--json'], {
-      env: { ...env, RSI_BASE_URL: 'https://rsi.invalid', ALL_PROXY: 'socks5h://127.0.0.1:1' },
-    });
+    const proxied = await evaluated(['doctor', '--json'], { RSI_BASE_URL: 'https://rsi.invalid', ALL_PROXY: 'socks5h://127.0.0.1:1' });
     expect(proxied.code).not.toBe(0);
-    expect(probe.seen()).toBe('');
-    expect(
-      readdirSync(new URL('../../dist/chunks/', import.meta.url)).filter((f) =>
-        readFileSync(new URL(`../../dist/chunks/${f}`, import.meta.url), 'utf8').includes('// node_modules/undici/'),
-      ),
-    ).toEqual([]);
+    expect(proxied.modules.filter((m) => m.includes('undici'))).toEqual([]);
   });
 
   it('a request loads only its own command’s module; the root’s help lists every command and loads none', async () => {
-    // The bundle keeps esbuild's `// src/commands/<group>/<command>/<command>.ts` marker above each
-    // command module it carries: the words of the ones this run loaded.
-    const commandsLoaded = (seen: string): string[] => {
-      const words = new Set<string>();
-      for (const url of seen.split('\n').filter(Boolean)) {
-        const source = readFileSync(new URL(url), 'utf8');
-        for (const m of source.matchAll(/^\/\/ src\/commands\/([^/\n]+)\/(?:([^/\n]+)\/\2|\1)\.ts$/gm)) words.add(m[1]!);
-      }
-      return [...words].sort();
-    };
-    const get = loadProbe(`url.includes('/dist/')`);
-    const r = await e2e.rsi(['keywords', 'search', 'egfr', '--json'], { env: get.env });
+    const r = await evaluated(['keywords', 'search', 'egfr', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(commandsLoaded(get.seen())).toEqual(['keywords']);
+    expect(commandsLoaded(r.modules)).toEqual(['keywords']);
 
-    const help = loadProbe(`url.includes('/dist/')`);
-    const screen = await e2e.rsi(['--help'], { env: help.env });
+    const screen = await evaluated(['--help']);
     expect(screen.code, screen.stderr).toBe(0);
     expect(screen.stdout).toMatch(/^ {2}opportunities +show a project's scored opportunities/m);
-    expect(commandsLoaded(help.seen())).toEqual([]);
+    expect(commandsLoaded(screen.modules)).toEqual([]);
 
-    const asked = loadProbe(`url.includes('/dist/')`);
-    const one = await e2e.rsi(['help', 'keywords', 'search'], { env: asked.env });
+    const one = await evaluated(['help', 'keywords', 'search']);
     expect(one.code, one.stderr).toBe(0);
     expect(one.stdout).toContain('Usage: rsi keywords search');
-    expect(commandsLoaded(asked.seen())).toEqual(['help', 'keywords']);
+    expect(commandsLoaded(one.modules)).toEqual(['help', 'keywords']);
 
     // A completion script was rendered by the build: printing it loads completion alone.
-    const script = loadProbe(`url.includes('/dist/')`);
-    const bash = await e2e.rsi(['completion', 'bash'], { env: script.env });
+    const bash = await evaluated(['completion', 'bash']);
     expect(bash.code, bash.stderr).toBe(0);
     expect(bash.stdout).toContain('_rsi_completion');
-    expect(commandsLoaded(script.seen())).toEqual(['completion']);
+    expect(commandsLoaded(bash.modules)).toEqual(['completion']);
 
     // The probe does see every command where the whole tree is needed.
-    const all = loadProbe(`url.includes('/dist/')`);
-    expect((await e2e.rsi(['help', 'reference'], { env: all.env })).code).toBe(0);
-    expect(commandsLoaded(all.seen())).toEqual(
+    const all = await evaluated(['help', 'reference']);
+    expect(all.code).toBe(0);
+    expect(commandsLoaded(all.modules)).toEqual(
       expect.arrayContaining(['analyses', 'keywords', 'login', 'mcp', 'projects', 'sandbox', 'status']),
     );
   });
@@ -179,9 +171,10 @@ describe('start-up cost of one request', () => {
     expect(probe.seen()).not.toMatch(/dist\//);
     expect(existsSync(join(cache, 'rsi'))).toBe(false);
 
-    // Anything else still goes through main (and its own --version answer is unchanged).
+    // Anything else still goes through main (and its own --version answer is unchanged), and keeps
+    // its code cache (test/journeys/code-cache.test.ts).
     const other = await e2e.rsi(['--version', '--json'], { env });
-    expect(probe.seen()).toMatch(/dist\/main\.js/);
     expect(other.code === 0 || other.code === 2).toBe(true);
+    expect(existsSync(join(cache, 'rsi', 'compile'))).toBe(true);
   });
 });

@@ -2,7 +2,7 @@
 // rsi as the client under test of the official MCP conformance suite (@modelcontextprotocol/
 // conformance): the suite starts a scenario's servers on loopback and runs this script with the MCP
 // server's URL as the last argument and the scenario's name in MCP_CONFORMANCE_SCENARIO. It does
-// what a person at a terminal does, with the built rsi (dist/main.js, run by `npm run build`) and
+// what a person at a terminal does, with the built rsi (dist/rsi.cjs, made by `npm run build`) and
 // nothing else:
 //
 //   rsi login --resource mcp      (discovery, registration, PKCE; the "browser" is
@@ -25,6 +25,7 @@
 // and stay: proper-lockfile, at its first lock, listens to the signals (signal-exit, which still
 // ends the process on them) and patches fs.close (graceful-fs), for this process's life.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -32,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { MUST_PASS, NOT_APPLICABLE, SUITE_DEFECTS } from './mcp-conformance-scenarios.mjs';
 
 /** The built bundle (never src/: this script is plain Node, run by the suite). */
-const BUNDLE = new URL('../../dist/main.js', import.meta.url);
+const BUNDLE = new URL('../../dist/rsi.cjs', import.meta.url);
 const FAKE_BROWSER = fileURLToPath(new URL('../support/fake-browser.sh', import.meta.url));
 /** The Client ID Metadata Document URL the suite's `auth/basic-cimd` server expects to see. */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
@@ -81,12 +82,13 @@ class Tee extends Writable {
 }
 
 let bundle;
-/** dist/main.js's main(), loaded once for every run; a clear stop when the bundle was not built. */
+/** dist/rsi.cjs's main(), loaded once for every run; a clear stop when the bundle was not built. */
 async function rsiMain() {
   if (!existsSync(BUNDLE)) {
     throw new Error(`${fileURLToPath(BUNDLE)} is missing: run \`npm run build\` first (this wrapper runs the built rsi)`);
   }
-  bundle ??= await import(BUNDLE.href);
+  // Compiled as bin/rsi.js compiles it (dist/boot.cjs), without a code cache.
+  bundle ??= createRequire(import.meta.url)('../../dist/boot.cjs').load(fileURLToPath(BUNDLE));
   return bundle.main;
 }
 

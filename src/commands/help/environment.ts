@@ -56,5 +56,5 @@ export const ALSO_READ: readonly (readonly [string, string])[] = [
   ['REQUEST_METHOD', 'set (under CGI): HTTP_PROXY is ignored (httpoxy)'],
   ['USER, LOGNAME', 'your user name, in the fix for a folder you do not own'],
   ['MANWIDTH', 'the width `rsi help --man` lays pages out to when not at a terminal'],
-  ['NODE_COMPILE_CACHE, NODE_DISABLE_COMPILE_CACHE', "set: bin/rsi.js leaves Node's compile cache to them"],
+  ['NODE_COMPILE_CACHE, NODE_DISABLE_COMPILE_CACHE', "set: the folder for compiled code (rsi's too), or none"],
 ];
