@@ -57,4 +57,5 @@ export const ALSO_READ: readonly (readonly [string, string])[] = [
   ['USER, LOGNAME', 'your user name, in the fix for a folder you do not own'],
   ['MANWIDTH', 'the width `rsi help --man` lays pages out to when not at a terminal'],
   ['NODE_COMPILE_CACHE, NODE_DISABLE_COMPILE_CACHE', "set: the folder for compiled code (rsi's too), or none"],
+  ['NODE_OPTIONS', "Node's options; compiled code is kept apart for each"],
 ];
