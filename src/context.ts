@@ -70,6 +70,12 @@ export interface Context {
   /** The command's one wall-clock bound (src/context/deadline.ts): `--timeout`, or a watch's default. */
   deadline: Deadline;
   version: string;
+  /**
+   * The command runs as the process itself (main() on the process's own streams), not in a caller's
+   * process (tests, an embedder): process-wide settings are then its to change (V8's flags, which a
+   * batch sets: src/commands/shared/batch.ts).
+   */
+  ownsProcess?: boolean;
   globals(): GlobalOptions;
   /**
    * Builds the run's one output, once, after the global flags are checked (program.ts, before the
@@ -120,6 +126,8 @@ export interface ContextDeps {
   env: Env;
   signal: AbortSignal;
   version: string;
+  /** `Context.ownsProcess`; false unless said. */
+  ownsProcess?: boolean;
   clock?: Clock;
   /** The parsed global flags; read on the first `globals()` call, after commander has parsed. */
   flags: () => Record<string, unknown>;
@@ -151,6 +159,7 @@ export function createContext(deps: ContextDeps): Context {
     signal,
     deadline,
     version,
+    ownsProcess: deps.ownsProcess === true,
     globals: () => {
       globals ??= resolveGlobals(deps.flags(), env, io, settings);
       return globals;

@@ -126,7 +126,14 @@ export async function main(options: MainOptions = {}): Promise<number> {
   }
 
   let program: import('commander').Command | undefined;
-  const ctx = createContext({ io, env, signal: abort.signal, version: VERSION, flags: () => program?.opts() ?? {} });
+  const ctx = createContext({
+    io,
+    env,
+    signal: abort.signal,
+    version: VERSION,
+    ownsProcess: listening,
+    flags: () => program?.opts() ?? {},
+  });
 
   try {
     // Only the command the line names is loaded and built; gh's `--json a,b` comes back expanded.

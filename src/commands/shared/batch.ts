@@ -158,7 +158,10 @@ export interface BatchRun<R> {
  */
 export const BATCH_V8_FLAG = '--optimize-for-size';
 
-/** Asks V8 to favour memory over speed for the rest of the process (a batch is its last work). */
+/**
+ * Asks V8 to favour memory over speed for the rest of the process (a batch is its last work; a
+ * caller running the command in process keeps its own settings: `Context.ownsProcess`).
+ */
 export function favourMemory(): void {
   setFlagsFromString(BATCH_V8_FLAG);
 }
@@ -183,7 +186,8 @@ export async function startBatch<R>(
 ): Promise<BatchRun<R>> {
   if (ctx.io.stdinIsTTY)
     throw new UsageError('the keyword - reads from stdin, but stdin is a terminal', { hint: 'pipe the data in, or give a keyword' });
-  favourMemory();
+  // Process-wide, so only when the process is this command's (not a test's or an embedder's).
+  if (ctx.ownsProcess) favourMemory();
   const window = pageWindow(ctx.env, ctx.clock);
   const resumed = options.resume === undefined ? undefined : await (await import('./batch-resume.js')).readResume(ctx, options);
   const client = await ctx.client();
