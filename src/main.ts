@@ -50,6 +50,23 @@ export interface Stdio {
   readonly columns?: number;
 }
 
+let flagsChanged = false;
+
+/** Sets V8 flags for the rest of the process (`Context.setV8Flags`, for a command that is the process). */
+function setV8Flags(flags: string): void {
+  process.getBuiltinModule('node:v8').setFlagsFromString(flags);
+  flagsChanged = true;
+}
+
+/**
+ * Whether this process's run changed V8's flags. A code cache made after it would carry them, and
+ * V8 rejects a cache whose flags differ from the next run's: the npm loader then makes none
+ * (src/exe/npm.ts).
+ */
+export function v8FlagsChanged(): boolean {
+  return flagsChanged;
+}
+
 export async function main(options: MainOptions = {}): Promise<number> {
   const argv = options.argv ?? process.argv.slice(2);
   const env = options.env ?? process.env;
@@ -131,7 +148,7 @@ export async function main(options: MainOptions = {}): Promise<number> {
     env,
     signal: abort.signal,
     version: VERSION,
-    ownsProcess: listening,
+    setV8Flags: listening ? setV8Flags : undefined,
     flags: () => program?.opts() ?? {},
   });
 

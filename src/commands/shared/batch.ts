@@ -16,9 +16,8 @@
  *   answered definitively, and this run's output continues that file.
  * - **Progress.** At a terminal, a live line of done/total, rate and time left; a summary line at
  *   the end (walk-progress.ts).
- * - **Memory.** A batch asks V8 to favour size (`favourMemory`): flat at a million inputs.
+ * - **Memory.** A batch asks V8 to favour size (`BATCH_V8_FLAG`): flat at a million inputs.
  */
-import { setFlagsFromString } from 'node:v8';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../client/client.js';
 import {
@@ -158,14 +157,6 @@ export interface BatchRun<R> {
  */
 export const BATCH_V8_FLAG = '--optimize-for-size';
 
-/**
- * Asks V8 to favour memory over speed for the rest of the process (a batch is its last work; a
- * caller running the command in process keeps its own settings: `Context.ownsProcess`).
- */
-export function favourMemory(): void {
-  setFlagsFromString(BATCH_V8_FLAG);
-}
-
 /** Names seen in one batch, each resolved once; bounded, so a million distinct names stay flat. */
 const NAME_CACHE = 4096;
 
@@ -186,8 +177,8 @@ export async function startBatch<R>(
 ): Promise<BatchRun<R>> {
   if (ctx.io.stdinIsTTY)
     throw new UsageError('the keyword - reads from stdin, but stdin is a terminal', { hint: 'pipe the data in, or give a keyword' });
-  // Process-wide, so only when the process is this command's (not a test's or an embedder's).
-  if (ctx.ownsProcess) favourMemory();
+  // For the rest of the process (a batch is its last work), where the process is this command's.
+  ctx.setV8Flags(BATCH_V8_FLAG);
   const window = pageWindow(ctx.env, ctx.clock);
   const resumed = options.resume === undefined ? undefined : await (await import('./batch-resume.js')).readResume(ctx, options);
   const client = await ctx.client();
