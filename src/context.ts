@@ -70,6 +70,13 @@ export interface Context {
   /** The command's one wall-clock bound (src/context/deadline.ts): `--timeout`, or a watch's default. */
   deadline: Deadline;
   version: string;
+  /**
+   * Sets V8 flags for the rest of the process (a batch favours memory: src/commands/shared/batch.ts)
+   * where the command is the process (main() on the process's own streams); in a caller's process
+   * (tests, an embedder) it does nothing: the settings are the caller's. main() then knows the run
+   * changed them (`v8FlagsChanged`), so no code cache is made under them.
+   */
+  setV8Flags(flags: string): void;
   globals(): GlobalOptions;
   /**
    * Builds the run's one output, once, after the global flags are checked (program.ts, before the
@@ -120,6 +127,8 @@ export interface ContextDeps {
   env: Env;
   signal: AbortSignal;
   version: string;
+  /** `Context.setV8Flags`; without it, that does nothing. */
+  setV8Flags?: ((flags: string) => void) | undefined;
   clock?: Clock;
   /** The parsed global flags; read on the first `globals()` call, after commander has parsed. */
   flags: () => Record<string, unknown>;
@@ -151,6 +160,7 @@ export function createContext(deps: ContextDeps): Context {
     signal,
     deadline,
     version,
+    setV8Flags: (flags) => deps.setV8Flags?.(flags),
     globals: () => {
       globals ??= resolveGlobals(deps.flags(), env, io, settings);
       return globals;

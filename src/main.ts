@@ -50,6 +50,23 @@ export interface Stdio {
   readonly columns?: number;
 }
 
+let flagsChanged = false;
+
+/** Sets V8 flags for the rest of the process (`Context.setV8Flags`, for a command that is the process). */
+function setV8Flags(flags: string): void {
+  process.getBuiltinModule('node:v8').setFlagsFromString(flags);
+  flagsChanged = true;
+}
+
+/**
+ * Whether this process's run changed V8's flags. A code cache made after it would carry them, and
+ * V8 rejects a cache whose flags differ from the next run's: the npm loader then makes none
+ * (src/exe/npm.ts).
+ */
+export function v8FlagsChanged(): boolean {
+  return flagsChanged;
+}
+
 export async function main(options: MainOptions = {}): Promise<number> {
   const argv = options.argv ?? process.argv.slice(2);
   const env = options.env ?? process.env;
@@ -126,7 +143,14 @@ export async function main(options: MainOptions = {}): Promise<number> {
   }
 
   let program: import('commander').Command | undefined;
-  const ctx = createContext({ io, env, signal: abort.signal, version: VERSION, flags: () => program?.opts() ?? {} });
+  const ctx = createContext({
+    io,
+    env,
+    signal: abort.signal,
+    version: VERSION,
+    setV8Flags: listening ? setV8Flags : undefined,
+    flags: () => program?.opts() ?? {},
+  });
 
   try {
     // Only the command the line names is loaded and built; gh's `--json a,b` comes back expanded.

@@ -5,7 +5,7 @@
  * very source it was made from, so all of them wrap the text the same way.
  */
 import type vm from 'node:vm';
-import type { main } from '../main.js';
+import type { main, v8FlagsChanged } from '../main.js';
 
 /** The single executable's asset names (src/build/exe.mjs embeds them). */
 export const BODY = 'rsi.cjs';
@@ -14,6 +14,8 @@ export const CACHE = 'rsi.cache';
 export interface Body {
   readonly script: vm.Script;
   readonly main: typeof main;
+  /** Whether the run changed V8's flags (then a code cache made after it would not fit the next run). */
+  readonly v8FlagsChanged: typeof v8FlagsChanged;
 }
 
 /**
@@ -30,7 +32,7 @@ export function compileBody(source: string, cachedData?: Uint8Array, filename: s
   // From getBuiltinModule, not an import: the boot script loads node:vm only when it compiles.
   const { Script } = process.getBuiltinModule('node:vm');
   const script = new Script(source, { filename, cachedData });
-  const module = { exports: {} as { main: typeof main } };
+  const module = { exports: {} as { main: typeof main; v8FlagsChanged: typeof v8FlagsChanged } };
   script.runInThisContext()(module.exports, require, module, filename);
-  return { script, main: module.exports.main };
+  return { script, main: module.exports.main, v8FlagsChanged: module.exports.v8FlagsChanged };
 }

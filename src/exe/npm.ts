@@ -54,7 +54,7 @@ export function boot(options: BootOptions): void {
   const cache = options.dir ? cacheFile(options.dir, source, options.words) : undefined;
   const held = cache ? readCache(cache) : undefined;
   const shape = runShape(options.argv, options.words);
-  const { script, main } = compileBody(source, held?.data, options.bundle);
+  const { script, main, v8FlagsChanged } = compileBody(source, held?.data, options.bundle);
   const rejected = held !== undefined && script.cachedDataRejected === true;
   const shapes = held && !rejected ? held.shapes : [];
   const write = cache !== undefined && (held === undefined || rejected || (!shapes.includes(shape) && shapes.length < MAX_SHAPES));
@@ -63,7 +63,9 @@ export function boot(options: BootOptions): void {
     // the failure wins over a 0 (which Node's timing decides, 22.13 and 26 differ).
     if (!process.exitCode) process.exitCode = code;
     // Only after a run that succeeded: a typo (`rsi kewords`, exit 2) leaves no file of its own.
-    if (write && process.exitCode === 0) writeCache(cache, [...shapes, shape], () => script.createCachedData());
+    // Nor after a run that changed V8's flags (a batch favours memory): V8 would reject that cache
+    // in the next run, which does not set them.
+    if (write && process.exitCode === 0 && !v8FlagsChanged()) writeCache(cache, [...shapes, shape], () => script.createCachedData());
   });
 }
 

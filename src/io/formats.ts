@@ -148,8 +148,12 @@ function chosen<T>(columns: readonly Column<T>[], job: RowsJob<T>): readonly Col
  * lack (the JSON formats keep it).
  */
 async function programColumns<T>(
-  job: RowsJob<T>,
+  given: RowsJob<T>,
 ): Promise<{ columns: Column<T>[]; rows: AsyncIterable<T> | Iterable<T>; later: (row: T) => void }> {
+  // Each column asks for the row's JSON (a member column, the number literal check below), and
+  // `rowJson` may build it anew (a batch row led by its input): once a row, not once a column.
+  const rowJson = lastRowMemo(given.rowJson);
+  const job: RowsJob<T> = { ...given, rowJson };
   let rows = job.rows;
   let sample: readonly T[];
   if (Array.isArray(rows)) sample = rows;
@@ -161,14 +165,39 @@ async function programColumns<T>(
   let columns = [...chosen(job.columns, job)];
   let later = (_row: T): void => undefined;
   if (job.addUnknown && !job.fields) {
-    const unknown = unknownMembers(columns, sample, job.rowJson);
-    columns = [...columns, ...memberColumns(unknown, job.rowJson)];
+    const unknown = unknownMembers(columns, sample, rowJson);
+    columns = [...columns, ...memberColumns(unknown, rowJson)];
     if (!Array.isArray(job.rows)) later = laterMembers(job, columns);
   }
   columns = expandColumns(columns, sample);
   // A number keeps the service's spelling where the row shows which member it is.
-  columns = columns.map((c) => ({ ...c, value: (row: T) => exactInRow(c.value(row), job.rowJson(row)) }));
+  columns = columns.map((c) => ({
+    ...c,
+    value: (row: T) => {
+      const value = c.value(row);
+      return typeof value === 'number' ? exactInRow(value, rowJson(row)) : value;
+    },
+  }));
   return { columns, rows, later };
+}
+
+/**
+ * `rowJson` remembering the last row it was asked about: the columns of one row ask in turn, and a
+ * row's JSON may be a new object each time (`ledBy`), which at a million rows is most of what a
+ * batch allocates (docs/performance.md, "Batches and walks at the latency limit").
+ */
+function lastRowMemo<T>(rowJson: (row: T) => unknown): (row: T) => unknown {
+  let lastRow: T | undefined;
+  let lastJson: unknown;
+  let seen = false;
+  return (row) => {
+    if (!seen || row !== lastRow) {
+      lastJson = rowJson(row);
+      lastRow = row;
+      seen = true;
+    }
+    return lastJson;
+  };
 }
 
 /** Warns once when a streamed row's JSON has a top-level member none of the columns reads. */

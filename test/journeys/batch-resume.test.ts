@@ -28,11 +28,20 @@ async function keywordIds(): Promise<string[]> {
   }
 }
 
-/** Runs rsi with stdin from `input`, stdout to `out` (appended); `stop` sees stdout as it grows and may SIGTERM. */
-function rsiTo(args: string[], input: string, out: string, stop?: (lines: number) => boolean) {
+/**
+ * Runs rsi with stdin from `input`, stdout to `out` (appended); `stop` sees stdout as it grows and
+ * may SIGTERM. `node` are Node's own arguments (a preload), `env` more of the environment.
+ */
+function rsiTo(
+  args: string[],
+  input: string,
+  out: string,
+  stop?: (lines: number) => boolean,
+  { node = [], env = {} }: { node?: string[]; env?: Record<string, string> } = {},
+) {
   return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [RSI_BIN, ...args], {
-      env: cleanEnv({ RSI_TOKEN: e2e.token, RSI_BASE_URL: e2e.url, RSI_CONFIG_DIR: e2e.configDir }),
+    const child = spawn(process.execPath, [...node, RSI_BIN, ...args], {
+      env: cleanEnv({ RSI_TOKEN: e2e.token, RSI_BASE_URL: e2e.url, RSI_CONFIG_DIR: e2e.configDir, ...env }),
       stdio: [openSync(input, 'r'), 'pipe', 'pipe'],
     });
     let lines = 0;
@@ -80,5 +89,34 @@ describe('a batch stopped by SIGTERM, then --resume', () => {
       .map((l) => JSON.parse(l) as { input: string; id: string });
     expect(rows.map((r) => r.input)).toEqual(inputs);
     expect(rows.every((r) => r.id === r.input)).toBe(true);
+  });
+
+  // docs/performance.md, "Batches and walks at the latency limit": flat memory at 10^6 inputs is
+  // V8's --optimize-for-size, set by the batch itself (src/commands/shared/batch.ts, BATCH_V8_FLAG),
+  // never by a command that sends one request. The flags each process sets are logged by a preload.
+  it('a batch favours memory (V8 --optimize-for-size, set at run time); a single GET does not', async () => {
+    const [id] = await keywordIds();
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-v8-flags-'));
+    const input = join(dir, 'ids.txt');
+    writeFileSync(input, `${id}\n${id}\n`);
+    const preload = join(dir, 'log-v8-flags.cjs');
+    writeFileSync(
+      preload,
+      `const v8 = require('node:v8');
+const set = v8.setFlagsFromString;
+v8.setFlagsFromString = (flags) => { require('node:fs').appendFileSync(process.env.V8_FLAGS_LOG, flags + '\\n'); set(flags); };
+`,
+    );
+    const flagsOf = async (args: string[], name: string): Promise<string[]> => {
+      const log = join(dir, `${name}.log`);
+      writeFileSync(log, '');
+      const out = join(dir, `${name}.out`);
+      const run = await rsiTo(args, input, out, undefined, { node: ['--require', preload], env: { V8_FLAGS_LOG: log } });
+      expect(run.code, run.stderr).toBe(0);
+      expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(name === 'batch' ? 2 : 1);
+      return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    };
+    expect(await flagsOf(['keywords', 'get', '-', '--format', 'ndjson'], 'batch')).toEqual(['--optimize-for-size']);
+    expect(await flagsOf(['keywords', 'get', id!, '--format', 'ndjson'], 'one')).toEqual([]);
   });
 });

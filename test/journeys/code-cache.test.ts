@@ -8,6 +8,7 @@
  */
 import {
   type Stats,
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -95,6 +96,19 @@ describe.skipIf(process.platform === 'win32')('the code cache of the npm path', 
     const r = await runCli(['kewords', 'search', 'egfr'], { env });
     expect(r.code).toBe(2);
     expect(caches(folder)).toEqual([]);
+  });
+
+  // A batch sets V8's --optimize-for-size (src/commands/shared/batch.ts): V8 would reject a cache
+  // made under it in the next run, which does not set it, and that run would write it again.
+  it('a batch changes V8’s flags, so it writes nothing; the next run of the same word does', async () => {
+    const { env, folder } = cacheHome();
+    const batchEnv = { ...env, RSI_TOKEN: 'test-token', RSI_BASE_URL: 'http://127.0.0.1:9' };
+    const batch = await runCli(['keywords', 'get', '-', '--format', 'ndjson'], { env: batchEnv, input: '# no items\n' });
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(existsSync(folder) ? caches(folder) : []).toEqual([]);
+    const help = await runCli(['keywords', 'get', '--help'], { env });
+    expect(help.code, help.stderr).toBe(0);
+    expect(caches(folder)).toEqual([expect.stringMatching(/-keywords\.cache$/)]);
   });
 
   it('a damaged or foreign cache is ignored and replaced, and the run is the same', async () => {

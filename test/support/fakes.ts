@@ -140,6 +140,8 @@ export function fakeCtx(io: Io, options: FakeCtxOptions | OutputFormat = {}): Co
     signal: deadline.signal,
     deadline,
     version: 'test',
+    // A test's process is not the command's: V8's flags stay the test runner's.
+    setV8Flags: () => undefined,
     globals: () => globals,
     prepareOutput: async (shape) => (output = build(shape)),
     output: () => (output ??= build()),
