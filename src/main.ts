@@ -11,6 +11,7 @@ import { colourWanted } from './io/colors.js';
 import { utf8Locale } from './io/pictures.js';
 import * as sanitize from './io/sanitize.js';
 import { Secrets } from './io/secrets.js';
+import { flagsWereChanged, setV8Flags } from './io/v8-flags.js';
 import { exitOutsideShield } from './io/shield.js';
 import { explainError, programFor } from './program.js';
 import { PACKAGE_NAME, VERSION } from './release.js';
@@ -50,21 +51,14 @@ export interface Stdio {
   readonly columns?: number;
 }
 
-let flagsChanged = false;
-
-/** Sets V8 flags for the rest of the process (`Context.setV8Flags`, for a command that is the process). */
-function setV8Flags(flags: string): void {
-  process.getBuiltinModule('node:v8').setFlagsFromString(flags);
-  flagsChanged = true;
-}
-
 /**
- * Whether this process's run changed V8's flags. A code cache made after it would carry them, and
- * V8 rejects a cache whose flags differ from the next run's: the npm loader then makes none
- * (src/exe/npm.ts).
+ * Whether this process's run changed V8's flags (a batch's `--optimize-for-size` through
+ * `Context.setV8Flags`, `--jq`'s `--liftoff-only`: src/io/v8-flags.ts). A code cache made after it
+ * would carry them, and V8 rejects a cache whose flags differ from the next run's: the npm loader
+ * then makes none (src/exe/npm.ts).
  */
 export function v8FlagsChanged(): boolean {
-  return flagsChanged;
+  return flagsWereChanged();
 }
 
 export async function main(options: MainOptions = {}): Promise<number> {

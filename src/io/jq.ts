@@ -8,6 +8,7 @@
  * bounded. The build copies the package's `jq.wasm` to `dist/jq.wasm`, beside the chunks; it is read
  * as bytes and compiled here once, and the compiled module goes to the thread.
  */
+import { setV8Flags } from './v8-flags.js';
 import type { JqJob, JqWorkerData, JqWorkerMessage } from './jq-worker.js';
 import { CliError, UsageError } from '../errors.js';
 
@@ -309,8 +310,9 @@ function engineWords(raw: string): string {
  */
 function compiledWasm(): Promise<object> {
   wasmModule ??= (async () => {
-    const [v8, bytes] = await Promise.all([import('node:v8'), wasmBytes()]);
-    v8.setFlagsFromString('--liftoff-only');
+    const bytes = await wasmBytes();
+    // Remembered as a change of V8's flags: no code cache is made after this run (./v8-flags.ts).
+    setV8Flags('--liftoff-only');
     // The project's `lib` has no WebAssembly types; compile is all that is used.
     const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } };
     return wasm.compile(bytes);

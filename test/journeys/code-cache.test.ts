@@ -111,6 +111,17 @@ describe.skipIf(process.platform === 'win32')('the code cache of the npm path', 
     expect(caches(folder)).toEqual([expect.stringMatching(/-keywords\.cache$/)]);
   });
 
+  // --jq compiles jq's wasm with V8's baseline compiler only (--liftoff-only, src/io/jq.ts): the same.
+  it('a --jq run changes V8’s flags too, so it writes nothing; the next run of the same word does', async () => {
+    const { env, folder } = cacheHome();
+    const jq = await runCli(['config', 'list', '--jq', 'keys'], { env });
+    expect(jq.code, jq.stderr).toBe(0);
+    expect(existsSync(folder) ? caches(folder) : []).toEqual([]);
+    const plain = await runCli(['config', 'list', '--json'], { env });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(caches(folder)).toEqual([expect.stringMatching(/-config\.cache$/)]);
+  });
+
   it('a damaged or foreign cache is ignored and replaced, and the run is the same', async () => {
     const { env, folder } = cacheHome();
     const reference = await completion(env);
