@@ -124,6 +124,13 @@ describe('each --json document validates against its published schema', () => {
     expect((await validator('doctor'))([{ name: 'x', ok: 'yes', detail: '' }])).toBe(false);
   });
 
+  it('a schema is a JSON document like any other: --jq filters it', async () => {
+    const r = await runCli(['help', 'schema', 'status', '--jq', '.required']);
+    expect(r.code, r.stderr).toBe(0);
+    const printed = JSON.parse((await runCli(['help', 'schema', 'status'])).stdout) as { required: string[] };
+    expect(JSON.parse(r.stdout)).toEqual(printed.required);
+  });
+
   it('the package ships a schema for every command rsi help schema lists, and nothing else', async () => {
     const r = await runCli(['help', 'schema']);
     const listed = r.stdout

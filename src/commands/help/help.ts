@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { type CommandDeclaration, commandFor } from '../declaration.js';
 import { UsageError } from '../../errors.js';
 import { environmentHelp } from './layout.js';
+import { printJson } from '../../io/output.js';
 import { on, type OptionSpecs, parseOptions, withOptions } from '../shared/options.js';
 
 /** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
@@ -53,7 +54,10 @@ export function build(ctx: Context): Command {
       }
       if (words[0] === 'schema' && !program.commands.some((c) => c.name() === 'schema')) {
         const { printSchema } = await import('./schema-command.js');
-        printSchema(words.slice(1), program.configureOutput().writeOut ?? (() => undefined));
+        const write = program.configureOutput().writeOut ?? (() => undefined);
+        const out = ctx.output();
+        // A document like any --json one: --jq filters it (`rsi help schema status --jq .required`).
+        await printSchema(words.slice(1), write, async (schema, text) => (out.jq ? printJson(out, schema) : write(text)));
         return;
       }
       let cmd = program;

@@ -5,7 +5,15 @@
 import { UsageError } from '../../errors.js';
 import { DOCUMENTS, documentSchema } from './schemas.js';
 
-export function printSchema(words: readonly string[], write: (text: string) => void): void {
+/**
+ * `write` prints the list; `print` the schema, a JSON document (with its text, two-space
+ * indented), which `--jq` filters like any other.
+ */
+export async function printSchema(
+  words: readonly string[],
+  write: (text: string) => void,
+  print: (schema: object, text: string) => Promise<void>,
+): Promise<void> {
   const path = words.join(' ').trim().replace(/\s+/g, ' ');
   const known = Object.keys(DOCUMENTS);
   if (path === '') {
@@ -17,5 +25,5 @@ export function printSchema(words: readonly string[], write: (text: string) => v
     const own = path === 'api' || path === 'mcp call' ? ` (${path} prints the service's JSON as it came: no fixed shape)` : '';
     throw new UsageError(`no JSON Schema for "${path}"${own}`, { hint: `the commands with one: ${known.join(', ')}` });
   }
-  write(`${JSON.stringify(schema, null, 2)}\n`);
+  await print(schema, `${JSON.stringify(schema, null, 2)}\n`);
 }
