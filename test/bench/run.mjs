@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench`: measures every target of issue 13 against a baseline measured in the same run,
+// `npm run bench`: measures every performance target against a baseline measured in the same run,
 // on this machine, and writes docs/performance.md. All pairs run in one interleaved loop (each
 // round runs every baseline and its candidate once, the order flipping every round), so drift in
 // machine load hits both sides of every ratio alike. Every figure is a median; a ratio is the
@@ -571,15 +571,6 @@ async function main() {
         target ? f.ratio <= target : undefined,
       );
     }
-    if (!ONLY)
-      results.push({
-        name: '`npm test` wall time',
-        value: 'see "The suite" below',
-        baseline: 'measured separately',
-        ratio: '',
-        target: '≤ 0.5×',
-        met: 'see below',
-      });
 
     // --- pages in flight at 50 ms: what the default buys, outside the interleaved loop ---------
     if (ONLY !== 'scripting') await inFlightSweep(node, walkArgs(nsclc), slowEnv, latency.baseline.run, total);
@@ -1191,7 +1182,7 @@ function writeReport() {
   const lines = [
     '# Performance',
     '',
-    'Measured by `npm run bench` (test/bench/run.mjs): every target of issue 13 in one interleaved',
+    'Measured by `npm run bench` (test/bench/run.mjs): every performance target in one interleaved',
     `run, ${RUNS} counted rounds after ${WARMUP} warm-up rounds. Each round runs every baseline and its`,
     'candidate once (the order flips every round), so machine load hits both sides alike; a figure is',
     'a median and a ratio is the median of the per-round ratios. Wall time is measured by the bench;',
