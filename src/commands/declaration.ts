@@ -94,6 +94,12 @@ export interface CommandDeclaration {
    * servers (`sandbox`, `mcp serve`) run until stopped.
    */
   ownTimeout?: true | undefined;
+  /**
+   * The command prints text, never JSON, on this line: what it prints instead, for `--jq`'s
+   * refusal (exit 2), as `--fields` is refused where there are no columns. Undefined for a line that
+   * prints JSON (`rsi help schema status`).
+   */
+  printsText?: ((line: { args: readonly unknown[] }) => string | undefined) | undefined;
 }
 
 /**

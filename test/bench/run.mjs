@@ -1096,7 +1096,8 @@ async function loadedBytes(args, env) {
       `register(${JSON.stringify(pathToFileUrl(hooks))});\n` +
       `const orig = Module._extensions['.js'];\n` +
       `Module._extensions['.js'] = function (m, f) { appendFileSync(${JSON.stringify(out)}, pathToFileURL(f).href + '\\n'); return orig(m, f); };\n` +
-      `const origCjs = Module._extensions['.cjs'];\n` +
+      // Node 26 has no handler of its own for .cjs (the .js one loads it): wrap whichever loads it.
+      `const origCjs = Module._extensions['.cjs'] ?? orig;\n` +
       `Module._extensions['.cjs'] = function (m, f) { appendFileSync(${JSON.stringify(out)}, pathToFileURL(f).href + '\\n'); return origCjs(m, f); };\n` +
       // The npm path's loader reads the bundle itself (src/exe/npm.ts), as a vm.Script's source.
       `import fs from 'node:fs';\nconst read = fs.readFileSync;\n` +

@@ -19,6 +19,19 @@ describe('--jq', () => {
     expect(r.stdout).toBe('EGFR\n3\n');
   });
 
+  it('is refused (exit 2) where the command prints text, not JSON; a schema is JSON', async () => {
+    for (const [args, says] of [
+      [['completion', 'bash'], 'rsi completion prints a shell script'],
+      [['help', 'status'], 'rsi help prints help text (rsi help schema <command> prints JSON)'],
+      [['help', 'schema'], 'rsi help prints help text'],
+    ] as const) {
+      const r = await rsi([...args, '--jq', '.']);
+      expect({ code: r.code, out: r.stdout }, args.join(' ')).toEqual({ code: 2, out: '' });
+      expect(r.stderr).toContain(`rsi: --jq: ${says}`);
+    }
+    expect((await rsi(['help', 'schema', 'status', '--jq', '.title'])).stdout).toBe('rsi status --json\n');
+  });
+
   it('sees the whole --all collection as one array', async () => {
     const all = await rsi(['keywords', 'search', 'a', '--all', '--json']);
     const r = await rsi(['keywords', 'search', 'a', '--all', '--jq', 'length']);

@@ -32,6 +32,7 @@ export const command: CommandDeclaration = {
   path: 'completion',
   description: 'print a shell completion script (bash, zsh, fish or powershell)',
   examples: ['source <(rsi completion bash)', 'rsi completion powershell >> $PROFILE'],
+  printsText: () => 'prints a shell script',
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {

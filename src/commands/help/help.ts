@@ -24,6 +24,11 @@ export const command: CommandDeclaration = {
   description:
     'show help for a command, e.g. `rsi help analyses run`; `rsi help environment`: the global options; `rsi help schema status`: the JSON Schema of its --json',
   examples: ['rsi help analyses run', 'rsi help environment', 'rsi help schema status', 'rsi help keywords search --man'],
+  // Only a schema is JSON (`rsi help schema status --jq .required`); the list of them is text too.
+  printsText: ({ args }) => {
+    const words = (args[0] as string[] | undefined) ?? [];
+    return words[0] === 'schema' && words.length > 1 ? undefined : 'prints help text (rsi help schema <command> prints JSON)';
+  },
 };
 
 export function build(ctx: Context): Command {

@@ -3,6 +3,7 @@
  * request: an unknown field or a jq expression that does not compile is exit 2 with nothing sent.
  * The shape goes into the run's one output (`ctx.prepareOutput`), which every printer is handed.
  */
+import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { CommandDeclaration } from '../declaration.js';
 import { chooseFields, projectFields } from './fields.js';
@@ -21,6 +22,8 @@ export async function outputShape(
 ): Promise<OutputShape> {
   const { fields, jq, format } = ctx.globals();
   if (fields === undefined && jq === undefined) return {};
+  const text = jq === undefined ? undefined : declaration.printsText?.(line);
+  if (text !== undefined) throw new UsageError(`--jq: rsi ${declaration.path} ${text}, not JSON`, { hint: 'run it without --jq' });
   const chosen = fields === undefined ? undefined : chooseFields(declaration, fields, { format, ...line });
   const [program] = await Promise.all([
     jq === undefined
