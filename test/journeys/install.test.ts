@@ -18,7 +18,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import module from 'node:module';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -345,28 +344,31 @@ describe("the update check of an install from the tarball (npm's registry settin
 });
 
 describe('the start-up compile cache', () => {
-  const supported = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-
-  it(`is ${supported ? 'written under $XDG_CACHE_HOME/rsi' : 'not used: this Node has no module.enableCompileCache'}`, async () => {
+  // A command's help loads the bundle (the root's screen does not: dist/root-help.cjs answers it),
+  // and the npm loader writes V8's code cache after it (src/exe/npm.ts).
+  it('is written under $XDG_CACHE_HOME/rsi', async () => {
     const cache = join(work, 'cache-used');
-    const r = await runCli(['--help'], { bin: rsi, cwd: elsewhere, env: env({ XDG_CACHE_HOME: cache }) });
+    const r = await runCli(['help', 'keywords'], { bin: rsi, cwd: elsewhere, env: env({ XDG_CACHE_HOME: cache }) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
-    const dir = join(cache, 'rsi', 'compile');
-    if (supported) expect(readdirSync(dir, { recursive: true }).length).toBeGreaterThan(0);
-    else expect(existsSync(dir)).toBe(false);
+    expect(readdirSync(join(cache, 'rsi', 'compile'), { recursive: true }).length).toBeGreaterThan(0);
   });
 
   it('a cache folder that cannot be made costs nothing visible: same output, exit 0', async () => {
     const blocker = join(work, 'not-a-folder');
     writeFileSync(blocker, '');
-    const r = await runCli(['--version'], { bin: rsi, cwd: elsewhere, env: env({ XDG_CACHE_HOME: blocker }) });
-    expect(r).toMatchObject({ code: 0, stdout: `${PKG.version}\n`, stderr: '' });
+    const reference = await runCli(['help', 'keywords'], {
+      bin: rsi,
+      cwd: elsewhere,
+      env: env({ XDG_CACHE_HOME: join(work, 'cache-ref') }),
+    });
+    const r = await runCli(['help', 'keywords'], { bin: rsi, cwd: elsewhere, env: env({ XDG_CACHE_HOME: blocker }) });
+    expect(r).toMatchObject({ code: 0, stdout: reference.stdout, stderr: '' });
   });
 
   it('NODE_DISABLE_COMPILE_CACHE keeps its Node meaning', async () => {
     const cache = join(work, 'cache-disabled');
-    const r = await runCli(['--version'], {
+    const r = await runCli(['help', 'keywords'], {
       bin: rsi,
       cwd: elsewhere,
       env: env({ XDG_CACHE_HOME: cache, NODE_DISABLE_COMPILE_CACHE: '1' }),
