@@ -164,7 +164,7 @@ async function printCard(opts: GetOptions, ctx: Context, card: KeywordCard): Pro
   const cardColumns = columnsOf<Card>(fields, { only: CARD });
   // As `key  value` lines: the names in lower case, each score its bar and figure.
   const tableCard = columnsOf<Card>(fields, { only: TABLE_CARD }).map((c) => {
-    const i = SCORES.findIndex((n) => n === c.key);
+    const i = (SCORES as readonly string[]).indexOf(c.key ?? '');
     return { ...c, header: c.header.toLowerCase(), ...(i >= 0 ? { value: () => scoreText(scores[SCORES[i]!], i) } : {}) };
   });
   const sections = [];
