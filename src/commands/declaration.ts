@@ -211,3 +211,14 @@ export function only(mode: FieldMode, f: Field): Field {
 export function commandFor(declaration: CommandDeclaration): Command {
   return new Command(declaration.path.split(' ').at(-1)).description(declaration.description);
 }
+
+/**
+ * The project argument of the commands that act on one (status, signals, opportunities, analyses
+ * run; scoreboard adds why a name needs the API): one wording for all, as help and man pages show it.
+ */
+export function withProjectArgument(cmd: Command): Command {
+  return cmd.argument(
+    '[project]',
+    'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
+  );
+}

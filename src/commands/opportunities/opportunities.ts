@@ -5,7 +5,7 @@ import { printRows, printSections } from '../../io/output.js';
 import { leftOutNote } from '../../io/lines.js';
 import { forPeopleOr, inTable, printReplyOrLines } from '../../io/replies.js';
 import { on, type OptionSpecs, type OptionsOf, parseOptions, withOptions } from '../shared/options.js';
-import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../declaration.js';
+import { type CommandDeclaration, columnsOf, commandFor, type Field, field, withProjectArgument } from '../declaration.js';
 
 /** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
 const OPTIONS = {
@@ -77,10 +77,7 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  const cmd = commandFor(command).argument(
-    '[project]',
-    'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
-  );
+  const cmd = withProjectArgument(commandFor(command));
   return withOptions(cmd, OPTIONS).action(async (given: string | undefined, flags: Record<string, unknown>) => {
     const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
     const { web, ...options } = parseOptions(OPTIONS, flags);

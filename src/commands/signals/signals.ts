@@ -4,7 +4,7 @@ import { ANALYSIS_MODES } from '../../client/enums.js';
 import { printListing } from '../../io/replies.js';
 import type { Signal } from '../../client/schemas.js';
 import { int, on, oneOf, type OptionSpecs, type OptionsOf, parseOptions, text, withOptions } from '../shared/options.js';
-import { type CommandDeclaration, columnsOf, commandFor, type Field, field } from '../declaration.js';
+import { type CommandDeclaration, columnsOf, commandFor, type Field, field, withProjectArgument } from '../declaration.js';
 import { LIMITS, rangeText } from '../../client/limits.js';
 
 /** The options, as data: flags, help and parsers (src/commands/shared/options.ts). */
@@ -53,10 +53,7 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  const cmd = commandFor(command).argument(
-    '[project]',
-    'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
-  );
+  const cmd = withProjectArgument(commandFor(command));
   return withOptions(cmd, OPTIONS).action(async (given: string | undefined, flags: Record<string, unknown>) => {
     const project = await (await import('../shared/pick.js')).projectOrPick(ctx, given);
     const { web, ...options } = parseOptions(OPTIONS, flags);

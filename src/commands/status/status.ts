@@ -10,7 +10,7 @@ import { assertNoFailedAnalyses } from '../shared/exit-policy.js';
 import { note } from '../../io/lines.js';
 import { printDocumentOr, printsDocuments } from '../../io/replies.js';
 import { on, type OptionSpecs, parseOptions, seconds, withOptions } from '../shared/options.js';
-import { type CommandDeclaration, commandFor } from '../declaration.js';
+import { type CommandDeclaration, commandFor, withProjectArgument } from '../declaration.js';
 import { STATUS_FIELDS } from './fields.js';
 
 export interface StatusOptions {
@@ -55,10 +55,7 @@ const OPTIONS = {
 } satisfies OptionSpecs;
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  const cmd = commandFor(command).argument(
-    '[project]',
-    'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
-  );
+  const cmd = withProjectArgument(commandFor(command));
   return withOptions(cmd, OPTIONS)
     .addHelpText(
       'after',

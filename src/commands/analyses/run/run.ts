@@ -33,7 +33,7 @@ import { suggest } from '../../../io/text.js';
 import { readInput } from '../../shared/flags.js';
 import * as ops from '../../../ops/analyses.js';
 import { confirmedByReadingBack, READ_BACK_NOTE } from '../../../ops/writes.js';
-import { type CommandDeclaration, columnsOf, commandFor, columnOnly, field, jsonOnly } from '../../declaration.js';
+import { type CommandDeclaration, columnsOf, commandFor, columnOnly, field, jsonOnly, withProjectArgument } from '../../declaration.js';
 import { LIMITS, rangeText } from '../../../client/limits.js';
 
 // The use case's parts, where the command's tests have always found them.
@@ -161,10 +161,7 @@ export const command: CommandDeclaration = {
 };
 
 export function build(ctx: Context, runF: typeof run = run): Command {
-  const cmd = commandFor(command).argument(
-    '[project]',
-    'project UUID or exact name; left out: the default project (rsi config set project), else picked at a terminal',
-  );
+  const cmd = withProjectArgument(commandFor(command));
   return withOptions(cmd, OPTIONS)
     .addHelpText(
       'after',
