@@ -29,9 +29,18 @@ export interface Body {
  * stack traces and its `__filename` (the npm bundle finds jq's files beside itself from it).
  */
 export function compileBody(source: string, cachedData?: Uint8Array, filename: string = BODY): Body {
+  return runBody(compileScript(source, cachedData, filename), filename);
+}
+
+/** The bundle compiled, not yet run (`compileBody`'s first half). */
+export function compileScript(source: string, cachedData?: Uint8Array, filename: string = BODY): vm.Script {
   // From getBuiltinModule, not an import: the boot script loads node:vm only when it compiles.
   const { Script } = process.getBuiltinModule('node:vm');
-  const script = new Script(source, { filename, cachedData });
+  return new Script(source, { filename, cachedData });
+}
+
+/** The compiled bundle evaluated (`compileBody`'s second half): its exports. */
+export function runBody(script: vm.Script, filename: string = BODY): Body {
   const module = { exports: {} as { main: typeof main; v8FlagsChanged: typeof v8FlagsChanged } };
   script.runInThisContext()(module.exports, require, module, filename);
   return { script, main: module.exports.main, v8FlagsChanged: module.exports.v8FlagsChanged };

@@ -17,11 +17,16 @@
  * a run that exits 0 writes, so a mistyped command word leaves no file.
  *
  * Written 0600 through a new temporary file (created exclusively: never through a link) renamed
- * over the old one, so a concurrent run reads the old file or the new, never half of one; a
- * checksum of the payload is checked before V8 sees it (a release V8 does not verify its own). A
- * cache that cannot be read, written or trusted only costs the saving: never an error, never a line.
+ * over the old one, so a concurrent run reads the old file or the new, never half of one. V8 checks
+ * the payload's checksum (`checked`): a release V8 does not unless told to, and a damaged cache is
+ * then a fatal error. A cache that cannot be read, written or trusted only costs the saving: never
+ * an error, never a line.
+ *
+ * What a start touches is most of what it costs on a machine whose kernel is slow to hand out
+ * memory (docs/performance.md, "Where the time goes"): the cache is read into the memory the
+ * bundle was read into, once the bundle is a string.
  */
-import { type Body, compileBody } from './load.js';
+import { type Body, compileBody, compileScript, runBody } from './load.js';
 
 /**
  * The bundle compiled and evaluated without a code cache, for a tool that runs it in its own
@@ -32,7 +37,7 @@ export function load(bundle: string): Body {
 }
 
 /** The header's first word and format version: a file that does not start so is ignored. */
-const MAGIC = 'rsi-code-cache/1';
+const MAGIC = 'rsi-code-cache/2';
 /** At most this many run shapes per file; past it, a new shape no longer rewrites the cache. */
 export const MAX_SHAPES = 32;
 
@@ -49,12 +54,13 @@ export interface BootOptions {
 
 /** Compiles the bundle (with its cache when there is one), runs main() as the process, keeps the cache. */
 export function boot(options: BootOptions): void {
-  const fs = process.getBuiltinModule('node:fs');
-  const source = fs.readFileSync(options.bundle, 'latin1');
+  const read = readFile(options.bundle);
+  const source = read.bytes.toString('latin1');
   const cache = options.dir ? cacheFile(options.dir, source, options.words) : undefined;
-  const held = cache ? readCache(cache) : undefined;
+  const held = cache ? readCache(cache, read.block) : undefined;
   const shape = runShape(options.argv, options.words);
-  const { script, main, v8FlagsChanged } = compileBody(source, held?.data, options.bundle);
+  const script = held ? checked(() => compileScript(source, held.data, options.bundle)) : compileScript(source, undefined, options.bundle);
+  const { main, v8FlagsChanged } = runBody(script, options.bundle);
   const rejected = held !== undefined && script.cachedDataRejected === true;
   const shapes = held && !rejected ? held.shapes : [];
   const write = cache !== undefined && (held === undefined || rejected || (!shapes.includes(shape) && shapes.length < MAX_SHAPES));
@@ -65,7 +71,8 @@ export function boot(options: BootOptions): void {
     // Only after a run that succeeded: a typo (`rsi kewords`, exit 2) leaves no file of its own.
     // Nor after a run that changed V8's flags (a batch favours memory): V8 would reject that cache
     // in the next run, which does not set them.
-    if (write && process.exitCode === 0 && !v8FlagsChanged()) writeCache(cache, [...shapes, shape], () => script.createCachedData());
+    if (write && process.exitCode === 0 && !v8FlagsChanged())
+      writeCache(cache, [...shapes, shape], () => checked(() => script.createCachedData()));
   });
 }
 
@@ -99,33 +106,64 @@ interface Held {
   readonly shapes: readonly string[];
 }
 
-/** The cache's payload and the shapes it was made after; undefined for a missing, foreign or damaged file. */
-function readCache(file: string): Held | undefined {
+/** The cache's payload and the shapes it was made after, read into `block` when it fits; undefined for a missing or foreign file. */
+function readCache(file: string, block: Buffer): Held | undefined {
   const fs = process.getBuiltinModule('node:fs');
   let bytes: Buffer;
   try {
     // O_NOFOLLOW: the folder is the user's and 0700, but a link in it is still not followed.
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
-    try {
-      bytes = fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    bytes = readFile(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0), block).bytes;
   } catch {
     return undefined;
   }
-  const end = bytes.indexOf(10);
-  if (end < 0 || end > 8192) return undefined;
-  const header = /^rsi-code-cache\/1 ([0-9a-f]{8}) (\[.*\])$/.exec(bytes.toString('latin1', 0, end));
+  const end = bytes.subarray(0, 8192).indexOf(10);
+  if (end < 0) return undefined;
+  const header = /^rsi-code-cache\/2 (\[.*\])$/.exec(bytes.toString('latin1', 0, end));
   if (!header) return undefined;
-  const data = bytes.subarray(end + 1);
-  if (crc32(data) !== header[1]) return undefined;
   try {
-    const shapes: unknown = JSON.parse(header[2] as string);
+    const shapes: unknown = JSON.parse(header[1] as string);
     if (!Array.isArray(shapes) || !shapes.every((s) => typeof s === 'string')) return undefined;
-    return { data, shapes };
+    return { data: bytes.subarray(end + 1), shapes };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A whole file's bytes, in `block` when they fit (else in new memory, which `block` then is):
+ * readFileSync's own buffer would be memory touched for the first time once more.
+ */
+function readFile(file: string, flags: number = 0, into?: Buffer): { bytes: Buffer; block: Buffer } {
+  const fs = process.getBuiltinModule('node:fs');
+  const fd = fs.openSync(file, flags);
+  try {
+    const size = fs.fstatSync(fd).size;
+    const block = into && into.length >= size ? into : Buffer.allocUnsafeSlow(size);
+    for (let done = 0; done < size; ) {
+      const n = fs.readSync(fd, block, done, size - done, done);
+      if (n === 0) throw new Error(`${file} was cut while it was read`);
+      done += n;
+    }
+    return { bytes: block.subarray(0, size), block };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * `work` (compiling with a cache, or making one) with V8's `--verify-snapshot-checksum` on: V8 then
+ * checks the cache's checksum and rejects a damaged one (`cachedDataRejected`) instead of stopping
+ * the process. The flag is part of the flags V8 keys a cache on, so a cache is made under it as it
+ * is read; it is off again before anything else compiles, so Node's own code caches (made without
+ * it) still fit.
+ */
+function checked<T>(work: () => T): T {
+  const v8 = process.getBuiltinModule('node:v8');
+  v8.setFlagsFromString('--verify-snapshot-checksum');
+  try {
+    return work();
+  } finally {
+    v8.setFlagsFromString('--no-verify-snapshot-checksum');
   }
 }
 
@@ -136,7 +174,7 @@ function writeCache(file: string, shapes: readonly string[], make: () => Buffer)
   let fd: number | undefined;
   try {
     const data = make();
-    const header = Buffer.from(`${MAGIC} ${crc32(data)} ${JSON.stringify(shapes)}\n`, 'latin1');
+    const header = Buffer.from(`${MAGIC} ${JSON.stringify(shapes)}\n`, 'latin1');
     // 'wx': O_CREAT | O_EXCL, which fails on anything already there, a link included.
     fd = fs.openSync(temp, 'wx', 0o600);
     fs.writeSync(fd, header);
@@ -164,10 +202,6 @@ function removeStale(file: string): void {
   for (const name of fs.readdirSync(dir)) {
     if (/^rsi-[0-9a-f]{16}-.*\.cache$/.test(name) && !name.startsWith(ours)) fs.rmSync(`${dir}/${name}`, { force: true });
   }
-}
-
-function crc32(data: Uint8Array): string {
-  return process.getBuiltinModule('node:zlib').crc32(data).toString(16).padStart(8, '0');
 }
 
 /** FNV-1a, 32 bits, as hex: a short name for the flags (V8 checks them itself). */
