@@ -54,8 +54,9 @@ export const options = {
   external: ['@napi-rs/keyring', 'open'],
   outfile: join(ROOT, 'dist/rsi.cjs'),
   // Minified, names too: 1.6 MB to 1.2 MB read and kept as a string by every run, and a smaller
-  // code cache (docs/performance.md). rsi's error classes name themselves (src/errors.ts); a
-  // stack trace maps back through dist/rsi.cjs.map, made beside the bundle and not packed.
+  // code cache (docs/performance.md). Nothing rsi prints depends on a class or function name; a
+  // `--debug` stack trace names minified functions, which dist/rsi.cjs.map (made beside the
+  // bundle by the same build, not packed) maps back to the sources.
   minifyWhitespace: true,
   minifySyntax: true,
   minifyIdentifiers: true,
