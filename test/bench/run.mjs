@@ -1099,9 +1099,10 @@ async function loadedBytes(args, env) {
       // Node 26 has no handler of its own for .cjs (the .js one loads it): wrap whichever loads it.
       `const origCjs = Module._extensions['.cjs'] ?? orig;\n` +
       `Module._extensions['.cjs'] = function (m, f) { appendFileSync(${JSON.stringify(out)}, pathToFileURL(f).href + '\\n'); return origCjs(m, f); };\n` +
-      // The npm path's loader reads the bundle itself (src/exe/npm.ts), as a vm.Script's source.
-      `import fs from 'node:fs';\nconst read = fs.readFileSync;\n` +
-      `fs.readFileSync = function (f, ...rest) { if (typeof f === 'string' && /\\.c?js$/.test(f)) appendFileSync(${JSON.stringify(out)}, pathToFileURL(f).href + '\\n'); return read.call(this, f, ...rest); };\n`,
+      // The npm path's loader reads the bundle itself (src/exe/npm.ts: openSync and readSync), as a vm.Script's source.
+      `import fs from 'node:fs';\nconst read = fs.readFileSync;\nconst open = fs.openSync;\n` +
+      `fs.readFileSync = function (f, ...rest) { if (typeof f === 'string' && /\\.c?js$/.test(f)) appendFileSync(${JSON.stringify(out)}, pathToFileURL(f).href + '\\n'); return read.call(this, f, ...rest); };\n` +
+      `fs.openSync = function (f, ...rest) { if (typeof f === 'string' && /\\.c?js$/.test(f)) appendFileSync(${JSON.stringify(out)}, pathToFileURL(f).href + '\\n'); return open.call(this, f, ...rest); };\n`,
   );
   const r = await runOnce(process.execPath, ['--import', pre, BIN, ...args], env);
   if (r.code !== 0) throw new Error(`loaded-bytes run failed: ${r.err}`);
