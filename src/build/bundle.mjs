@@ -25,18 +25,31 @@ import { bundledPackages, jqWasmNotices, renderNotices, renderSbom, sbomSubject 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * commander loads node:child_process when it loads (it spawns subcommands that are executables,
- * which rsi has none of); this gives it src/build/commander-child-process.cjs instead, which loads
- * it on first use. Node's child_process brings net, dgram and pipe modules: 1-2 ms a run.
+ * Node's built-ins as rsi's packages import them, one home for the npm bundle and the binary's.
+ *
+ * - `import path from 'node:path'` in a package's ES module becomes esbuild's
+ *   `__toESM(require('node:path'), 1)`: a new object with a getter for every export of the
+ *   module, made when the package loads (commander makes four of them, env-paths three; node:fs
+ *   has 105 exports). A built-in's default export is the module itself, so such a line is read as
+ *   `const path = require('node:path')`, which is what it means.
+ * - commander loads node:child_process when it loads (it spawns subcommands that are programs,
+ *   which rsi has none of): it gets src/build/commander-child-process.cjs, which loads it on first
+ *   use (node:child_process brings net, dgram and pipe modules).
  */
-export const lazyCommanderSpawn = {
-  name: 'lazy-commander-spawn',
+export const builtinImports = {
+  name: 'builtin-imports',
   setup(build) {
     build.onResolve({ filter: /^node:child_process$/ }, (args) =>
       /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
         ? { path: join(ROOT, 'src/build/commander-child-process.cjs') }
         : undefined,
     );
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const line = /^import ([\w$]+) from (['"])(node:[\w/]+)\2;?[ \t]*$/gm;
+      if (!line.test(text)) return undefined;
+      return { contents: text.replace(line, 'const $1 = require("$3");'), loader: 'js', resolveDir: dirname(args.path) };
+    });
   },
 };
 
@@ -68,7 +81,7 @@ export const options = {
   // installation's folder): __filename is the loader's (src/exe/load.ts).
   banner: { js: 'var RSI_MODULE_URL = require("node:url").pathToFileURL(__filename).href;' },
   metafile: true,
-  plugins: [lazyCommanderSpawn],
+  plugins: [builtinImports],
 };
 
 /** dist/boot.cjs: the npm package's loader (src/exe/npm.ts), which bin/rsi.js requires. */

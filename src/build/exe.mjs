@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lazyCommanderSpawn, notifierDefine, scriptText, workerOptions } from './bundle.mjs';
+import { builtinImports, notifierDefine, scriptText, workerOptions } from './bundle.mjs';
 import { commandSummaries } from './summaries.mjs';
 import { bundledPackages, jqWasmNotices, nodeNotice, packageNotice, renderNotices, renderSbom, sbomSubject } from './notices.mjs';
 
@@ -192,7 +192,7 @@ async function bundle(target, keyringSha256) {
     // help cache, which the binary does not use.
     logOverride: { 'empty-import-meta': 'silent' },
     metafile: true,
-    plugins: [lazyCommanderSpawn],
+    plugins: [builtinImports],
   });
   await build({
     ...scriptOptions,

@@ -11,11 +11,12 @@ import type { WireHead, WireRequest } from './wire.js';
 export type NodeHttp = typeof import('node:http');
 /**
  * Node's own client for `url`, loaded on the first request of its scheme: `node:https` brings TLS
- * and crypto (~150 ms of a loaded machine), which a loopback http:// run never needs. The bundle
- * turns this import into a `require` (docs/architecture.md, "Node's built-ins").
+ * and crypto (~150 ms of a loaded machine), which a loopback http:// run never needs. From
+ * getBuiltinModule, not import(): the bundle would wrap the module in a new namespace object on
+ * every request (esbuild's `__toESM`, a getter per export), which a walk of 54 pages paid 54 times.
  */
 const nodeClient = async (url: URL): Promise<NodeHttp> =>
-  url.protocol === 'https:' ? ((await import('node:https')) as unknown as NodeHttp) : import('node:http');
+  url.protocol === 'https:' ? (process.getBuiltinModule('node:https') as unknown as NodeHttp) : process.getBuiltinModule('node:http');
 
 /** Headers from Node's flat rawHeaders: lower-case names, repeats joined with ", " (as undici did). */
 function fromRaw(raw: string[]): { headers: Record<string, string>; rawHeaders: [string, string][] } {

@@ -6,7 +6,7 @@
  */
 // A namespace, not `{ BlockList }`: net's BlockList is a lazy export that loads its own modules
 // when read, and most runs never need one.
-import * as net from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { UsageError } from '../errors.js';
 import type { Env } from '../io/io.js';
@@ -153,14 +153,14 @@ function bareHost(hostname: string): string {
 export function isLoopback(hostname: string): boolean {
   const host = bareHost(hostname);
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (net.isIP(host) === 4) return host.startsWith('127.');
-  return net.isIP(host) === 6 && loopback6().check(host, 'ipv6');
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return isIP(host) === 6 && loopback6().check(host, 'ipv6');
 }
 /** Made on first use: most runs never see an IPv6 address, and a BlockList loads its own modules. */
-let loopback6List: net.BlockList | undefined;
-function loopback6(): net.BlockList {
+let loopback6List: BlockList | undefined;
+function loopback6(): BlockList {
   if (!loopback6List) {
-    loopback6List = new net.BlockList();
+    loopback6List = new BlockList();
     loopback6List.addAddress('::1', 'ipv6');
     // 127.0.0.0/8 written as IPv4-mapped IPv6 (URL turns [::ffff:127.0.0.1] into [::ffff:7f00:1]).
     loopback6List.addSubnet('::ffff:7f00:0', 104, 'ipv6');
@@ -181,7 +181,7 @@ function loopback6(): net.BlockList {
 export function bypassed(url: URL, noProxy: string): boolean {
   const host = asciiName(bareHost(url.hostname));
   const port = Number.parseInt(url.port, 10) || (url.protocol === 'https:' ? 443 : 80);
-  const hostIp = net.isIP(host);
+  const hostIp = isIP(host);
   for (const raw of noProxy.split(',')) {
     const entry = raw.trim().toLowerCase();
     if (!entry || /\s/.test(entry)) continue;
@@ -189,16 +189,16 @@ export function bypassed(url: URL, noProxy: string): boolean {
     const cidr = /^\[?([0-9a-f.:]+)\]?\/(\d{1,3})$/.exec(entry);
     if (cidr) {
       const [, range = '', bits = ''] = cidr;
-      const family = net.isIP(range);
+      const family = isIP(range);
       if (family === 0 || hostIp !== family || Number(bits) > (family === 4 ? 32 : 128)) continue;
-      const list = new net.BlockList();
+      const list = new BlockList();
       list.addSubnet(range, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
       if (list.check(host, family === 4 ? 'ipv4' : 'ipv6')) return true;
       continue;
     }
     const { name, entryPort } = splitPort(entry);
     if (entryPort !== undefined && entryPort !== port) continue;
-    if (net.isIP(name) !== 0) {
+    if (isIP(name) !== 0) {
       if (hostIp !== 0 && sameIp(name, host)) return true;
       continue;
     }
@@ -226,17 +226,17 @@ function asciiName(name: string): string {
 function splitPort(entry: string): { name: string; entryPort: number | undefined } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
   if (bracketed) return { name: bracketed[1] ?? '', entryPort: bracketed[2] ? Number(bracketed[2]) : undefined };
-  if (net.isIP(entry) === 6) return { name: entry, entryPort: undefined };
+  if (isIP(entry) === 6) return { name: entry, entryPort: undefined };
   const withPort = /^(.+):(\d+)$/.exec(entry);
   if (withPort) return { name: withPort[1] ?? '', entryPort: Number(withPort[2]) };
   return { name: entry, entryPort: undefined };
 }
 
 function sameIp(a: string, b: string): boolean {
-  const family = net.isIP(a);
-  if (family !== net.isIP(b)) return false;
+  const family = isIP(a);
+  if (family !== isIP(b)) return false;
   if (family === 4) return a === b;
-  const list = new net.BlockList();
+  const list = new BlockList();
   list.addAddress(a, 'ipv6');
   return list.check(b, 'ipv6');
 }

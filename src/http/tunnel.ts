@@ -18,7 +18,7 @@
  *   (and socks://) resolve it on this machine first, as curl does.
  */
 import type { Agent as HttpAgent } from 'node:http';
-import * as net from 'node:net';
+import { connect as netConnect, isIP, isIPv4, isIPv6, type Socket } from 'node:net';
 import type * as tls from 'node:tls';
 import type { WireRequest } from './wire.js';
 
@@ -57,11 +57,11 @@ const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
 const defaultPort = (url: URL) => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
 
 /** A socket to the proxy itself: TCP, or TLS for an https:// proxy. */
-async function connectToProxy(proxy: URL, secure: () => tls.ConnectionOptions): Promise<net.Socket> {
+async function connectToProxy(proxy: URL, secure: () => tls.ConnectionOptions): Promise<Socket> {
   const host = bare(proxy.hostname);
-  if (proxy.protocol !== 'https:') return net.connect({ host, port: defaultPort(proxy) });
+  if (proxy.protocol !== 'https:') return netConnect({ host, port: defaultPort(proxy) });
   const { connect } = await import('node:tls');
-  return connect({ host, port: defaultPort(proxy), servername: net.isIP(host) ? undefined : host, ...secure() });
+  return connect({ host, port: defaultPort(proxy), servername: isIP(host) ? undefined : host, ...secure() });
 }
 
 /**
@@ -75,13 +75,13 @@ export function openTunnel(
   target: { host: string; port: number },
   signal: AbortSignal,
   secure: () => tls.ConnectionOptions,
-): Promise<net.Socket> {
-  return new Promise<net.Socket>((resolve, reject) => {
+): Promise<Socket> {
+  return new Promise<Socket>((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
       return;
     }
-    let socket: net.Socket | undefined;
+    let socket: Socket | undefined;
     let settled = false;
     const fail = (error: unknown) => {
       if (settled) return;
@@ -130,7 +130,7 @@ export function openTunnel(
           }
         };
       } else {
-        const authority = net.isIPv6(target.host) ? `[${target.host}]:${target.port}` : `${target.host}:${target.port}`;
+        const authority = isIPv6(target.host) ? `[${target.host}]:${target.port}` : `${target.host}:${target.port}`;
         const auth = proxyAuthorization(proxy);
         s.write(
           `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\nProxy-Connection: keep-alive\r\n${auth ? `Proxy-Authorization: ${auth}\r\n` : ''}\r\n`,
@@ -200,7 +200,7 @@ const SOCKS_REPLIES: Record<number, string> = {
  */
 async function socksAddress(proxy: URL, target: { host: string; port: number }): Promise<Buffer> {
   let host = target.host;
-  if (!net.isIP(host) && proxy.protocol !== 'socks5h:') {
+  if (!isIP(host) && proxy.protocol !== 'socks5h:') {
     const { lookup } = await import('node:dns/promises');
     try {
       host = (await lookup(host)).address;
@@ -213,8 +213,8 @@ async function socksAddress(proxy: URL, target: { host: string; port: number }):
     }
   }
   const port = Buffer.from([target.port >> 8, target.port & 0xff]);
-  if (net.isIPv4(host)) return Buffer.concat([Buffer.from([1, ...host.split('.').map(Number)]), port]);
-  if (net.isIPv6(host)) {
+  if (isIPv4(host)) return Buffer.concat([Buffer.from([1, ...host.split('.').map(Number)]), port]);
+  if (isIPv6(host)) {
     return Buffer.concat([Buffer.from([4]), ipv6Bytes(host), port]);
   }
   const name = Buffer.from(host);
@@ -223,7 +223,7 @@ async function socksAddress(proxy: URL, target: { host: string; port: number }):
   return Buffer.concat([Buffer.from([3, name.length]), name, port]);
 }
 
-/** The 16 bytes of an IPv6 address (net.isIPv6 already said it is one), an IPv4 tail included. */
+/** The 16 bytes of an IPv6 address (isIPv6 already said it is one), an IPv4 tail included. */
 function ipv6Bytes(address: string): Buffer {
   const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
   const hex = v4
@@ -338,7 +338,7 @@ export async function makeTunnelAgent(
           const secured = tlsModule.connect({
             ...secure(),
             socket: raw,
-            servername: net.isIP(host) ? undefined : (opts.servername ?? host),
+            servername: isIP(host) ? undefined : (opts.servername ?? host),
             rejectUnauthorized: opts.rejectUnauthorized !== false,
           });
           const onAbort = () => secured.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));

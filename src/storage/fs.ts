@@ -4,14 +4,25 @@
  * neither loads node:fs/promises (its FileHandle machinery and readline, ~1.5 ms on Node 24) nor
  * starts libuv's thread pool (docs/performance.md, round 3). Writes keep node:fs's callbacks.
  */
-import * as fs from 'node:fs';
+import {
+  chmod as fsChmod,
+  lstatSync,
+  mkdir as fsMkdir,
+  type PathLike,
+  readFileSync,
+  rename as fsRename,
+  rm as fsRm,
+  statSync,
+  type Stats,
+  writeFile as fsWriteFile,
+} from 'node:fs';
 import { promisify } from 'node:util';
 
-export const readFile = async (path: fs.PathLike, encoding: 'utf8'): Promise<string> => fs.readFileSync(path, encoding);
-export const stat = async (path: fs.PathLike): Promise<fs.Stats> => fs.statSync(path);
-export const lstat = async (path: fs.PathLike): Promise<fs.Stats> => fs.lstatSync(path);
-export const writeFile = promisify(fs.writeFile);
-export const rename = promisify(fs.rename);
-export const chmod = promisify(fs.chmod);
-export const mkdir = promisify(fs.mkdir);
-export const rm = promisify(fs.rm);
+export const readFile = async (path: PathLike, encoding: 'utf8'): Promise<string> => readFileSync(path, encoding);
+export const stat = async (path: PathLike): Promise<Stats> => statSync(path);
+export const lstat = async (path: PathLike): Promise<Stats> => lstatSync(path);
+export const writeFile = promisify(fsWriteFile);
+export const rename = promisify(fsRename);
+export const chmod = promisify(fsChmod);
+export const mkdir = promisify(fsMkdir);
+export const rm = promisify(fsRm);
