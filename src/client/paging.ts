@@ -133,7 +133,7 @@ export async function* readAhead<T>(walk: Walk<T>): AsyncGenerator<T, WalkEnd> {
   let next = walk.start;
   let stride = 0;
   let pageSize = 0;
-  let previous: { position: number; key: string } | undefined;
+  let previous: { position: number; rows: readonly T[] } | undefined;
   const cap = walk.maxPages ?? MAX_PAGES.default;
   // Pages with rows consumed so far; the pages in flight never reach past the cap and the one after it.
   let pages = 0;
@@ -174,9 +174,10 @@ export async function* readAhead<T>(walk: Walk<T>): AsyncGenerator<T, WalkEnd> {
       if (n === 0) break;
       if (++pages > cap) throw walk.capped ? walk.capped(cap) : pageCapError('the walk', cap);
       if (walk.repeated) {
-        const key = JSON.stringify(page.rows);
-        if (previous && previous.key === key) throw walk.repeated(position, previous.position);
-        previous = { position, key };
+        // The same rows as the page before: compared whole only when the first rows are the same
+        // (a page's text was made for every page, 12 ms of a 54-page walk).
+        if (previous && samePage(previous.rows, page.rows)) throw walk.repeated(position, previous.position);
+        previous = { position, rows: page.rows };
       }
       // The first reply's total says how many pages follow: the window opens to them at once.
       if (pages === 1 && Number.isInteger(page.total) && walk.probe !== false) {
@@ -199,6 +200,11 @@ export async function* readAhead<T>(walk: Walk<T>): AsyncGenerator<T, WalkEnd> {
     await Promise.allSettled(queue.map((x) => x.page));
   }
   return { received, end: walk.by === 'page' ? received : cursor, totals };
+}
+
+/** Whether two pages hold the same rows, in the same order (as JSON). */
+function samePage<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && JSON.stringify(a[0]) === JSON.stringify(b[0]) && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** A request's options from what a caller passed: nothing, an abort signal alone, or the options. */
