@@ -22,7 +22,7 @@ import { isUuid } from './ids.js';
 import type { InFlight } from './window.js';
 import { carryLiterals } from '../io/json.js';
 import { notJsonError } from './not-json.js';
-import { pageCapError, readAhead, type RequestOptions, requestOf } from './paging.js';
+import { pageCapError, readAhead, type RequestOptions, requestOf, type WalkEnd } from './paging.js';
 import { KEYWORD_SEARCH, type PagedEndpoint, RELATIONS, type WalkOptions } from './walks.js';
 import { placeholder, suggest } from '../io/text.js';
 
@@ -113,25 +113,27 @@ export class ApiClient {
    * server actually uses: the generic walk over offsets (walks.ts `RELATIONS`), which steps by the
    * rows received and ends only at an empty page.
    */
-  async *iterateRelations(id: string, q: RelationsWalk, signal?: AbortSignal | RequestOptions): AsyncIterable<S.RelationItem> {
-    yield* this.walk(RELATIONS, { ...q, id: pathId(id) }, { ...q, window: q.concurrency }, signal);
+  iterateRelations(id: string, q: RelationsWalk, signal?: AbortSignal | RequestOptions): AsyncIterable<S.RelationItem> {
+    return this.walk(RELATIONS, { ...q, id: pathId(id) }, { ...q, window: q.concurrency }, signal);
   }
 
   /**
    * The one walk over any paged endpoint (walks.ts): every row from its start, in order, each once,
    * with pages read ahead (paging.ts `readAhead`), repeated pages and the page cap as errors, and a
-   * total that disagrees with the rows reported through `how.onWarning`.
+   * total that disagrees with the rows reported through `how.onWarning`. The walk's own generator
+   * is returned, not wrapped in another: each layer of async generators costs every row a promise
+   * (about 3 ms a layer for 5,400 rows).
    */
-  async *walk<Q, R, T>(
+  walk<Q, R, T>(
     paged: PagedEndpoint<Q, R, T>,
     q: Q,
     how: WalkOptions = {},
     signal?: AbortSignal | RequestOptions,
-  ): AsyncGenerator<T, void> {
+  ): AsyncGenerator<T, WalkEnd> {
     const path = paged.path(q);
     const start = paged.start(q);
     const request = requestOf(signal);
-    const end = yield* readAhead<T>({
+    return readAhead<T>({
       by: paged.by,
       start,
       window: how.window ?? paged.window,
@@ -145,9 +147,11 @@ export class ApiClient {
       repeated: (position, before) => repeatedPage(...paged.positions(path, position, before)),
       maxPages: how.maxPages,
       capped: (cap) => pageCapError(`GET ${path}`, cap),
+      onEnd: (end) => {
+        const warning = paged.disagreement(q, end, start);
+        if (warning !== undefined) how.onWarning?.(warning);
+      },
     });
-    const warning = paged.disagreement(q, end, start);
-    if (warning !== undefined) how.onWarning?.(warning);
   }
 
   async listProjects(signal?: AbortSignal): Promise<S.ProjectList> {

@@ -105,6 +105,8 @@ export interface Walk<T> {
    */
   maxPages?: number | undefined;
   capped?: (cap: number) => Error;
+  /** Told how the walk ended, when it ran to its end (not when the reader stopped early or it failed). */
+  onEnd?: (end: WalkEnd) => void;
 }
 
 /** How a walk ended: rows received, the position after the last row, and the totals the server sent. */
@@ -199,7 +201,9 @@ export async function* readAhead<T>(walk: Walk<T>): AsyncGenerator<T, WalkEnd> {
   } finally {
     await Promise.allSettled(queue.map((x) => x.page));
   }
-  return { received, end: walk.by === 'page' ? received : cursor, totals };
+  const end = { received, end: walk.by === 'page' ? received : cursor, totals };
+  walk.onEnd?.(end);
+  return end;
 }
 
 /** Whether two pages hold the same rows, in the same order (as JSON). */

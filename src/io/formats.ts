@@ -251,7 +251,8 @@ function programRows(field: (value: unknown) => string, separator: string, end: 
     let count = 0;
     for await (const row of rows) {
       later(row);
-      await out.add(`${columns.map((c) => field(c.value(row))).join(separator)}${end}`);
+      const wait = out.push(`${columns.map((c) => field(c.value(row))).join(separator)}${end}`);
+      if (wait) await wait;
       count++;
     }
     await out.flush();
@@ -309,7 +310,8 @@ export const FORMATS = {
         const pretty = io.stdoutIsTTY;
         for await (const row of job.rows) {
           const item = pretty ? stringifyJson(toJson(row), 2).replace(/\n/g, '\n  ') : stringifyJson(toJson(row));
-          await out.add(`${count === 0 ? '[' : ','}${pretty ? '\n  ' : ''}${item}`);
+          const wait = out.push(`${count === 0 ? '[' : ','}${pretty ? '\n  ' : ''}${item}`);
+          if (wait) await wait;
           count++;
         }
         await out.add(count === 0 ? '[]\n' : `${pretty ? '\n' : ''}]\n`);
@@ -329,7 +331,10 @@ export const FORMATS = {
       for await (const row of job.rows) {
         // With --jq each item on its own, as `--format ndjson | jq` would see it.
         if (jq) await writeJq(job.target.io, jq, stringifyJson(toJson(row)), false, out);
-        else await out.add(`${stringifyJson(toJson(row))}\n`);
+        else {
+          const wait = out.push(`${stringifyJson(toJson(row))}\n`);
+          if (wait) await wait;
+        }
         count++;
       }
       await out.flush();

@@ -56,6 +56,18 @@ export class Batch {
     else this.timer ??= setTimeout(() => this.onTimer(), BATCH_MS).unref();
   }
 
+  /**
+   * `add` for a loop over rows: a promise only when there is something to wait for (a write to
+   * finish, a batch to flush), else undefined, so that a row costs no promise and no turn of the
+   * microtask queue (an `await` waits a turn even for undefined): `const w = out.push(t); if (w) await w`.
+   */
+  push(text: string): Promise<void> | undefined {
+    if (this.writing || this.text.length + text.length >= BATCH_BYTES || performance.now() - this.since >= BATCH_MS) return this.add(text);
+    this.text += text;
+    this.timer ??= setTimeout(() => this.onTimer(), BATCH_MS).unref();
+    return undefined;
+  }
+
   async flush(): Promise<void> {
     this.stopTimer();
     if (this.writing) await this.settle();

@@ -88,16 +88,18 @@ export function tagged(q: RelationQuery, link: RelationItem): MultiLink {
   return { relation: q.relation, activity: q.activity ?? null, ...link };
 }
 
-/** One pair's links of one keyword: its page, or its whole walk. */
-export async function* pairLinks(
+/** One pair's links of one keyword: its page, or its whole walk (the walk's own generator, not wrapped in another). */
+export function pairLinks(
   client: ApiClient,
   id: string,
   q: RelationQuery,
   how: MultiFetch,
   signal: AbortSignal | RequestOptions,
-): AsyncGenerator<RelationItem> {
-  if (how.all) yield* client.iterateRelations(id, how.walk(q), signal);
-  else yield* (await client.listRelations(id, { ...q, limit: how.limit, offset: how.offset }, signal)).data;
+): AsyncIterable<RelationItem> {
+  if (how.all) return client.iterateRelations(id, how.walk(q), signal);
+  return (async function* page() {
+    yield* (await client.listRelations(id, { ...q, limit: how.limit, offset: how.offset }, signal)).data;
+  })();
 }
 
 /** Every pair's links of one keyword, in the pairs' order, each tagged with its pair. */
