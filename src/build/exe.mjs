@@ -36,7 +36,7 @@ const CACHE = join(ROOT, 'node_modules/.cache/rsi-exe');
 /**
  * The Node options every binary starts with (the SEA config's `execArgv`, Node ≥ 24.6), before
  * NODE_OPTIONS, which still applies (`execArgvExtension` stays "env"). A young generation of 4 MB
- * from the start instead of V8's 1 MB: one GET allocates about 2.3 MB and, with the default, pays
+ * from the start instead of V8's 1 MB: one GET allocates about 2 MB and, with the default, pays
  * two scavenges that copy most of it, touching fresh pages as they go; with this it pays none.
  * V8 sizes the heap when it sets it up, so this is a flag of the process, not one rsi could set
  * as it runs; it is not in V8's code-cache flag hash, so the trained cache still fits
