@@ -33,6 +33,16 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const NODE_VERSION = '26.10.0';
 const OUT = join(ROOT, 'dist/exe');
 const CACHE = join(ROOT, 'node_modules/.cache/rsi-exe');
+/**
+ * The Node options every binary starts with (the SEA config's `execArgv`, Node ≥ 24.6), before
+ * NODE_OPTIONS, which still applies (`execArgvExtension` stays "env"). A young generation of 4 MB
+ * from the start instead of V8's 1 MB: one GET allocates about 2 MB and, with the default, pays
+ * two scavenges that copy most of it, touching fresh pages as they go; with this it pays none.
+ * V8 sizes the heap when it sets it up, so this is a flag of the process, not one rsi could set
+ * as it runs; it is not in V8's code-cache flag hash, so the trained cache still fits
+ * (docs/performance.md, "The single executable's young generation").
+ */
+const SEA_EXEC_ARGV = ['--min-semi-space-size=4'];
 
 /** Our target name → the registry's Node package and the keychain addon package. */
 const TARGETS = {
@@ -229,7 +239,8 @@ function trainCodeCache(executable, dir, bundleFile) {
   // Without NODE_OPTIONS: V8 takes a cache only under the flags it was made with, and the binary
   // runs with Node's defaults. Without RSI_*: the training's runs set their own.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS' && !k.startsWith('RSI_')));
-  execFileSync(executable, [join(dir, 'train.cjs'), bundleFile, cache], { stdio: ['ignore', 'inherit', 'inherit'], env });
+  // Under the binary's own options, so the training runs as the binary will.
+  execFileSync(executable, [...SEA_EXEC_ARGV, join(dir, 'train.cjs'), bundleFile, cache], { stdio: ['ignore', 'inherit', 'inherit'], env });
   return cache;
 }
 
@@ -261,6 +272,7 @@ async function buildTarget(target, options) {
         executable,
         output,
         disableExperimentalSEAWarning: true,
+        execArgv: SEA_EXEC_ARGV,
         useSnapshot: false,
         // The boot script's own cache (it is a few lines); rsi's is the trained `rsi.cache`.
         useCodeCache: !cross,

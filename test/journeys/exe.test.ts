@@ -123,6 +123,48 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
     expect(node).toEqual({ name: 'Node.js', ok: true, detail: expect.stringMatching(/^v26\.\d+\.\d+ \(built into the executable\)$/) });
   });
 
+  it("starts with its SEA config's young generation: one GET runs no scavenge, takes the trained code cache, and NODE_OPTIONS still applies", async () => {
+    // A preload through NODE_OPTIONS (it runs at all only if the binary still honours it): the
+    // process's Node options, whether V8 took the bundle's cache (src/exe/load.ts compiles it with
+    // node:vm's Script, read when it compiles) and the collections the run made.
+    const preload = join(work, 'young-generation.cjs');
+    const report = join(work, 'young-generation.json');
+    writeFileSync(
+      preload,
+      `const vm = require('node:vm');
+const seen = { execArgv: process.execArgv, cachedDataRejected: [], gc: [] };
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(source, options) {
+    super(source, options);
+    if (options?.cachedData) seen.cachedDataRejected.push(this.cachedDataRejected);
+  }
+};
+new (require('node:perf_hooks').PerformanceObserver)((list) => {
+  for (const e of list.getEntries()) seen.gc.push(e.detail.kind);
+}).observe({ entryTypes: ['gc'] });
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(seen)));
+`,
+    );
+    const r = await exe(['keywords', 'search', 'egfr', '--json'], {
+      RSI_TOKEN: token,
+      RSI_BASE_URL: sandbox.url,
+      RSI_CONFIG_DIR: join(work, 'young-generation'),
+      NODE_OPTIONS: `--require ${preload}`,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: [expect.objectContaining({ name: 'EGFR' })] });
+    const seen = JSON.parse(readFileSync(report, 'utf8')) as { execArgv: string[]; cachedDataRejected: boolean[]; gc: number[] };
+    // The SEA config's execArgv (src/build/exe.mjs, SEA_EXEC_ARGV); NODE_OPTIONS is not in it.
+    const config = JSON.parse(readFileSync(join(dirname(EXE), 'linux-x64', 'sea-config.json'), 'utf8')) as { execArgv: string[] };
+    expect(config.execArgv).toContainEqual(expect.stringMatching(/^--min-semi-space-size=\d+$/));
+    expect(seen.execArgv).toEqual(config.execArgv);
+    // A rejected cache would cost the start-up the training saves (docs/performance.md).
+    expect(seen.cachedDataRejected).toEqual([false]);
+    // The young generation holds all one GET allocates: no collection at all (V8's default 1 MB paid two).
+    expect(seen.gc).toEqual([]);
+  });
+
   // Each command with the file's token, once through the binary and once through bin/rsi.js.
   const SAME = [
     ['--version'],
