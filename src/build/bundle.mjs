@@ -53,6 +53,13 @@ export const builtinImports = {
   },
 };
 
+/**
+ * rsi's bundle minified, names too, in the npm package and the binary: 1.7 MB to 1.2 MB that
+ * every run reads and keeps as a string, and a smaller code cache (docs/performance.md, "What a
+ * start touches"). Nothing rsi prints depends on a class or function name.
+ */
+export const MINIFY = { minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: true };
+
 /** esbuild's options for dist/rsi.cjs (exported for the test that checks the notice file against them). */
 export const options = {
   entryPoints: [join(ROOT, 'src/main.ts')],
@@ -66,13 +73,8 @@ export const options = {
   // `open`, which finds its own xdg-open beside itself.
   external: ['@napi-rs/keyring', 'open'],
   outfile: join(ROOT, 'dist/rsi.cjs'),
-  // Minified, names too: 1.6 MB to 1.2 MB read and kept as a string by every run, and a smaller
-  // code cache (docs/performance.md). Nothing rsi prints depends on a class or function name; a
-  // `--debug` stack trace names minified functions, which dist/rsi.cjs.map (made beside the
-  // bundle by the same build, not packed) maps back to the sources.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  minifyIdentifiers: true,
+  ...MINIFY,
+  // A `--debug` stack trace names minified functions: dist/rsi.cjs.map (not packed) maps them back.
   sourcemap: 'external',
   sourcesContent: false,
   logLevel: 'warning',

@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinImports, notifierDefine, scriptText, workerOptions } from './bundle.mjs';
+import { builtinImports, MINIFY, notifierDefine, scriptText, workerOptions } from './bundle.mjs';
 import { commandSummaries } from './summaries.mjs';
 import { bundledPackages, jqWasmNotices, nodeNotice, packageNotice, renderNotices, renderSbom, sbomSubject } from './notices.mjs';
 
@@ -184,6 +184,7 @@ async function bundle(target, keyringSha256) {
   const outfile = join(dir, 'rsi.cjs');
   const result = await build({
     ...scriptOptions,
+    ...MINIFY,
     entryPoints: [join(ROOT, 'src/main.ts')],
     outfile,
     alias: {
