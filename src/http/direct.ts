@@ -11,12 +11,15 @@ import type { WireHead, WireRequest } from './wire.js';
 export type NodeHttp = typeof import('node:http');
 /**
  * Node's own client for `url`, loaded on the first request of its scheme: `node:https` brings TLS
- * and crypto (~150 ms of a loaded machine), which a loopback http:// run never needs. From
- * getBuiltinModule, not import(): the bundle would wrap the module in a new namespace object on
- * every request (esbuild's `__toESM`, a getter per export), which a walk of 54 pages paid 54 times.
+ * and crypto (~150 ms of a loaded machine), which a loopback http:// run never needs. Imported
+ * once per scheme: the bundle makes each import() a new namespace object (esbuild's `__toESM`, a
+ * getter per export), which a walk of 54 pages paid 54 times.
  */
-const nodeClient = async (url: URL): Promise<NodeHttp> =>
-  url.protocol === 'https:' ? (process.getBuiltinModule('node:https') as unknown as NodeHttp) : process.getBuiltinModule('node:http');
+const clients: { 'https:'?: Promise<NodeHttp>; 'http:'?: Promise<NodeHttp> } = {};
+const nodeClient = (url: URL): Promise<NodeHttp> =>
+  url.protocol === 'https:'
+    ? (clients['https:'] ??= import('node:https') as unknown as Promise<NodeHttp>)
+    : (clients['http:'] ??= import('node:http'));
 
 /** Headers from Node's flat rawHeaders: lower-case names, repeats joined with ", " (as undici did). */
 function fromRaw(raw: string[]): { headers: Record<string, string>; rawHeaders: [string, string][] } {

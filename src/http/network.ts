@@ -281,7 +281,7 @@ export class Network {
     for (const [k, v] of res.rawHeaders) out.append(k, v);
     const nullBody = [101, 103, 204, 205, 304].includes(res.status);
     if (res.stream) {
-      const { Readable } = process.getBuiltinModule('node:stream');
+      const { Readable } = await import('node:stream');
       return new Response(Readable.toWeb(res.stream) as ReadableStream<Uint8Array>, { status: res.status, headers: out });
     }
     return new Response(nullBody ? null : new Uint8Array(res.body), { status: res.status, headers: out });
