@@ -29,7 +29,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   } catch {
     // No cache: same behaviour, slower start.
   }
-  require('../dist/boot.cjs').boot({ dir, bundle: `${__dirname}/../dist/rsi.cjs`, argv, words: commandWords(argv) });
+  require('../dist/boot.cjs').boot({
+    dir,
+    bundle: `${__dirname}/../dist/rsi.cjs`,
+    full: `${__dirname}/../dist/rsi-full.cjs`,
+    argv,
+    words: commandWords(argv),
+  });
 }
 
 /** The folder NODE_COMPILE_CACHE names, made as Node makes it; the user chose it, so it is not checked. */

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeManPages } from './manpages.mjs';
@@ -54,6 +54,34 @@ export const builtinImports = {
 };
 
 /**
+ * What only `dist/rsi-full.cjs` holds: the MCP SDK (with ajv and zod's classic API, 40 % of the
+ * bundle) and the sandbox's server, reached by dynamic imports only (src/mcp/server.ts, client.ts,
+ * args.ts; src/commands/sandbox/sandbox.ts). `dist/rsi.cjs`, which every other run compiles, has a
+ * stub in their place that fails with an internal error; the loaders give the runs that use them the
+ * full bundle (`needsFullBundle`, src/exe/load.ts), and docs/performance.md says what it saves.
+ */
+export const FULL_ONLY = /^(@modelcontextprotocol\/sdk\/.*|.*[\\/]src[\\/]sandbox[\\/](server|faults)\.js)$/;
+
+/** esbuild's plugin for `dist/rsi.cjs`: a dynamic import of what `FULL_ONLY` names loads a stub that says so. */
+export const coreOnly = {
+  name: 'core-only',
+  setup(build) {
+    build.onResolve({ filter: /./ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const local = args.path.startsWith('.');
+      const path = local ? join(args.resolveDir, args.path) : args.path;
+      if (!FULL_ONLY.test(path)) return undefined;
+      // Named as it reads in the message (and the source map): src/sandbox/server.js, @modelcontextprotocol/sdk/….
+      return { path: local ? relative(ROOT, path).replaceAll('\\', '/') : path, namespace: 'rsi-full-only' };
+    });
+    build.onLoad({ filter: /./, namespace: 'rsi-full-only' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`internal: ${args.path} is only in dist/rsi-full.cjs, which this run did not load (needsFullBundle, src/exe/load.ts)`)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * rsi's bundle minified, names too, in the npm package and the binary: 1.7 MB to 1.2 MB that
  * every run reads and keeps as a string, and a smaller code cache (docs/performance.md, "What a
  * start touches"). Nothing rsi prints depends on a class or function name.
@@ -85,6 +113,9 @@ export const options = {
   metafile: true,
   plugins: [builtinImports],
 };
+
+/** The full bundle, for the runs that need what `FULL_ONLY` names (its licence file is `rsi-full.cjs.LEGAL.txt`). */
+export const FULL_OUTFILE = join(ROOT, 'dist/rsi-full.cjs');
 
 /** dist/boot.cjs: the npm package's loader (src/exe/npm.ts), which bin/rsi.js requires. */
 export const bootOptions = {
@@ -168,8 +199,9 @@ export const NOTICES = 'THIRD-PARTY-NOTICES.txt';
 export const SBOM = 'sbom.cdx.json';
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  // The ES module build this one replaced (a checkout built before): nothing loads it any more.
-  for (const old of ['chunks', 'main.js']) rmSync(join(ROOT, 'dist', old), { recursive: true, force: true });
+  // What earlier builds left that nothing loads: the ES module build, and rsi.cjs's licence file
+  // (the licence comments are in the MCP SDK's dependencies, now only in rsi-full.cjs).
+  for (const old of ['chunks', 'main.js', 'rsi.cjs.LEGAL.txt']) rmSync(join(ROOT, 'dist', old), { recursive: true, force: true });
   // The root help's list of commands, read from the declarations here, so `rsi --help` loads no
   // command module (src/commands/summaries.ts). A string: esbuild inlines it where it is read,
   // where an array would become a module every other module imports.
@@ -178,20 +210,21 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // other command (src/commands/completion/scripts.ts); RSI_COMPLETION_PRERENDERED tells
   // src/program.ts so without putting the scripts in its chunk.
   const completions = JSON.stringify(await completionScripts(ROOT));
-  const { metafile } = await build({
-    ...options,
-    define: {
-      RSI_COMMAND_SUMMARIES: JSON.stringify(summaries),
-      RSI_COMPLETION_SCRIPTS: JSON.stringify(completions),
-      RSI_COMPLETION_PRERENDERED: 'true',
-      'import.meta.url': 'RSI_MODULE_URL',
-      ...notifierDefine(),
-    },
-  });
-  // The first line names the bundle by its content: the loader keys its code cache on it (V8 itself
-  // checks only the source's length).
-  const hash = createHash('sha256').update(scriptText(options.outfile)).digest('hex').slice(0, 32);
-  writeFileSync(options.outfile, scriptText(options.outfile, `// rsi-bundle ${hash}\n`));
+  const define = {
+    RSI_COMMAND_SUMMARIES: JSON.stringify(summaries),
+    RSI_COMPLETION_SCRIPTS: JSON.stringify(completions),
+    RSI_COMPLETION_PRERENDERED: 'true',
+    'import.meta.url': 'RSI_MODULE_URL',
+    ...notifierDefine(),
+  };
+  // The full bundle (every module) and rsi.cjs without what FULL_ONLY names, which the other runs compile.
+  const { metafile } = await build({ ...options, outfile: FULL_OUTFILE, define });
+  await build({ ...options, define, plugins: [...options.plugins, coreOnly] });
+  // The first line of each names the pair by their content: the loader keys its code caches on it
+  // (V8 itself checks only the source's length), and keeps the caches of both.
+  const texts = [scriptText(options.outfile), scriptText(FULL_OUTFILE)];
+  const hash = createHash('sha256').update(texts.join('\0')).digest('hex').slice(0, 32);
+  for (const file of [options.outfile, FULL_OUTFILE]) writeFileSync(file, scriptText(file, `// rsi-bundle ${hash}\n`));
   await build(bootOptions);
   const worker = await build(workerOptions);
   // The root's help screen alone, with the same command list: bin/rsi.js prints it before loading

@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinImports, MINIFY, notifierDefine, scriptText, workerOptions } from './bundle.mjs';
+import { builtinImports, coreOnly, MINIFY, notifierDefine, scriptText, workerOptions } from './bundle.mjs';
 import { commandSummaries } from './summaries.mjs';
 import { bundledPackages, jqWasmNotices, nodeNotice, packageNotice, renderNotices, renderSbom, sbomSubject } from './notices.mjs';
 
@@ -182,29 +182,34 @@ async function bundle(target, keyringSha256) {
   const { build } = await import('esbuild');
   const dir = join(OUT, target);
   const outfile = join(dir, 'rsi.cjs');
-  const result = await build({
-    ...scriptOptions,
-    ...MINIFY,
-    entryPoints: [join(ROOT, 'src/main.ts')],
-    outfile,
-    alias: {
-      '@napi-rs/keyring': join(ROOT, 'src/exe/keyring.ts'),
-      // jq-wasm's ESM entry computes its folder from import.meta.url when it loads, which throws in
-      // a CommonJS script; its CommonJS entry uses __dirname. Neither path is read: src/io/jq.ts
-      // hands it the wasm bytes from the SEA asset `jq.wasm`.
-      'jq-wasm': join(ROOT, 'node_modules/jq-wasm/dist/index.cjs'),
-    },
-    // RSI_SEA: src/io/jq.ts reads jq.wasm with node:sea's getAsset instead of beside the script.
-    define: { RSI_KEYRING_SHA256: JSON.stringify(keyringSha256), RSI_SEA: 'true', ...notifierDefine() },
-    // Licences travel inside the binary, at the end of the script.
-    legalComments: 'eof',
-    // `open` reads import.meta.url to find its own xdg-open; empty in a bundle, it uses the
-    // system's (xdg-utils), as the `open` docs intend for bundles. main.ts reads it only for the
-    // help cache, which the binary does not use.
-    logOverride: { 'empty-import-meta': 'silent' },
-    metafile: true,
-    plugins: [builtinImports],
-  });
+  const fullfile = join(dir, 'rsi-full.cjs');
+  // As the npm build: the full bundle, and rsi.cjs without what FULL_ONLY names (bundle.mjs).
+  const rsi = (file, plugins) =>
+    build({
+      ...scriptOptions,
+      ...MINIFY,
+      entryPoints: [join(ROOT, 'src/main.ts')],
+      outfile: file,
+      alias: {
+        '@napi-rs/keyring': join(ROOT, 'src/exe/keyring.ts'),
+        // jq-wasm's ESM entry computes its folder from import.meta.url when it loads, which throws in
+        // a CommonJS script; its CommonJS entry uses __dirname. Neither path is read: src/io/jq.ts
+        // hands it the wasm bytes from the SEA asset `jq.wasm`.
+        'jq-wasm': join(ROOT, 'node_modules/jq-wasm/dist/index.cjs'),
+      },
+      // RSI_SEA: src/io/jq.ts reads jq.wasm with node:sea's getAsset instead of beside the script.
+      define: { RSI_KEYRING_SHA256: JSON.stringify(keyringSha256), RSI_SEA: 'true', ...notifierDefine() },
+      // Licences travel inside the binary, at the end of the script.
+      legalComments: 'eof',
+      // `open` reads import.meta.url to find its own xdg-open; empty in a bundle, it uses the
+      // system's (xdg-utils), as the `open` docs intend for bundles. main.ts reads it only for the
+      // help cache, which the binary does not use.
+      logOverride: { 'empty-import-meta': 'silent' },
+      metafile: true,
+      plugins,
+    });
+  const result = await rsi(fullfile, [builtinImports]);
+  await rsi(outfile, [builtinImports, coreOnly]);
   await build({
     ...scriptOptions,
     entryPoints: [join(ROOT, 'src/exe/boot.ts')],
@@ -222,11 +227,11 @@ async function bundle(target, keyringSha256) {
   // Wrapped as compileBody calls it, ASCII, and nothing imported at run time (bundle.mjs,
   // scriptText: the npm bundle's rules too).
   try {
-    writeFileSync(outfile, scriptText(outfile));
+    for (const file of [outfile, fullfile]) writeFileSync(file, scriptText(file));
   } catch (error) {
     fail(error.message);
   }
-  return { dir, outfile, metafile: result.metafile };
+  return { dir, outfile, fullfile, metafile: result.metafile };
 }
 
 /**
@@ -235,7 +240,7 @@ async function bundle(target, keyringSha256) {
  * binary starts and ignores one that does not fit.
  */
 function trainCodeCache(executable, dir, bundleFile) {
-  const cache = join(dir, 'rsi.cache');
+  const cache = bundleFile.replace(/\.cjs$/, '.cache');
   rmSync(cache, { force: true });
   // Without NODE_OPTIONS: V8 takes a cache only under the flags it was made with, and the binary
   // runs with Node's defaults. Without RSI_*: the training's runs set their own.
@@ -257,10 +262,11 @@ async function buildTarget(target, options) {
   if (version !== `v${NODE_VERSION}`) fail(`${builder} is Node ${version}; the blob and the binary must both be v${NODE_VERSION}`);
 
   const { addon, folder: addonFolder } = keyringAddon(target);
-  const { dir, outfile: body, metafile } = await bundle(target, sha256(addon));
+  const { dir, outfile: body, fullfile, metafile } = await bundle(target, sha256(addon));
   // A code cache is the builder's V8 on the builder's platform: a cross-built target has none and
   // compiles its script as it runs (Node's SEA docs: useCodeCache must be false for another platform).
   const cache = cross ? undefined : trainCodeCache(executable, dir, body);
+  const fullCache = cross ? undefined : trainCodeCache(executable, dir, fullfile);
   const output = join(OUT, spec.exe);
   rmSync(output, { force: true });
   const config = join(dir, 'sea-config.json');
@@ -281,6 +287,9 @@ async function buildTarget(target, options) {
           // rsi itself and its trained code cache, compiled by the boot script (src/exe/load.ts).
           'rsi.cjs': body,
           ...(cache ? { 'rsi.cache': cache } : {}),
+          // The same for the runs that need the MCP SDK or the sandbox (src/exe/load.ts, needsFullBundle).
+          'rsi-full.cjs': fullfile,
+          ...(fullCache ? { 'rsi-full.cache': fullCache } : {}),
           'keyring.node': addon,
           // jq's engine for --jq: dist/jq.wasm and dist/jq-worker.cjs beside bin/rsi.js, assets
           // here (read only with --jq).

@@ -10,6 +10,25 @@ import type { main, v8FlagsChanged } from '../main.js';
 /** The single executable's asset names (src/build/exe.mjs embeds them). */
 export const BODY = 'rsi.cjs';
 export const CACHE = 'rsi.cache';
+export const FULL_BODY = 'rsi-full.cjs';
+export const FULL_CACHE = 'rsi-full.cache';
+
+/**
+ * Whether a run needs the full bundle (`rsi-full.cjs`), which alone holds the MCP SDK and the
+ * sandbox's server (`FULL_ONLY` in src/build/bundle.mjs): `rsi mcp …`, `rsi scoreboard` and
+ * `projects create --from-brief` talk MCP, `rsi sandbox` serves. Any argument before `--` that is
+ * one of those words or that flag, wherever it stands (`rsi help mcp`, `--profile sandbox`): a run
+ * that did not need it only compiles the larger script. Every other run compiles `rsi.cjs`, 40 %
+ * smaller (docs/performance.md); what it lacks fails there with an internal error, never silently.
+ */
+export function needsFullBundle(argv: readonly string[]): boolean {
+  for (const arg of argv) {
+    if (arg === '--') return false;
+    if (arg === 'mcp' || arg === 'scoreboard' || arg === 'sandbox' || arg === '--from-brief' || arg.startsWith('--from-brief='))
+      return true;
+  }
+  return false;
+}
 
 export interface Body {
   readonly script: vm.Script;

@@ -26,7 +26,7 @@
  * memory (docs/performance.md, "Where the time goes"): the cache is read into the memory the
  * bundle was read into, once the bundle is a string.
  */
-import { type Body, compileBody, compileScript, runBody } from './load.js';
+import { type Body, compileBody, compileScript, needsFullBundle, runBody } from './load.js';
 
 /**
  * The bundle compiled and evaluated without a code cache, for a tool that runs it in its own
@@ -46,6 +46,8 @@ export interface BootOptions {
   readonly dir: string | undefined;
   /** The package's bundle, `dist/rsi.cjs`. */
   readonly bundle: string;
+  /** The full bundle, `dist/rsi-full.cjs`, for the runs that need it (`needsFullBundle`); without it, `bundle` always. */
+  readonly full?: string;
   /** The process's arguments (after node and the script). */
   readonly argv: readonly string[];
   /** The command words of argv, outermost first (bin/rsi.js's `commandWords`). */
@@ -54,13 +56,15 @@ export interface BootOptions {
 
 /** Compiles the bundle (with its cache when there is one), runs main() as the process, keeps the cache. */
 export function boot(options: BootOptions): void {
-  const read = readFile(options.bundle);
+  const full = options.full !== undefined && needsFullBundle(options.argv);
+  const bundle = full ? (options.full as string) : options.bundle;
+  const read = readFile(bundle);
   const source = read.bytes.toString('latin1');
-  const cache = options.dir ? cacheFile(options.dir, source, options.words) : undefined;
+  const cache = options.dir ? cacheFile(options.dir, source, options.words, full) : undefined;
   const held = cache ? readCache(cache, read.block) : undefined;
   const shape = runShape(options.argv, options.words);
-  const script = held ? checked(() => compileScript(source, held.data, options.bundle)) : compileScript(source, undefined, options.bundle);
-  const { main, v8FlagsChanged } = runBody(script, options.bundle);
+  const script = held ? checked(() => compileScript(source, held.data, bundle)) : compileScript(source, undefined, bundle);
+  const { main, v8FlagsChanged } = runBody(script, bundle);
   const rejected = held !== undefined && script.cachedDataRejected === true;
   const shapes = held && !rejected ? held.shapes : [];
   const write = cache !== undefined && (held === undefined || rejected || (!shapes.includes(shape) && shapes.length < MAX_SHAPES));
@@ -77,15 +81,17 @@ export function boot(options: BootOptions): void {
 }
 
 /**
- * `rsi-<bundle>-<node>-<arch>-<flags>-<word>.cache`: a file is read only by the very bundle, Node
- * and flags it was made under. Undefined (no cache) for a bundle without its hash line.
+ * `rsi-<bundle>-<node>-<arch>-<flags>-<word>.cache` (`.full.cache` for the full bundle's): a file
+ * is read only by the very bundle, Node and flags it was made under. `<bundle>` names the pair of
+ * bundles (the build writes one hash on both), so neither removes the other's caches. Undefined (no
+ * cache) for a bundle without its hash line.
  */
-export function cacheFile(dir: string, source: string, words: readonly string[]): string | undefined {
+export function cacheFile(dir: string, source: string, words: readonly string[], full = false): string | undefined {
   const bundle = /^\/\/ rsi-bundle ([0-9a-f]{16,64})\n/.exec(source.slice(0, 100))?.[1];
   if (!bundle) return undefined;
   const flags = fnv1a(`${process.execArgv.join('\0')}\n${process.env.NODE_OPTIONS ?? ''}`);
   const word = /^[a-z][a-z0-9-]{0,31}$/.test(words[0] ?? '') ? words[0] : '-';
-  return `${dir}/rsi-${bundle.slice(0, 16)}-${process.version}-${process.arch}-${flags}-${word}.cache`;
+  return `${dir}/rsi-${bundle.slice(0, 16)}-${process.version}-${process.arch}-${flags}-${word}${full ? '.full' : ''}.cache`;
 }
 
 /** What a run's compiled functions depend on: its command words and option names, and the format asked for. */

@@ -207,6 +207,27 @@ describe.skipIf(process.platform === 'win32')('the code cache of the npm path', 
     expect(caches(folder).sort()).toEqual([ours, otherNode].sort());
   });
 
+  it('the full bundle’s caches (.full.cache) sit beside rsi.cjs’s: each is used by its next run, neither removes the other', async () => {
+    const { env, folder } = cacheHome();
+    await completion(env);
+    const scoreboard = async () => {
+      const r = await runCli(['scoreboard', '--help'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Usage: rsi scoreboard');
+    };
+    await scoreboard();
+    const [core, full] = caches(folder).sort();
+    expect(core).toMatch(/-completion\.cache$/);
+    expect(full).toMatch(/-scoreboard\.full\.cache$/);
+    // The same bundle hash names both (the build writes one on the pair).
+    expect(full!.slice(0, 20)).toBe(core!.slice(0, 20));
+    const before = [core, full].map((f) => identity(statSync(join(folder, f!))));
+    await completion(env);
+    await scoreboard();
+    expect(caches(folder).sort()).toEqual([core, full]);
+    expect([core, full].map((f) => identity(statSync(join(folder, f!))))).toEqual(before);
+  });
+
   it('NODE_DISABLE_COMPILE_CACHE turns it off; NODE_COMPILE_CACHE names its folder', async () => {
     const off = cacheHome();
     await completion({ ...off.env, NODE_DISABLE_COMPILE_CACHE: '1' });

@@ -110,9 +110,11 @@ for (const t of TARGETS) {
       expect(bytes.indexOf(`${SEA_FUSE}:0`)).toBe(-1);
     });
 
-    it("carries rsi's script as this build made it (dist/exe/<target>/rsi.cjs, the asset the boot script compiles)", () => {
-      const script = readFileSync(join(OUT, t.target, 'rsi.cjs'));
-      expect(blob.indexOf(script)).toBeGreaterThan(0);
+    it("carries rsi's scripts as this build made them (dist/exe/<target>/rsi.cjs and rsi-full.cjs, the assets the boot script compiles)", () => {
+      for (const name of ['rsi.cjs', 'rsi-full.cjs']) {
+        const script = readFileSync(join(OUT, t.target, name));
+        expect(blob.indexOf(script), name).toBeGreaterThan(0);
+      }
     });
 
     it("carries the keychain addon for its platform, the one the loader's embedded hash accepts", () => {
@@ -121,8 +123,8 @@ for (const t of TARGETS) {
       expectAddonFor(t, addon as Buffer);
       // src/exe/keyring.ts loads the asset only when its SHA-256 is RSI_KEYRING_SHA256, the
       // builder's hash of the package it took: the same hash must be in the script.
-      const script = readFileSync(join(OUT, t.target, 'rsi.cjs'), 'utf8');
-      expect(script).toContain(`"${sha256(addon as Buffer)}"`);
+      for (const name of ['rsi.cjs', 'rsi-full.cjs'])
+        expect(readFileSync(join(OUT, t.target, name), 'utf8'), name).toContain(`"${sha256(addon as Buffer)}"`);
     });
 
     it("carries jq's engine, byte for byte the jq-wasm package's", () => {

@@ -163,6 +163,15 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(repor
     expect(seen.cachedDataRejected).toEqual([false]);
     // The young generation holds all one GET allocates: no collection at all (V8's default 1 MB paid two).
     expect(seen.gc).toEqual([]);
+
+    // A run that needs the full bundle (src/exe/load.ts, needsFullBundle) takes its own trained cache.
+    const full = await exe(['scoreboard', '--help'], {
+      RSI_CONFIG_DIR: join(work, 'young-generation'),
+      NODE_OPTIONS: `--require ${preload}`,
+    });
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stdout).toContain('Usage: rsi scoreboard');
+    expect((JSON.parse(readFileSync(report, 'utf8')) as { cachedDataRejected: boolean[] }).cachedDataRejected).toEqual([false]);
   });
 
   // Each command with the file's token, once through the binary and once through bin/rsi.js.

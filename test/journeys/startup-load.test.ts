@@ -3,12 +3,13 @@
  * a probe preloaded into a real `rsi` process that records the expensive thing when it happens;
  * never a timing.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { bundleModulesRun } from '../support/coverage.js';
+import { bundleModulesRun, bundlesRun } from '../support/coverage.js';
 import { useSandbox } from '../support/e2e.js';
 
 const e2e = useSandbox([], { process: true });
@@ -71,7 +72,7 @@ function loadProbe(keep: string): { dir: string; env: { NODE_OPTIONS: string }; 
 async function evaluated(args: string[], env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'rsi-coverage-'));
   const r = await e2e.rsi(args, { env: { ...env, NODE_V8_COVERAGE: dir } });
-  return { ...r, modules: bundleModulesRun(dir) };
+  return { ...r, modules: bundleModulesRun(dir), bundles: bundlesRun(dir) };
 }
 
 /** The command words whose module a run evaluated (`src/commands/<word>/<word>.ts`). */
@@ -126,6 +127,46 @@ describe('start-up cost of one request', () => {
     const proxied = await evaluated(['doctor', '--json'], { RSI_BASE_URL: 'https://rsi.invalid', ALL_PROXY: 'socks5h://127.0.0.1:1' });
     expect(proxied.code).not.toBe(0);
     expect(proxied.modules.filter((m) => m.includes('undici'))).toEqual([]);
+  });
+
+  it('a request compiles dist/rsi.cjs, which has no MCP SDK nor sandbox server; the runs that use them compile dist/rsi-full.cjs', async () => {
+    // What rsi.cjs leaves out (bundle.mjs, FULL_ONLY): its source map names none of it; the full one does.
+    const sources = (name: string) =>
+      (JSON.parse(readFileSync(new URL(`../../dist/${name}.map`, import.meta.url), 'utf8')) as { sources: string[] }).sources;
+    const fullOnly = (list: string[]) =>
+      list.filter((s) => !s.startsWith('rsi-full-only:') && /@modelcontextprotocol\/sdk\/|src\/sandbox\/(server|faults)\.ts$/.test(s));
+    expect(fullOnly(sources('rsi.cjs'))).toEqual([]);
+    expect(fullOnly(sources('rsi-full.cjs'))).toEqual(expect.arrayContaining(['../src/sandbox/server.ts', '../src/sandbox/faults.ts']));
+    expect(fullOnly(sources('rsi-full.cjs')).length).toBeGreaterThan(20);
+
+    const get = await evaluated(['keywords', 'search', 'egfr', '--json']);
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.bundles).toEqual(['rsi.cjs']);
+    // Each run that reaches the MCP SDK or the sandbox's server (src/exe/load.ts, needsFullBundle).
+    for (const args of [
+      ['scoreboard', '--help'],
+      ['mcp', 'serve', '--help'],
+      ['sandbox', '--help'],
+      ['projects', 'create', 'x', '--from-brief', 'b', '--help'],
+    ]) {
+      const r = await evaluated(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.bundles, args.join(' ')).toEqual(['rsi-full.cjs']);
+    }
+  });
+
+  it('what dist/rsi.cjs lacks fails there with an internal error, never silently', async () => {
+    // Only a loader that ignored needsFullBundle could get there: dist/boot.cjs given no full bundle.
+    const dir = mkdtempSync(join(tmpdir(), 'rsi-core-'));
+    const script = join(dir, 'core-only.cjs');
+    const dist = new URL('../../dist/', import.meta.url).pathname;
+    writeFileSync(
+      script,
+      `require(${JSON.stringify(`${dist}boot.cjs`)}).boot({ dir: undefined, bundle: ${JSON.stringify(`${dist}rsi.cjs`)}, argv: process.argv.slice(2), words: ['sandbox'] });\n`,
+    );
+    const r = spawnSync(process.execPath, [script, 'sandbox', '--port', '0'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('internal: src/sandbox/server.js is only in dist/rsi-full.cjs');
   });
 
   it('a request loads only its own command’s module; the root’s help lists every command and loads none', async () => {

@@ -2,7 +2,7 @@
 // rsi as the client under test of the official MCP conformance suite (@modelcontextprotocol/
 // conformance): the suite starts a scenario's servers on loopback and runs this script with the MCP
 // server's URL as the last argument and the scenario's name in MCP_CONFORMANCE_SCENARIO. It does
-// what a person at a terminal does, with the built rsi (dist/rsi.cjs, made by `npm run build`) and
+// what a person at a terminal does, with the built rsi (dist/rsi-full.cjs, which holds the MCP SDK, made by `npm run build`) and
 // nothing else:
 //
 //   rsi login --resource mcp      (discovery, registration, PKCE; the "browser" is
@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { MUST_PASS, NOT_APPLICABLE, SUITE_DEFECTS } from './mcp-conformance-scenarios.mjs';
 
 /** The built bundle (never src/: this script is plain Node, run by the suite). */
-const BUNDLE = new URL('../../dist/rsi.cjs', import.meta.url);
+const BUNDLE = new URL('../../dist/rsi-full.cjs', import.meta.url);
 const FAKE_BROWSER = fileURLToPath(new URL('../support/fake-browser.sh', import.meta.url));
 /** The Client ID Metadata Document URL the suite's `auth/basic-cimd` server expects to see. */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
@@ -82,7 +82,7 @@ class Tee extends Writable {
 }
 
 let bundle;
-/** dist/rsi.cjs's main(), loaded once for every run; a clear stop when the bundle was not built. */
+/** dist/rsi-full.cjs's main(), loaded once for every run; a clear stop when the bundle was not built. */
 async function rsiMain() {
   if (!existsSync(BUNDLE)) {
     throw new Error(`${fileURLToPath(BUNDLE)} is missing: run \`npm run build\` first (this wrapper runs the built rsi)`);
