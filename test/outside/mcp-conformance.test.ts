@@ -1,7 +1,7 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json:
 // the newest stable release) with rsi as the client under test: the suite starts each scenario's
 // MCP and authorization servers on loopback and runs test/outside/mcp-conformance-client.mjs,
-// which runs the built rsi (dist/rsi.cjs's main(), in the wrapper's own process, so the file needs
+// which runs the built rsi (dist/rsi-full.cjs's main(), in the wrapper's own process, so the file needs
 // `npm run build` first): `rsi login --resource mcp`, `rsi mcp call`, and the login its hint
 // names. Every client scenario the suite lists is run, all of them in one `conformance client
 // --suite all` (side by side; the wrapper lifts rsi's 30 s HTTP deadline, which a sign-in among
@@ -25,7 +25,7 @@ const CLI = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/conf
 const WRAPPER = fileURLToPath(new URL('./mcp-conformance-client.mjs', import.meta.url));
 const DOCS = fileURLToPath(new URL('../../docs/mcp.md', import.meta.url));
 /** What the wrapper runs: the bundle `npm run build` writes. */
-const BUNDLE = fileURLToPath(new URL('../../dist/rsi.cjs', import.meta.url));
+const BUNDLE = fileURLToPath(new URL('../../dist/rsi-full.cjs', import.meta.url));
 /**
  * How long one scenario may take before the suite kills the client: a sign-in that takes 15 s on a
  * quiet 2-core machine, with room for one that is busy. Only a bound for a client that hangs.
