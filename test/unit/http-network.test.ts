@@ -535,12 +535,11 @@ describe('a socks5:// proxy (a SOCKS5 server rsi did not write)', () => {
   });
 
   it('a target the proxy cannot reach, a proxy nobody listens on, and one that closes mid-handshake: one line each, exit 8', async () => {
-    const socks = await startSocks({ hosts: { 'down.test': '127.0.0.1' } });
-    // A port that was listening and is not any more: the proxy's connection is refused.
-    const closed = createRawServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
-    const deadPort = (closed.address() as { port: number }).port;
-    await new Promise((r) => closed.close(r));
+    // The proxy's target is down: it answers reply 5 (connection refused). Not a port that was
+    // freed a moment ago, which another test's server may take meanwhile (CI once saw a reset).
+    const socks = await startSocks({ refuse: ['down.test'] });
+    const deadPort = 44839;
+    // A proxy nobody listens on: port 1 (tcpmux), which no test and no CI machine serves.
     // A "proxy" that reads the greeting and hangs up.
     const rude = createRawServer((s) => s.once('data', () => s.destroy()));
     await new Promise<void>((r) => rude.listen(0, '127.0.0.1', () => r()));
@@ -550,11 +549,9 @@ describe('a socks5:// proxy (a SOCKS5 server rsi did not write)', () => {
       expect(down.error?.message).toBe(
         `the proxy socks5h://127.0.0.1:${socks.port} (ALL_PROXY) would not connect to down.test:${deadPort} (SOCKS5 reply 5: connection refused); GET http://down.test:${deadPort}/x was not sent`,
       );
-      const nobody = await get({ ALL_PROXY: `socks5h://127.0.0.1:${deadPort}` }, 'https://svc.test/x');
+      const nobody = await get({ ALL_PROXY: 'socks5h://127.0.0.1:1' }, 'https://svc.test/x');
       expect(nobody.error?.message).toMatch(
-        new RegExp(
-          `^cannot reach the proxy socks5h://127\\.0\\.0\\.1:${deadPort} \\(ALL_PROXY\\): .*refused.*; GET https://svc\\.test/x was not sent$`,
-        ),
+        /^cannot reach the proxy socks5h:\/\/127\.0\.0\.1:1 \(ALL_PROXY\): .*refused.*; GET https:\/\/svc\.test\/x was not sent$/,
       );
       const hungUp = await get({ ALL_PROXY: `socks5h://127.0.0.1:${rudePort}` }, 'https://svc.test/x');
       expect(hungUp.error?.message).toBe(
