@@ -41,20 +41,26 @@ function sourceAt(name: string): (offset: number) => string | undefined {
   };
 }
 
-export function bundleModulesRun(coverageDir: string): string[] {
-  const maps = new Map<string, (offset: number) => string | undefined>();
-  const modules = new Set<string>();
+/** Each of rsi's bundles (`rsi.cjs`, `rsi-full.cjs`) in a coverage folder, with the functions V8 saw in it. */
+function* bundleScripts(coverageDir: string): Generator<{ name: string; functions: Coverage['result'][number]['functions'] }> {
   for (const file of readdirSync(coverageDir)) {
     const { result } = JSON.parse(readFileSync(join(coverageDir, file), 'utf8')) as Coverage;
     for (const script of result) {
       const name = /\/dist\/(rsi(?:-full)?\.cjs)$/.exec(script.url)?.[1];
-      if (!name) continue;
-      const at = maps.get(name) ?? maps.set(name, sourceAt(name)).get(name)!;
-      for (const fn of script.functions) {
-        const range = fn.ranges[0]!;
-        const source = range.count > 0 ? at(range.startOffset) : undefined;
-        if (source && /^(src|node_modules)\//.test(source)) modules.add(source);
-      }
+      if (name) yield { name, functions: script.functions };
+    }
+  }
+}
+
+export function bundleModulesRun(coverageDir: string): string[] {
+  const maps = new Map<string, (offset: number) => string | undefined>();
+  const modules = new Set<string>();
+  for (const { name, functions } of bundleScripts(coverageDir)) {
+    const at = maps.get(name) ?? maps.set(name, sourceAt(name)).get(name)!;
+    for (const fn of functions) {
+      const range = fn.ranges[0]!;
+      const source = range.count > 0 ? at(range.startOffset) : undefined;
+      if (source && /^(src|node_modules)\//.test(source)) modules.add(source);
     }
   }
   return [...modules].sort();
@@ -62,13 +68,5 @@ export function bundleModulesRun(coverageDir: string): string[] {
 
 /** Which of rsi's bundles a real process compiled (`rsi.cjs`, `rsi-full.cjs`), from the same coverage. */
 export function bundlesRun(coverageDir: string): string[] {
-  const names = new Set<string>();
-  for (const file of readdirSync(coverageDir)) {
-    const { result } = JSON.parse(readFileSync(join(coverageDir, file), 'utf8')) as Coverage;
-    for (const script of result) {
-      const name = /\/dist\/(rsi(?:-full)?\.cjs)$/.exec(script.url)?.[1];
-      if (name) names.add(name);
-    }
-  }
-  return [...names].sort();
+  return [...new Set([...bundleScripts(coverageDir)].map((s) => s.name))].sort();
 }
